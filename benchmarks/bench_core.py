@@ -1,0 +1,68 @@
+"""Speed of the statistics core, each figure beside one scipy.stats.binomtest call timed in the
+same run (the machine is shared, so ratios travel better than seconds).
+
+    python benchmarks/bench_core.py
+
+Targets (issue 2): analyze with defaults < 1 ms; sweep of 1,000 a-values < 20 ms; exact p at
+m = 2e9 < 1 ms; every interval method < 5 ms.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import timeit
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from scipy import stats
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from calculator import CI_METHODS, analyze, both_pass_sweep, difference_interval, mcnemar_exact  # noqa: E402
+
+
+def median_seconds(function: Callable[[], object], repeat: int = 15) -> float:
+    """Median over `repeat` rounds of the per-call time, each round long enough to time well."""
+    number = max(1, int(0.02 / max(timeit.timeit(function, number=1), 1e-7)))
+    return statistics.median(
+        t / number for t in timeit.repeat(function, number=number, repeat=repeat)
+    )
+
+
+def main() -> None:
+    reference = median_seconds(lambda: stats.binomtest(15, 20, 0.5))
+    a_values = np.arange(0, 1000)
+    cases = [
+        ("analyze(60, 15, 5, 20), defaults", lambda: analyze(60, 15, 5, 20), 1e-3),
+        ("both_pass_sweep, 1,000 a-values", lambda: both_pass_sweep(a_values, 15, 5, 20), 20e-3),
+        ("mcnemar_exact at m = 2e9", lambda: mcnemar_exact(10**9, 10**9 + 10**5), 1e-3),
+        ("mcnemar_exact, b = 0, c = 5000 (log tail)", lambda: mcnemar_exact(0, 5000), 1e-3),
+        (
+            "mcnemar_exact at m = 2e9, p < 1e-300",
+            lambda: mcnemar_exact(10**9 - 2 * 10**6, 10**9 + 2 * 10**6),
+            1e-3,
+        ),
+    ]
+    cases += [
+        (
+            f"difference_interval, {method}",
+            lambda m=method: difference_interval(59, 6, 16, 80, method=m),
+            5e-3,
+        )
+        for method in CI_METHODS
+    ]
+    print(f"reference: one scipy.stats.binomtest(15, 20) call = {reference * 1e3:.3f} ms\n")
+    print(f"{'what':48} {'median':>10} {'x binomtest':>12} {'target':>9}  ok")
+    for label, function, target in cases:
+        seconds = median_seconds(function)
+        verdict = "yes" if seconds <= target else "NO"
+        print(
+            f"{label:48} {seconds * 1e3:8.3f} ms {seconds / reference:11.1f}x "
+            f"{target * 1e3:6.0f} ms  {verdict}"
+        )
+
+
+if __name__ == "__main__":
+    main()

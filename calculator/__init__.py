@@ -1,0 +1,72 @@
+"""McNemar paired-comparison calculator: the statistics, with no user interface.
+
+Contents, in reading order:
+
+- :mod:`calculator.table`: ``PairedTable`` and the validation of counts and probabilities.
+- :mod:`calculator.mcnemar`: the exact and chi-square McNemar tests, and the unpaired z-test.
+- :mod:`calculator.intervals`: confidence intervals for the pass-rate difference.
+- :mod:`calculator.gates`: false-alarm rates of several release gates, Bonferroni and Sidak.
+- :mod:`calculator.sweep`: p-values as the both-pass count moves (behind the chart).
+- :mod:`calculator.analysis`: ``analyze``, every figure for one table, and the report.
+- :mod:`calculator.formatting`: numbers for reading.
+- :mod:`calculator.cli`: the command line, ``python -m calculator``.
+
+Examples
+--------
+>>> import calculator
+>>> result = calculator.analyze(60, 15, 5, 20)
+>>> round(result.exact.pvalue, 3)
+0.041
+"""
+
+from calculator.analysis import FRAMINGS, Analysis, analyze
+from calculator.formatting import format_percent, format_points, format_pvalue
+from calculator.gates import MAX_GATES, GateRates, false_alarm_rate, gate_rates
+from calculator.intervals import (
+    CI_METHOD_NAMES,
+    CI_METHODS,
+    ConfidenceInterval,
+    DifferenceInterval,
+    difference_interval,
+)
+from calculator.mcnemar import (
+    CONVENTIONS,
+    Chi2TestResult,
+    ExactTestResult,
+    ZTestResult,
+    mcnemar_chi2,
+    mcnemar_exact,
+    unpaired_z_test,
+)
+from calculator.sweep import PassSweep, both_pass_sweep
+from calculator.table import PairedTable, check_count, check_probability
+
+__all__ = [
+    "CI_METHODS",
+    "CI_METHOD_NAMES",
+    "CONVENTIONS",
+    "FRAMINGS",
+    "MAX_GATES",
+    "Analysis",
+    "Chi2TestResult",
+    "ConfidenceInterval",
+    "DifferenceInterval",
+    "ExactTestResult",
+    "GateRates",
+    "PairedTable",
+    "PassSweep",
+    "ZTestResult",
+    "analyze",
+    "both_pass_sweep",
+    "check_count",
+    "check_probability",
+    "difference_interval",
+    "false_alarm_rate",
+    "format_percent",
+    "format_points",
+    "format_pvalue",
+    "gate_rates",
+    "mcnemar_chi2",
+    "mcnemar_exact",
+    "unpaired_z_test",
+]

@@ -1,0 +1,256 @@
+"""`analyze`: every figure of the calculator for one table, and the paste-ready report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from calculator.formatting import format_p_equals, format_percent, format_points
+from calculator.gates import GateRates, gate_rates
+from calculator.intervals import CI_METHOD_NAMES, DifferenceInterval, difference_interval
+from calculator.mcnemar import (
+    Chi2TestResult,
+    ExactTestResult,
+    ZTestResult,
+    _check_choice,
+    mcnemar_chi2,
+    mcnemar_exact,
+    unpaired_z_test,
+)
+from calculator.table import PairedTable
+
+__all__ = ["FRAMINGS", "Analysis", "analyze"]
+
+#: "pass": systems pass or fail cases; "correct": classifiers are correct or wrong (errors).
+FRAMINGS = ("pass", "correct")
+_MAX_NAME_LENGTH = 60
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Analysis:
+    """Every figure the calculator shows for one paired table. Build it with :func:`analyze`."""
+
+    table: PairedTable
+    difference: DifferenceInterval
+    exact: ExactTestResult
+    mid_p: ExactTestResult
+    chi2: Chi2TestResult
+    unpaired: ZTestResult
+    gates: GateRates
+    names: tuple[str, str]
+    framing: str
+    report: str
+
+    def __repr__(self) -> str:
+        t, diff = self.table, self.difference
+        return (
+            f"Analysis(a={t.a}, b={t.b}, c={t.c}, d={t.d}; difference={diff.estimate:+.4f} "
+            f"[{diff.low:+.4f}, {diff.high:+.4f}] {diff.method} {diff.level:g}; "
+            f"exact p={self.exact.pvalue:.4g} ({self.exact.convention}); "
+            f"chi2={_or_none(self.chi2.statistic)} p={self.chi2.pvalue:.4g}; "
+            f"unpaired p={self.unpaired.pvalue:.4g}; gates={self.gates.count})"
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        """The results as plain JSON types; undefined statistics are None, never NaN."""
+        t = self.table
+        return {
+            "table": {"a": t.a, "b": t.b, "c": t.c, "d": t.d, "n": t.n, "discordant": t.discordant},
+            "pass_rate": {"A": t.pass_rate_a, "B": t.pass_rate_b},
+            "difference": self.difference.to_dict(),
+            "mcnemar_exact": {
+                "pvalue": self.exact.pvalue,
+                "log10_pvalue": self.exact.log10_pvalue,
+                "convention": self.exact.convention,
+            },
+            "mcnemar_mid_p": {
+                "pvalue": self.mid_p.pvalue,
+                "log10_pvalue": self.mid_p.log10_pvalue,
+            },
+            "mcnemar_chi2": {
+                "statistic": self.chi2.statistic,
+                "df": self.chi2.df,
+                "pvalue": self.chi2.pvalue,
+                "continuity_correction": self.chi2.continuity_correction,
+            },
+            "unpaired_z": {"statistic": self.unpaired.statistic, "pvalue": self.unpaired.pvalue},
+            "gates": self.gates.to_dict(),
+            "report": self.report,
+        }
+
+
+def analyze(
+    a: int,
+    b: int,
+    c: int,
+    d: int,
+    *,
+    level: float = 0.95,
+    ci_method: str = "agresti-min",
+    correction: bool = False,
+    convention: str = "doubling",
+    gates: int = 1,
+    alpha: float = 0.05,
+    rho: float = 0.0,
+    names: tuple[str, str] = ("A", "B"),
+    framing: str = "pass",
+) -> Analysis:
+    """Analyse a paired table: difference with interval, McNemar's tests, unpaired test, gates.
+
+    Parameters
+    ----------
+    a, b, c, d : int
+        Both pass, only A passes, only B passes, both fail. n must be at least 1.
+    level : float
+        Confidence level of the interval, strictly between 0 and 1.
+    ci_method : str
+        One of :data:`calculator.CI_METHODS`.
+    correction : bool
+        Continuity-correct the chi-square statistic.
+    convention : {"doubling", "mid-p"}
+        Two-sided convention of the exact test reported as ``exact``; ``mid_p`` is always the
+        mid-p value.
+    gates, alpha, rho
+        Number of release gates, each gate's level, and the correlation between gates.
+    names : (str, str)
+        Names of systems A and B used in the report (1 to 60 characters each).
+    framing : {"pass", "correct"}
+        Words of the report: pass/fail, or correct/wrong with error rates for classifiers.
+        Never changes a number.
+
+    Returns
+    -------
+    Analysis
+
+    Raises
+    ------
+    TypeError, ValueError
+        With a message naming the argument and what it allows.
+
+    Examples
+    --------
+    >>> r = analyze(60, 15, 5, 20, gates=6)
+    >>> round(r.exact.pvalue, 3), round(r.chi2.statistic, 2), round(r.unpaired.pvalue, 3)
+    (0.041, 5.0, 0.123)
+    >>> sorted(r.to_dict())[:3]
+    ['difference', 'gates', 'mcnemar_chi2']
+    """
+    table = PairedTable(a, b, c, d)
+    if table.n == 0:
+        raise ValueError("The table is empty (a + b + c + d = 0): enter at least one case.")
+    _check_choice(framing, "framing", FRAMINGS)
+    names = _check_names(names)
+    difference = difference_interval(
+        table.a, table.b, table.c, table.d, level=level, method=ci_method
+    )
+    exact = mcnemar_exact(table.b, table.c, convention=convention)
+    mid_p = mcnemar_exact(table.b, table.c, convention="mid-p")
+    chi2 = mcnemar_chi2(table.b, table.c, correction=correction)
+    unpaired = unpaired_z_test(table.a, table.b, table.c, table.d)
+    gate_figures = gate_rates(gates, alpha, rho)
+    report = build_report(table, difference, exact, chi2, gate_figures, names, framing)
+    return Analysis(
+        table=table,
+        difference=difference,
+        exact=exact,
+        mid_p=mid_p,
+        chi2=chi2,
+        unpaired=unpaired,
+        gates=gate_figures,
+        names=names,
+        framing=framing,
+        report=report,
+    )
+
+
+def build_report(
+    table: PairedTable,
+    difference: DifferenceInterval,
+    exact: ExactTestResult,
+    chi2: Chi2TestResult,
+    gates: GateRates,
+    names: tuple[str, str],
+    framing: str,
+) -> str:
+    """Two to four plain sentences stating the rates, the difference, the tests and conventions."""
+    name_a, name_b = names
+    level = f"{difference.level * 100:g}%"
+    method = CI_METHOD_NAMES[difference.method]
+    passes_a, passes_b = table.a + table.b, table.a + table.c
+    if framing == "pass":
+        rates = (
+            f"{name_a} passes {passes_a:,} of {table.n:,} cases "
+            f"({format_percent(table.pass_rate_a)}) and {name_b} passes {passes_b:,} "
+            f"({format_percent(table.pass_rate_b)})"
+        )
+        effect = (
+            f"a pass-rate difference {name_a} − {name_b} of {format_points(difference.estimate)} "
+            f"points ({level} CI {format_points(difference.low)} to "
+            f"{format_points(difference.high)}, {method})."
+        )
+        split = f"{table.b:,} passed only by {name_a} and {table.c:,} only by {name_b}"
+    else:
+        rates = (
+            f"{name_a} is wrong on {table.n - passes_a:,} of {table.n:,} cases "
+            f"(error rate {format_percent(1 - table.pass_rate_a)}) and {name_b} on "
+            f"{table.n - passes_b:,} ({format_percent(1 - table.pass_rate_b)})"
+        )
+        # The error-rate difference is minus the pass-rate difference; its interval flips too.
+        effect = (
+            f"an error-rate difference {name_a} − {name_b} of "
+            f"{format_points(-difference.estimate)} points ({level} CI "
+            f"{format_points(-difference.high)} to {format_points(-difference.low)}, {method})."
+        )
+        split = f"{table.c:,} wrong only for {name_a} and {table.b:,} only for {name_b}"
+    sentences = [f"{rates}: {effect}"]
+    if not difference.contains_estimate:
+        sentences.append(
+            f"With so few cases the {method} interval, centred on an adjusted estimate, misses "
+            "the observed difference; a higher level or the Newcombe or Tango interval avoids "
+            "this."
+        )
+    if table.discordant == 0:
+        sentences.append(
+            "The two systems agree on every case, so no case tells them apart and McNemar's "
+            "tests give p = 1."
+        )
+    else:
+        convention = "doubled smaller binomial tail" if exact.convention == "doubling" else "mid-p"
+        corrected = "with" if chi2.continuity_correction else "without"
+        sentences.append(
+            f"Of the {table.discordant:,} cases where they disagree, {split}; the exact "
+            f"two-sided McNemar test ({convention}) gives "
+            f"{format_p_equals(exact.pvalue, exact.log10_pvalue)}, and McNemar's chi-square "
+            f"{corrected} continuity correction is {chi2.statistic:.2f} "
+            f"(1 df, {format_p_equals(chi2.pvalue, chi2.log10_pvalue)})."
+        )
+    if gates.count > 1:
+        correlation = "independent" if gates.rho == 0 else f"correlated (ρ = {gates.rho:g})"
+        sentences.append(
+            f"With {gates.count:,} {correlation} release gates each at α = {gates.alpha:g}, the "
+            f"chance of at least one false alarm on a change that does nothing is "
+            f"{format_percent(gates.false_alarm)}; testing each gate at "
+            f"{gates.bonferroni_alpha:.2g} (Bonferroni) or {gates.sidak_alpha:.2g} (Šidák) keeps "
+            f"it at or below {gates.alpha:g}."
+        )
+    return " ".join(sentences)
+
+
+def _or_none(value: float | None) -> str:
+    return "None" if value is None else f"{value:.4g}"
+
+
+def _check_names(names: object) -> tuple[str, str]:
+    if not isinstance(names, tuple | list) or len(names) != 2:
+        raise TypeError(f"`names` must be a pair of strings, but got {names!r}.")
+    checked = []
+    for which, name in zip(("A", "B"), names, strict=True):
+        if not isinstance(name, str):
+            raise TypeError(f"The name of system {which} must be a string, but got {name!r}.")
+        name = " ".join(name.split())  # one line, single spaces
+        if not 1 <= len(name) <= _MAX_NAME_LENGTH:
+            raise ValueError(
+                f"The name of system {which} must have 1 to {_MAX_NAME_LENGTH} characters, "
+                f"but got {len(name)}."
+            )
+        checked.append(name)
+    return checked[0], checked[1]
