@@ -1,0 +1,1 @@
+"""Pure-Python helpers of the Streamlit pages: URL parameters, words, charts, state."""

@@ -1,0 +1,297 @@
+"""The calculator page's two Altair charts, and the small tables they are drawn from.
+
+The ``*_frame`` functions call the statistics core and return a long-format table of a few
+hundred rows; the ``*_chart`` functions are pure (table in, ``alt.Chart`` out) and are tested
+through ``chart.to_dict()``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from calculator import (
+    MAX_GATES,
+    both_pass_sweep,
+    false_alarm_rate,
+    format_percent,
+    format_pvalue,
+    gate_rates,
+)
+
+__all__ = [
+    "GATE_RULES",
+    "SWEEP_TESTS",
+    "false_alarm_chart",
+    "false_alarm_frame",
+    "gate_grid",
+    "pvalue_chart",
+    "pvalue_sweep_frame",
+    "sweep_grid",
+]
+
+#: Names of the three lines of the p-value chart, in legend order.
+SWEEP_TESTS = ("Exact McNemar", "McNemar chi-square", "Unpaired z-test")
+#: Names of the three lines of the gates chart, in legend order.
+GATE_RULES = ("Uncorrected", "Bonferroni", "Šidák")
+
+# Okabe-Ito colours (safe for the common colour-vision deficiencies), and a dash pattern per
+# line so that the lines differ in print and in greyscale too.
+_COLOURS = ("#0072B2", "#E69F00", "#CC79A7")
+_DASHES = ([1, 0], [8, 4], [2, 3])
+_RULE_COLOUR = "#555555"
+_SWEEP_POINTS = 121
+
+
+def sweep_grid(a: int, points: int = _SWEEP_POINTS) -> np.ndarray:
+    """Both-pass counts for the p-value chart: 0 to max(100, 2a), always including `a`.
+
+    Examples
+    --------
+    >>> grid = sweep_grid(60)
+    >>> int(grid[0]), int(grid[-1]), 60 in grid
+    (0, 120, True)
+    """
+    high = max(100, 2 * a)
+    grid = np.round(np.linspace(0, high, points)).astype(np.int64)
+    return np.unique(np.append(grid, a))
+
+
+def pvalue_sweep_frame(
+    a: int, b: int, c: int, d: int, *, convention: str = "doubling", correction: bool = False
+) -> pd.DataFrame:
+    """p-values of the three tests over :func:`sweep_grid` (a), with b, c, d held fixed.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (a, test) with columns ``a``, ``test`` (one of :data:`SWEEP_TESTS`), ``p``,
+        ``log10_p`` (finite even where p underflows to 0) and ``p_text`` (p for reading).
+    """
+    sweep = both_pass_sweep(sweep_grid(a), b, c, d, convention=convention, correction=correction)
+    columns = (
+        (sweep.exact_pvalue, sweep.exact_log10),
+        (sweep.chi2_pvalue, sweep.chi2_log10),
+        (sweep.unpaired_pvalue, sweep.unpaired_log10),
+    )
+    parts = [
+        pd.DataFrame(
+            {
+                "a": sweep.a,
+                "test": test,
+                "p": pvalues,
+                "log10_p": log10,
+                "p_text": [format_pvalue(p, lg) for p, lg in zip(pvalues, log10, strict=True)],
+            }
+        )
+        for test, (pvalues, log10) in zip(SWEEP_TESTS, columns, strict=True)
+    ]
+    return pd.concat(parts, ignore_index=True)
+
+
+def _line_encodings(field: str, domain: tuple[str, ...], title: str) -> dict[str, alt.ChannelMixin]:
+    legend = alt.Legend(
+        title=title,
+        orient="bottom",
+        direction="horizontal",
+        symbolType="stroke",  # a short line in the line's dash pattern, not a dot
+        symbolStrokeWidth=3,
+        symbolSize=400,
+    )
+    return {
+        "color": alt.Color(
+            f"{field}:N",
+            title=title,
+            scale=alt.Scale(domain=list(domain), range=list(_COLOURS)),
+            legend=legend,
+        ),
+        "strokeDash": alt.StrokeDash(
+            f"{field}:N",
+            title=title,
+            scale=alt.Scale(domain=list(domain), range=list(_DASHES)),
+            legend=legend,
+        ),
+    }
+
+
+def pvalue_chart(
+    frame: pd.DataFrame,
+    *,
+    current_a: int,
+    alpha: float,
+    log_axis: bool = False,
+    x_title: str = "a: cases both systems pass",
+    title: str = "p-value as the both-pass count a changes",
+) -> alt.LayerChart:
+    """Line chart of p against a for the three tests, with rules at the current a and at alpha.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        As returned by :func:`pvalue_sweep_frame`.
+    current_a : int
+        The table's both-pass count, marked by a vertical rule.
+    alpha : float
+        Significance level, marked by a horizontal rule.
+    log_axis : bool
+        Plot log10 p (so p-values of 1e-300 and below stay visible) instead of p.
+    x_title, title : str
+        Axis and chart titles, in the page's wording (names and framing).
+    """
+    y_field, y_title = ("log10_p", "log10 p-value") if log_axis else ("p", "p-value")
+    alpha_y = math.log10(alpha) if log_axis else alpha
+    tooltip = [
+        alt.Tooltip("test:N", title="Test"),
+        alt.Tooltip("a:Q", title="a", format=","),
+        alt.Tooltip("p_text:N", title="p"),
+    ]
+    base = alt.Chart(frame).encode(
+        x=alt.X("a:Q", title=x_title, axis=alt.Axis(format="~s")),
+        y=alt.Y(
+            f"{y_field}:Q",
+            title=y_title,
+            scale=alt.Scale(domain=[0, 1]) if not log_axis else alt.Scale(zero=False, nice=True),
+        ),
+        **_line_encodings("test", SWEEP_TESTS, "Test"),
+    )
+    lines = base.mark_line(strokeWidth=3)
+    # Invisible points make the tooltip easy to hit anywhere along a line.
+    hover = base.mark_point(size=60, opacity=0).encode(tooltip=tooltip)
+    a_rule = (
+        alt.Chart(pd.DataFrame({"a": [current_a], "label": [f"current a = {current_a:,}"]}))
+        .mark_rule(color=_RULE_COLOUR, strokeWidth=2)
+        .encode(x="a:Q", tooltip=alt.Tooltip("label:N", title="Marker"))
+    )
+    alpha_rule = (
+        alt.Chart(pd.DataFrame({y_field: [alpha_y], "label": [f"α = {alpha:g}"]}))
+        .mark_rule(color=_RULE_COLOUR, strokeDash=[4, 4], strokeWidth=2)
+        .encode(y=f"{y_field}:Q", tooltip=alt.Tooltip("label:N", title="Marker"))
+    )
+    alpha_text = alpha_rule.mark_text(align="left", dx=4, dy=-8, color=_RULE_COLOUR).encode(
+        text="label:N", x=alt.value(0)
+    )
+    axis_note = "log10 p" if log_axis else "p"
+    description = (
+        f"Line chart of {axis_note} against {x_title} for three tests. The two McNemar lines "
+        "are flat because they use only the discordant cells; the unpaired z-test line moves "
+        f"with a. A vertical rule marks the current a = {current_a:,} and a dashed horizontal "
+        f"rule marks α = {alpha:g}."
+    )
+    return alt.layer(lines, hover, a_rule, alpha_rule, alpha_text).properties(
+        title=alt.Title(title, subtitle="McNemar ignores a; the unpaired test does not."),
+        description=description,
+        height=320,
+    )
+
+
+def gate_grid(gates: int) -> np.ndarray:
+    """Gate counts for the gates chart: 1 to 50, or a log-spaced grid to 2m for large m.
+
+    The grid stops at the core's limit of :data:`calculator.MAX_GATES` gates.
+
+    Examples
+    --------
+    >>> gate_grid(6)[[0, -1]].tolist()
+    [1, 50]
+    >>> int(gate_grid(1000)[-1]), 1000 in gate_grid(1000)
+    (2000, True)
+    """
+    if 2 * gates <= 50:
+        return np.arange(1, 51)
+    grid = np.round(np.geomspace(1, min(2 * gates, MAX_GATES), 120)).astype(np.int64)
+    return np.unique(np.concatenate([np.arange(1, 11), grid, [gates]]))
+
+
+def false_alarm_frame(gates: int, alpha: float, rho: float = 0.0) -> pd.DataFrame:
+    """P(at least one false alarm) against the number of gates, per correction rule.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (gates, rule) with columns ``gates``, ``rule`` (one of :data:`GATE_RULES`),
+        ``per_gate_alpha``, ``rate`` and ``rate_text``.
+    """
+    counts = gate_grid(gates)
+    per_gate = {
+        "Uncorrected": np.full(counts.shape, alpha),
+        "Bonferroni": np.array([gate_rates(int(m), alpha).bonferroni_alpha for m in counts]),
+        "Šidák": np.array([gate_rates(int(m), alpha).sidak_alpha for m in counts]),
+    }
+    parts = []
+    for rule in GATE_RULES:
+        rates = np.asarray(false_alarm_rate(counts, per_gate[rule], rho), dtype=float)
+        parts.append(
+            pd.DataFrame(
+                {
+                    "gates": counts,
+                    "rule": rule,
+                    "per_gate_alpha": per_gate[rule],
+                    "rate": rates,
+                    "rate_text": [format_percent(r) for r in rates],
+                }
+            )
+        )
+    return pd.concat(parts, ignore_index=True)
+
+
+def false_alarm_chart(
+    frame: pd.DataFrame, *, current_gates: int, alpha: float, rho: float = 0.0
+) -> alt.LayerChart:
+    """Line chart of the false-alarm rate against the number of gates, current m marked.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        As returned by :func:`false_alarm_frame`.
+    current_gates : int
+        The page's number of gates, marked by a vertical rule.
+    alpha : float
+        Each gate's level (uncorrected) or the overall target (corrected), marked by a rule.
+    rho : float
+        Gate correlation the frame was computed at (for the title and alt text).
+    """
+    log_x = int(frame["gates"].max()) > 100
+    x_scale = alt.Scale(type="log") if log_x else alt.Scale(domain=[1, int(frame["gates"].max())])
+    tooltip = [
+        alt.Tooltip("rule:N", title="Rule"),
+        alt.Tooltip("gates:Q", title="Gates", format=","),
+        alt.Tooltip("per_gate_alpha:Q", title="Per-gate α", format=".2g"),
+        alt.Tooltip("rate_text:N", title="P(≥ 1 false alarm)"),
+    ]
+    base = alt.Chart(frame).encode(
+        x=alt.X("gates:Q", title="m: number of gates", scale=x_scale),
+        y=alt.Y(
+            "rate:Q",
+            title="P(at least one false alarm)",
+            scale=alt.Scale(domain=[0, 1]),
+            axis=alt.Axis(format="%"),
+        ),
+        **_line_encodings("rule", GATE_RULES, "Per-gate level"),
+    )
+    lines = base.mark_line(strokeWidth=3)
+    hover = base.mark_point(size=60, opacity=0).encode(tooltip=tooltip)
+    m_rule = (
+        alt.Chart(pd.DataFrame({"gates": [current_gates], "label": [f"m = {current_gates:,}"]}))
+        .mark_rule(color=_RULE_COLOUR, strokeWidth=2)
+        .encode(x="gates:Q", tooltip=alt.Tooltip("label:N", title="Marker"))
+    )
+    alpha_rule = (
+        alt.Chart(pd.DataFrame({"rate": [alpha], "label": [f"α = {alpha:g}"]}))
+        .mark_rule(color=_RULE_COLOUR, strokeDash=[4, 4], strokeWidth=2)
+        .encode(y="rate:Q", tooltip=alt.Tooltip("label:N", title="Marker"))
+    )
+    correlation = "independent gates" if rho == 0 else f"gates correlated at ρ = {rho:g}"
+    description = (
+        "Line chart of the chance of at least one false alarm against the number of gates m, "
+        f"for {correlation}: uncorrected gates at α = {alpha:g} climb towards 100%, while "
+        "Bonferroni and Šidák per-gate levels hold it near or below α. A vertical rule marks "
+        f"the current m = {current_gates:,}; a dashed rule marks α."
+    )
+    return alt.layer(lines, hover, m_rule, alpha_rule).properties(
+        title=alt.Title("False alarms across many gates", subtitle=f"{correlation}, α = {alpha:g}"),
+        description=description,
+        height=320,
+    )

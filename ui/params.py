@@ -1,0 +1,268 @@
+"""The calculator page's URL query parameters: their defaults, bounds and validation.
+
+Streamlit seeds a widget bound with ``bind="query-params"`` from the URL on the first run, and
+silently drops a value it cannot use (or, for ``?a=inf`` on an integer field, raises). The page
+therefore checks the query string with :func:`check_query` before any widget exists, removes the
+values that fail, and shows one warning per bad value saying what is allowed.
+
+Everything here is plain Python: no Streamlit import, so it is tested directly.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from calculator import CI_METHODS, CONVENTIONS, MAX_GATES
+
+__all__ = [
+    "ALPHA_RANGE",
+    "COUNT_MAX",
+    "DEFAULTS",
+    "FRAMINGS",
+    "GATES_MAX",
+    "LEVEL_RANGE",
+    "NAME_MAX_CHARS",
+    "PARAM_KEYS",
+    "QueryCheck",
+    "RHO_RANGE",
+    "check_query",
+    "parse_param",
+    "share_query",
+]
+
+#: Largest count accepted in a cell (the page promises real data up to 10^9).
+COUNT_MAX = 10**9
+#: Largest number of gates (the statistics core's limit).
+GATES_MAX = MAX_GATES
+#: Inclusive bounds of the per-gate alpha, the confidence level and the gate correlation.
+ALPHA_RANGE = (0.0001, 0.5)
+LEVEL_RANGE = (0.5, 0.999)
+RHO_RANGE = (0.0, 1.0)
+#: Longest name accepted for a system.
+NAME_MAX_CHARS = 40
+FRAMINGS = ("pass", "correct")
+
+#: Default of every URL key: the seed page's example (60, 15, 5, 20; 6 gates at alpha 0.05).
+DEFAULTS: dict[str, object] = {
+    "a": 60,
+    "b": 15,
+    "c": 5,
+    "d": 20,
+    "gates": 6,
+    "alpha": 0.05,
+    "rho": 0.0,
+    "level": 0.95,
+    "ci": "agresti-min",
+    "conv": "doubling",
+    "cc": False,
+    "name_a": "A",
+    "name_b": "B",
+    "framing": "pass",
+    "logp": False,
+}
+PARAM_KEYS = tuple(DEFAULTS)
+
+# Longer raw values are rejected before parsing (a number never needs this many characters).
+_MAX_RAW_CHARS = 64
+_DIGITS = re.compile(r"[0-9]+")
+_DECIMAL = re.compile(r"[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?")
+# Control characters would break the labels and the report.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _whole(low: int, high: int) -> Callable[[str], int]:
+    allowed = f"a whole number from {low:,} to {high:,}"
+
+    def parse(raw: str) -> int:
+        if len(raw) > _MAX_RAW_CHARS or not _DIGITS.fullmatch(raw) or not low <= int(raw) <= high:
+            raise ValueError(allowed)
+        return int(raw)
+
+    return parse
+
+
+def _decimal(low: float, high: float) -> Callable[[str], float]:
+    allowed = f"a number from {low:g} to {high:g}"
+
+    def parse(raw: str) -> float:
+        if len(raw) > _MAX_RAW_CHARS or not _DECIMAL.fullmatch(raw):
+            raise ValueError(allowed)
+        value = float(raw)
+        if not (math.isfinite(value) and low <= value <= high):
+            raise ValueError(allowed)
+        return value
+
+    return parse
+
+
+def _choice(choices: tuple[str, ...]) -> Callable[[str], str]:
+    allowed = "one of " + ", ".join(choices)
+
+    def parse(raw: str) -> str:
+        if raw not in choices:
+            raise ValueError(allowed)
+        return raw
+
+    return parse
+
+
+def _flag(raw: str) -> bool:
+    # Streamlit writes booleans as "true"/"false" and reads them case-insensitively.
+    if raw.lower() not in ("true", "false"):
+        raise ValueError("true or false")
+    return raw.lower() == "true"
+
+
+def _name(raw: str) -> str:
+    if not raw.strip() or len(raw) > NAME_MAX_CHARS or _CONTROL.search(raw):
+        raise ValueError(f"a name of 1 to {NAME_MAX_CHARS} printable characters")
+    return raw
+
+
+_PARSERS: dict[str, Callable[[str], object]] = {
+    "a": _whole(0, COUNT_MAX),
+    "b": _whole(0, COUNT_MAX),
+    "c": _whole(0, COUNT_MAX),
+    "d": _whole(0, COUNT_MAX),
+    "gates": _whole(1, GATES_MAX),
+    "alpha": _decimal(*ALPHA_RANGE),
+    "rho": _decimal(*RHO_RANGE),
+    "level": _decimal(*LEVEL_RANGE),
+    "ci": _choice(CI_METHODS),
+    "conv": _choice(CONVENTIONS),
+    "cc": _flag,
+    "name_a": _name,
+    "name_b": _name,
+    "framing": _choice(FRAMINGS),
+    "logp": _flag,
+}
+
+
+def parse_param(key: str, raw: str) -> object:
+    """Parse the raw URL value of `key`, or raise.
+
+    Parameters
+    ----------
+    key : str
+        One of :data:`PARAM_KEYS`.
+    raw : str
+        The value as it appears in the query string (already URL-decoded).
+
+    Returns
+    -------
+    object
+        The value with the type of ``DEFAULTS[key]``.
+
+    Raises
+    ------
+    KeyError
+        If `key` is not a parameter of the page.
+    ValueError
+        If `raw` is not allowed; the message says what is (e.g. "a whole number from 0 to
+        1,000,000,000").
+
+    Examples
+    --------
+    >>> parse_param("a", "70"), parse_param("cc", "TRUE"), parse_param("level", "0.9")
+    (70, True, 0.9)
+    >>> parse_param("a", "-5")
+    Traceback (most recent call last):
+    ...
+    ValueError: a whole number from 0 to 1,000,000,000
+    """
+    return _PARSERS[key](raw)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QueryCheck:
+    """Outcome of checking a query string.
+
+    Attributes
+    ----------
+    values : dict
+        The usable value of every page key found in the URL.
+    rejected : tuple of str
+        Keys to remove from the URL: page keys with an unusable value, and unknown keys.
+    warnings : tuple of str
+        One plain-text sentence per rejected key, naming it, the value and what is allowed.
+    """
+
+    values: dict[str, object] = field(default_factory=dict)
+    rejected: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+def _shorten(raw: str, limit: int = 30) -> str:
+    shown = _CONTROL.sub("?", raw)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
+def check_query(params: Mapping[str, str]) -> QueryCheck:
+    """Check every URL parameter of the calculator page.
+
+    Parameters
+    ----------
+    params : mapping of str to str
+        The query parameters (for a repeated key, its last value, as Streamlit uses it).
+
+    Returns
+    -------
+    QueryCheck
+        Usable values, the keys to drop and a warning for each dropped key.
+
+    Examples
+    --------
+    >>> check = check_query({"a": "70", "b": "abc", "zoom": "2"})
+    >>> check.values, check.rejected
+    ({'a': 70}, ('b', 'zoom'))
+    >>> print(check.warnings[1])
+    Unknown URL parameter "zoom" was ignored.
+    """
+    values: dict[str, object] = {}
+    rejected: list[str] = []
+    warnings: list[str] = []
+    for key, raw in params.items():
+        if key not in _PARSERS:
+            rejected.append(key)
+            warnings.append(f'Unknown URL parameter "{_shorten(key)}" was ignored.')
+            continue
+        try:
+            values[key] = parse_param(key, raw)
+        except ValueError as error:
+            rejected.append(key)
+            warnings.append(
+                f'URL parameter "{key}" must be {error}, but got "{_shorten(raw)}"; '
+                f"using the default {_format_default(key)}."
+            )
+    return QueryCheck(values=values, rejected=tuple(rejected), warnings=tuple(warnings))
+
+
+def _format_default(key: str) -> str:
+    default = DEFAULTS[key]
+    if isinstance(default, bool):
+        return str(default).lower()
+    if isinstance(default, str):
+        return f'"{default}"'
+    return f"{default:g}"
+
+
+def share_query(values: Mapping[str, object]) -> str:
+    """The query string of a shareable link: every page value that differs from its default.
+
+    Booleans are written as Streamlit writes them ("true"/"false"), in :data:`PARAM_KEYS` order.
+
+    Examples
+    --------
+    >>> share_query({**DEFAULTS, "a": 70, "cc": True, "name_a": "GPT 5"})
+    'a=70&cc=true&name_a=GPT+5'
+    """
+    changed = {
+        key: str(values[key]).lower() if isinstance(values[key], bool) else values[key]
+        for key in PARAM_KEYS
+        if key in values and values[key] != DEFAULTS[key]
+    }
+    return urlencode(changed)

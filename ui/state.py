@@ -1,0 +1,142 @@
+"""Session state of the calculator page: URL checking, slider/number pairs, loading tables.
+
+The number fields (keys ``a``, ``b``, ``c``, ``d``, ``gates``) and the other inputs are bound to
+the URL with ``bind="query-params"``, so their session-state keys are the URL keys of the page
+contract. Each number field has a companion slider (key ``<key>_slider``, not bound) that is
+re-synchronised from the field on every run.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from calculator import check_count
+from ui.examples import WorkedExample
+from ui.params import COUNT_MAX, DEFAULTS, check_query
+
+__all__ = [
+    "CALCULATOR_PAGE",
+    "COUNT_KEYS",
+    "PAIRED_KEYS",
+    "check_url",
+    "current",
+    "load_example",
+    "load_table",
+    "loaded_note",
+    "slider_key",
+    "slider_max",
+    "sync_from_slider",
+]
+
+#: Path of the calculator page, for ``st.switch_page``.
+CALCULATOR_PAGE = "app_pages/calculator.py"
+COUNT_KEYS = ("a", "b", "c", "d")
+#: Keys of the inputs that have both a number field and a slider.
+PAIRED_KEYS = (*COUNT_KEYS, "gates")
+
+_WARNINGS_KEY = "_calculator_url_warnings"
+_LOADED_KEY = "_calculator_loaded"
+
+
+def slider_key(key: str) -> str:
+    return f"{key}_slider"
+
+
+def slider_max(value: int, base: int, ceiling: int) -> int:
+    """Upper end of a slider showing `value`: `base`, or the next 1-2-5 step above `value`.
+
+    A typed value past the slider's range widens the range instead of being clipped.
+
+    Examples
+    --------
+    >>> slider_max(60, 100, 10**9), slider_max(150, 100, 10**9), slider_max(10**9, 100, 10**9)
+    (100, 200, 1000000000)
+    """
+    if value <= base:
+        return base
+    step = 1
+    while True:
+        for factor in (1, 2, 5):
+            if step * factor >= value:
+                return min(step * factor, ceiling)
+        step *= 10
+
+
+def current(key: str) -> object:
+    """The value of a page input: its session-state value, or its default before it exists."""
+    return st.session_state.get(key, DEFAULTS[key])
+
+
+def sync_from_slider(key: str) -> None:
+    """Slider callback: copy the slider's value into its number field (and so the URL)."""
+    st.session_state[key] = st.session_state[slider_key(key)]
+
+
+def check_url() -> list[str]:
+    """Drop unusable URL parameters before the widgets read them; return warnings to show.
+
+    Streamlit seeds bound widgets from the URL on the first run; a value it cannot use is
+    silently replaced by the default (and ``?a=inf`` on an integer field raises). So every
+    rejected parameter is removed from the URL and the script reruns once, the widgets then
+    start from their defaults, and the warnings are shown on the run that follows.
+    """
+    check = check_query(st.query_params.to_dict())
+    if check.rejected:
+        removed = False
+        for key in check.rejected:
+            try:
+                del st.query_params[key]
+                removed = True
+            except (KeyError, StreamlitAPIException):
+                # Already bound to a widget this session: Streamlit validates it itself.
+                pass
+        if removed:
+            st.session_state[_WARNINGS_KEY] = list(check.warnings)
+            st.rerun()
+    return st.session_state.pop(_WARNINGS_KEY, [])
+
+
+def _set_counts(a: int, b: int, c: int, d: int, note: str) -> None:
+    counts = tuple(
+        check_count(value, name) for value, name in zip((a, b, c, d), COUNT_KEYS, strict=True)
+    )
+    for name, value in zip(COUNT_KEYS, counts, strict=True):
+        if value > COUNT_MAX:
+            raise ValueError(f"`{name}` must be at most {COUNT_MAX:,}, but got {value:,}.")
+    for name, value in zip(COUNT_KEYS, counts, strict=True):
+        st.session_state[name] = value
+    st.session_state[_LOADED_KEY] = (note, counts)
+
+
+def load_table(a: int, b: int, c: int, d: int, *, source: str) -> None:
+    """Put a table into the calculator page's state, noted as coming from `source`.
+
+    Call it, then ``st.switch_page(CALCULATOR_PAGE)``: the calculator shows the table with a
+    "from data: <source>" note, which disappears once the user moves a count.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If a count is not a whole number from 0 to 10^9.
+    """
+    _set_counts(a, b, c, d, f"from data: {source}")
+
+
+def load_example(example: WorkedExample) -> None:
+    """Button callback: load a worked example's counts, framing and continuity correction."""
+    _set_counts(*example.table, f"worked example: {example.title}")
+    st.session_state["framing"] = example.framing
+    st.session_state["cc"] = example.cc
+
+
+def loaded_note() -> str | None:
+    """The note of the last loaded table while the counts still equal it, else None."""
+    loaded = st.session_state.get(_LOADED_KEY)
+    if loaded is None:
+        return None
+    note, counts = loaded
+    if tuple(current(key) for key in COUNT_KEYS) != counts:
+        del st.session_state[_LOADED_KEY]
+        return None
+    return note
