@@ -114,7 +114,7 @@ def _count(name: str):
 
 
 #: Functions that add one subcommand each to the parser.
-SUBCOMMANDS = (_add_table_command,)
+SUBCOMMANDS = (_add_table_command, __import__("calculator.cli_cases").cli_cases.add_parser)
 
 
 def build_parser() -> argparse.ArgumentParser:

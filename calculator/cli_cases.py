@@ -1,0 +1,261 @@
+"""``python -m calculator cases``: per-case results in, the paired analysis and a release gate out.
+
+    python -m calculator cases FILE [FILE_B] [--id COL] [--a COL] [--b COL] [--group COL]
+        [--threshold X] [--alpha X] [--json] [--fail-if-worse]
+
+With one file, ``--a`` and ``--b`` name its two outcome columns; with two files, ``--a`` names the
+outcome column of FILE, ``--b`` that of FILE_B, and ``--id`` the column pairing their rows.
+Columns are guessed when omitted and obvious. Exit status: 0, or 1 with ``--fail-if-worse`` when
+B is worse than A at level alpha by the two-sided exact McNemar test; 2 for unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+
+from calculator.analysis import Analysis, analyze
+from calculator.cases import (
+    EXCLUSION_REASONS,
+    PairedCases,
+    guess_columns,
+    load_cases,
+    read_case_file,
+)
+from calculator.clustered import ClusteredTestResult, clustered_mcnemar
+from calculator.formatting import format_pvalue
+from calculator.mcnemar import Chi2TestResult
+
+__all__ = ["add_parser", "run", "build_payload", "is_worse", "describe_cluster_change"]
+
+#: Exit status when --fail-if-worse finds B worse than A.
+EXIT_WORSE = 1
+_LISTED_IDS = 20  # ids printed per list in the text report
+_ROUNDING = 1e-12
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``cases`` subcommand to `subparsers`; it runs :func:`run`."""
+    parser = subparsers.add_parser(
+        "cases",
+        help="analyse per-case outcomes from CSV, TSV, JSON Lines or Parquet",
+        description="Pair per-case pass/fail outcomes of systems A and B (one file with two "
+        "outcome columns, or two files joined on an id), report every row left out and why, "
+        "and analyse the paired table; optionally gate a release on it.",
+    )
+    parser.add_argument("file", help="per-case results (A's, or both systems')")
+    parser.add_argument("file_b", nargs="?", help="B's per-case results, joined on --id")
+    parser.add_argument("--id", dest="id_column", metavar="COL", help="case id column")
+    parser.add_argument("--a", dest="a_column", metavar="COL", help="A's outcome column")
+    parser.add_argument("--b", dest="b_column", metavar="COL", help="B's outcome column")
+    parser.add_argument(
+        "--group", dest="group_column", metavar="COL", help="cluster column (document, user...)"
+    )
+    parser.add_argument(
+        "--threshold",
+        type=_finite_number("--threshold"),
+        metavar="X",
+        help="outcomes are scores; a case passes when its score is at least X",
+    )
+    parser.add_argument(
+        "--alpha",
+        type=_level("--alpha"),
+        default=0.05,
+        metavar="X",
+        help="significance level of the gate (0.05)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument(
+        "--fail-if-worse",
+        action="store_true",
+        help="exit with status 1 when B is significantly worse than A (two-sided exact test)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``cases`` for parsed `args`; return the exit status (0, or 1 for a failed gate).
+
+    Raises
+    ------
+    ValueError, TypeError, OSError
+        For unusable input, with a one-line message (the caller prints it and exits with 2).
+    """
+    cases = _load(args)
+    if cases.n == 0:
+        raise ValueError(f"no usable cases: {_exclusion_summary(cases)}")
+    analysis = analyze(*cases.counts, alpha=args.alpha, names=cases.names)
+    cluster = clustered_mcnemar(*cases.cluster_counts()) if cases.group_column else None
+    if args.json:
+        payload = build_payload(cases, analysis, cluster)
+        print(json.dumps(payload, allow_nan=False, ensure_ascii=False, indent=2))
+    else:
+        print(_text_report(cases, analysis, cluster, args))
+    if args.fail_if_worse and is_worse(analysis, args.alpha):
+        return EXIT_WORSE
+    return 0
+
+
+def is_worse(analysis: Analysis, alpha: float) -> bool:
+    """True when B passes fewer cases than A and the two-sided exact p is at most `alpha`.
+
+    The comparison allows a relative 1e-12 for rounding, so that an exact p equal to alpha in
+    exact arithmetic (b = 6, c = 0 gives 2/64 = 0.03125) rejects at alpha = 0.03125.
+    """
+    table = analysis.table
+    return table.c < table.b and analysis.exact.pvalue <= alpha * (1.0 + _ROUNDING)
+
+
+def build_payload(
+    cases: PairedCases, analysis: Analysis, cluster: ClusteredTestResult | None
+) -> dict[str, object]:
+    """``analysis.to_dict()`` plus "input", "discordant_cases" and, with clusters, "cluster"."""
+    payload = analysis.to_dict()
+    payload["input"] = cases.input_summary()
+    payload["discordant_cases"] = {
+        "only_A": _ids(cases.only_a()),
+        "only_B": _ids(cases.only_b()),
+    }
+    if cluster is not None:
+        payload["cluster"] = {"column": cases.group_column, **cluster.to_dict()}
+    return payload
+
+
+def _load(args: argparse.Namespace) -> PairedCases:
+    first = read_case_file(args.file)
+    id_column = args.id_column
+    if id_column is None and args.file_b is None:
+        id_column = guess_columns(first.frame).id_column  # numbered rows when there is none
+    return load_cases(
+        first,
+        args.file_b,
+        id_column=id_column,
+        a_column=args.a_column,
+        b_column=args.b_column,
+        group_column=args.group_column,
+        threshold=args.threshold,
+    )
+
+
+def _ids(frame) -> list[str]:  # noqa: ANN001 - a pandas DataFrame, imported lazily
+    return frame.iloc[:, 0].astype("str").tolist()
+
+
+def _exclusion_summary(cases: PairedCases) -> str:
+    parts = [
+        f"{count:,} {reason.replace('_', ' ')}" for reason, count in cases.excluded.items() if count
+    ]
+    read = f"{cases.rows_read:,} rows read"
+    return f"{read}, excluded: {', '.join(parts)}" if parts else read
+
+
+def _text_report(
+    cases: PairedCases,
+    analysis: Analysis,
+    cluster: ClusteredTestResult | None,
+    args: argparse.Namespace,
+) -> str:
+    name_a, name_b = cases.names
+    columns = f"A = {cases.outcome_columns[0]!r}, B = {cases.outcome_columns[1]!r}"
+    if cases.id_column:
+        columns += f", id = {cases.id_column!r}"
+    if cases.threshold is not None:
+        columns += f", pass when score >= {cases.threshold:g}"
+    lines = [
+        f"input     {' + '.join(cases.files)} ({columns})",
+        f"rows      {cases.rows_read:,} read, {cases.rows_used:,} used, "
+        f"{cases.rows_read - cases.rows_used:,} excluded; {cases.n:,} cases analysed",
+    ]
+    for reason in EXCLUSION_REASONS:
+        if cases.excluded[reason]:
+            lines.append(
+                f"          excluded, {reason.replace('_', ' ')}: {cases.excluded[reason]:,}"
+            )
+    for issue in cases.issues:
+        first = ", ".join(
+            f"{issue.row_label} {example.row}"
+            + (f" ({example.case_id})" if example.case_id else "")
+            for example in issue.examples
+        )
+        lines.append(f"  ! {issue.message}" + (f" First: {first}." if first else ""))
+    t = analysis.table
+    lines += [
+        "",
+        f"table     both pass {t.a:,}, only {name_a} {t.b:,}, only {name_b} {t.c:,}, "
+        f"both fail {t.d:,}",
+        analysis.report,
+    ]
+    if cluster is not None:
+        lines.append(_cluster_line(cases, analysis, cluster))
+    for label, frame in (
+        (f"only {name_a} passes", cases.only_a()),
+        (f"only {name_b} passes", cases.only_b()),
+    ):
+        ids = _ids(frame.head(_LISTED_IDS))
+        more = f", ... ({len(frame) - len(ids):,} more)" if len(frame) > len(ids) else ""
+        lines.append(f"{label} ({len(frame):,}): {', '.join(ids)}{more}")
+    if args.fail_if_worse:
+        verdict = "FAIL" if is_worse(analysis, args.alpha) else "pass"
+        lines.append(
+            f"gate      {verdict}: B worse than A at alpha = {args.alpha:g} by the two-sided "
+            f"exact test (p = {format_pvalue(analysis.exact.pvalue, analysis.exact.log10_pvalue)})"
+        )
+    return "\n".join(lines)
+
+
+def _cluster_line(cases: PairedCases, analysis: Analysis, cluster: ClusteredTestResult) -> str:
+    head = f"clusters  {cluster.clusters:,} groups in {cases.group_column!r}: "
+    return head + describe_cluster_change(cluster, analysis.chi2)
+
+
+def describe_cluster_change(cluster: ClusteredTestResult, plain: Chi2TestResult) -> str:
+    """One sentence comparing the cluster-adjusted test with the plain (uncorrected) chi-square.
+
+    Examples
+    --------
+    >>> from calculator import mcnemar_chi2
+    >>> from calculator.clustered import clustered_mcnemar
+    >>> cluster = clustered_mcnemar([3, 2, 0, 4], [0, 1, 2, 1])
+    >>> text = describe_cluster_change(cluster, mcnemar_chi2(9, 4))
+    >>> print(text)  # doctest: +NORMALIZE_WHITESPACE
+    cluster-adjusted McNemar X2 = 1.087, p = 0.297; plain chi-square p = 0.166, so counting
+    clusters multiplies p by 1.8.
+    """
+    if cluster.statistic is None:
+        return "no cluster leans towards either system (every b_i equals c_i), so p = 1."
+    factor = cluster.log10_pvalue - plain.log10_pvalue
+    times = f"{10**factor:.2g}" if abs(factor) < 300 else f"10^{factor:.0f}"
+    return (
+        f"cluster-adjusted McNemar X2 = {cluster.statistic:.3f}, "
+        f"p = {format_pvalue(cluster.pvalue, cluster.log10_pvalue)}; plain chi-square "
+        f"p = {format_pvalue(plain.pvalue, plain.log10_pvalue)}, so counting clusters "
+        f"multiplies p by {times}."
+    )
+
+
+def _finite_number(option: str):  # noqa: ANN202 - an argparse type
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{option} must be a finite number, but got {text!r}")
+        return value
+
+    return parse
+
+
+def _level(option: str):  # noqa: ANN202 - an argparse type
+    number = _finite_number(option)
+
+    def parse(text: str) -> float:
+        value = number(text)
+        if not 0.0 < value < 1.0:
+            raise argparse.ArgumentTypeError(
+                f"{option} must be a number strictly between 0 and 1, but got {text!r}"
+            )
+        return value
+
+    return parse
