@@ -1,0 +1,220 @@
+"""AppTest checks of the "Per-case data" page and its helpers in ui/cases_view.py.
+
+Counts are worked out by hand from the files written in each test.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui import cases_view as view
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+PAGE = "app_pages/cases.py"
+TIMEOUT = 60
+
+
+def open_page() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    return at
+
+
+def upload(at: AppTest, name: str, data: bytes, slot: int = 0) -> AppTest:
+    at.file_uploader(key=view.UPLOAD_KEYS[slot]).set_value((name, data, "text/plain")).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def exclusions(at: AppTest) -> pd.DataFrame:
+    """The rows read / used / excluded table (the only one with a single "rows" column)."""
+    return next(f.value for f in at.dataframe if list(f.value.columns) == ["rows"])
+
+
+def count_table(at: AppTest) -> pd.DataFrame:
+    return next(f.value for f in at.dataframe if str(f.value.columns[0]).endswith(" passes"))
+
+
+def case_list(at: AppTest, which: str) -> pd.DataFrame:
+    """The shown page of "only A passes" ("a") or "only B passes" ("b"): the last two tables."""
+    return at.dataframe[-2 if which == "a" else -1].value
+
+
+def texts(at: AppTest) -> str:
+    return "\n".join(element.value for element in at.text)
+
+
+def csv_text(*lines: str) -> bytes:
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_empty_page_invites_an_upload():
+    at = open_page()
+    assert "Upload a file" in at.info[0].value
+    assert not at.error
+
+
+def test_example_logs_show_validation_table_and_lists():
+    at = open_page()
+    at.button(key="cases_example").click().run()
+    assert not at.exception and not at.error
+    # The example's A log has a cut line (doc 17) and B's lacks docs 237-239.
+    assert "5 rows left out" in at.warning[0].value
+    excluded = exclusions(at)
+    assert excluded.loc["excluded: line not readable as a row", "rows"] == 1
+    assert excluded.loc["excluded: id in one file only", "rows"] == 4
+    assert at.selectbox(key="cases_id").value == "doc_id"
+    assert at.selectbox(key="cases_a").value == "acc"
+    table = count_table(at)
+    assert table.to_numpy().sum() == 236
+    assert "passes" in texts(at)
+
+
+def test_one_file_upload_counts_and_searchable_paginated_lists():
+    rows = [f"q{i},1,0,question {i}" for i in range(120)]  # only A passes: 120
+    rows += [f"r{i},0,1,=cmd|' /C calc'!A{i}" for i in range(3)]  # only B passes: 3
+    rows += ["s1,1,1,x", "s2,maybe,1,y"]
+    at = upload(open_page(), "runs.csv", csv_text("id,old,new,question", *rows))
+    assert at.selectbox(key="cases_a").value == "old" or at.selectbox(key="cases_a").value
+    at.selectbox(key="cases_a").set_value("old").run()
+    at.selectbox(key="cases_b").set_value("new").run()
+    table = count_table(at)
+    assert table.to_numpy().tolist() == [[1, 120], [3, 0]]
+    # A page shows at most PAGE_SIZE rows, never the whole list.
+    assert len(case_list(at, "a")) == view.PAGE_SIZE
+    pager = at.get("pagination")[0]
+    assert pager.num_pages == 3
+    pager.set_value(3).run()
+    assert len(case_list(at, "a")) == 120 - 2 * view.PAGE_SIZE
+    at.text_input(key="cases_search_a").set_value("QUESTION 11").run()
+    found = case_list(at, "a")
+    assert found["id"].tolist() == [
+        "q11",
+        "q110",
+        "q111",
+        "q112",
+        "q113",
+        "q114",
+        "q115",
+        "q116",
+        "q117",
+        "q118",
+        "q119",
+    ]
+    # The unparseable row is reported with its row and id.
+    assert "1 value in 'old' not read as an outcome" in texts(at)
+
+
+def test_fatal_file_problem_is_an_error_with_rows_not_a_traceback():
+    at = upload(open_page(), "runs.csv", csv_text("id;old;new", "q1;1;0", "q2;0;0"))
+    assert "semicolon" in at.error[0].value
+    assert at.dataframe[0].value["line"].tolist() == [1, 2, 3]
+
+
+def test_header_only_and_binary_uploads():
+    at = upload(open_page(), "runs.csv", b"id,old,new\n")
+    assert "no rows of data" in at.error[0].value
+    at = upload(open_page(), "runs.csv", b"\x00\x01garbage\x00")
+    assert "binary data" in at.error[0].value
+
+
+def test_group_column_shows_the_cluster_test():
+    rows = ["q1,1,0,d1", "q2,1,0,d1", "q3,1,0,d2", "q4,0,1,d3", "q5,1,1,d3"]
+    at = upload(open_page(), "runs.csv", csv_text("id,old,new,doc", *rows))
+    at.selectbox(key="cases_group").set_value("doc").run()
+    assert not at.exception
+    assert "not independent" in at.info[0].value
+    assert at.metric[0].value == "3"
+    # b = 3, c = 1; (b_i - c_i) = 2, 1, -1 -> X2 = 4 / 6 = 0.667; plain (3-1)^2/4 = 1.
+    assert "X2 = 0.667" in texts(at) and "plain chi-square p = 0.317" in texts(at)
+    assert "Only 3 clusters" in at.warning[-1].value
+
+
+def test_two_files_joined_on_id():
+    first = csv_text("doc_id,acc", "1,1", "2,1", "3,0", "4,1")
+    second = csv_text("doc_id,acc", "2,0", "3,1", "4,1", "5,0")
+    at = upload(open_page(), "a.csv", first)
+    at = upload(at, "b.csv", second, slot=1)
+    assert at.selectbox(key="cases_id").value == "doc_id"
+    # Shared ids 2 (1/0), 3 (0/1), 4 (1/1); 1 only in a.csv, 5 only in b.csv.
+    assert count_table(at).to_numpy().tolist() == [[1, 1], [1, 0]]
+    assert exclusions(at).loc["excluded: id in one file only", "rows"] == 2
+
+
+def test_send_table_to_the_calculator():
+    at = upload(open_page(), "runs.csv", csv_text("id,old,new", "q1,1,0", "q2,1,1", "q3,0,0"))
+    at.button(key="cases_to_calculator").click().run()
+    assert not at.exception
+    assert [at.session_state[key] for key in "abcd"] == [1, 1, 0, 1]
+
+
+def test_all_rows_excluded_is_an_error_not_a_crash():
+    at = upload(open_page(), "runs.csv", csv_text("id,old,new", "q1,x,y", "q2,z,w"))
+    at.selectbox(key="cases_a").set_value("old").run()
+    at.selectbox(key="cases_b").set_value("new").run()
+    assert not at.exception
+    assert any("No case is left" in element.value for element in at.error)
+
+
+def test_files_survive_a_visit_to_the_calculator():
+    at = upload(open_page(), "runs.csv", csv_text("id,old,new", "q1,1,0", "q2,1,1"))
+    at.switch_page("app_pages/calculator.py").run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert "runs.csv" in texts(at)
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def test_page_of_never_returns_more_than_a_page():
+    frame = pd.DataFrame({"id": range(100_000)})
+    assert view.page_count(len(frame)) == 2000
+    assert view.page_of(frame, 1)["id"].tolist() == list(range(50))
+    assert view.page_of(frame, 99_999)["id"].iloc[0] == 99_950  # clamped to the last page
+    assert view.page_count(0) == 1 and view.page_of(frame.head(0), 1).empty
+
+
+def test_search_is_literal_and_case_insensitive():
+    frame = pd.DataFrame({"id": ["a.b", "axb", "C"], "text": ["Hello", "world", None]})
+    assert view.search_cases(frame, "A.B")["id"].tolist() == ["a.b"]
+    assert view.search_cases(frame, "hello")["id"].tolist() == ["a.b"]
+    assert len(view.search_cases(frame, "  ")) == 3
+
+
+def test_download_csv_is_escaped_and_nested_values_are_text():
+    frame = pd.DataFrame({"id": ["q1"], "resps": [[["=1+1"]]], "note": ["@x"], "score": [1.5]})
+    read_back = pd.read_csv(io.BytesIO(view.escaped_csv(frame)))
+    assert read_back.loc[0, "note"] == "'@x"
+    assert json.loads(read_back.loc[0, "resps"]) == [["=1+1"]]  # starts with "[": inert
+    assert read_back.loc[0, "score"] == 1.5
+
+
+@pytest.mark.parametrize(
+    ("text", "escaped"),
+    [("[click](javascript:x)", r"\[click\]\(javascript\:x\)"), ("**b** <i>", r"\*\*b\*\* \<i\>")],
+)
+def test_markdown_from_files_is_escaped(text, escaped):
+    assert view.md_escape(text) == escaped
+
+
+def test_example_logs_are_harness_shaped():
+    first, second = view.example_sample_logs()
+    record = json.loads(second.splitlines()[0])
+    assert {"doc_id", "doc", "target", "resps", "acc"} <= set(record)
+    assert len(second.splitlines()) == 237 and len(first.splitlines()) == 240
+
+
+def test_file_over_the_upload_limit_is_refused(monkeypatch):
+    monkeypatch.setattr(view, "upload_limit", lambda: 64)
+    at = upload(open_page(), "runs.csv", csv_text("id,old,new", *(f"q{i},1,0" for i in range(20))))
+    assert "over the limit of 64 bytes" in at.error[0].value
