@@ -809,7 +809,7 @@ class PairedCases:
         """
         if self.group_column is None:
             raise ValueError("No group column was chosen, so the cases have no clusters.")
-        codes = _dense_codes(self.cases[self.group_column].astype("str"))
+        codes = _group_codes(self.cases[self.group_column].astype("str"))
         return cluster_discordant_counts(self.a_pass, self.b_pass, codes)
 
     def input_summary(self) -> dict[str, object]:
@@ -1022,6 +1022,17 @@ def _dense_codes(values: pd.Series) -> np.ndarray:
     codes = np.empty(len(order), dtype=np.int64)
     codes[order] = np.cumsum(starts) - 1
     return codes
+
+
+def _group_codes(values: pd.Series) -> np.ndarray:
+    """A code 0..k-1 per value by hashing: quick and small when the values repeat (clusters)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    array = pa.array(values.to_numpy(dtype=object) if values.dtype == object else values)
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    return pc.dictionary_encode(array).indices.to_numpy(zero_copy_only=False).astype(np.int64)
 
 
 def _id_text(series: pd.Series) -> tuple[pd.Series, np.ndarray]:
@@ -1369,7 +1380,10 @@ def to_escaped_csv(frame: pd.DataFrame) -> str:
         if pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype):
             escaped[escape_spreadsheet_cell(str(column))] = values
             continue
-        text = values.map(lambda v: "" if _text_missing(v) else str(v)).astype("str")
+        if values.dtype == object:  # mixed Python values: one at a time
+            text = values.map(lambda v: "" if _text_missing(v) else str(v)).astype("str")
+        else:  # text columns: vectorised
+            text = values.astype("str").fillna("")
         risky = text.str.startswith(_FORMULA_START)
         escaped[escape_spreadsheet_cell(str(column))] = text.where(~risky, "'" + text)
     return pd.DataFrame(escaped, index=frame.index).to_csv(index=False, lineterminator="\n")
