@@ -119,6 +119,12 @@ def _newcombe(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
 
 def _tango(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
     """Score interval: the D0 with |T(D0)| <= z (Tango 1998), ends found by brentq."""
+    if b < c:
+        # Work with the larger discordant cell as b: then q, the smaller cell's probability,
+        # is small, and 2q + d0(1 - d0) does not cancel near d0 = -1 (at n = 2.6e7 the direct
+        # form loses 1e-8 in a limit). Swapping b and c mirrors the interval.
+        low, high = _tango(a, c, b, d, z)
+        return -high, -low
     n = a + b + c + d
     estimate = (b - c) / n
 
@@ -127,7 +133,9 @@ def _tango(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
         quad_a = 2.0 * n
         quad_b = -b - c + (2.0 * n - b + c) * d0
         quad_c = -c * d0 * (1.0 - d0)
-        q = (math.sqrt(max(0.0, quad_b**2 - 4 * quad_a * quad_c)) - quad_b) / (2 * quad_a)
+        root = math.sqrt(max(0.0, quad_b**2 - 4 * quad_a * quad_c))
+        # The non-negative root of A q^2 + B q + C, in the form without cancellation.
+        q = (root - quad_b) / (2 * quad_a) if quad_b <= 0 else -2 * quad_c / (quad_b + root)
         variance = n * (2 * q + d0 * (1 - d0))
         if variance <= 0:
             # Only at d0 = +/-1 with an extreme table: the score is infinite in the direction

@@ -164,3 +164,14 @@ def test_interval_needs_a_case_and_a_valid_level_and_method():
 def test_interval_unpacks_as_low_high():
     low, high = difference_interval(60, 15, 5, 20).interval
     assert low < high
+
+
+def test_tango_keeps_its_digits_near_the_boundary():
+    # 0, 0, c, 1 with c = 25,978,719: high-precision bisection of T(D0) = -/+z (mpmath, 50 digits)
+    # gives -0.99999999320503259 to -0.99999966576812262; the direct formula cancels in
+    # 2q + D0(1 - D0) near D0 = -1 and used to miss the lower limit by 1.3e-8.
+    ci = difference_interval(0, 0, 25_978_719, 1, method="tango")
+    assert ci.low == pytest.approx(-0.99999999320503259, abs=1e-13)
+    assert ci.high == pytest.approx(-0.99999966576812262, abs=1e-13)
+    mirrored = difference_interval(0, 25_978_719, 0, 1, method="tango")
+    assert (mirrored.low, mirrored.high) == (-ci.high, -ci.low)
