@@ -114,7 +114,11 @@ def _count(name: str):
 
 
 #: Functions that add one subcommand each to the parser.
-SUBCOMMANDS = (_add_table_command, __import__("calculator.cli_cases").cli_cases.add_parser)
+SUBCOMMANDS = (
+    _add_table_command,
+    __import__("calculator.cli_cases").cli_cases.add_parser,
+    __import__("calculator.cli_plan").cli_plan.add_parser,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,97 @@
+"""``python -m calculator plan``: the number of pairs a comparison needs, or the power it has.
+
+Give the cell probabilities (``--p10``, ``--p01``) or the rates (``--pass-rate-a``,
+``--difference``, ``--disagreement``). With ``--power P`` (default 0.8) the smallest n reaching P is
+found; with ``--n N`` the power at N is reported, with the smallest difference N pairs detect with
+80% power. ``--json`` prints :meth:`calculator.planning.PowerPlan.to_dict`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from calculator.planning import PLAN_TESTS, PowerPlan, plan
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``plan`` subcommand to `subparsers`; it runs :func:`run`."""
+    parser = subparsers.add_parser(
+        "plan",
+        help="sample size or power for a paired comparison",
+        description="Size a paired comparison of systems A and B for McNemar's test: the smallest "
+        "number of cases reaching a power, or the power of a given number.",
+    )
+    cells = parser.add_argument_group(
+        "the effect, as cell probabilities or as rates (one way only)"
+    )
+    cells.add_argument("--p10", type=float, help="share of cases only A passes")
+    cells.add_argument("--p01", type=float, help="share of cases only B passes")
+    cells.add_argument("--pass-rate-a", type=float, help="expected pass rate of A")
+    cells.add_argument("--difference", type=float, help="pass-rate difference A - B to detect")
+    cells.add_argument("--disagreement", type=float, help="share of cases the systems disagree on")
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("--power", type=float, help="target power; find the n (default 0.8)")
+    target.add_argument("--n", type=int, help="number of pairs; report its power")
+    parser.add_argument("--test", choices=PLAN_TESTS, default="exact", help="test (exact)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the plan for parsed arguments; invalid values raise ValueError (exit status 2)."""
+    result = plan(
+        p10=args.p10,
+        p01=args.p01,
+        pass_rate_a=args.pass_rate_a,
+        difference=args.difference,
+        disagreement=args.disagreement,
+        alpha=args.alpha,
+        power=0.8 if args.power is None else args.power,
+        n=args.n,
+        test=args.test,
+    )
+    if args.json:
+        print(json.dumps(result.to_dict(), allow_nan=False, ensure_ascii=False, indent=2))
+    else:
+        print(_text(result))
+    return 0
+
+
+def _text(result: PowerPlan) -> str:
+    lines = [
+        result.sentence(),
+        "",
+        f"cells               only A passes p10 = {result.p10:.4g}, only B passes p01 = "
+        f"{result.p01:.4g}",
+        f"disagreement        {result.disagreement:.4g}; difference A - B {result.difference:+.4g}",
+    ]
+    if result.pass_rate_a is not None:
+        lines.append(f"pass rates          A {result.pass_rate_a:.4g}, B {result.pass_rate_b:.4g}")
+    if result.solved_for == "n":
+        lines += [
+            f"required n          {result.n:,} (exact power {result.power:.4f}, target "
+            f"{result.target_power:g})",
+            f"Connor (1987) n     {result.connor_n:,}",
+            "saw-tooth           "
+            + (
+                f"some larger n fall below the target; from {result.stable_n:,} on it holds"
+                if result.non_monotone
+                else "no larger n falls below the target"
+            ),
+        ]
+    else:
+        detectable = result.minimum_detectable_difference
+        lines += [
+            f"power at n = {result.n:,}    {result.power:.4f}",
+            "detectable          "
+            + (
+                f"{detectable:.4g} (smallest |difference| with power {result.target_power:g})"
+                if detectable is not None
+                else f"no difference reaches power {result.target_power:g} at this disagreement"
+            ),
+        ]
+    return "\n".join(lines)
