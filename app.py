@@ -31,6 +31,7 @@ st.set_page_config(page_title="McNemar calculator", page_icon="⚖️", layout="
 PAGES = [
     st.Page("app_pages/calculator.py", title="Calculator", icon="🧮", default=True),
     st.Page("app_pages/cases.py", title="Per-case data", icon="📄"),
+    st.Page("app_pages/plan.py", title="Plan", icon="📐"),
 ]
 
 st.navigation(PAGES).run()
