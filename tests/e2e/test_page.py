@@ -1,0 +1,298 @@
+"""The calculator page in a real browser (Debian's Chromium through Playwright).
+
+Expected figures: the defaults are the seed calculator page (60, 15, 5, 20; 6 gates at
+alpha 0.05), whose values are in the reference table at the end of /work/shared/METHODS.md;
+the McNemar seed example (70, 4, 12, 14, continuity-corrected) likewise. Figures for other
+tables come from scipy, as written next to each: `scipy.stats.binomtest(min(b, c), b + c)`
+for the exact two-sided McNemar p, and the closed forms (b - c) / n and (b - c)^2 / (b + c).
+
+Every wait is for a condition on the page (Playwright's `expect` retries until it holds);
+nothing sleeps a fixed time.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from browser_setup import must_run, unavailable_reason
+from scipy import stats
+
+from calculator import format_pvalue
+
+REASON = unavailable_reason()
+if REASON is not None and not must_run():
+    pytest.skip(REASON, allow_module_level=True)  # one line; under CI=true each test fails
+try:
+    from playwright.sync_api import Page, expect
+except ImportError:  # only under CI=true: the fixtures fail each test with the reason
+    Page = expect = None
+
+pytestmark = pytest.mark.browser
+
+#: Screenshots go to the git-ignored artifacts/ folder.
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "e2e"
+#: Generous: a first render imports scipy, pandas and altair on a shared 2-core machine.
+FIRST_RENDER_TIMEOUT_MS = 90_000
+if expect is not None:
+    expect.set_options(timeout=30_000)  # a rerun can take seconds on a busy 2-core machine
+
+#: The page has fully rendered: the script is idle, the seven result cards, the table and both
+#: charts (with their lines drawn) are on it.
+RENDERED = """() => {
+  const app = document.querySelector('[data-testid=stApp]');
+  return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'
+    && document.querySelectorAll('[data-testid=stMetric]').length === 7
+    && document.querySelector('table[aria-label="Paired 2 by 2 table"]') !== null
+    && Array.from(document.querySelectorAll('[data-testid=stVegaLiteChart]'))
+         .filter(chart => chart.querySelector('svg .mark-line path') !== null).length === 2;
+}"""
+TABLE = 'table[aria-label="Paired 2 by 2 table"]'
+EXCEPTION_BOX = '[data-testid="stException"]'
+
+
+def open_page(page: Page, url: str) -> Page:
+    page.goto(url)
+    page.wait_for_function(RENDERED, timeout=FIRST_RENDER_TIMEOUT_MS)
+    return page
+
+
+def card(page: Page, key: str):
+    """The value of a result card: difference, chi2, exact, unpaired, false_alarm, ..."""
+    return page.locator(f".st-key-card_{key} [data-testid=stMetricValue]")
+
+
+def card_label(page: Page, key: str):
+    return page.locator(f".st-key-card_{key} [data-testid=stMetricLabel]")
+
+
+def number_field(page: Page, key: str):
+    return page.locator(f".st-key-{key} input[type=number]")
+
+
+def slider(page: Page, key: str):
+    # When its range changes the slider is drawn anew; the old one lingers, stale, for a rerun.
+    return page.locator(f".st-key-{key}_slider[data-stale=false] input[type=range]")
+
+
+def slider_label(page: Page, key: str):
+    return page.locator(f".st-key-{key}_slider [data-testid=stWidgetLabel]")
+
+
+def chart(page: Page, index: int):
+    """Chart 1 (p against a) or chart 2 (false alarms against gates)."""
+    return page.locator("[data-testid=stVegaLiteChart]").nth(index)
+
+
+def chart_drawing(page: Page, index: int) -> str:
+    return chart(page, index).locator("svg").first.inner_html()
+
+
+def all_cards(page: Page) -> list[str]:
+    return page.locator("[data-testid=stMetric]").all_inner_texts()
+
+
+def exact_p_text(b: int, c: int) -> str:
+    # scipy.stats.binomtest(min(b, c), b + c): two-sided exact binomial test at p = 1/2.
+    return format_pvalue(stats.binomtest(min(b, c), b + c).pvalue)
+
+
+def assert_no_exception_box(page: Page) -> None:
+    expect(page.locator(EXCEPTION_BOX)).to_have_count(0)
+    assert "Traceback" not in page.locator("[data-testid=stMain]").inner_text()
+
+
+def test_default_page_shows_the_seed_example(new_page, app_server) -> None:
+    page = open_page(new_page(), app_server.url)
+    # METHODS.md reference rows for 60, 15, 5, 20 and for 6 gates at alpha 0.05.
+    expect(card(page, "difference")).to_have_text("+10.0 pts")
+    expect(card(page, "chi2")).to_have_text("5.00")
+    expect(card(page, "exact")).to_have_text("0.041")
+    expect(card(page, "unpaired")).to_have_text("0.123")
+    expect(card(page, "false_alarm")).to_have_text("26.5%")
+    table = page.locator(TABLE)
+    for cell in ("a = 60", "b = 15", "c = 5", "d = 20"):
+        expect(table).to_contain_text(cell)
+    expect(chart(page, 0)).to_have_attribute("aria-label", re.compile("current a = 60"))
+    expect(chart(page, 1)).to_have_attribute("aria-label", re.compile("current m = 6"))
+    assert_no_exception_box(page)
+
+
+def test_keyboard_on_a_slider_updates_the_numbers_and_the_charts(new_page, app_server) -> None:
+    page = open_page(new_page(), app_server.url)
+    before = chart_drawing(page, 0)
+
+    slider(page, "b").focus()
+    page.keyboard.press("ArrowRight")  # b: 15 -> 16
+
+    expect(number_field(page, "b")).to_have_value("16")
+    expect(page.locator(TABLE)).to_contain_text("b = 16")
+    expect(card(page, "exact")).to_have_text(exact_p_text(16, 5))
+    # (b - c)^2 / (b + c) = 121 / 21; (b - c) / n = 11 / 101.
+    expect(card(page, "chi2")).to_have_text(f"{121 / 21:.2f}")
+    expect(card(page, "difference")).to_have_text(f"+{100 * 11 / 101:.1f} pts")
+    page.wait_for_function(
+        "before => document.querySelector('[data-testid=stVegaLiteChart] svg').innerHTML"
+        " !== before",
+        arg=before,
+    )
+
+    slider(page, "gates").focus()
+    page.keyboard.press("ArrowLeft")  # gates: 6 -> 5
+    expect(number_field(page, "gates")).to_have_value("5")
+    expect(card(page, "false_alarm")).to_have_text(f"{100 * (1 - 0.95**5):.1f}%")
+    expect(chart(page, 1)).to_have_attribute("aria-label", re.compile("current m = 5"))
+    assert_no_exception_box(page)
+
+
+def test_typing_a_number_moves_its_slider(new_page, app_server) -> None:
+    page = open_page(new_page(), app_server.url)
+    field = number_field(page, "c")
+    field.fill("40")
+    field.press("Enter")
+    expect(slider(page, "c")).to_have_attribute("aria-valuetext", "40")
+    expect(page.locator(TABLE)).to_contain_text("c = 40")
+    expect(card(page, "exact")).to_have_text(exact_p_text(15, 40))
+
+    # Past the slider's end (100) the slider widens instead of clipping the typed value.
+    field.fill("250")
+    field.press("Enter")
+    expect(slider(page, "c")).to_have_attribute("aria-valuetext", "250")
+    assert int(slider(page, "c").get_attribute("max")) >= 250
+    expect(page.locator(TABLE)).to_contain_text("c = 250")
+    assert_no_exception_box(page)
+
+
+def test_the_url_follows_the_inputs_and_reopens_the_same_state(new_page, app_server) -> None:
+    page = open_page(new_page(), app_server.url)
+    slider(page, "b").focus()
+    page.keyboard.press("ArrowRight")  # b = 16
+    expect(number_field(page, "b")).to_have_value("16")
+    name = page.locator(".st-key-name_a input")
+    name.fill("Model X")
+    name.press("Enter")
+    expect(card_label(page, "difference")).to_contain_text("Model X")
+    page.locator(".st-key-cc label").click()  # continuity correction on
+    expect(page.locator(".st-key-cc input")).to_be_checked()
+
+    page.wait_for_function(
+        "() => { const q = new URLSearchParams(location.search);"
+        " return q.get('b') === '16' && q.get('name_a') === 'Model X' && q.get('cc') === 'true'; }"
+    )
+    query = parse_qs(urlsplit(page.url).query)
+    assert query["b"] == ["16"] and query["name_a"] == ["Model X"] and query["cc"] == ["true"]
+    # Corrected: (|b - c| - 1)^2 / (b + c) = 100 / 21.
+    expect(card(page, "chi2")).to_have_text(f"{100 / 21:.2f}")
+    shown = all_cards(page)
+    table = page.locator(TABLE).inner_text()
+
+    again = open_page(new_page(), page.url)
+    expect(number_field(again, "b")).to_have_value("16")
+    expect(again.locator(".st-key-name_a input")).to_have_value("Model X")
+    expect(again.locator(".st-key-cc input")).to_be_checked()
+    assert again.locator(TABLE).inner_text() == table
+    assert all_cards(again) == shown
+    assert_no_exception_box(again)
+
+
+HOSTILE_QUERY = (
+    "?a=-5&b=abc&c=1e999&level=inf&gates=0&rho=nan&ci=%3Cscript%3Ealert(1)%3C/script%3E"
+    "&name_a=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&zoom=%27%3B%20DROP%20TABLE"
+)
+REJECTED = ("a", "b", "c", "level", "gates", "rho", "ci", "zoom")
+
+
+def test_a_hostile_url_shows_warnings_and_no_traceback(new_page, app_server) -> None:
+    page = open_page(new_page(), app_server.url + HOSTILE_QUERY)
+    warnings = page.locator('[data-testid="stAlertContentWarning"]')
+    expect(warnings).to_have_count(len(REJECTED))
+    text = " ".join(warnings.all_inner_texts())
+    for key in REJECTED:
+        assert f'"{key}"' in text, f"no warning names {key}: {text}"
+    # Rejected values fall back to the defaults: the seed page's numbers.
+    expect(card(page, "exact")).to_have_text("0.041")
+    expect(card(page, "false_alarm")).to_have_text("26.5%")
+    # The name is allowed, but shown as text: no element is made from it.
+    expect(card_label(page, "difference")).to_contain_text("<img src=x onerror=alert(1)>")
+    expect(page.locator("img[src=x]")).to_have_count(0)
+    assert "zoom" not in urlsplit(page.url).query
+    assert_no_exception_box(page)
+
+
+def test_a_worked_example_button_loads_its_values(new_page, app_server) -> None:
+    page = open_page(new_page(), app_server.url)
+    page.get_by_text("Worked examples from the seed documents").click()
+    page.locator(".st-key-example_mcnemar_seed button:visible").click()
+    for key, value in zip("abcd", ("70", "4", "12", "14"), strict=True):
+        expect(number_field(page, key)).to_have_value(value)
+    expect(page.locator(".st-key-cc input")).to_be_checked()
+    # The McNemar seed: exact p = 0.077; corrected chi-square 3.06; unpaired p = 0.172.
+    expect(card(page, "exact")).to_have_text("0.077")
+    expect(card(page, "chi2")).to_have_text("3.06")
+    expect(card(page, "unpaired")).to_have_text("0.172")
+    expect(page.locator('[data-testid="stAlertContentInfo"]')).to_contain_text("McNemar seed")
+    assert_no_exception_box(page)
+
+
+def test_the_framing_switch_relabels_without_changing_numbers(new_page, app_server) -> None:
+    page = open_page(new_page(), app_server.url)
+    expect(slider_label(page, "a")).to_have_text("a: both pass")
+    expect(card_label(page, "difference")).to_have_text("Pass-rate difference, A − B")
+
+    page.locator(".st-key-framing button", has_text="correct").click()
+
+    expect(slider_label(page, "a")).to_have_text("a: both correct")
+    expect(slider_label(page, "d")).to_have_text("d: both wrong")
+    expect(card_label(page, "difference")).to_have_text("Error-rate difference, A − B")
+    expect(page.locator(TABLE)).to_contain_text("B correct")
+    # The error-rate difference is minus the pass-rate difference; p-values do not move.
+    expect(card(page, "difference")).to_have_text("-10.0 pts")
+    expect(card(page, "exact")).to_have_text("0.041")
+    page.wait_for_function(
+        "() => new URLSearchParams(location.search).get('framing') === 'correct'"
+    )
+    assert_no_exception_box(page)
+
+
+def test_the_downloads_are_valid_json_and_csv(new_page, app_server) -> None:
+    page = open_page(new_page(), app_server.url)
+    # scipy.stats.binomtest(5, 20): the exact McNemar p of the default table.
+    exact_p = stats.binomtest(5, 20).pvalue
+
+    with page.expect_download() as download:
+        page.locator(".st-key-download_json button").click()
+    text = download.value.path().read_text(encoding="utf-8")
+
+    def no_constant(name: str) -> None:
+        raise ValueError(f"not strict JSON: {name}")
+
+    results = json.loads(text, parse_constant=no_constant)
+    assert results["table"] == {"a": 60, "b": 15, "c": 5, "d": 20, "n": 100, "discordant": 20}
+    assert math.isclose(results["mcnemar_exact"]["pvalue"], exact_p, rel_tol=1e-9)
+    assert math.isclose(results["mcnemar_chi2"]["statistic"], 5.0, rel_tol=1e-12)
+
+    with page.expect_download() as download:
+        page.locator(".st-key-download_csv button").click()
+    rows = list(csv.reader(io.StringIO(download.value.path().read_text(encoding="utf-8"))))
+    assert rows[0] == ["field", "value"]
+    fields = dict(rows[1:])
+    assert len(fields) == len(rows) - 1, "a field appears twice"
+    assert [fields[f"table.{key}"] for key in "abcd"] == ["60", "15", "5", "20"]
+    assert math.isclose(float(fields["mcnemar_exact.pvalue"]), exact_p, rel_tol=1e-9)
+    assert_no_exception_box(page)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1400, 900), (390, 844)])
+def test_screenshot_without_an_exception_box(new_page, app_server, width, height) -> None:
+    page = open_page(new_page({"width": width, "height": height}), app_server.url)
+    expect(card(page, "exact")).to_have_text("0.041")
+    assert_no_exception_box(page)
+    path = ARTIFACTS / f"calculator-{width}x{height}.png"
+    page.screenshot(path=path, full_page=True)
+    assert path.stat().st_size > 10_000
