@@ -9,6 +9,10 @@ Contents, in reading order:
 - :mod:`calculator.sweep`: p-values as the both-pass count moves (behind the chart).
 - :mod:`calculator.analysis`: ``analyze``, every figure for one table, and the report.
 - :mod:`calculator.formatting`: numbers for reading.
+- :mod:`calculator.cases`: per-case files in, a paired table and the changed cases out
+  (pandas is imported only when a file is read).
+- :mod:`calculator.clustered`: McNemar's test for clustered cases (Durkalski et al. 2003).
+- :mod:`calculator.planning`: power, sample size and the cost of peeking.
 - :mod:`calculator.cli`: the command line, ``python -m calculator``.
 
 Examples
@@ -20,6 +24,8 @@ Examples
 """
 
 from calculator.analysis import FRAMINGS, Analysis, analyze
+from calculator.cases import PairedCases, load_cases, read_case_file
+from calculator.clustered import ClusteredTestResult, clustered_mcnemar
 from calculator.formatting import format_percent, format_points, format_pvalue
 from calculator.gates import MAX_GATES, GateRates, false_alarm_rate, gate_rates
 from calculator.intervals import (
@@ -38,10 +44,33 @@ from calculator.mcnemar import (
     mcnemar_exact,
     unpaired_z_test,
 )
+from calculator.planning import (
+    PLAN_TESTS,
+    PowerPlan,
+    connor_n,
+    exact_power,
+    minimum_detectable_difference,
+    plan,
+    power_curve,
+    simulate_optional_stopping,
+)
 from calculator.sweep import PassSweep, both_pass_sweep
 from calculator.table import PairedTable, check_count, check_probability
 
 __all__ = [
+    "PLAN_TESTS",
+    "ClusteredTestResult",
+    "PairedCases",
+    "PowerPlan",
+    "clustered_mcnemar",
+    "connor_n",
+    "exact_power",
+    "load_cases",
+    "minimum_detectable_difference",
+    "plan",
+    "power_curve",
+    "read_case_file",
+    "simulate_optional_stopping",
     "CI_METHODS",
     "CI_METHOD_NAMES",
     "CONVENTIONS",

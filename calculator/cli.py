@@ -1,8 +1,10 @@
 """The command line: ``python -m calculator COMMAND ...``.
 
 ``table A B C D`` prints the report for a paired table (``--json`` for the machine-readable
-shape of :meth:`calculator.Analysis.to_dict`). Every usage error and every invalid value exits
-with status 2 and one line on stderr, never a traceback.
+shape of :meth:`calculator.Analysis.to_dict`); ``cases`` analyses per-case files
+(:mod:`calculator.cli_cases`) and ``plan`` sizes a comparison (:mod:`calculator.cli_plan`).
+Every usage error and every invalid value exits with status 2 and one line on stderr, never a
+traceback.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from calculator import cli_cases, cli_plan
 from calculator.analysis import analyze
 from calculator.formatting import format_p_equals, format_percent, format_points, format_pvalue
 from calculator.intervals import CI_METHODS
@@ -114,11 +117,7 @@ def _count(name: str):
 
 
 #: Functions that add one subcommand each to the parser.
-SUBCOMMANDS = (
-    _add_table_command,
-    __import__("calculator.cli_cases").cli_cases.add_parser,
-    __import__("calculator.cli_plan").cli_plan.add_parser,
-)
+SUBCOMMANDS = (_add_table_command, cli_cases.add_parser, cli_plan.add_parser)
 
 
 def build_parser() -> argparse.ArgumentParser:
