@@ -7,7 +7,7 @@ from calculator.cases import CaseFileError, guess_columns
 from calculator.cli_cases import describe_cluster_change
 from calculator.clustered import clustered_mcnemar
 from ui import cases_view as view
-from ui.state import CALCULATOR_PAGE, load_table
+from ui.state import open_table_in_calculator
 
 NO_ID = "(number the rows)"
 NO_GROUP = "(none)"
@@ -174,8 +174,7 @@ table_col, report_col = st.columns([2, 3])
 table_col.dataframe(view.count_table(cases), key="cases_table")
 report_col.text(analysis.report)
 if st.button("Open this table in the calculator", key="cases_to_calculator", type="primary"):
-    load_table(*cases.counts, source=" + ".join(cases.files))
-    st.switch_page(CALCULATOR_PAGE)
+    open_table_in_calculator(*cases.counts, source=" + ".join(cases.files))
 
 if cases.group_column is not None:
     st.subheader("Clustered cases")

@@ -23,6 +23,7 @@ __all__ = [
     "current",
     "load_example",
     "load_table",
+    "open_table_in_calculator",
     "loaded_note",
     "slider_key",
     "slider_max",
@@ -121,6 +122,18 @@ def load_table(a: int, b: int, c: int, d: int, *, source: str) -> None:
         If a count is not a whole number from 0 to 10^9.
     """
     _set_counts(a, b, c, d, f"from data: {source}")
+
+
+def open_table_in_calculator(a: int, b: int, c: int, d: int, *, source: str) -> None:
+    """Load a table (as :func:`load_table`) and switch to the calculator page with it.
+
+    The counts go into the new page's URL too: Streamlit writes a session-state value into
+    the URL only for a widget that existed in the previous run, which is not so right after
+    a page switch, and without them the address bar would show the default table.
+    """
+    load_table(a, b, c, d, source=source)
+    counts = {key: str(st.session_state[key]) for key in COUNT_KEYS}
+    st.switch_page(CALCULATOR_PAGE, query_params=counts)
 
 
 def load_example(example: WorkedExample) -> None:
