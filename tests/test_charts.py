@@ -49,6 +49,7 @@ def test_pvalue_lines_encode_a_p_and_the_test(seed_spec: dict) -> None:
     dashes = enc["strokeDash"]["scale"]["range"]
     assert len({tuple(d) for d in dashes}) == 3  # each line has its own dash pattern
     assert enc["color"]["legend"]["title"] == enc["strokeDash"]["legend"]["title"]  # one legend
+    assert enc["color"]["legend"]["columns"] == 1  # fits a phone: no row of three entries
 
 
 def test_pvalue_chart_has_tooltips_title_and_alt_text(seed_spec: dict) -> None:

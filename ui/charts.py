@@ -96,7 +96,7 @@ def _line_encodings(field: str, domain: tuple[str, ...], title: str) -> dict[str
     legend = alt.Legend(
         title=title,
         orient="bottom",
-        direction="horizontal",
+        columns=1,  # one entry per row: a row of three was cut off at phone width (390 px)
         symbolType="stroke",  # a short line in the line's dash pattern, not a dot
         symbolStrokeWidth=3,
         symbolSize=400,

@@ -63,6 +63,12 @@ def open_page(page: Page, url: str) -> Page:
     return page
 
 
+def current_url(page: Page) -> str:
+    """The address bar as the page has it: Streamlit updates it with history.replaceState,
+    which Playwright's ``page.url`` can show one step late."""
+    return page.evaluate("location.href")
+
+
 def card(page: Page, key: str):
     """The value of a result card: difference, chi2, exact, unpaired, false_alarm, ..."""
     return page.locator(f".st-key-card_{key} [data-testid=stMetricValue]")
@@ -185,14 +191,14 @@ def test_the_url_follows_the_inputs_and_reopens_the_same_state(new_page, app_ser
         "() => { const q = new URLSearchParams(location.search);"
         " return q.get('b') === '16' && q.get('name_a') === 'Model X' && q.get('cc') === 'true'; }"
     )
-    query = parse_qs(urlsplit(page.url).query)
+    query = parse_qs(urlsplit(current_url(page)).query)
     assert query["b"] == ["16"] and query["name_a"] == ["Model X"] and query["cc"] == ["true"]
     # Corrected: (|b - c| - 1)^2 / (b + c) = 100 / 21.
     expect(card(page, "chi2")).to_have_text(f"{100 / 21:.2f}")
     shown = all_cards(page)
     table = page.locator(TABLE).inner_text()
 
-    again = open_page(new_page(), page.url)
+    again = open_page(new_page(), current_url(page))
     expect(number_field(again, "b")).to_have_value("16")
     expect(again.locator(".st-key-name_a input")).to_have_value("Model X")
     expect(again.locator(".st-key-cc input")).to_be_checked()
@@ -221,7 +227,7 @@ def test_a_hostile_url_shows_warnings_and_no_traceback(new_page, app_server) -> 
     # The name is allowed, but shown as text: no element is made from it.
     expect(card_label(page, "difference")).to_contain_text("<img src=x onerror=alert(1)>")
     expect(page.locator("img[src=x]")).to_have_count(0)
-    assert "zoom" not in urlsplit(page.url).query
+    assert "zoom" not in urlsplit(current_url(page)).query
     assert_no_exception_box(page)
 
 
@@ -298,3 +304,27 @@ def test_screenshot_without_an_exception_box(new_page, app_server, width, height
     path = ARTIFACTS / f"calculator-{width}x{height}.png"
     page.screenshot(path=path)  # the viewport: Streamlit scrolls an inner pane, not the page
     assert path.stat().st_size > 10_000
+
+
+def test_a_table_from_per_case_data_opens_in_the_calculator_with_its_url(
+    new_page, app_server
+) -> None:
+    page = new_page()
+    page.goto(app_server.url + "cases")  # open_page waits for the calculator's cards
+    page.locator(".st-key-cases_example button").click(timeout=FIRST_RENDER_TIMEOUT_MS)
+    open_button = page.locator(".st-key-cases_to_calculator button")
+    expect(open_button).to_be_visible(timeout=60_000)
+    open_button.click()
+    # The bundled example logs (ui/cases_view.example_sample_logs) pair into 158, 7, 12, 59.
+    page.wait_for_function(
+        "() => { const q = new URLSearchParams(location.search); return q.get('a') === '158'"
+        " && q.get('b') === '7' && q.get('c') === '12' && q.get('d') === '59'; }"
+    )
+    expect(number_field(page, "b")).to_have_value("7")
+    expect(page.get_by_text("From data:")).to_be_visible()
+    # The link in the address bar reopens the same table in a fresh page.
+    again = open_page(new_page(), current_url(page))
+    expect(number_field(again, "a")).to_have_value("158")
+    expect(card(again, "exact")).to_have_text(exact_p_text(7, 12))
+    assert_no_exception_box(page)
+    assert_no_exception_box(again)
