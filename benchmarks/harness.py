@@ -7,7 +7,6 @@ Nothing here is timed itself; the callers time what they measure.
 from __future__ import annotations
 
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -19,38 +18,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
 
-#: Debian's Chromium (`apt-get install chromium`); Playwright cannot download its own here.
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-)
+# Chromium's path and flags, the "page has rendered" condition and free_port are the browser
+# tests' own (tests/e2e/browser_setup.py), so the benchmark drives the page as the tests do.
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+from browser_setup import APP_RENDERED, CHROMIUM, CHROMIUM_FLAGS, free_port  # noqa: E402
 
-#: The calculator page has fully rendered: the script is idle, all seven result cards are
-#: shown and both charts have drawn their lines.
-APP_RENDERED = """() => {
-  const app = document.querySelector('[data-testid=stApp]');
-  return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'
-    && document.querySelectorAll('[data-testid=stMetric]').length === 7
-    && document.querySelector('table[aria-label="Paired 2 by 2 table"]') !== null
-    && Array.from(document.querySelectorAll('[data-testid=stVegaLiteChart]'))
-         .filter(chart => chart.querySelector('svg .mark-line path') !== null).length === 2;
-}"""
+__all__ = ["APP_RENDERED", "ARTIFACTS", "CHROMIUM", "CHROMIUM_FLAGS", "ROOT", "Server", "free_port"]
 
 _CLOCK_TICKS = 100  # USER_HZ: the unit of utime and stime in /proc/<pid>/stat on Linux
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @dataclass

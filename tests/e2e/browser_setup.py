@@ -1,4 +1,6 @@
-"""Where the browser tests find Chromium, how they launch it, and what to say without it.
+"""Where the browser tests find Chromium, how they launch it, what to say without it, and when
+the calculator page has rendered. The page benchmark and the screenshot script
+(benchmarks/harness.py) use the same definitions.
 
 Playwright cannot download its own browser here, so the tests use Debian's Chromium at
 `/usr/bin/chromium` (`apt-get install chromium`).
@@ -7,10 +9,11 @@ Playwright cannot download its own browser here, so the tests use Debian's Chrom
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = [
+CHROMIUM_FLAGS = (
     "--headless",
     "--no-sandbox",
     "--disable-gpu",
@@ -19,7 +22,25 @@ CHROMIUM_FLAGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-]
+)
+
+#: The calculator page has fully rendered: the script is idle, the seven result cards, the
+#: table and both charts (with their lines drawn) are on it.
+APP_RENDERED = """() => {
+  const app = document.querySelector('[data-testid=stApp]');
+  return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'
+    && document.querySelectorAll('[data-testid=stMetric]').length === 7
+    && document.querySelector('table[aria-label="Paired 2 by 2 table"]') !== null
+    && Array.from(document.querySelectorAll('[data-testid=stVegaLiteChart]'))
+         .filter(chart => chart.querySelector('svg .mark-line path') !== null).length === 2;
+}"""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def unavailable_reason() -> str | None:

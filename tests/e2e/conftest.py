@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -23,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from browser_setup import CHROMIUM, CHROMIUM_FLAGS, must_run, unavailable_reason
+from browser_setup import CHROMIUM, CHROMIUM_FLAGS, free_port, must_run, unavailable_reason
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Screenshots and the server log; `artifacts/` is git-ignored.
@@ -40,12 +39,6 @@ def _require_browser() -> None:
     if must_run():
         pytest.fail(f"{reason} (CI=true: browser tests must run, not skip)", pytrace=False)
     pytest.skip(reason)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @dataclass
@@ -80,7 +73,7 @@ def _stop(process: subprocess.Popen) -> None:
 def app_server() -> Iterator[AppServer]:
     """`streamlit run app.py --server.headless true` on a free port, healthy before use."""
     _require_browser()
-    port = _free_port()
+    port = free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log_path = ARTIFACTS / "server.log"
     command = [
@@ -119,7 +112,9 @@ def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=list(CHROMIUM_FLAGS)
+        )
         yield chromium
         chromium.close()
 

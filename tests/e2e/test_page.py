@@ -21,7 +21,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from browser_setup import must_run, unavailable_reason
+from browser_setup import APP_RENDERED, must_run, unavailable_reason
 from scipy import stats
 
 from calculator import format_pvalue
@@ -43,23 +43,13 @@ FIRST_RENDER_TIMEOUT_MS = 90_000
 if expect is not None:
     expect.set_options(timeout=30_000)  # a rerun can take seconds on a busy 2-core machine
 
-#: The page has fully rendered: the script is idle, the seven result cards, the table and both
-#: charts (with their lines drawn) are on it.
-RENDERED = """() => {
-  const app = document.querySelector('[data-testid=stApp]');
-  return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'
-    && document.querySelectorAll('[data-testid=stMetric]').length === 7
-    && document.querySelector('table[aria-label="Paired 2 by 2 table"]') !== null
-    && Array.from(document.querySelectorAll('[data-testid=stVegaLiteChart]'))
-         .filter(chart => chart.querySelector('svg .mark-line path') !== null).length === 2;
-}"""
 TABLE = 'table[aria-label="Paired 2 by 2 table"]'
 EXCEPTION_BOX = '[data-testid="stException"]'
 
 
 def open_page(page: Page, url: str) -> Page:
     page.goto(url)
-    page.wait_for_function(RENDERED, timeout=FIRST_RENDER_TIMEOUT_MS)
+    page.wait_for_function(APP_RENDERED, timeout=FIRST_RENDER_TIMEOUT_MS)
     return page
 
 
