@@ -186,3 +186,18 @@ def test_share_query_round_trips_through_check_query() -> None:
     parsed = check_query(dict(parse_qsl(query)))
     assert parsed.values == {"a": 0, "gates": 12, "rho": 0.35, "logp": True, "name_b": "v2 & co"}
     assert share_query(DEFAULTS) == ""
+
+
+def test_table_html_escapes_the_names_it_puts_in_raw_html():
+    # The 2 x 2 table is the one place the page writes raw HTML (unsafe_allow_html=True):
+    # user-chosen names must reach it as text, never as markup.
+    from ui.text import table_html
+
+    hostile = '<img src=x onerror="alert(1)">'
+    for framing in ("pass", "correct"):
+        html_text = table_html(
+            Wording(name_a=hostile, name_b="</table>", framing=framing), 1, 2, 3, 4
+        )
+        assert "<img" not in html_text and "&lt;img src=x" in html_text
+        assert html_text.count("</table>") == 1 and "&lt;/table&gt;" in html_text
+        assert "b = 2" in html_text and "c = 3" in html_text

@@ -153,7 +153,11 @@ def pvalue_chart(
         y=alt.Y(
             f"{y_field}:Q",
             title=y_title,
-            scale=alt.Scale(domain=[0, 1]) if not log_axis else alt.Scale(zero=False, nice=True),
+            # Linear axis: from 0 to the largest p shown (or alpha), not to 1, so lines near
+            # p = 0.02 and 0.04 stay apart; the alpha rule is on this axis, so it stays in view.
+            scale=alt.Scale(zero=True, nice=True)
+            if not log_axis
+            else alt.Scale(zero=False, nice=True),
         ),
         **_line_encodings("test", SWEEP_TESTS, "Test"),
     )
