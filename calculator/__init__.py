@@ -24,8 +24,6 @@ Examples
 """
 
 from calculator.analysis import FRAMINGS, Analysis, analyze
-from calculator.cases import PairedCases, load_cases, read_case_file
-from calculator.clustered import ClusteredTestResult, clustered_mcnemar
 from calculator.formatting import format_percent, format_points, format_pvalue
 from calculator.gates import MAX_GATES, GateRates, false_alarm_rate, gate_rates
 from calculator.intervals import (
@@ -44,18 +42,35 @@ from calculator.mcnemar import (
     mcnemar_exact,
     unpaired_z_test,
 )
-from calculator.planning import (
-    PLAN_TESTS,
-    PowerPlan,
-    connor_n,
-    exact_power,
-    minimum_detectable_difference,
-    plan,
-    power_curve,
-    simulate_optional_stopping,
-)
 from calculator.sweep import PassSweep, both_pass_sweep
 from calculator.table import PairedTable, check_count, check_probability
+
+# Loaded on first use (PEP 562): they pull in scipy.stats, which the calculator page does not
+# need, and importing it would add about half a second to the page's cold start.
+_LAZY = {
+    "PairedCases": "calculator.cases",
+    "load_cases": "calculator.cases",
+    "read_case_file": "calculator.cases",
+    "ClusteredTestResult": "calculator.clustered",
+    "clustered_mcnemar": "calculator.clustered",
+    "PLAN_TESTS": "calculator.planning",
+    "PowerPlan": "calculator.planning",
+    "connor_n": "calculator.planning",
+    "exact_power": "calculator.planning",
+    "minimum_detectable_difference": "calculator.planning",
+    "plan": "calculator.planning",
+    "power_curve": "calculator.planning",
+    "simulate_optional_stopping": "calculator.planning",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'calculator' has no attribute {name!r}")
+
 
 __all__ = [
     "PLAN_TESTS",

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import NamedTuple
 
-from scipy import optimize, special
+from scipy import special
 
 from calculator.mcnemar import _check_choice
 from calculator.table import PairedTable, check_probability
@@ -119,6 +119,9 @@ def _newcombe(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
 
 def _tango(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
     """Score interval: the D0 with |T(D0)| <= z (Tango 1998), ends found by brentq."""
+    # Imported here: scipy.optimize takes about 0.7 s to import, and only Tango needs it.
+    from scipy.optimize import brentq
+
     if b < c:
         # Work with the larger discordant cell as b: then q, the smaller cell's probability,
         # is small, and 2q + d0(1 - d0) does not cancel near d0 = -1 (at n = 2.6e7 the direct
@@ -144,16 +147,8 @@ def _tango(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
         return ((b - c) - n * d0) / math.sqrt(variance)
 
     # T decreases in d0 and T(estimate) = 0; each end is where |T| reaches z, or the boundary.
-    low = (
-        -1.0
-        if score(-1.0) <= z
-        else optimize.brentq(lambda d0: score(d0) - z, -1.0, estimate, xtol=1e-15)
-    )
-    high = (
-        1.0
-        if score(1.0) >= -z
-        else optimize.brentq(lambda d0: score(d0) + z, estimate, 1.0, xtol=1e-15)
-    )
+    low = -1.0 if score(-1.0) <= z else brentq(lambda d0: score(d0) - z, -1.0, estimate, xtol=1e-15)
+    high = 1.0 if score(1.0) >= -z else brentq(lambda d0: score(d0) + z, estimate, 1.0, xtol=1e-15)
     return low, high
 
 
