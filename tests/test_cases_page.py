@@ -7,26 +7,19 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 
 import pandas as pd
 import pytest
+from apptest_pages import open_page as open_app_page
 from streamlit.testing.v1 import AppTest
 
 from ui import cases_view as view
 
-ROOT = Path(__file__).resolve().parents[1]
-APP = str(ROOT / "app.py")
 PAGE = "app_pages/cases.py"
-TIMEOUT = 60
 
 
 def open_page() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception
-    return at
+    return open_app_page(PAGE)
 
 
 def upload(at: AppTest, name: str, data: bytes, slot: int = 0) -> AppTest:

@@ -5,27 +5,19 @@ Expected numbers come from calculator.planning, checked in tests/test_planning.p
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
+from apptest_pages import open_page as open_app_page
 from streamlit.testing.v1 import AppTest
 
 from calculator.planning import plan, simulate_optional_stopping
 from ui.plan_charts import optional_stopping_chart, power_chart
 
-ROOT = Path(__file__).resolve().parents[1]
-APP = str(ROOT / "app.py")
 PAGE = "app_pages/plan.py"
-TIMEOUT = 60
 
 
 def open_page() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception
-    return at
+    return open_app_page(PAGE)
 
 
 def metrics(at: AppTest) -> dict[str, str]:
