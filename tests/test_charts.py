@@ -59,7 +59,10 @@ def test_pvalue_chart_has_tooltips_title_and_alt_text(seed_spec: dict) -> None:
     assert [t["field"] for t in hover["encoding"]["tooltip"]] == ["test", "a", "p_text"]
     assert "both-pass" in seed_spec["title"]["text"]
     assert "flat" in seed_spec["description"]
-    assert "current a = 60" in seed_spec["description"]
+    assert "vertical rule marks the current a" in seed_spec["description"]
+    # The same alt text for every a, so that a new a is new data in the same spec.
+    other = pvalue_chart(pvalue_sweep_frame(61, 15, 5, 20), current_a=61, alpha=0.05).to_dict()
+    assert other["description"] == seed_spec["description"]
 
 
 def test_pvalue_rules_mark_current_a_and_alpha(seed_spec: dict) -> None:
@@ -137,13 +140,17 @@ def test_gates_chart_encodings_and_rules(gates_spec: dict) -> None:
     assert (enc["x"]["field"], enc["y"]["field"]) == ("gates", "rate")
     assert enc["color"]["field"] == enc["strokeDash"]["field"] == "rule"
     assert enc["color"]["scale"]["domain"] == list(GATE_RULES)
-    assert enc["x"]["scale"]["domain"] == [1, 50]
+    # The x axis spans the data exactly (1 to 50 gates here), not rounded out to 0.
+    assert enc["x"]["scale"] == {"zero": False, "nice": False}
+    assert layer_data(gates_spec, 0)["gates"].agg(["min", "max"]).tolist() == [1, 50]
     assert layer_data(gates_spec, 2)["gates"].tolist() == [6]  # current m
     assert layer_data(gates_spec, 3)["rate"].tolist() == [0.05]  # alpha
     assert [t["field"] for t in gates_spec["layer"][1]["encoding"]["tooltip"]] == [
         "rule", "gates", "per_gate_alpha", "rate_text"
     ]  # fmt: skip
-    assert "current m = 6" in gates_spec["description"]
+    assert "vertical rule marks the current m" in gates_spec["description"]
+    other = false_alarm_chart(false_alarm_frame(7, 0.05), current_gates=7, alpha=0.05).to_dict()
+    assert other["description"] == gates_spec["description"]
 
 
 def test_gates_data_matches_the_seed(gates_spec: dict) -> None:

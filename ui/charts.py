@@ -3,6 +3,11 @@
 The ``*_frame`` functions call the statistics core and return a long-format table of a few
 hundred rows; the ``*_chart`` functions are pure (table in, ``alt.Chart`` out) and are tested
 through ``chart.to_dict()``.
+
+Each chart is put together from two parts, which the page caches apart: a layout
+(``*_layout``: marks, encodings, titles and alt text, no data) and its named datasets
+(``*_datasets``). The layout depends on neither the table nor the number of gates, so when
+only those change the browser swaps rows into the drawn chart instead of drawing it anew.
 """
 
 from __future__ import annotations
@@ -26,9 +31,14 @@ __all__ = [
     "GATE_RULES",
     "SWEEP_TESTS",
     "false_alarm_chart",
+    "false_alarm_datasets",
     "false_alarm_frame",
+    "false_alarm_layout",
     "gate_grid",
+    "gates_axis_is_log",
     "pvalue_chart",
+    "pvalue_datasets",
+    "pvalue_layout",
     "pvalue_sweep_frame",
     "sweep_grid",
 ]
@@ -43,7 +53,7 @@ GATE_RULES = ("Uncorrected", "Bonferroni", "Šidák")
 _COLOURS = ("#0072B2", "#E69F00", "#CC79A7")
 _DASHES = ([1, 0], [8, 4], [2, 3])
 _RULE_COLOUR = "#555555"
-_SWEEP_POINTS = 121
+_SWEEP_POINTS = 61  # enough for a smooth curve; each point is drawn twice
 
 
 def sweep_grid(a: int, points: int = _SWEEP_POINTS) -> np.ndarray:
@@ -117,6 +127,11 @@ def _line_encodings(field: str, domain: tuple[str, ...], title: str) -> dict[str
     }
 
 
+def _records(datasets: dict[str, pd.DataFrame]) -> dict[str, list[dict[str, object]]]:
+    """The tables as Vega-Lite inline rows (JSON-safe: NaN becomes null)."""
+    return {name: alt.utils.data.to_values(frame)["values"] for name, frame in datasets.items()}
+
+
 def pvalue_chart(
     frame: pd.DataFrame,
     *,
@@ -141,14 +156,39 @@ def pvalue_chart(
     x_title, title : str
         Axis and chart titles, in the page's wording (names and framing).
     """
-    y_field, y_title = ("log10_p", "log10 p-value") if log_axis else ("p", "p-value")
-    alpha_y = math.log10(alpha) if log_axis else alpha
+    datasets = pvalue_datasets(frame, current_a=current_a, alpha=alpha, log_axis=log_axis)
+    layout = pvalue_layout(alpha=alpha, log_axis=log_axis, x_title=x_title, title=title)
+    return layout.properties(datasets=_records(datasets))
+
+
+def _y_field(log_axis: bool) -> str:
+    return "log10_p" if log_axis else "p"
+
+
+def pvalue_datasets(
+    frame: pd.DataFrame, *, current_a: int, alpha: float, log_axis: bool = False
+) -> dict[str, pd.DataFrame]:
+    """The named tables behind :func:`pvalue_layout`: the sweep and the two rules' positions."""
+    y_field = _y_field(log_axis)
+    return {
+        "sweep": frame,
+        "current_a": pd.DataFrame({"a": [current_a], "label": [f"current a = {current_a:,}"]}),
+        "alpha": pd.DataFrame(
+            {y_field: [math.log10(alpha) if log_axis else alpha], "label": [f"α = {alpha:g}"]}
+        ),
+    }
+
+
+def pvalue_layout(*, alpha: float, log_axis: bool, x_title: str, title: str) -> alt.LayerChart:
+    """The p-value chart without its data (see :func:`pvalue_datasets`)."""
+    y_field = _y_field(log_axis)
+    y_title = "log10 p-value" if log_axis else "p-value"
     tooltip = [
         alt.Tooltip("test:N", title="Test"),
         alt.Tooltip("a:Q", title="a", format=","),
         alt.Tooltip("p_text:N", title="p"),
     ]
-    base = alt.Chart(frame).encode(
+    base = alt.Chart(alt.NamedData(name="sweep")).encode(
         x=alt.X("a:Q", title=x_title, axis=alt.Axis(format="~s")),
         y=alt.Y(
             f"{y_field}:Q",
@@ -165,24 +205,25 @@ def pvalue_chart(
     # Invisible points make the tooltip easy to hit anywhere along a line.
     hover = base.mark_point(size=60, opacity=0).encode(tooltip=tooltip)
     a_rule = (
-        alt.Chart(pd.DataFrame({"a": [current_a], "label": [f"current a = {current_a:,}"]}))
+        alt.Chart(alt.NamedData(name="current_a"))
         .mark_rule(color=_RULE_COLOUR, strokeWidth=2)
         .encode(x="a:Q", tooltip=alt.Tooltip("label:N", title="Marker"))
     )
     alpha_rule = (
-        alt.Chart(pd.DataFrame({y_field: [alpha_y], "label": [f"α = {alpha:g}"]}))
+        alt.Chart(alt.NamedData(name="alpha"))
         .mark_rule(color=_RULE_COLOUR, strokeDash=[4, 4], strokeWidth=2)
         .encode(y=f"{y_field}:Q", tooltip=alt.Tooltip("label:N", title="Marker"))
     )
     alpha_text = alpha_rule.mark_text(align="left", dx=4, dy=-8, color=_RULE_COLOUR).encode(
         text="label:N", x=alt.value(0)
     )
-    axis_note = "log10 p" if log_axis else "p"
+    # The alt text leaves out the current a, which the page shows beside the chart: with it,
+    # every new a would be a new spec, and the browser would draw the chart anew.
     description = (
-        f"Line chart of {axis_note} against {x_title} for three tests. The two McNemar lines "
-        "are flat because they use only the discordant cells; the unpaired z-test line moves "
-        f"with a. A vertical rule marks the current a = {current_a:,} and a dashed horizontal "
-        f"rule marks α = {alpha:g}."
+        f"Line chart of {'log10 p' if log_axis else 'p'} against {x_title} for three tests. "
+        "The two McNemar lines are flat because they use only the discordant cells; the "
+        "unpaired z-test line moves with a. A vertical rule marks the current a and a dashed "
+        f"horizontal rule marks α = {alpha:g}."
     )
     return alt.layer(lines, hover, a_rule, alpha_rule, alpha_text).properties(
         title=alt.Title(title, subtitle="McNemar ignores a; the unpaired test does not."),
@@ -205,7 +246,7 @@ def gate_grid(gates: int) -> np.ndarray:
     """
     if 2 * gates <= 50:
         return np.arange(1, 51)
-    grid = np.round(np.geomspace(1, min(2 * gates, MAX_GATES), 120)).astype(np.int64)
+    grid = np.round(np.geomspace(1, min(2 * gates, MAX_GATES), 60)).astype(np.int64)
     return np.unique(np.concatenate([np.arange(1, 11), grid, [gates]]))
 
 
@@ -257,15 +298,46 @@ def false_alarm_chart(
     rho : float
         Gate correlation the frame was computed at (for the title and alt text).
     """
-    log_x = int(frame["gates"].max()) > 100
-    x_scale = alt.Scale(type="log") if log_x else alt.Scale(domain=[1, int(frame["gates"].max())])
+    datasets = false_alarm_datasets(frame, current_gates=current_gates, alpha=alpha)
+    layout = false_alarm_layout(alpha=alpha, rho=rho, log_x=gates_axis_is_log(frame))
+    return layout.properties(datasets=_records(datasets))
+
+
+def gates_axis_is_log(frame: pd.DataFrame) -> bool:
+    """Whether the gates chart of `frame` has a log x axis: past 100 gates its grid is
+    log-spaced (see :func:`gate_grid`)."""
+    return int(frame["gates"].max()) > 100
+
+
+def false_alarm_datasets(
+    frame: pd.DataFrame, *, current_gates: int, alpha: float
+) -> dict[str, pd.DataFrame]:
+    """The named tables behind :func:`false_alarm_layout`: the rates and the two rules."""
+    return {
+        "rates": frame,
+        "current_m": pd.DataFrame({"gates": [current_gates], "label": [f"m = {current_gates:,}"]}),
+        "alpha": pd.DataFrame({"rate": [alpha], "label": [f"α = {alpha:g}"]}),
+    }
+
+
+def _correlation(rho: float) -> str:
+    return "independent gates" if rho == 0 else f"gates correlated at ρ = {rho:g}"
+
+
+def false_alarm_layout(*, alpha: float, rho: float, log_x: bool) -> alt.LayerChart:
+    """The gates chart without its data (see :func:`false_alarm_datasets`).
+
+    `log_x` puts the gates on a log axis, for the log-spaced grid of more than 50 gates.
+    """
+    # Linear: exactly the grid's span (1 to 50, or to 2m), not rounded out to 0.
+    x_scale = alt.Scale(type="log") if log_x else alt.Scale(zero=False, nice=False)
     tooltip = [
         alt.Tooltip("rule:N", title="Rule"),
         alt.Tooltip("gates:Q", title="Gates", format=","),
         alt.Tooltip("per_gate_alpha:Q", title="Per-gate α", format=".2g"),
         alt.Tooltip("rate_text:N", title="P(≥ 1 false alarm)"),
     ]
-    base = alt.Chart(frame).encode(
+    base = alt.Chart(alt.NamedData(name="rates")).encode(
         x=alt.X("gates:Q", title="m: number of gates", scale=x_scale),
         y=alt.Y(
             "rate:Q",
@@ -278,24 +350,26 @@ def false_alarm_chart(
     lines = base.mark_line(strokeWidth=3)
     hover = base.mark_point(size=60, opacity=0).encode(tooltip=tooltip)
     m_rule = (
-        alt.Chart(pd.DataFrame({"gates": [current_gates], "label": [f"m = {current_gates:,}"]}))
+        alt.Chart(alt.NamedData(name="current_m"))
         .mark_rule(color=_RULE_COLOUR, strokeWidth=2)
         .encode(x="gates:Q", tooltip=alt.Tooltip("label:N", title="Marker"))
     )
     alpha_rule = (
-        alt.Chart(pd.DataFrame({"rate": [alpha], "label": [f"α = {alpha:g}"]}))
+        alt.Chart(alt.NamedData(name="alpha"))
         .mark_rule(color=_RULE_COLOUR, strokeDash=[4, 4], strokeWidth=2)
         .encode(y="rate:Q", tooltip=alt.Tooltip("label:N", title="Marker"))
     )
-    correlation = "independent gates" if rho == 0 else f"gates correlated at ρ = {rho:g}"
+    # Without the current m, like the p-value chart's alt text (see there).
     description = (
         "Line chart of the chance of at least one false alarm against the number of gates m, "
-        f"for {correlation}: uncorrected gates at α = {alpha:g} climb towards 100%, while "
-        "Bonferroni and Šidák per-gate levels hold it near or below α. A vertical rule marks "
-        f"the current m = {current_gates:,}; a dashed rule marks α."
+        f"for {_correlation(rho)}: uncorrected gates at α = {alpha:g} climb towards 100%, "
+        "while Bonferroni and Šidák per-gate levels hold it near or below α. A vertical rule "
+        "marks the current m; a dashed rule marks α."
     )
     return alt.layer(lines, hover, m_rule, alpha_rule).properties(
-        title=alt.Title("False alarms across many gates", subtitle=f"{correlation}, α = {alpha:g}"),
+        title=alt.Title(
+            "False alarms across many gates", subtitle=f"{_correlation(rho)}, α = {alpha:g}"
+        ),
         description=description,
         height=320,
     )
