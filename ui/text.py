@@ -126,6 +126,10 @@ class Wording:
     def classifier(self) -> bool:
         return self.framing == "correct"
 
+    def escaped(self) -> Wording:
+        """The same wording with the names escaped for Markdown."""
+        return Wording(escape_markdown(self.name_a), escape_markdown(self.name_b), self.framing)
+
     @property
     def good(self) -> str:
         """Adjective for a good outcome: "passes" or "correct"."""
