@@ -132,6 +132,17 @@ def _records(datasets: dict[str, pd.DataFrame]) -> dict[str, list[dict[str, obje
     return {name: alt.utils.data.to_values(frame)["values"] for name, frame in datasets.items()}
 
 
+def _marker_rule(dataset: str, *, dashed: bool = False, **position: str) -> alt.Chart:
+    """A grey rule at the position held in `dataset` (the current value, or alpha dashed),
+    with the dataset's label as its tooltip."""
+    dash = {"strokeDash": [4, 4]} if dashed else {}
+    return (
+        alt.Chart(alt.NamedData(name=dataset))
+        .mark_rule(color=_RULE_COLOUR, strokeWidth=2, **dash)
+        .encode(**position, tooltip=alt.Tooltip("label:N", title="Marker"))
+    )
+
+
 def pvalue_chart(
     frame: pd.DataFrame,
     *,
@@ -204,16 +215,8 @@ def pvalue_layout(*, alpha: float, log_axis: bool, x_title: str, title: str) -> 
     lines = base.mark_line(strokeWidth=3)
     # Invisible points make the tooltip easy to hit anywhere along a line.
     hover = base.mark_point(size=60, opacity=0).encode(tooltip=tooltip)
-    a_rule = (
-        alt.Chart(alt.NamedData(name="current_a"))
-        .mark_rule(color=_RULE_COLOUR, strokeWidth=2)
-        .encode(x="a:Q", tooltip=alt.Tooltip("label:N", title="Marker"))
-    )
-    alpha_rule = (
-        alt.Chart(alt.NamedData(name="alpha"))
-        .mark_rule(color=_RULE_COLOUR, strokeDash=[4, 4], strokeWidth=2)
-        .encode(y=f"{y_field}:Q", tooltip=alt.Tooltip("label:N", title="Marker"))
-    )
+    a_rule = _marker_rule("current_a", x="a:Q")
+    alpha_rule = _marker_rule("alpha", dashed=True, y=f"{y_field}:Q")
     alpha_text = alpha_rule.mark_text(align="left", dx=4, dy=-8, color=_RULE_COLOUR).encode(
         text="label:N", x=alt.value(0)
     )
@@ -349,16 +352,8 @@ def false_alarm_layout(*, alpha: float, rho: float, log_x: bool) -> alt.LayerCha
     )
     lines = base.mark_line(strokeWidth=3)
     hover = base.mark_point(size=60, opacity=0).encode(tooltip=tooltip)
-    m_rule = (
-        alt.Chart(alt.NamedData(name="current_m"))
-        .mark_rule(color=_RULE_COLOUR, strokeWidth=2)
-        .encode(x="gates:Q", tooltip=alt.Tooltip("label:N", title="Marker"))
-    )
-    alpha_rule = (
-        alt.Chart(alt.NamedData(name="alpha"))
-        .mark_rule(color=_RULE_COLOUR, strokeDash=[4, 4], strokeWidth=2)
-        .encode(y="rate:Q", tooltip=alt.Tooltip("label:N", title="Marker"))
-    )
+    m_rule = _marker_rule("current_m", x="gates:Q")
+    alpha_rule = _marker_rule("alpha", dashed=True, y="rate:Q")
     # Without the current m, like the p-value chart's alt text (see there).
     description = (
         "Line chart of the chance of at least one false alarm against the number of gates m, "
