@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
 
 # Chromium's path and flags, the "page has rendered" condition and free_port are the browser
-# tests' own (tests/e2e/browser_setup.py), so the benchmark drives the page as the tests do.
-sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+# tests' own (tests/browser/browser_setup.py), so the benchmark drives the page as the tests do.
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
 from browser_setup import APP_RENDERED, CHROMIUM, CHROMIUM_FLAGS, free_port  # noqa: E402
 
 __all__ = ["APP_RENDERED", "ARTIFACTS", "CHROMIUM", "CHROMIUM_FLAGS", "ROOT", "Server", "free_port"]

@@ -16,10 +16,10 @@ import pytest
 from calculator import analyze
 from calculator.cli import main
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 HARNESS_A = str(DATA / "samples_gsm8k_model_a.jsonl")
 HARNESS_B = str(DATA / "samples_gsm8k_model_b.jsonl")
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def write(tmp_path: Path, name: str, *lines: str) -> str:

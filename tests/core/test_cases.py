@@ -29,7 +29,7 @@ from calculator.cases import (
     to_escaped_csv,
 )
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 HARNESS_A = DATA / "samples_gsm8k_model_a.jsonl"
 HARNESS_B = DATA / "samples_gsm8k_model_b.jsonl"
 

@@ -19,7 +19,7 @@ from calculator import analyze, format_pvalue
 from ui.examples import EXAMPLES
 from ui.params import DEFAULTS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 PAGE = str(ROOT / "app_pages" / "calculator.py")
 TIMEOUT = 60

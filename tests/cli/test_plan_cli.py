@@ -16,7 +16,7 @@ import pytest
 from calculator.cli import main
 from calculator.planning import exact_power
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str, str]:
