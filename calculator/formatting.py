@@ -71,12 +71,15 @@ def format_points(fraction: float) -> str:
     return f"{points:+.1f}"
 
 
-def format_percent(fraction: float) -> str:
-    """A rate as a percentage with one decimal.
+def format_percent(fraction: float, decimals: int = 1) -> str:
+    """A rate as a percentage with `decimals` decimals; a rate too small for them keeps two
+    significant digits rather than printing as zero.
 
     Examples
     --------
-    >>> format_percent(0.265)
-    '26.5%'
+    >>> format_percent(0.265), format_percent(0.8, decimals=0), format_percent(0.00012)
+    ('26.5%', '80%', '0.012%')
     """
-    return f"{100.0 * fraction:.1f}%"
+    if 0 < fraction < 10.0 ** -(decimals + 2):
+        return f"{100.0 * fraction:.2g}%"
+    return f"{100.0 * fraction:.{decimals}f}%"
