@@ -22,6 +22,7 @@ __all__ = [
     "ConfidenceInterval",
     "DifferenceInterval",
     "difference_interval",
+    "tango_score",
 ]
 
 
@@ -117,6 +118,37 @@ def _newcombe(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
     return difference - delta, difference + epsilon
 
 
+def tango_score(b: int, c: int, n: int, d0: float) -> float:
+    """Tango's score statistic T(d0) for H0: pA - pB = d0, with the restricted MLE variance.
+
+    T(d0) = (b - c - n d0) / sqrt(n (2 q + d0 (1 - d0))), where q is the maximum-likelihood
+    estimate of the "only B passes" probability under pA - pB = d0 (Tango 1998). T decreases in
+    d0 and T(0)^2 is McNemar's uncorrected chi-square. Shared by the Tango interval and the
+    non-inferiority test (:mod:`calculator.noninferiority`), so both use one formula.
+
+    Examples
+    --------
+    >>> round(tango_score(15, 5, 100, 0.0) ** 2, 6)
+    5.0
+    """
+    if b < c:
+        # With the larger discordant cell as b, q (the smaller cell's probability) is small and
+        # 2q + d0(1 - d0) does not cancel near d0 = -1. Swapping b and c mirrors T.
+        return -tango_score(c, b, n, -d0)
+    quad_a = 2.0 * n
+    quad_b = -b - c + (2.0 * n - b + c) * d0
+    quad_c = -c * d0 * (1.0 - d0)
+    root = math.sqrt(max(0.0, quad_b**2 - 4 * quad_a * quad_c))
+    # The non-negative root of A q^2 + B q + C, in the form without cancellation.
+    q = (root - quad_b) / (2 * quad_a) if quad_b <= 0 else -2 * quad_c / (quad_b + root)
+    variance = n * (2 * q + d0 * (1 - d0))
+    if variance <= 0:
+        # Only at d0 = +/-1 with an extreme table: the score is infinite in the direction away
+        # from the estimate.
+        return math.copysign(math.inf, (b - c) - n * d0) if (b - c) != n * d0 else 0.0
+    return ((b - c) - n * d0) / math.sqrt(variance)
+
+
 def _tango(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
     """Score interval: the D0 with |T(D0)| <= z (Tango 1998), ends found by brentq."""
     # Imported here: scipy.optimize takes about 0.7 s to import, and only Tango needs it.
@@ -132,19 +164,7 @@ def _tango(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
     estimate = (b - c) / n
 
     def score(d0: float) -> float:
-        # Restricted MLE of the "only B passes" probability under D = d0.
-        quad_a = 2.0 * n
-        quad_b = -b - c + (2.0 * n - b + c) * d0
-        quad_c = -c * d0 * (1.0 - d0)
-        root = math.sqrt(max(0.0, quad_b**2 - 4 * quad_a * quad_c))
-        # The non-negative root of A q^2 + B q + C, in the form without cancellation.
-        q = (root - quad_b) / (2 * quad_a) if quad_b <= 0 else -2 * quad_c / (quad_b + root)
-        variance = n * (2 * q + d0 * (1 - d0))
-        if variance <= 0:
-            # Only at d0 = +/-1 with an extreme table: the score is infinite in the direction
-            # away from the estimate.
-            return math.copysign(math.inf, (b - c) - n * d0) if (b - c) != n * d0 else 0.0
-        return ((b - c) - n * d0) / math.sqrt(variance)
+        return tango_score(b, c, n, d0)
 
     # T decreases in d0 and T(estimate) = 0; each end is where |T| reaches z, or the boundary.
     low = -1.0 if score(-1.0) <= z else brentq(lambda d0: score(d0) - z, -1.0, estimate, xtol=1e-15)
