@@ -13,7 +13,8 @@ Contents, in reading order:
   (pandas is imported only when a file is read).
 - :mod:`calculator.clustered`: McNemar's test for clustered cases (Durkalski et al. 2003).
 - :mod:`calculator.planning`: power, sample size and the cost of peeking.
-- :mod:`calculator.cli`: the command line, ``python -m calculator``.
+- :mod:`calculator.release`: the release gate (``is_worse``) and the cluster sentence.
+- :mod:`calculator.cli`: the command line, ``python -m calculator`` (installed: ``mcnemar``).
 
 Examples
 --------
@@ -42,6 +43,7 @@ from calculator.mcnemar import (
     mcnemar_exact,
     unpaired_z_test,
 )
+from calculator.release import describe_cluster_change, is_worse
 from calculator.sweep import PassSweep, both_pass_sweep
 from calculator.table import PairedTable, check_count, check_probability
 
@@ -102,6 +104,7 @@ __all__ = [
     "ZTestResult",
     "analyze",
     "both_pass_sweep",
+    "describe_cluster_change",
     "check_count",
     "check_probability",
     "difference_interval",
@@ -110,6 +113,7 @@ __all__ = [
     "format_points",
     "format_pvalue",
     "gate_rates",
+    "is_worse",
     "mcnemar_chi2",
     "mcnemar_exact",
     "unpaired_z_test",

@@ -1,4 +1,4 @@
-"""``python -m calculator``: see :mod:`calculator.cli`."""
+"""``python -m calculator``: the command line of :mod:`calculator.cli`."""
 
 import sys
 

@@ -9,8 +9,8 @@ found; with ``--n N`` the power at N is reported, with the smallest difference N
 from __future__ import annotations
 
 import argparse
-import json
 
+from calculator.cli.arguments import print_json
 from calculator.planning import PLAN_TESTS, PowerPlan, plan
 
 __all__ = ["add_parser", "run"]
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         test=args.test,
     )
     if args.json:
-        print(json.dumps(result.to_dict(), allow_nan=False, ensure_ascii=False, indent=2))
+        print_json(result.to_dict())
     else:
         print(_text(result))
     return 0

@@ -1,41 +1,24 @@
-"""The command line: ``python -m calculator COMMAND ...``.
+"""``python -m calculator table A B C D``: the report for a paired 2 x 2 table.
 
-``table A B C D`` prints the report for a paired table (``--json`` for the machine-readable
-shape of :meth:`calculator.Analysis.to_dict`); ``cases`` analyses per-case files
-(:mod:`calculator.cli_cases`) and ``plan`` sizes a comparison (:mod:`calculator.cli_plan`).
-Every usage error and every invalid value exits with status 2 and one line on stderr, never a
-traceback.
+A B C D = both pass, only A passes, only B passes, both fail. ``--json`` prints
+:meth:`calculator.Analysis.to_dict`.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-from collections.abc import Sequence
 
-from calculator import cli_cases, cli_plan
 from calculator.analysis import analyze
+from calculator.cli.arguments import count, print_json
 from calculator.formatting import format_p_equals, format_percent, format_points, format_pvalue
 from calculator.intervals import CI_METHODS
 from calculator.mcnemar import CONVENTIONS
 
-__all__ = ["main", "UsageError"]
-
-EXIT_USAGE = 2
+__all__ = ["add_parser", "run"]
 
 
-class UsageError(Exception):
-    """A command-line mistake; its message is the one line printed on stderr."""
-
-
-class _Parser(argparse.ArgumentParser):
-    # argparse prints the whole usage block and exits; one clear line is easier to act on.
-    def error(self, message: str) -> None:
-        raise UsageError(f"{self.prog}: {message}")
-
-
-def _add_table_command(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``table`` subcommand to `subparsers`; it runs :func:`run`."""
     parser = subparsers.add_parser(
         "table",
         help="analyse a paired 2 x 2 table",
@@ -45,7 +28,7 @@ def _add_table_command(subparsers: argparse._SubParsersAction) -> None:
     for cell, meaning in zip(
         "ABCD", ("both pass", "only A passes", "only B passes", "both fail"), strict=True
     ):
-        parser.add_argument(cell, type=_count(cell.lower()), help=f"cases where {meaning}")
+        parser.add_argument(cell, type=count(cell.lower()), help=f"cases where {meaning}")
     parser.add_argument("--level", type=float, default=0.95, help="confidence level (0.95)")
     parser.add_argument(
         "--ci-method", choices=CI_METHODS, default="agresti-min", help="interval method"
@@ -54,14 +37,15 @@ def _add_table_command(subparsers: argparse._SubParsersAction) -> None:
         "--convention", choices=CONVENTIONS, default="doubling", help="exact test's two-sided rule"
     )
     parser.add_argument("--correction", action="store_true", help="continuity-correct chi-square")
-    parser.add_argument("--gates", type=_count("gates"), default=1, help="number of gates (1)")
+    parser.add_argument("--gates", type=count("gates"), default=1, help="number of gates (1)")
     parser.add_argument("--alpha", type=float, default=0.05, help="level of each gate (0.05)")
     parser.add_argument("--rho", type=float, default=0.0, help="correlation between gates (0)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
-    parser.set_defaults(func=_run_table)
+    parser.set_defaults(func=run)
 
 
-def _run_table(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
+    """Print the analysis for parsed `args`; invalid values raise ValueError (exit status 2)."""
     result = analyze(
         args.A,
         args.B,
@@ -76,7 +60,7 @@ def _run_table(args: argparse.Namespace) -> int:
         rho=args.rho,
     )
     if args.json:
-        print(json.dumps(result.to_dict(), allow_nan=False, ensure_ascii=False, indent=2))
+        print_json(result.to_dict())
         return 0
     diff, exact, chi2 = result.difference, result.exact, result.chi2
     chi2_text = (
@@ -100,45 +84,3 @@ def _run_table(args: argparse.Namespace) -> int:
     ]
     print("\n".join(lines))
     return 0
-
-
-def _count(name: str):
-    """An argparse type that accepts whole numbers written as integers only."""
-
-    def parse(text: str) -> int:
-        try:
-            return int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{name} must be a non-negative integer, but got {text!r}"
-            ) from None
-
-    return parse
-
-
-#: Functions that add one subcommand each to the parser.
-SUBCOMMANDS = (_add_table_command, cli_cases.add_parser, cli_plan.add_parser)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m calculator", description=__doc__.split("\n\n")[0])
-    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add_command in SUBCOMMANDS:
-        add_command(subparsers)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
-    try:
-        args = build_parser().parse_args(argv)
-        return args.func(args)
-    except UsageError as error:
-        return _fail(str(error))
-    except (TypeError, ValueError, OSError) as error:
-        return _fail(f"error: {error}")
-
-
-def _fail(message: str) -> int:
-    print(message.replace("\n", " "), file=sys.stderr)
-    return EXIT_USAGE

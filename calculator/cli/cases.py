@@ -12,8 +12,6 @@ B is worse than A at level alpha by the two-sided exact McNemar test; 2 for unus
 from __future__ import annotations
 
 import argparse
-import json
-import math
 
 from calculator.analysis import Analysis, analyze
 from calculator.cases import (
@@ -23,16 +21,16 @@ from calculator.cases import (
     load_cases,
     read_case_file,
 )
+from calculator.cli.arguments import finite_number, level, print_json
 from calculator.clustered import ClusteredTestResult, clustered_mcnemar
 from calculator.formatting import format_pvalue
-from calculator.mcnemar import Chi2TestResult
+from calculator.release import describe_cluster_change, is_worse
 
-__all__ = ["add_parser", "run", "build_payload", "is_worse", "describe_cluster_change"]
+__all__ = ["add_parser", "run", "build_payload"]
 
 #: Exit status when --fail-if-worse finds B worse than A.
 EXIT_WORSE = 1
 _LISTED_IDS = 20  # ids printed per list in the text report
-_ROUNDING = 1e-12
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -54,13 +52,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--threshold",
-        type=_finite_number("--threshold"),
+        type=finite_number("--threshold"),
         metavar="X",
         help="outcomes are scores; a case passes when its score is at least X",
     )
     parser.add_argument(
         "--alpha",
-        type=_level("--alpha"),
+        type=level("--alpha"),
         default=0.05,
         metavar="X",
         help="significance level of the gate (0.05)",
@@ -89,22 +87,12 @@ def run(args: argparse.Namespace) -> int:
     cluster = clustered_mcnemar(*cases.cluster_counts()) if cases.group_column else None
     if args.json:
         payload = build_payload(cases, analysis, cluster)
-        print(json.dumps(payload, allow_nan=False, ensure_ascii=False, indent=2))
+        print_json(payload)
     else:
         print(_text_report(cases, analysis, cluster, args))
     if args.fail_if_worse and is_worse(analysis, args.alpha):
         return EXIT_WORSE
     return 0
-
-
-def is_worse(analysis: Analysis, alpha: float) -> bool:
-    """True when B passes fewer cases than A and the two-sided exact p is at most `alpha`.
-
-    The comparison allows a relative 1e-12 for rounding, so that an exact p equal to alpha in
-    exact arithmetic (b = 6, c = 0 gives 2/64 = 0.03125) rejects at alpha = 0.03125.
-    """
-    table = analysis.table
-    return table.c < table.b and analysis.exact.pvalue <= alpha * (1.0 + _ROUNDING)
 
 
 def build_payload(
@@ -207,55 +195,3 @@ def _text_report(
 def _cluster_line(cases: PairedCases, analysis: Analysis, cluster: ClusteredTestResult) -> str:
     head = f"clusters  {cluster.clusters:,} groups in {cases.group_column!r}: "
     return head + describe_cluster_change(cluster, analysis.chi2)
-
-
-def describe_cluster_change(cluster: ClusteredTestResult, plain: Chi2TestResult) -> str:
-    """One sentence comparing the cluster-adjusted test with the plain (uncorrected) chi-square.
-
-    Examples
-    --------
-    >>> from calculator import mcnemar_chi2
-    >>> from calculator.clustered import clustered_mcnemar
-    >>> cluster = clustered_mcnemar([3, 2, 0, 4], [0, 1, 2, 1])
-    >>> text = describe_cluster_change(cluster, mcnemar_chi2(9, 4))
-    >>> print(text)  # doctest: +NORMALIZE_WHITESPACE
-    cluster-adjusted McNemar X2 = 1.087, p = 0.297; plain chi-square p = 0.166, so counting
-    clusters multiplies p by 1.8.
-    """
-    if cluster.statistic is None:
-        return "no cluster leans towards either system (every b_i equals c_i), so p = 1."
-    factor = cluster.log10_pvalue - plain.log10_pvalue
-    times = f"{10**factor:.2g}" if abs(factor) < 300 else f"10^{factor:.0f}"
-    return (
-        f"cluster-adjusted McNemar X2 = {cluster.statistic:.3f}, "
-        f"p = {format_pvalue(cluster.pvalue, cluster.log10_pvalue)}; plain chi-square "
-        f"p = {format_pvalue(plain.pvalue, plain.log10_pvalue)}, so counting clusters "
-        f"multiplies p by {times}."
-    )
-
-
-def _finite_number(option: str):  # noqa: ANN202 - an argparse type
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        if not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"{option} must be a finite number, but got {text!r}")
-        return value
-
-    return parse
-
-
-def _level(option: str):  # noqa: ANN202 - an argparse type
-    number = _finite_number(option)
-
-    def parse(text: str) -> float:
-        value = number(text)
-        if not 0.0 < value < 1.0:
-            raise argparse.ArgumentTypeError(
-                f"{option} must be a number strictly between 0 and 1, but got {text!r}"
-            )
-        return value
-
-    return parse

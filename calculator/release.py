@@ -1,0 +1,96 @@
+"""Release decisions drawn from an analysis: the gate and the cluster sentence.
+
+The command line (``cases --fail-if-worse``) and the per-case page make the same two decisions,
+so both live here:
+
+- :func:`is_worse`: does the exact McNemar test find B worse than A at level alpha?
+- :func:`describe_cluster_change`: one sentence on how counting clusters moves the p-value.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from calculator.formatting import format_pvalue
+
+if TYPE_CHECKING:
+    from calculator.analysis import Analysis
+    from calculator.clustered import ClusteredTestResult
+    from calculator.mcnemar import Chi2TestResult
+
+__all__ = ["describe_cluster_change", "is_worse"]
+
+#: Relative allowance for rounding when a p-value is compared with alpha.
+ROUNDING = 1e-12
+
+
+def is_worse(analysis: Analysis, alpha: float) -> bool:
+    """True when B passes fewer cases than A and the two-sided exact p is at most `alpha`.
+
+    Parameters
+    ----------
+    analysis : Analysis
+        The analysis of the paired table (:func:`calculator.analyze`).
+    alpha : float
+        Level of the gate.
+
+    Returns
+    -------
+    bool
+        True when the gate fails: c < b and the exact McNemar p (two-sided, in the analysis'
+        convention) is at most `alpha`.
+
+    Notes
+    -----
+    The comparison allows a relative 1e-12 for rounding, so that an exact p equal to alpha in
+    exact arithmetic (b = 6, c = 0 gives 2/64 = 0.03125) rejects at alpha = 0.03125. A B that
+    passes more cases than A never fails the gate, however small p is.
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> is_worse(analyze(3, 6, 0, 0), 0.03125)  # p = 2 / 2**6
+    True
+    >>> is_worse(analyze(3, 0, 6, 0), 0.05)  # B better
+    False
+    """
+    table = analysis.table
+    return table.c < table.b and analysis.exact.pvalue <= alpha * (1.0 + ROUNDING)
+
+
+def describe_cluster_change(cluster: ClusteredTestResult, plain: Chi2TestResult) -> str:
+    """One sentence comparing the cluster-adjusted test with the plain (uncorrected) chi-square.
+
+    Parameters
+    ----------
+    cluster : ClusteredTestResult
+        The cluster-adjusted McNemar test (:func:`calculator.clustered_mcnemar`).
+    plain : Chi2TestResult
+        McNemar's chi-square test of the same table, without continuity correction.
+
+    Returns
+    -------
+    str
+        The adjusted statistic and p, the plain p, and the factor by which counting clusters
+        multiplies p (as a power of ten when it is beyond 1e300).
+
+    Examples
+    --------
+    >>> from calculator import mcnemar_chi2
+    >>> from calculator.clustered import clustered_mcnemar
+    >>> cluster = clustered_mcnemar([3, 2, 0, 4], [0, 1, 2, 1])
+    >>> text = describe_cluster_change(cluster, mcnemar_chi2(9, 4))
+    >>> print(text)  # doctest: +NORMALIZE_WHITESPACE
+    cluster-adjusted McNemar X2 = 1.087, p = 0.297; plain chi-square p = 0.166, so counting
+    clusters multiplies p by 1.8.
+    """
+    if cluster.statistic is None:
+        return "no cluster leans towards either system (every b_i equals c_i), so p = 1."
+    factor = cluster.log10_pvalue - plain.log10_pvalue
+    times = f"{10**factor:.2g}" if abs(factor) < 300 else f"10^{factor:.0f}"
+    return (
+        f"cluster-adjusted McNemar X2 = {cluster.statistic:.3f}, "
+        f"p = {format_pvalue(cluster.pvalue, cluster.log10_pvalue)}; plain chi-square "
+        f"p = {format_pvalue(plain.pvalue, plain.log10_pvalue)}, so counting clusters "
+        f"multiplies p by {times}."
+    )
