@@ -4,7 +4,7 @@ import streamlit as st
 
 from calculator import analyze
 from calculator.cases import CaseFileError, guess_columns
-from calculator.cli_cases import describe_cluster_change
+from calculator.release import describe_cluster_change
 from calculator.clustered import clustered_mcnemar
 from ui import cases_view as view
 from ui.state import open_table_in_calculator
