@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from calculator._validation import check_choice
 from calculator.formatting import format_p_equals, format_percent, format_points
 from calculator.gates import GateRates, gate_rates
 from calculator.intervals import CI_METHOD_NAMES, DifferenceInterval, difference_interval
@@ -11,7 +12,6 @@ from calculator.mcnemar import (
     Chi2TestResult,
     ExactTestResult,
     ZTestResult,
-    _check_choice,
     mcnemar_chi2,
     mcnemar_exact,
     unpaired_z_test,
@@ -137,7 +137,7 @@ def analyze(
     table = PairedTable(a, b, c, d)
     if table.n == 0:
         raise ValueError("The table is empty (a + b + c + d = 0): enter at least one case.")
-    _check_choice(framing, "framing", FRAMINGS)
+    check_choice(framing, "framing", FRAMINGS)
     names = _check_names(names)
     difference = difference_interval(
         table.a, table.b, table.c, table.d, level=level, method=ci_method

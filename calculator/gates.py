@@ -7,13 +7,12 @@ nothing. The gates' z-statistics are equicorrelated with correlation rho >= 0.
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import asdict, dataclass
 
 import numpy as np
 from scipy import special
 
-from calculator.table import check_probability
+from calculator._validation import check_bounded_count, check_probability
 
 __all__ = ["GateRates", "gate_rates", "false_alarm_rate", "MAX_GATES"]
 
@@ -88,7 +87,7 @@ def gate_rates(count: int, alpha: float, rho: float = 0.0) -> GateRates:
     >>> round(g.union_bound, 2)
     0.3
     """
-    count = _check_gate_count(count)
+    count = check_bounded_count(count, "gates", 1, MAX_GATES)
     alpha = check_probability(alpha, "alpha")
     rho = check_probability(rho, "rho", open_interval=False)
     return GateRates(
@@ -166,16 +165,3 @@ def _no_alarm_probability(counts: np.ndarray, critical: np.ndarray, rho: float) 
         log_inside = np.log(np.clip(inside, 0.0, 1.0))
     powered = np.exp(counts[..., None, None] * log_inside)
     return np.sum(weights * powered, axis=(-2, -1))
-
-
-def _check_gate_count(count: object) -> int:
-    if isinstance(count, bool) or not isinstance(count, numbers.Real):
-        raise TypeError(
-            f"`gates` must be a whole number from 1 to {MAX_GATES:,}, but got {count!r}."
-        )
-    value = float(count)
-    if not (math.isfinite(value) and value.is_integer() and 1 <= value <= MAX_GATES):
-        raise ValueError(
-            f"`gates` must be a whole number from 1 to {MAX_GATES:,}, but got {count!r}."
-        )
-    return int(value)

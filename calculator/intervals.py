@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 from scipy import special
 
-from calculator.mcnemar import _check_choice
-from calculator.table import PairedTable, check_probability
+from calculator._validation import check_choice, check_probability
+from calculator.table import PairedTable
 
 __all__ = [
     "CI_METHODS",
@@ -253,7 +253,7 @@ def difference_interval(
     """
     table = PairedTable(a, b, c, d)
     level = check_probability(level, "level")
-    _check_choice(method, "method", CI_METHODS)
+    check_choice(method, "method", CI_METHODS)
     if table.n == 0:
         raise ValueError("The table is empty (a + b + c + d = 0): an interval needs a case.")
     z = float(special.ndtri(0.5 + level / 2))

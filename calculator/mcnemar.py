@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy import special
 
-from calculator.table import check_count
+from calculator._validation import check_choice, check_count
 
 __all__ = [
     "CONVENTIONS",
@@ -27,7 +27,8 @@ __all__ = [
 
 CONVENTIONS = ("doubling", "mid-p")
 
-_LN10 = math.log(10.0)
+#: log(10), to turn a natural-log p-value into its base-10 logarithm.
+LN10 = math.log(10.0)
 # Below this the binomial tail from the incomplete beta function loses relative precision to
 # underflow, so the log-domain series takes over.
 _TAIL_FLOOR = 1e-250
@@ -178,7 +179,7 @@ def mcnemar_exact(b: int, c: int, *, convention: str = "doubling") -> ExactTestR
     """
     b = check_count(b, "b")
     c = check_count(c, "c")
-    _check_choice(convention, "convention", CONVENTIONS)
+    check_choice(convention, "convention", CONVENTIONS)
     m = b + c
     k = min(b, c)
     if m == 0:
@@ -194,7 +195,7 @@ def mcnemar_exact(b: int, c: int, *, convention: str = "doubling") -> ExactTestR
         statistic=b,
         discordant=m,
         pvalue=math.exp(log_p),
-        log10_pvalue=log_p / _LN10,
+        log10_pvalue=log_p / LN10,
         convention=convention,
     )
 
@@ -252,7 +253,7 @@ def mcnemar_chi2(b: int, c: int, *, correction: bool = False) -> Chi2TestResult:
         statistic=gap * gap / m,
         df=1,
         pvalue=math.exp(log_p),
-        log10_pvalue=log_p / _LN10,
+        log10_pvalue=log_p / LN10,
         continuity_correction=bool(correction),
     )
 
@@ -276,14 +277,14 @@ def unpaired_z_test(a: int, b: int, c: int, d: int) -> ZTestResult:
     (-1.37, 0.172)
     """
     a, b, c, d = (check_count(v, name) for v, name in zip((a, b, c, d), "abcd", strict=True))
-    z = _unpaired_z(np.float64(a), b, c, d)
+    z = unpaired_z_statistic(np.float64(a), b, c, d)
     if not np.isfinite(z):
         return ZTestResult(statistic=None, pvalue=1.0, log10_pvalue=0.0)
-    log_p = _two_sided_normal_log_p(float(z))
-    return ZTestResult(statistic=float(z), pvalue=math.exp(log_p), log10_pvalue=log_p / _LN10)
+    log_p = two_sided_normal_log_p(float(z))
+    return ZTestResult(statistic=float(z), pvalue=math.exp(log_p), log10_pvalue=log_p / LN10)
 
 
-def _unpaired_z(a: np.ndarray | np.float64, b: int, c: int, d: int) -> np.ndarray:
+def unpaired_z_statistic(a: np.ndarray | np.float64, b: int, c: int, d: int) -> np.ndarray:
     """z of the pooled two-proportion test, vectorised over `a`; NaN where se = 0."""
     n = a + (b + c + d)
     pass_total = 2.0 * a + (b + c)  # A's passes plus B's passes
@@ -293,12 +294,6 @@ def _unpaired_z(a: np.ndarray | np.float64, b: int, c: int, d: int) -> np.ndarra
     return np.where(pass_total * fail_total > 0, z, np.nan)
 
 
-def _two_sided_normal_log_p(z: np.ndarray | float) -> np.ndarray | float:
+def two_sided_normal_log_p(z: np.ndarray | float) -> np.ndarray | float:
     """log of 2 Phi(-|z|), capped at log 1 = 0."""
     return np.minimum(0.0, math.log(2.0) + special.log_ndtr(-np.abs(z)))
-
-
-def _check_choice(value: object, name: str, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        allowed = ", ".join(f'"{choice}"' for choice in choices)
-        raise ValueError(f"`{name}` must be one of {allowed}, but got {value!r}.")

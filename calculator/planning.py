@@ -24,7 +24,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
-from calculator.table import check_count, check_probability
+from calculator._validation import (
+    check_bounded_count,
+    check_choice,
+    check_count,
+    check_probability,
+)
 
 __all__ = [
     "PLAN_TESTS",
@@ -143,9 +148,7 @@ def _check_cells(p10: object, p01: object) -> tuple[float, float]:
 
 
 def _check_test(test: object) -> str:
-    if test not in PLAN_TESTS:
-        raise ValueError(f"`test` must be one of {', '.join(PLAN_TESTS)}, but got {test!r}.")
-    return str(test)
+    return check_choice(test, "test", PLAN_TESTS)
 
 
 # --- the test's rejection region ---------------------------------------------------------------
@@ -1133,15 +1136,15 @@ def simulate_optional_stopping(
     look_every = check_count(look_every, "look_every")
     if look_every == 0:
         raise ValueError("`look_every` must be at least 1, but got 0.")
-    looks = _check_bounded_count(looks, "looks", _MAX_LOOKS)
-    experiments = _check_bounded_count(experiments, "experiments", _MAX_EXPERIMENTS)
+    looks = check_bounded_count(looks, "looks", 1, _MAX_LOOKS)
+    experiments = check_bounded_count(experiments, "experiments", 1, _MAX_EXPERIMENTS)
     disagreement = check_probability(disagreement, "disagreement", open_interval=False)
     if disagreement == 0:
         raise ValueError(
             "`disagreement` must be above 0, but got 0: with no disagreement no look can reject."
         )
     alpha = check_probability(alpha, "alpha")
-    seed = check_count(seed, "seed")
+    seed = check_count(seed, "seed", maximum=None)
     test = _check_test(test)
     rng = np.random.default_rng(seed)
     new_discordant = rng.binomial(look_every, disagreement, size=(experiments, looks))
@@ -1164,10 +1167,3 @@ def simulate_optional_stopping(
         seed=seed,
         test=test,
     )
-
-
-def _check_bounded_count(value: object, name: str, largest: int) -> int:
-    count = check_count(value, name)
-    if not 1 <= count <= largest:
-        raise ValueError(f"`{name}` must be an integer from 1 to {largest:,}, but got {count}.")
-    return count

@@ -9,14 +9,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from calculator._validation import MAX_COUNT, check_count
 from calculator.mcnemar import (
-    _LN10,
-    _two_sided_normal_log_p,
-    _unpaired_z,
+    LN10,
     mcnemar_chi2,
     mcnemar_exact,
+    two_sided_normal_log_p,
+    unpaired_z_statistic,
 )
-from calculator.table import check_count
 
 __all__ = ["PassSweep", "both_pass_sweep"]
 
@@ -76,14 +76,21 @@ def both_pass_sweep(
         np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)
     ):
         raise TypeError("`a_values` must be a one-dimensional sequence of whole numbers.")
-    if a.size and (not np.all(np.isfinite(a)) or np.any(a < 0) or np.any(a != np.floor(a))):
-        raise ValueError("`a_values` must hold non-negative whole numbers only.")
+    if a.size and not (
+        np.all(np.isfinite(a))
+        and np.all(a >= 0)
+        and np.all(a == np.floor(a))
+        and a.max() <= MAX_COUNT
+    ):
+        raise ValueError(
+            f"`a_values` must hold non-negative whole numbers of at most {MAX_COUNT:,} only."
+        )
     b, c, d = check_count(b, "b"), check_count(c, "c"), check_count(d, "d")
     exact = mcnemar_exact(b, c, convention=convention)
     chi2 = mcnemar_chi2(b, c, correction=correction)
     a = a.astype(np.float64)
-    z = _unpaired_z(a, b, c, d)
-    unpaired_log = np.where(np.isfinite(z), _two_sided_normal_log_p(np.nan_to_num(z)), 0.0)
+    z = unpaired_z_statistic(a, b, c, d)
+    unpaired_log = np.where(np.isfinite(z), two_sided_normal_log_p(np.nan_to_num(z)), 0.0)
     size = a.shape
     return PassSweep(
         a=a.astype(np.int64),
@@ -92,5 +99,5 @@ def both_pass_sweep(
         chi2_pvalue=np.full(size, chi2.pvalue),
         chi2_log10=np.full(size, chi2.log10_pvalue),
         unpaired_pvalue=np.exp(unpaired_log),
-        unpaired_log10=unpaired_log / _LN10,
+        unpaired_log10=unpaired_log / LN10,
     )

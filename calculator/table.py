@@ -10,79 +10,21 @@ A fails       c         d
 ============  ========  ========
 
 Only the discordant cells b (only A passes) and c (only B passes) carry evidence about which
-system is better.
+system is better. Each cell holds at most :data:`MAX_COUNT` (10^12) cases; :func:`check_count`
+and :func:`check_probability`, the core's checks of counts and probabilities, are public here.
 """
 
 from __future__ import annotations
 
-import math
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["PairedTable", "check_count", "check_probability"]
+from calculator._validation import MAX_COUNT, check_count, check_probability
 
-
-def check_count(value: object, name: str) -> int:
-    """Return `value` as an int if it is a non-negative whole number, else raise.
-
-    Python and numpy integers and integral floats (``3.0``) are accepted; ``bool``, fractions,
-    negatives, NaN, infinities and strings are not.
-
-    Raises
-    ------
-    TypeError
-        If `value` is not a real number (strings, ``None``, ``bool``).
-    ValueError
-        If `value` is negative, fractional or not finite.
-
-    Examples
-    --------
-    >>> check_count(3.0, "a")
-    3
-    >>> check_count(-3, "b")
-    Traceback (most recent call last):
-    ...
-    ValueError: `b` must be a non-negative integer, but got -3.
-    """
-    allowed = "a non-negative integer"
-    # bool is an Integral, but True as a count is almost always a mistake.
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"`{name}` must be {allowed}, but got {value!r}.")
-    if isinstance(value, numbers.Integral):
-        count = int(value)
-    else:
-        number = float(value)
-        if not math.isfinite(number) or not number.is_integer():
-            raise ValueError(f"`{name}` must be {allowed}, but got {value!r}.")
-        count = int(number)
-    if count < 0:
-        raise ValueError(f"`{name}` must be {allowed}, but got {value!r}.")
-    return count
-
-
-def check_probability(value: object, name: str, *, open_interval: bool = True) -> float:
-    """Return `value` as a float in (0, 1) (or [0, 1] with ``open_interval=False``), else raise.
-
-    Examples
-    --------
-    >>> check_probability(0.95, "level")
-    0.95
-    >>> check_probability(1, "level")
-    Traceback (most recent call last):
-    ...
-    ValueError: `level` must be a number strictly between 0 and 1, but got 1.
-    """
-    allowed = "a number strictly between 0 and 1" if open_interval else "a number from 0 to 1"
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"`{name}` must be {allowed}, but got {value!r}.")
-    number = float(value)
-    inside = 0.0 < number < 1.0 if open_interval else 0.0 <= number <= 1.0
-    if not inside:  # also rejects NaN, for which every comparison is false
-        raise ValueError(f"`{name}` must be {allowed}, but got {value!r}.")
-    return number
+__all__ = ["MAX_COUNT", "PairedTable", "check_count", "check_probability"]
 
 
 @dataclass(frozen=True, slots=True)

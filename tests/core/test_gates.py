@@ -107,7 +107,7 @@ def test_false_alarm_rate_is_vectorised():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"count": 0, "alpha": 0.05}, ValueError, "`gates` must be a whole number from 1"),
+        ({"count": 0, "alpha": 0.05}, ValueError, "`gates` must be an integer from 1"),
         ({"count": 2.5, "alpha": 0.05}, ValueError, "`gates`"),
         ({"count": MAX_GATES + 1, "alpha": 0.05}, ValueError, "`gates`"),
         ({"count": "6", "alpha": 0.05}, TypeError, "`gates`"),
