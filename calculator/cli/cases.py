@@ -12,6 +12,7 @@ B is worse than A at level alpha by the two-sided exact McNemar test; 2 for unus
 from __future__ import annotations
 
 import argparse
+import importlib.util
 
 from calculator.analysis import Analysis, analyze
 from calculator.cases import (
@@ -21,7 +22,7 @@ from calculator.cases import (
     load_cases,
     read_case_file,
 )
-from calculator.cli.arguments import finite_number, level, print_json
+from calculator.cli.arguments import UsageError, finite_number, level, print_json
 from calculator.clustered import ClusteredTestResult, clustered_mcnemar
 from calculator.formatting import format_pvalue
 from calculator.release import describe_cluster_change, is_worse
@@ -31,6 +32,8 @@ __all__ = ["add_parser", "run", "build_payload"]
 #: Exit status when --fail-if-worse finds B worse than A.
 EXIT_WORSE = 1
 _LISTED_IDS = 20  # ids printed per list in the text report
+#: What reading per-case files needs beyond numpy and scipy: the package's ``cases`` extra.
+CASES_EXTRA = ("pandas", "pyarrow")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -79,7 +82,10 @@ def run(args: argparse.Namespace) -> int:
     ------
     ValueError, TypeError, OSError
         For unusable input, with a one-line message (the caller prints it and exits with 2).
+    UsageError
+        When pandas or pyarrow is not installed (the package was installed without ``[cases]``).
     """
+    _require_cases_extra()
     cases = _load(args)
     if cases.n == 0:
         raise ValueError(f"no usable cases: {_exclusion_summary(cases)}")
@@ -108,6 +114,15 @@ def build_payload(
     if cluster is not None:
         payload["cluster"] = {"column": cases.group_column, **cluster.to_dict()}
     return payload
+
+
+def _require_cases_extra() -> None:
+    missing = [name for name in CASES_EXTRA if importlib.util.find_spec(name) is None]
+    if missing:
+        raise UsageError(
+            f"error: per-case files need {' and '.join(missing)}, not installed here: "
+            "pip install 'mcnemar-calculator[cases]' (from a checkout, pip install '.[cases]')"
+        )
 
 
 def _load(args: argparse.Namespace) -> PairedCases:
