@@ -26,6 +26,7 @@ from scipy import stats
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from calculator import planning  # noqa: E402
+from calculator.planning.power import clear_caches  # noqa: E402
 
 LARGE = {"p10": 0.102, "p01": 0.098}  # exact required n = 98,601 at alpha 0.05, power 0.8
 CONNOR = {"p10": 0.05, "p01": 0.45}  # Connor (1987): n = 25 exact, 23 by his approximation
@@ -53,8 +54,7 @@ def main() -> int:
     reference = median_seconds(lambda: stats.binomtest(40, 100), 200, nothing)
 
     def cold() -> None:
-        planning._limits_table.cache_clear()
-        planning._rate_table.cache_clear()
+        clear_caches()
 
     large_plan = planning.plan(**LARGE)
     small_plan = planning.plan(**CONNOR)
