@@ -13,19 +13,16 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+from typing import TYPE_CHECKING
 
 from calculator.analysis import Analysis, analyze
-from calculator.cases import (
-    EXCLUSION_REASONS,
-    PairedCases,
-    guess_columns,
-    load_cases,
-    read_case_file,
-)
 from calculator.cli.arguments import UsageError, finite_number, level, print_json
-from calculator.clustered import ClusteredTestResult, clustered_mcnemar
 from calculator.formatting import format_pvalue
 from calculator.release import describe_cluster_change, is_worse
+
+if TYPE_CHECKING:
+    from calculator.cases import PairedCases
+    from calculator.clustered import ClusteredTestResult
 
 __all__ = ["add_parser", "run", "build_payload"]
 
@@ -86,6 +83,9 @@ def run(args: argparse.Namespace) -> int:
         When pandas or pyarrow is not installed (the package was installed without ``[cases]``).
     """
     _require_cases_extra()
+    # The per-case core is imported when this subcommand runs, not for `table` or `plan`.
+    from calculator.clustered import clustered_mcnemar
+
     cases = _load(args)
     if cases.n == 0:
         raise ValueError(f"no usable cases: {_exclusion_summary(cases)}")
@@ -126,6 +126,8 @@ def _require_cases_extra() -> None:
 
 
 def _load(args: argparse.Namespace) -> PairedCases:
+    from calculator.cases import guess_columns, load_cases, read_case_file
+
     first = read_case_file(args.file)
     id_column = args.id_column
     if id_column is None and args.file_b is None:
@@ -170,11 +172,9 @@ def _text_report(
         f"rows      {cases.rows_read:,} read, {cases.rows_used:,} used, "
         f"{cases.rows_read - cases.rows_used:,} excluded; {cases.n:,} cases analysed",
     ]
-    for reason in EXCLUSION_REASONS:
-        if cases.excluded[reason]:
-            lines.append(
-                f"          excluded, {reason.replace('_', ' ')}: {cases.excluded[reason]:,}"
-            )
+    for reason, count in cases.excluded.items():  # in the order of EXCLUSION_REASONS
+        if count:
+            lines.append(f"          excluded, {reason.replace('_', ' ')}: {count:,}")
     for issue in cases.issues:
         first = ", ".join(
             f"{issue.row_label} {example.row}"
