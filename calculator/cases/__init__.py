@@ -1,0 +1,52 @@
+"""Per-case outcomes: read one file or two, validate every row, and count the paired table.
+
+Modules, in reading order:
+
+- :mod:`~calculator.cases.outcomes`: outcome spellings and :func:`parse_outcomes` (pass/fail
+  words, 0/1, or a score and a threshold);
+- :mod:`~calculator.cases.findings`: :class:`CaseIssue` and :class:`CaseFileError`, one
+  validation finding each, with its count and first offending rows;
+- :mod:`~calculator.cases.reading` (with :mod:`~calculator.cases.delimited` and
+  :mod:`~calculator.cases.jsonlines`): :func:`read_case_file`, CSV, TSV, JSON Lines or Parquet
+  from a path or bytes, with the file-level checks;
+- :mod:`~calculator.cases.columns`: :func:`guess_columns`, the id and outcome columns when they
+  are obvious;
+- :mod:`~calculator.cases.ids` and :mod:`~calculator.cases.ledger`: ids made comparable, and
+  each file's excluded rows counted by reason;
+- :mod:`~calculator.cases.pairing`: :func:`load_cases`, rows paired (by id across two files);
+- :mod:`~calculator.cases.paired`: :class:`PairedCases`, the cases used, their
+  :class:`~calculator.table.PairedTable` and every finding;
+- :mod:`~calculator.cases.export`: :func:`escape_spreadsheet_cell` and :func:`to_escaped_csv`,
+  exports safe to open in a spreadsheet.
+
+pandas is imported inside the functions that need it, so ``import calculator`` stays light.
+"""
+
+from calculator.cases.columns import ColumnGuess, guess_columns
+from calculator.cases.export import escape_spreadsheet_cell, to_escaped_csv
+from calculator.cases.findings import EXCLUSION_REASONS, CaseFileError, CaseIssue, OffendingRow
+from calculator.cases.outcomes import FAIL_WORDS, PASS_WORDS, ParsedOutcomes, parse_outcomes
+from calculator.cases.paired import PairedCases
+from calculator.cases.pairing import load_cases
+from calculator.cases.reading import FORMATS, MAX_FILE_BYTES, CaseFile, read_case_file
+
+__all__ = [
+    "PASS_WORDS",
+    "FAIL_WORDS",
+    "FORMATS",
+    "MAX_FILE_BYTES",
+    "EXCLUSION_REASONS",
+    "ParsedOutcomes",
+    "parse_outcomes",
+    "OffendingRow",
+    "CaseIssue",
+    "CaseFileError",
+    "CaseFile",
+    "read_case_file",
+    "ColumnGuess",
+    "guess_columns",
+    "PairedCases",
+    "load_cases",
+    "escape_spreadsheet_cell",
+    "to_escaped_csv",
+]

@@ -1,0 +1,102 @@
+"""Guessing the id column and the outcome columns of a file when they are obvious."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from calculator.cases.outcomes import parse_outcomes
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["ColumnGuess", "guess_columns"]
+
+_ID_NAMES = (
+    "doc_id",
+    "id",
+    "case_id",
+    "sample_id",
+    "example_id",
+    "item_id",
+    "question_id",
+    "task_id",
+    "instance_id",
+    "uid",
+    "idx",
+)
+_OUTCOME_NAMES = (
+    "exact_match",
+    "acc",
+    "accuracy",
+    "correct",
+    "is_correct",
+    "pass",
+    "passed",
+    "em",
+    "outcome",
+    "result",
+    "score",
+)
+_GUESS_ROWS = 1000  # rows inspected when guessing columns
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ColumnGuess:
+    """Columns that look like an id, pass/fail outcomes, or numeric scores (best first)."""
+
+    id_column: str | None
+    outcome_columns: tuple[str, ...]
+    score_columns: tuple[str, ...]
+
+
+def guess_columns(frame: pd.DataFrame) -> ColumnGuess:
+    """Guess the id column and the outcome columns of a file when they are obvious.
+
+    An id column has a usual id name (``doc_id``, ``id``, ``case_id``...) or ends in "_id".
+    An outcome column's first rows all read as pass/fail without a threshold; columns with
+    usual metric names (``exact_match``, ``acc``, ``correct``...) come first. Score columns are
+    numeric columns that are not outcomes (they need a threshold).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"doc_id": [1, 2], "f1": [0.3, 0.9], "acc": [1.0, 0.0],
+    ...                       "new": ["pass", "fail"]})
+    >>> guess_columns(frame)
+    ColumnGuess(id_column='doc_id', outcome_columns=('acc', 'new'), score_columns=('f1',))
+    """
+    import pandas as pd
+
+    head = frame.head(_GUESS_ROWS)
+    lowered = {column.lower(): column for column in frame.columns}
+    id_column = next((lowered[name] for name in _ID_NAMES if name in lowered), None)
+    if id_column is None:
+        id_column = next((c for c in frame.columns if _looks_like_id(c)), None)
+    outcomes, scores = [], []
+    for column in frame.columns:
+        if column == id_column:
+            continue
+        values = head[column]
+        if values.map(lambda v: isinstance(v, list | dict)).any():
+            continue
+        parsed = parse_outcomes(values)
+        present = ~parsed.missing
+        if present.any() and not parsed.unparseable.any():
+            outcomes.append(column)
+        elif pd.api.types.is_numeric_dtype(values.dtype) and present.any():
+            scores.append(column)
+    outcomes.sort(key=_rank)  # stable: file order among equals
+    return ColumnGuess(
+        id_column=id_column, outcome_columns=tuple(outcomes), score_columns=tuple(scores)
+    )
+
+
+def _rank(column: str) -> int:
+    name = column.lower().split(".")[-1]
+    return _OUTCOME_NAMES.index(name) if name in _OUTCOME_NAMES else len(_OUTCOME_NAMES)
+
+
+def _looks_like_id(column: str) -> bool:
+    name = column.strip().lower()
+    return name in _ID_NAMES or name.endswith("_id")

@@ -1,0 +1,110 @@
+"""Outcome spellings and :func:`parse_outcomes`: pass/fail words, 0/1, or a score and a cut."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["PASS_WORDS", "FAIL_WORDS", "ParsedOutcomes", "parse_outcomes", "check_threshold"]
+
+#: Spellings read as a pass / a fail, compared after trimming spaces and lower-casing.
+#: Numbers equal to 1 or 0 ("1", "0", "1.0", 1, 0.0) count as well.
+PASS_WORDS = ("true", "pass", "passed", "yes", "correct", "right")
+FAIL_WORDS = ("false", "fail", "failed", "no", "wrong", "incorrect")
+_PASS_TEXT = (*PASS_WORDS, "1", "1.0")
+_FAIL_TEXT = (*FAIL_WORDS, "0", "0.0")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParsedOutcomes:
+    """Outcomes read from one column: three boolean arrays of the column's length.
+
+    ``passed`` is meaningful only where neither ``missing`` nor ``unparseable`` is set.
+    """
+
+    passed: np.ndarray
+    missing: np.ndarray
+    unparseable: np.ndarray
+
+
+def parse_outcomes(values: object, *, threshold: float | None = None) -> ParsedOutcomes:
+    """Read pass/fail outcomes from a column of words, 0/1 values or scores.
+
+    Parameters
+    ----------
+    values : pandas.Series or sequence
+        One outcome per case.
+    threshold : float, optional
+        When given, every value must be a number and a case passes when its score is at least
+        the threshold. When omitted, values must be 1/0 (as numbers or text) or one of
+        :data:`PASS_WORDS` / :data:`FAIL_WORDS`, in any case, with surrounding spaces ignored.
+
+    Returns
+    -------
+    ParsedOutcomes
+        ``passed``, ``missing`` (empty, blank, null) and ``unparseable`` arrays.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If `threshold` is not a finite number.
+
+    Examples
+    --------
+    >>> parsed = parse_outcomes(["Pass", " no ", "1", "0.0", "maybe", None, True])
+    >>> parsed.passed.tolist()
+    [True, False, True, False, False, False, True]
+    >>> parsed.missing.tolist(), parsed.unparseable.tolist()[4]
+    ([False, False, False, False, False, True, False], True)
+    >>> parse_outcomes([0.91, 0.42, 0.5], threshold=0.5).passed.tolist()
+    [True, False, True]
+    """
+    import pandas as pd
+
+    cut = check_threshold(threshold)
+    series = values if isinstance(values, pd.Series) else pd.Series(list(values), dtype=object)
+    missing = series.isna().to_numpy(dtype=bool)
+    if pd.api.types.is_numeric_dtype(series.dtype):  # bool columns included: True is 1
+        scores = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    else:
+        text = series.astype("str").str.strip().str.lower()
+        missing = missing | (text == "").to_numpy(dtype=bool, na_value=False)
+        scores = np.full(len(series), np.nan)
+        if cut is None:
+            scores[text.isin(_PASS_TEXT).to_numpy(dtype=bool)] = 1.0
+            scores[text.isin(_FAIL_TEXT).to_numpy(dtype=bool)] = 0.0
+        rest = np.isnan(scores) & ~missing
+        if rest.any():  # only the values that are not a usual spelling go through to_numeric
+            scores[rest] = pd.to_numeric(text[rest], errors="coerce").to_numpy(
+                dtype=np.float64, na_value=np.nan
+            )
+    with np.errstate(invalid="ignore"):
+        if cut is None:
+            valid = (scores == 0.0) | (scores == 1.0)
+            passed = scores == 1.0
+        else:
+            valid = ~np.isnan(scores)
+            passed = scores >= cut
+    unparseable = ~missing & ~valid
+    return ParsedOutcomes(
+        passed=passed & ~missing & ~unparseable, missing=missing, unparseable=unparseable
+    )
+
+
+def check_threshold(threshold: object) -> float | None:
+    """`threshold` as a float, None left as None; TypeError or ValueError when not finite.
+
+    Examples
+    --------
+    >>> check_threshold(1), check_threshold(None)
+    (1.0, None)
+    """
+    if threshold is None:
+        return None
+    if isinstance(threshold, bool) or not isinstance(threshold, int | float | np.number):
+        raise TypeError(f"`threshold` must be a number, but got {threshold!r}.")
+    if not math.isfinite(float(threshold)):
+        raise ValueError(f"`threshold` must be a finite number, but got {threshold!r}.")
+    return float(threshold)

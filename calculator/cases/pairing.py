@@ -1,0 +1,377 @@
+"""Pairing the cases: :func:`load_cases` reads one file or two, validates every row and pairs A's
+outcomes with B's (by row in one file, by id across two files).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from calculator.cases.columns import guess_columns
+from calculator.cases.findings import EXCLUSION_REASONS, CaseIssue, fatal, many
+from calculator.cases.ledger import RowLedger
+from calculator.cases.outcomes import check_threshold
+from calculator.cases.paired import PairedCases
+from calculator.cases.reading import MAX_FILE_BYTES, CaseFile, read_case_file
+from calculator.table import PairedTable
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["PairingOptions", "load_cases"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PairingOptions:
+    """The columns, threshold and names one pairing uses (None: guessed, or not used)."""
+
+    id_column: str | None = None
+    a_column: str | None = None
+    b_column: str | None = None
+    group_column: str | None = None
+    threshold: float | None = None
+    names: tuple[str, str] | None = None
+
+
+def load_cases(
+    file_a: str | os.PathLike[str] | bytes | CaseFile,
+    file_b: str | os.PathLike[str] | bytes | CaseFile | None = None,
+    *,
+    id_column: str | None = None,
+    a_column: str | None = None,
+    b_column: str | None = None,
+    group_column: str | None = None,
+    threshold: float | None = None,
+    names: tuple[str, str] | None = None,
+    file_names: tuple[str | None, str | None] = (None, None),
+    max_bytes: int = MAX_FILE_BYTES,
+) -> PairedCases:
+    """Read per-case outcomes of systems A and B and pair them into a 2 x 2 table.
+
+    Parameters
+    ----------
+    file_a : path, bytes or CaseFile
+        One row per case. With one file it holds both outcome columns.
+    file_b : path, bytes or CaseFile, optional
+        B's rows, paired with `file_a`'s by `id_column`.
+    id_column : str, optional
+        The case id; required with two files (guessed when omitted and obvious). With one file
+        and no id column, cases are numbered by row.
+    a_column, b_column : str, optional
+        A's and B's outcome columns: both in `file_a`, or `a_column` in `file_a` and `b_column`
+        in `file_b`. Guessed when omitted and obvious.
+    group_column : str, optional
+        Cluster label (document, user, prompt template); rows without one are excluded. With two
+        files it is read from `file_a`, or from `file_b` if `file_a` lacks it.
+    threshold : float, optional
+        Outcomes are numeric scores and pass when at or above it (see :func:`parse_outcomes`).
+    names : (str, str), optional
+        Names of A and B; default: the two column names with one file, "A" and "B" with two.
+    file_names : (str, str)
+        Names for files given as bytes (their extension picks the format).
+    max_bytes : int
+        Largest file size accepted.
+
+    Returns
+    -------
+    PairedCases
+
+    Raises
+    ------
+    CaseFileError
+        When a file cannot be analysed (see :func:`read_case_file`) or a column is missing.
+    ValueError
+        When a column cannot be guessed; the message says which option to set.
+
+    Notes
+    -----
+    Rows are left out, never silently: each exclusion is counted by reason in
+    ``PairedCases.excluded`` and described, with its first rows, in ``PairedCases.issues``.
+    A row is excluded when a needed value is missing or blank, an outcome cannot be read, its id
+    occurs more than once in its file (every copy is excluded, as the pairing is ambiguous), its
+    id is absent from the other file, or its partner row in the other file was excluded.
+    Ids are compared as trimmed text, except in an all-numeric id column, where they are numbers
+    (so 7, 7.0 and 007 are one id).
+
+    Examples
+    --------
+    >>> data = b"id,old,new\\nq1,pass,fail\\nq2,1,1\\nq3,no,yes\\nq3,1,0\\n"
+    >>> cases = load_cases(data, id_column="id", file_names=("runs.csv", None))
+    >>> cases.counts, cases.excluded["duplicate_id"], cases.names
+    ((1, 1, 0, 0), 2, ('old', 'new'))
+    """
+    first = read_case_file(file_a, name=file_names[0], max_bytes=max_bytes)
+    options = PairingOptions(
+        id_column=id_column,
+        a_column=a_column,
+        b_column=b_column,
+        group_column=group_column,
+        threshold=check_threshold(threshold),
+        names=names,
+    )
+    if file_b is None:
+        return _pair_one_file(first, options)
+    second = read_case_file(file_b, name=file_names[1], max_bytes=max_bytes)
+    return _pair_two_files(first, second, options)
+
+
+# --- one file ---------------------------------------------------------------------------------
+
+
+def _pair_one_file(case_file: CaseFile, options: PairingOptions) -> PairedCases:
+    import pandas as pd
+
+    options = _one_file_columns(case_file, options)
+    id_column, a_column, b_column = options.id_column, options.a_column, options.b_column
+    group_column = options.group_column
+    ledger = RowLedger(case_file)
+    if id_column is not None:
+        ledger.read_ids(id_column)
+    a_pass = ledger.read_outcomes(a_column, options.threshold)
+    b_pass = ledger.read_outcomes(b_column, options.threshold)
+    if group_column is not None:
+        ledger.read_groups(group_column)
+    kept = ledger.kept
+    frame = case_file.frame
+    used = frame if kept.all() else frame[kept]  # no copy when every row is kept
+    if id_column is None:
+        used = pd.concat([pd.DataFrame({"row": used.index}, index=used.index), used], axis=1)
+        first_columns = ["row", a_column, b_column]
+    else:
+        used = used.assign(**{id_column: ledger.kept_ids(used.index)})
+        first_columns = [id_column, a_column, b_column]
+    if group_column is not None and group_column not in first_columns:
+        first_columns.append(group_column)
+    ordered = first_columns + [c for c in used.columns if c not in first_columns]
+    return _paired_result(
+        options,
+        names=options.names or (_name(a_column, "A"), _name(b_column, "B")),
+        ledgers=(ledger,),
+        cases=used[ordered].reset_index(drop=True),
+        a_pass=a_pass[kept],
+        b_pass=b_pass[kept],
+    )
+
+
+def _one_file_columns(case_file: CaseFile, options: PairingOptions) -> PairingOptions:
+    """`options` with A's and B's columns guessed where not given, every column checked."""
+    a_column, b_column = options.a_column, options.b_column
+    if a_column is None or b_column is None:
+        taken = (options.id_column, options.group_column, a_column, b_column)
+        free = _guess_outcomes(case_file, taken)
+        if a_column is None and free:
+            a_column = free.pop(0)
+        if b_column is None and free:
+            b_column = free.pop(0)
+        if a_column is None or b_column is None:
+            raise ValueError(
+                f"{case_file.name}: cannot tell which columns hold A's and B's outcomes; name "
+                "them (--a and --b on the command line)."
+            )
+    if a_column == b_column:
+        raise ValueError(f"A and B must be different columns, but both are {a_column!r}.")
+    for column, role in (
+        (options.id_column, "the id"),
+        (a_column, "A's outcome"),
+        (b_column, "B's outcome"),
+        (options.group_column, "the group"),
+    ):
+        if column is not None:
+            _require_column(case_file, column, role)
+    return dataclasses.replace(options, a_column=a_column, b_column=b_column)
+
+
+# --- two files --------------------------------------------------------------------------------
+
+
+def _pair_two_files(first: CaseFile, second: CaseFile, options: PairingOptions) -> PairedCases:
+    options = _two_file_columns(first, second, options)
+    id_column, group_column = options.id_column, options.group_column
+    group_file = None
+    if group_column is not None:
+        group_file = first if group_column in first.frame.columns else second
+        _require_column(group_file, group_column, "the group")
+    ledger_a, ledger_b = RowLedger(first), RowLedger(second)
+    ledger_a.read_ids(id_column)
+    ledger_b.read_ids(id_column)
+    a_pass = ledger_a.read_outcomes(options.a_column, options.threshold)
+    b_pass = ledger_b.read_outcomes(options.b_column, options.threshold)
+    if group_file is not None:
+        (ledger_a if group_file is first else ledger_b).read_groups(group_column)
+    # Pair: an id must be present in both files, and both of its rows must be usable.
+    _exclude_unpaired(ledger_a, ledger_b, id_column)
+    _exclude_unpaired(ledger_b, ledger_a, id_column)
+    # After both passes each kept id is kept in the other file too (ids are unique when kept).
+    names = options.names or ("A", "B")
+    cases, a_flags, b_flags, out_group = _merge(
+        (ledger_a, a_pass), (ledger_b, b_pass), options, names, group_file is first
+    )
+    return _paired_result(
+        dataclasses.replace(options, group_column=out_group),
+        names=names,
+        ledgers=(ledger_a, ledger_b),
+        cases=cases,
+        a_pass=a_flags,
+        b_pass=b_flags,
+    )
+
+
+def _two_file_columns(first: CaseFile, second: CaseFile, options: PairingOptions) -> PairingOptions:
+    """`options` with the id and A's and B's columns guessed where not given, each checked."""
+    id_column, group_column = options.id_column, options.group_column
+    if id_column is None:
+        guesses = {guess_columns(first.frame).id_column, guess_columns(second.frame).id_column}
+        if len(guesses) != 1 or None in guesses:
+            raise ValueError(
+                f"{first.name} and {second.name}: cannot tell which column pairs the rows; name "
+                "the id column both files share (--id on the command line)."
+            )
+        id_column = guesses.pop()
+    columns = {}
+    sides = ((first, options.a_column, "A"), (second, options.b_column, "B"))
+    for case_file, column, role in sides:
+        if column is None:
+            free = _guess_outcomes(case_file, (id_column, group_column))
+            if not free:
+                option = "--a" if role == "A" else "--b"
+                raise ValueError(
+                    f"{case_file.name}: cannot tell which column holds {role}'s outcomes; name it "
+                    f"({option} on the command line)."
+                )
+            column = free[0]
+        columns[role] = column
+    _require_column(first, id_column, "the id")
+    _require_column(second, id_column, "the id")
+    _require_column(first, columns["A"], "A's outcome")
+    _require_column(second, columns["B"], "B's outcome")
+    return dataclasses.replace(
+        options, id_column=id_column, a_column=columns["A"], b_column=columns["B"]
+    )
+
+
+def _exclude_unpaired(ledger: RowLedger, other: RowLedger, id_column: str) -> None:
+    """Exclude `ledger`'s kept rows whose id is absent from `other`, or excluded there."""
+    known = ledger.ids.isin(other.ids[~other.id_missing]).to_numpy(dtype=bool)
+    usable_elsewhere = ledger.ids.isin(other.ids[other.kept]).to_numpy(dtype=bool)
+    candidates = ledger.kept
+    lonely = candidates & ~known
+    ledger.exclude(
+        lonely,
+        "id_in_one_file_only",
+        id_column,
+        f"{ledger.file.name}: {many(int(lonely.sum()), 'id')} absent from {other.file.name}.",
+    )
+    orphaned = candidates & known & ~usable_elsewhere
+    ledger.exclude(
+        orphaned,
+        "partner_excluded",
+        id_column,
+        f"{ledger.file.name}: {many(int(orphaned.sum()), 'row')} whose partner row in "
+        f"{other.file.name} was left out for a problem listed there.",
+    )
+
+
+def _merge(
+    side_a: tuple[RowLedger, np.ndarray],
+    side_b: tuple[RowLedger, np.ndarray],
+    options: PairingOptions,
+    names: tuple[str, str],
+    group_in_first: bool,
+) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, str | None]:
+    """The kept rows of both files side by side, one per id, with A's and B's pass flags.
+
+    Columns both files hold are shown once when equal, else once per system, tagged with its
+    name. Returns the cases, the two flag arrays and the group column's name in the cases.
+    """
+    id_column, a_column, b_column = options.id_column, options.a_column, options.b_column
+    (ledger_a, a_pass), (ledger_b, b_pass) = side_a, side_b
+    kept_a, kept_b = ledger_a.kept, ledger_b.kept
+    left = ledger_a.file.frame[kept_a]
+    left = left.assign(**{id_column: ledger_a.kept_ids(left.index)}, _a_pass=a_pass[kept_a])
+    right = ledger_b.file.frame[kept_b]
+    right = right.assign(**{id_column: ledger_b.kept_ids(right.index)}, _b_pass=b_pass[kept_b])
+    clash = (set(left.columns) & set(right.columns)) - {id_column}
+    tag_a, tag_b = names if names[0] != names[1] else ("A", "B")
+    left = left.rename(columns={c: f"{c} ({tag_a})" for c in clash})
+    right = right.rename(columns={c: f"{c} ({tag_b})" for c in clash})
+    merged = left.merge(right, on=id_column, how="inner", sort=False, validate="one_to_one")
+    for column in sorted(clash - {a_column, b_column}):
+        # Columns both logs share with equal values (the document, the target) are shown once.
+        ours, theirs = f"{column} ({tag_a})", f"{column} ({tag_b})"
+        if merged[ours].equals(merged[theirs]):
+            merged = merged.drop(columns=theirs).rename(columns={ours: column})
+            clash = clash - {column}
+    out_a = f"{a_column} ({tag_a})" if a_column in clash else a_column
+    out_b = f"{b_column} ({tag_b})" if b_column in clash else b_column
+    out_group = options.group_column
+    if out_group is not None and out_group in clash:
+        out_group = f"{out_group} ({tag_a if group_in_first else tag_b})"
+    first_columns = [id_column, out_a, out_b] + ([out_group] if out_group else [])
+    a_flags = merged.pop("_a_pass").to_numpy(dtype=bool)
+    b_flags = merged.pop("_b_pass").to_numpy(dtype=bool)
+    ordered = first_columns + [c for c in merged.columns if c not in first_columns]
+    return merged[ordered].reset_index(drop=True), a_flags, b_flags, out_group
+
+
+# --- shared -----------------------------------------------------------------------------------
+
+
+def _paired_result(
+    options: PairingOptions,
+    *,
+    names: tuple[str, str],
+    ledgers: tuple[RowLedger, ...],
+    cases: pd.DataFrame,
+    a_pass: np.ndarray,
+    b_pass: np.ndarray,
+) -> PairedCases:
+    excluded = dict.fromkeys(EXCLUSION_REASONS, 0)
+    issues: list[CaseIssue] = []
+    rows_read = rows_used = 0
+    for ledger in ledgers:
+        for reason, count in ledger.excluded_counts().items():
+            excluded[reason] += count
+        rows_read += len(ledger.file.frame) + ledger.file.unread_rows
+        rows_used += int(ledger.kept.sum())
+        issues.extend(ledger.issues)
+    return PairedCases(
+        names=names,
+        files=tuple(ledger.file.name for ledger in ledgers),
+        id_column=options.id_column,
+        outcome_columns=(options.a_column, options.b_column),
+        group_column=options.group_column,
+        threshold=options.threshold,
+        table=PairedTable.from_outcomes(a_pass, b_pass),
+        rows_read=rows_read,
+        rows_used=rows_used,
+        excluded=excluded,
+        issues=tuple(issues),
+        cases=cases,
+        a_pass=a_pass,
+        b_pass=b_pass,
+    )
+
+
+def _guess_outcomes(case_file: CaseFile, taken: tuple[str | None, ...]) -> list[str]:
+    guess = guess_columns(case_file.frame)
+    return [column for column in guess.outcome_columns if column not in taken]
+
+
+def _require_column(case_file: CaseFile, column: str, role: str) -> None:
+    if column not in case_file.frame.columns:
+        available = ", ".join(case_file.frame.columns[:12])
+        raise fatal(
+            "missing_column",
+            case_file.name,
+            f"{case_file.name}: no column {column!r} for {role}; the columns are {available}.",
+            column=column,
+        )
+
+
+def _name(column: str, fallback: str) -> str:
+    name = " ".join(column.split())[:60]
+    return name or fallback
