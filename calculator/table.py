@@ -73,12 +73,10 @@ class PairedTable:
                 "`a_pass` and `b_pass` must have the same length (one outcome per case for each "
                 f"system), but got {len(a_flags)} and {len(b_flags)}."
             )
-        counts = {(True, True): 0, (True, False): 0, (False, True): 0, (False, False): 0}
-        for pair in zip(a_flags, b_flags, strict=True):
-            counts[pair] += 1
-        return cls(
-            counts[True, True], counts[True, False], counts[False, True], counts[False, False]
-        )
+        both = int(np.count_nonzero(a_flags & b_flags))
+        only_a = int(np.count_nonzero(a_flags & ~b_flags))
+        only_b = int(np.count_nonzero(b_flags & ~a_flags))
+        return cls(both, only_a, only_b, len(a_flags) - both - only_a - only_b)
 
     @classmethod
     def from_correctness(
@@ -141,7 +139,9 @@ class PairedTable:
         return self.n
 
 
-def _as_flags(outcomes: Sequence[object], name: str) -> list[bool]:
+def _as_flags(outcomes: Sequence[object], name: str) -> np.ndarray:
+    if isinstance(outcomes, np.ndarray) and outcomes.dtype == np.bool_ and outcomes.ndim == 1:
+        return outcomes  # flags already: counted without a loop (a million cases from a file)
     flags = []
     for position, value in enumerate(outcomes):
         # numpy.bool_ is not a bool subclass; accept it and the integers 0 and 1, nothing else.
@@ -152,4 +152,4 @@ def _as_flags(outcomes: Sequence[object], name: str) -> list[bool]:
             f"`{name}` must hold pass/fail booleans (True/False or 1/0), "
             f"but item {position} is {value!r}."
         )
-    return flags
+    return np.array(flags, dtype=bool)
