@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
+
+from calculator._validation import message
 
 __all__ = ["PASS_WORDS", "FAIL_WORDS", "ParsedOutcomes", "parse_outcomes", "check_threshold"]
 
@@ -103,8 +106,13 @@ def check_threshold(threshold: object) -> float | None:
     """
     if threshold is None:
         return None
-    if isinstance(threshold, bool) or not isinstance(threshold, int | float | np.number):
-        raise TypeError(f"`threshold` must be a number, but got {threshold!r}.")
-    if not math.isfinite(float(threshold)):
-        raise ValueError(f"`threshold` must be a finite number, but got {threshold!r}.")
-    return float(threshold)
+    allowed = "a finite number"
+    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
+        raise TypeError(message("threshold", allowed, threshold))
+    try:
+        cut = float(threshold)
+    except OverflowError:  # an integer too large for a float
+        raise ValueError(message("threshold", allowed, threshold)) from None
+    if not math.isfinite(cut):
+        raise ValueError(message("threshold", allowed, threshold))
+    return cut
