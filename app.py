@@ -9,7 +9,7 @@ import gc
 import streamlit as st
 
 import calculator  # noqa: F401  (numpy and scipy: loaded before the objects are frozen)
-import ui.charts  # noqa: F401  (altair and pandas, likewise)
+import ui.calculator_charts  # noqa: F401  (altair and pandas, likewise)
 
 
 @st.cache_resource(show_spinner=False)
@@ -26,12 +26,14 @@ def freeze_startup_objects() -> bool:
 
 freeze_startup_objects()
 
-st.set_page_config(page_title="McNemar calculator", page_icon="⚖️", layout="wide")
+st.set_page_config(page_title="McNemar calculator", page_icon=":material/balance:", layout="wide")
 
 PAGES = [
-    st.Page("app_pages/calculator.py", title="Calculator", icon="🧮", default=True),
-    st.Page("app_pages/cases.py", title="Per-case data", icon="📄"),
-    st.Page("app_pages/plan.py", title="Plan", icon="📐"),
+    st.Page(
+        "app_pages/calculator.py", title="Calculator", icon=":material/calculate:", default=True
+    ),
+    st.Page("app_pages/cases.py", title="Per-case data", icon=":material/table_view:"),
+    st.Page("app_pages/plan.py", title="Plan", icon=":material/straighten:"),
 ]
 
 st.navigation(PAGES).run()

@@ -99,7 +99,7 @@ def list_page_timings(cases: int = 100_000) -> dict[str, float]:
     import pandas as pd
 
     sys.path.insert(0, str(ROOT))
-    from ui import cases_view as view
+    from ui import cases_tables as view
 
     rng = np.random.default_rng(1)
     frame = pd.DataFrame(

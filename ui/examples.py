@@ -1,4 +1,6 @@
-"""Worked examples from the seed documents (the reference table at the end of METHODS.md).
+"""Examples the pages load with one click: worked tables from the seed documents (the
+reference table at the end of METHODS.md) for the calculator, and two evaluation logs for the
+per-case page.
 
 Classifier examples are given in errors; they map onto the cells as: both correct -> a,
 both wrong -> d, only A wrong -> c, only B wrong -> b. Where a seed fixes only b and c, the
@@ -8,9 +10,11 @@ McNemar's p-values.
 
 from __future__ import annotations
 
+import json
+import random
 from dataclasses import dataclass
 
-__all__ = ["EXAMPLES", "WorkedExample"]
+__all__ = ["EXAMPLES", "WorkedExample", "example_sample_logs"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,3 +78,38 @@ EXAMPLES: tuple[WorkedExample, ...] = (
         expect="exact p = 0.109",
     ),
 )
+
+
+def example_sample_logs(cases: int = 240, seed: int = 7) -> tuple[bytes, bytes]:
+    """Two made-up per-sample logs in the shape lm-evaluation-harness writes (JSON Lines).
+
+    Each line has ``doc_id``, the ``doc`` (question, subject), ``target``, ``resps`` and the 0/1
+    metric ``acc``. Model B is a little better overall; subjects act as clusters. B's log misses
+    the last three documents, and one of A's lines is truncated, so the page shows what it
+    excludes.
+    """
+    rng = random.Random(seed)
+    subjects = [f"subject_{k:02d}" for k in range(24)]
+    first, second = [], []
+    for doc_id in range(cases):
+        subject = subjects[doc_id % len(subjects)]
+        doc = {"question": f"Question {doc_id} about {subject}?", "subject": subject}
+        skill = rng.random()
+        acc_a = float(skill < 0.62)
+        acc_b = float(skill < 0.62 if rng.random() < 0.8 else rng.random() < 0.85)
+        for log, acc in ((first, acc_a), (second, acc_b)):
+            log.append(
+                {
+                    "doc_id": doc_id,
+                    "doc": doc,
+                    "target": "A",
+                    "resps": [["A" if acc else "B"]],
+                    "acc": acc,
+                }
+            )
+    second = second[:-3]
+    lines_a = [json.dumps(record) for record in first]
+    lines_a[17] = lines_a[17][:25]  # a line cut short, as by an interrupted run
+    return ("\n".join(lines_a) + "\n").encode(), (
+        "\n".join(json.dumps(record) for record in second) + "\n"
+    ).encode()

@@ -1,12 +1,24 @@
-"""Downloads of the results: JSON (``Analysis.to_dict()``) and a flat two-column CSV."""
+"""Downloads: the results as JSON (``Analysis.to_dict()``) and flat CSV, and case lists as CSV
+that a spreadsheet opens as text.
+
+Pure Python (no Streamlit), so each format is tested directly.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import math
 
-__all__ = ["results_csv", "results_json"]
+import numpy as np
+import pandas as pd
+
+__all__ = ["escape_spreadsheet_cell", "results_csv", "results_json", "to_escaped_csv"]
+
+# A cell starting with one of these is run as a formula by a spreadsheet (tab and carriage
+# return because some spreadsheets skip them before a formula).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def results_json(results: dict[str, object]) -> str:
@@ -39,3 +51,62 @@ def results_csv(results: dict[str, object]) -> str:
     writer.writerow(("field", "value"))
     writer.writerows(_flatten(results, ""))
     return buffer.getvalue()
+
+
+def escape_spreadsheet_cell(value: str) -> str:
+    """Prefix a cell that a spreadsheet would run as a formula with a single quote.
+
+    Cells starting with =, +, - or @ (and tab or carriage return, which some spreadsheets skip
+    before a formula) are shown as text by Excel, LibreOffice and Google Sheets once prefixed.
+
+    References
+    ----------
+    OWASP, "CSV Injection," https://owasp.org/www-community/attacks/CSV_Injection.
+
+    Examples
+    --------
+    >>> escape_spreadsheet_cell('=HYPERLINK("http://x","y")')
+    '\\'=HYPERLINK("http://x","y")'
+    >>> escape_spreadsheet_cell("plain text"), escape_spreadsheet_cell("-1")
+    ('plain text', "'-1")
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"`value` must be a string, but got {type(value).__name__}.")
+    return "'" + value if value.startswith(_FORMULA_START) else value
+
+
+def _text_missing(value: object) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, float):
+        return math.isnan(value)
+    return bool(pd.isna(value)) if np.ndim(value) == 0 else False
+
+
+def to_escaped_csv(frame: pd.DataFrame) -> str:
+    """The table as CSV text with every text cell and header escaped against formula injection.
+
+    Numeric and boolean columns are written as numbers (a number cannot carry a formula); every
+    other cell is written as text and escaped with :func:`escape_spreadsheet_cell`.
+
+    Examples
+    --------
+    >>> print(to_escaped_csv(pd.DataFrame({"id": ["q1"], "answer": ["=1+1"], "score": [-2]})))
+    id,answer,score
+    q1,'=1+1,-2
+    <BLANKLINE>
+    """
+    escaped = {}
+    for column in frame.columns:
+        values = frame[column]
+        header = escape_spreadsheet_cell(str(column))
+        if pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype):
+            escaped[header] = values
+            continue
+        if values.dtype == object:  # mixed Python values: one at a time
+            text = values.map(lambda v: "" if _text_missing(v) else str(v)).astype("str")
+        else:  # text columns: vectorised
+            text = values.astype("str").fillna("")
+        risky = text.str.startswith(_FORMULA_START)
+        escaped[header] = text.where(~risky, "'" + text)
+    return pd.DataFrame(escaped, index=frame.index).to_csv(index=False, lineterminator="\n")

@@ -16,13 +16,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from calculator import CI_METHODS, CONVENTIONS, MAX_GATES
+from calculator import CI_METHODS, CONVENTIONS, FRAMINGS, MAX_GATES
 
 __all__ = [
     "ALPHA_RANGE",
     "COUNT_MAX",
     "DEFAULTS",
-    "FRAMINGS",
     "GATES_MAX",
     "LEVEL_RANGE",
     "NAME_MAX_CHARS",
@@ -32,6 +31,7 @@ __all__ = [
     "check_query",
     "parse_param",
     "share_query",
+    "slider_max",
 ]
 
 #: Largest count accepted in a cell (the page promises real data up to 10^9).
@@ -44,7 +44,6 @@ LEVEL_RANGE = (0.5, 0.999)
 RHO_RANGE = (0.0, 1.0)
 #: Longest name accepted for a system.
 NAME_MAX_CHARS = 40
-FRAMINGS = ("pass", "correct")
 
 #: Default of every URL key: the seed page's example (60, 15, 5, 20; 6 gates at alpha 0.05).
 DEFAULTS: dict[str, object] = {
@@ -266,3 +265,23 @@ def share_query(values: Mapping[str, object]) -> str:
         if key in values and values[key] != DEFAULTS[key]
     }
     return urlencode(changed)
+
+
+def slider_max(value: int, base: int, ceiling: int) -> int:
+    """Upper end of a slider showing `value`: `base`, or the next 1-2-5 step above `value`.
+
+    A typed value past the slider's range widens the range instead of being clipped.
+
+    Examples
+    --------
+    >>> slider_max(60, 100, 10**9), slider_max(150, 100, 10**9), slider_max(10**9, 100, 10**9)
+    (100, 200, 1000000000)
+    """
+    if value <= base:
+        return base
+    step = 1
+    while True:
+        for factor in (1, 2, 5):
+            if step * factor >= value:
+                return min(step * factor, ceiling)
+        step *= 10

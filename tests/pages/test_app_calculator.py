@@ -397,7 +397,7 @@ def test_example_note_disappears_once_a_count_moves() -> None:
 def _two_page_app(page_path: str) -> None:
     import streamlit as st
 
-    from ui.state import load_table
+    from ui.widgets.state import load_table
 
     def loader() -> None:
         if st.button("Load", key="load"):

@@ -1,4 +1,5 @@
-"""AppTest checks of the "Per-case data" page and its helpers in ui/cases_view.py.
+"""AppTest checks of the "Per-case data" page and its helpers in ui/cases_tables.py,
+ui/cases_words.py and ui/widgets/cases_files.py.
 
 Counts are worked out by hand from the files written in each test.
 """
@@ -13,7 +14,10 @@ import pytest
 from apptest_pages import open_page as open_app_page
 from streamlit.testing.v1 import AppTest
 
-from ui import cases_view as view
+from ui import cases_tables as tables
+from ui.examples import example_sample_logs
+from ui.widgets import cases_files as files
+from ui.words import escape_markdown
 
 PAGE = "app_pages/cases.py"
 
@@ -23,7 +27,7 @@ def open_page() -> AppTest:
 
 
 def upload(at: AppTest, name: str, data: bytes, slot: int = 0) -> AppTest:
-    at.file_uploader(key=view.UPLOAD_KEYS[slot]).set_value((name, data, "text/plain")).run()
+    at.file_uploader(key=files.UPLOAD_KEYS[slot]).set_value((name, data, "text/plain")).run()
     assert not at.exception, at.exception
     return at
 
@@ -83,11 +87,11 @@ def test_one_file_upload_counts_and_searchable_paginated_lists():
     table = count_table(at)
     assert table.to_numpy().tolist() == [[1, 120], [3, 0]]
     # A page shows at most PAGE_SIZE rows, never the whole list.
-    assert len(case_list(at, "a")) == view.PAGE_SIZE
+    assert len(case_list(at, "a")) == tables.PAGE_SIZE
     pager = at.get("pagination")[0]
     assert pager.num_pages == 3
     pager.set_value(3).run()
-    assert len(case_list(at, "a")) == 120 - 2 * view.PAGE_SIZE
+    assert len(case_list(at, "a")) == 120 - 2 * tables.PAGE_SIZE
     at.text_input(key="cases_search_a").set_value("QUESTION 11").run()
     found = case_list(at, "a")
     assert found["id"].tolist() == [
@@ -171,22 +175,22 @@ def test_files_survive_a_visit_to_the_calculator():
 
 def test_page_of_never_returns_more_than_a_page():
     frame = pd.DataFrame({"id": range(100_000)})
-    assert view.page_count(len(frame)) == 2000
-    assert view.page_of(frame, 1)["id"].tolist() == list(range(50))
-    assert view.page_of(frame, 99_999)["id"].iloc[0] == 99_950  # clamped to the last page
-    assert view.page_count(0) == 1 and view.page_of(frame.head(0), 1).empty
+    assert tables.page_count(len(frame)) == 2000
+    assert tables.page_of(frame, 1)["id"].tolist() == list(range(50))
+    assert tables.page_of(frame, 99_999)["id"].iloc[0] == 99_950  # clamped to the last page
+    assert tables.page_count(0) == 1 and tables.page_of(frame.head(0), 1).empty
 
 
 def test_search_is_literal_and_case_insensitive():
     frame = pd.DataFrame({"id": ["a.b", "axb", "C"], "text": ["Hello", "world", None]})
-    assert view.search_cases(frame, "A.B")["id"].tolist() == ["a.b"]
-    assert view.search_cases(frame, "hello")["id"].tolist() == ["a.b"]
-    assert len(view.search_cases(frame, "  ")) == 3
+    assert tables.search_cases(frame, "A.B")["id"].tolist() == ["a.b"]
+    assert tables.search_cases(frame, "hello")["id"].tolist() == ["a.b"]
+    assert len(tables.search_cases(frame, "  ")) == 3
 
 
 def test_download_csv_is_escaped_and_nested_values_are_text():
     frame = pd.DataFrame({"id": ["q1"], "resps": [[["=1+1"]]], "note": ["@x"], "score": [1.5]})
-    read_back = pd.read_csv(io.BytesIO(view.escaped_csv(frame)))
+    read_back = pd.read_csv(io.BytesIO(tables.escaped_csv(frame)))
     assert read_back.loc[0, "note"] == "'@x"
     assert json.loads(read_back.loc[0, "resps"]) == [["=1+1"]]  # starts with "[": inert
     assert read_back.loc[0, "score"] == 1.5
@@ -197,17 +201,17 @@ def test_download_csv_is_escaped_and_nested_values_are_text():
     [("[click](javascript:x)", r"\[click\]\(javascript\:x\)"), ("**b** <i>", r"\*\*b\*\* \<i\>")],
 )
 def test_markdown_from_files_is_escaped(text, escaped):
-    assert view.md_escape(text) == escaped
+    assert escape_markdown(text) == escaped
 
 
 def test_example_logs_are_harness_shaped():
-    first, second = view.example_sample_logs()
+    first, second = example_sample_logs()
     record = json.loads(second.splitlines()[0])
     assert {"doc_id", "doc", "target", "resps", "acc"} <= set(record)
     assert len(second.splitlines()) == 237 and len(first.splitlines()) == 240
 
 
 def test_file_over_the_upload_limit_is_refused(monkeypatch):
-    monkeypatch.setattr(view, "upload_limit", lambda: 64)
+    monkeypatch.setattr(files, "upload_limit", lambda: 64)
     at = upload(open_page(), "runs.csv", csv_text("id,old,new", *(f"q{i},1,0" for i in range(20))))
     assert "over the limit of 64 bytes" in at.error[0].value

@@ -1,6 +1,6 @@
 """The page's cached chart specs are the charts Altair builds, whatever shortcut the cache takes.
 
-`ui.compute` builds each chart's layout once and hands its datasets to Streamlit already in
+`ui.widgets.cache` builds each chart's layout once and hands its datasets to Streamlit already in
 Arrow form. The reference here is the plain route: the
 builder, then Altair's schema-validated `to_dict()`.
 """
@@ -13,11 +13,16 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from ui.charts import false_alarm_chart, false_alarm_frame, pvalue_chart, pvalue_sweep_frame
+from ui.calculator_charts import (
+    false_alarm_chart,
+    false_alarm_frame,
+    pvalue_chart,
+    pvalue_sweep_frame,
+)
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from ui.compute import false_alarm_spec, pvalue_spec
+    from ui.widgets.cache import false_alarm_spec, pvalue_spec
 
 
 def layout(spec: dict) -> dict:

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from calculator import MAX_GATES
-from ui.charts import (
+from ui.calculator_charts import (
     GATE_RULES,
     SWEEP_TESTS,
     false_alarm_chart,

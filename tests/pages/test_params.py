@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator import CI_METHODS, CONVENTIONS, MAX_GATES
+from calculator import CI_METHODS, CONVENTIONS, MAX_GATES, format_percent
 from ui.export import results_csv, results_json
 from ui.params import (
     COUNT_MAX,
@@ -18,9 +18,9 @@ from ui.params import (
     check_query,
     parse_param,
     share_query,
+    slider_max,
 )
-from ui.state import slider_max
-from ui.text import Wording, clean_name, escape_markdown, format_rate
+from ui.words import Wording, clean_name, escape_markdown
 
 # The keys of the page contract (common.md, "Page contracts"), in its order.
 CONTRACT_KEYS = (
@@ -148,7 +148,7 @@ def test_slider_range_always_holds_the_value(value: int, base: int) -> None:
 
 def test_markdown_escaping_prints_names_literally() -> None:
     assert escape_markdown("*a* _b_ `c` $d$ [e](f) :red[g] <h>") == (
-        r"\*a\* \_b\_ \`c\` \$d\$ \[e\](f) \:red\[g\] \<h\>"
+        r"\*a\* \_b\_ \`c\` \$d\$ \[e\]\(f\) \:red\[g\] \<h\>"
     )
     assert clean_name(" two\n lines ", "A") == "two lines"
     assert clean_name("\t", "B") == "B"
@@ -166,8 +166,11 @@ def test_framing_changes_words_not_cells() -> None:
 
 
 def test_small_rates_keep_their_digits() -> None:
-    assert format_rate(0.2649) == "26.5%"
-    assert format_rate(0.00012) == "0.012%"
+    # The page prints rates with the core's format_percent: a small rate keeps at least its
+    # first significant digit instead of reading 0.0%.
+    assert format_percent(0.2649) == "26.5%"
+    small = float(format_percent(0.00012).removesuffix("%")) / 100
+    assert small > 0 and abs(small - 0.00012) < 0.00005
 
 
 def test_downloads_are_strict_json_and_flat_csv() -> None:
@@ -191,7 +194,7 @@ def test_share_query_round_trips_through_check_query() -> None:
 def test_table_html_escapes_the_names_it_puts_in_raw_html():
     # The 2 x 2 table is the one place the page writes raw HTML (unsafe_allow_html=True):
     # user-chosen names must reach it as text, never as markup.
-    from ui.text import table_html
+    from ui.words import table_html
 
     hostile = '<img src=x onerror="alert(1)">'
     for framing in ("pass", "correct"):

@@ -7,7 +7,8 @@ rerun).
 
 A chart reaches the page as a Vega-Lite layout, built by Altair once per layout (turning an
 Altair chart into its spec costs about 0.1 s), with its named datasets already in Arrow IPC
-form (what Streamlit would otherwise convert them to on every rerun). The layout holds no
+form (what Streamlit would otherwise convert them to on every rerun; built here with pyarrow,
+not with Streamlit's internal converter). The layout holds no
 data, so a new table or gate count leaves it as it was, and the browser swaps the rows into
 the drawn chart instead of drawing it anew.
 """
@@ -15,11 +16,11 @@ the drawn chart instead of drawing it anew.
 from __future__ import annotations
 
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
-from streamlit import dataframe_util
 
 from calculator import Analysis, analyze
-from ui.charts import (
+from ui.calculator_charts import (
     false_alarm_datasets,
     false_alarm_frame,
     false_alarm_layout,
@@ -76,11 +77,17 @@ def _layout_spec(chart: object) -> dict[str, object]:
     return spec
 
 
+def _arrow_stream(frame: pd.DataFrame) -> bytes:
+    """The table as Arrow IPC stream bytes, the form ``st.vega_lite_chart`` sends datasets in."""
+    table = pa.Table.from_pandas(frame)
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return sink.getvalue().to_pybytes()
+
+
 def _arrow(datasets: dict[str, pd.DataFrame]) -> dict[str, bytes]:
-    return {
-        name: dataframe_util.convert_anything_to_arrow_bytes(frame)
-        for name, frame in datasets.items()
-    }
+    return {name: _arrow_stream(frame) for name, frame in datasets.items()}
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -102,7 +109,8 @@ def pvalue_spec(
     x_title: str,
     title: str,
 ) -> dict[str, object]:
-    """Vega-Lite spec of :func:`ui.charts.pvalue_chart` for this table, datasets in Arrow form."""
+    """Vega-Lite spec of :func:`ui.calculator_charts.pvalue_chart` for this table, datasets in
+    Arrow form."""
     frame = pvalue_sweep_frame(a, b, c, d, convention=convention, correction=correction)
     datasets = pvalue_datasets(frame, current_a=a, alpha=alpha, log_axis=log_axis)
     return {**_pvalue_layout(alpha, log_axis, x_title, title), "datasets": _arrow(datasets)}
@@ -115,8 +123,8 @@ def _false_alarm_layout(alpha: float, rho: float, log_x: bool) -> dict[str, obje
 
 @st.cache_resource(max_entries=256, show_spinner=False)
 def false_alarm_spec(gates: int, alpha: float, rho: float) -> dict[str, object]:
-    """Vega-Lite spec of :func:`ui.charts.false_alarm_chart` for these gates, datasets in Arrow
-    form."""
+    """Vega-Lite spec of :func:`ui.calculator_charts.false_alarm_chart` for these gates,
+    datasets in Arrow form."""
     frame = false_alarm_frame(gates, alpha, rho)
     datasets = false_alarm_datasets(frame, current_gates=gates, alpha=alpha)
     layout = _false_alarm_layout(alpha, rho, gates_axis_is_log(frame))

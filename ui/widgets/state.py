@@ -14,11 +14,11 @@ from streamlit.errors import StreamlitAPIException
 from calculator import check_count
 from ui.examples import WorkedExample
 from ui.params import COUNT_MAX, DEFAULTS, check_query
+from ui.words import example_note, from_data_note
 
 __all__ = [
     "CALCULATOR_PAGE",
     "COUNT_KEYS",
-    "PAIRED_KEYS",
     "check_url",
     "current",
     "load_example",
@@ -26,15 +26,12 @@ __all__ = [
     "open_table_in_calculator",
     "loaded_note",
     "slider_key",
-    "slider_max",
     "sync_from_slider",
 ]
 
 #: Path of the calculator page, for ``st.switch_page``.
 CALCULATOR_PAGE = "app_pages/calculator.py"
 COUNT_KEYS = ("a", "b", "c", "d")
-#: Keys of the inputs that have both a number field and a slider.
-PAIRED_KEYS = (*COUNT_KEYS, "gates")
 
 _WARNINGS_KEY = "_calculator_url_warnings"
 _LOADED_KEY = "_calculator_loaded"
@@ -42,26 +39,6 @@ _LOADED_KEY = "_calculator_loaded"
 
 def slider_key(key: str) -> str:
     return f"{key}_slider"
-
-
-def slider_max(value: int, base: int, ceiling: int) -> int:
-    """Upper end of a slider showing `value`: `base`, or the next 1-2-5 step above `value`.
-
-    A typed value past the slider's range widens the range instead of being clipped.
-
-    Examples
-    --------
-    >>> slider_max(60, 100, 10**9), slider_max(150, 100, 10**9), slider_max(10**9, 100, 10**9)
-    (100, 200, 1000000000)
-    """
-    if value <= base:
-        return base
-    step = 1
-    while True:
-        for factor in (1, 2, 5):
-            if step * factor >= value:
-                return min(step * factor, ceiling)
-        step *= 10
 
 
 def current(key: str) -> object:
@@ -114,14 +91,14 @@ def load_table(a: int, b: int, c: int, d: int, *, source: str) -> None:
     """Put a table into the calculator page's state, noted as coming from `source`.
 
     Call it, then ``st.switch_page(CALCULATOR_PAGE)``: the calculator shows the table with a
-    "from data: <source>" note, which disappears once the user moves a count.
+    "From data: <source>" note, which disappears once the user moves a count.
 
     Raises
     ------
     TypeError, ValueError
         If a count is not a whole number from 0 to 10^9.
     """
-    _set_counts(a, b, c, d, f"from data: {source}")
+    _set_counts(a, b, c, d, from_data_note(source))
 
 
 def open_table_in_calculator(a: int, b: int, c: int, d: int, *, source: str) -> None:
@@ -138,7 +115,7 @@ def open_table_in_calculator(a: int, b: int, c: int, d: int, *, source: str) -> 
 
 def load_example(example: WorkedExample) -> None:
     """Button callback: load a worked example's counts, framing and continuity correction."""
-    _set_counts(*example.table, f"worked example: {example.title}")
+    _set_counts(*example.table, example_note(example.title))
     st.session_state["framing"] = example.framing
     st.session_state["cc"] = example.cc
 

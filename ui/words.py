@@ -1,4 +1,5 @@
-"""Words and number formats of the calculator page, in the user's names and framing.
+"""Words of the calculator page: every sentence, label and number format, in the user's
+names and framing. Pure Python (no Streamlit), so each wording decision is tested directly.
 
 The framing switch only changes words: "pass"/"fail" for systems scored on tasks, or
 "correct"/"wrong" for classifiers. The cells keep their meaning (a = both pass = both correct,
@@ -13,33 +14,43 @@ import math
 import re
 from dataclasses import dataclass
 
-from calculator import format_percent, format_points, format_pvalue
+from calculator import CI_METHOD_NAMES, Analysis, GateRates
+from calculator.formatting import format_p_equals, format_percent, format_points, format_pvalue
 
 __all__ = [
+    "EXAMPLES_CAPTION",
+    "EXAMPLES_TITLE",
+    "GATES_INTRO",
+    "INTRO",
+    "SMALL_DISCORDANT",
+    "TITLE",
+    "Card",
     "Wording",
+    "example_note",
+    "from_data_note",
+    "gate_cards",
+    "result_cards",
     "clean_name",
     "escape_markdown",
     "format_level",
-    "format_rate",
     "format_statistic",
-    "p_equals",
     "points_interval",
     "table_html",
 ]
 
-# Characters that Streamlit's Markdown would interpret inside a line (emphasis, code, links,
-# HTML, tables, $ for LaTeX, : for emoji shortcodes and colour directives); a backslash before
-# each makes a user's text print as typed. Names never start a line, so list markers are safe.
-_MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<>#|$~:])")
+# Characters that Streamlit's Markdown would interpret (emphasis, code, links and images,
+# HTML, tables, headings and list markers, $ for LaTeX, : for emoji shortcodes and colour
+# directives, braces); a backslash before each makes text from a user or a file print as typed.
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
 
 
 def escape_markdown(text: str) -> str:
-    """Escape `text` so that Streamlit's Markdown prints it literally.
+    r"""Escape `text` so that Streamlit's Markdown prints it literally.
 
     Examples
     --------
-    >>> escape_markdown("GPT-4 *new* $x$")
-    'GPT-4 \\\\*new\\\\* \\\\$x\\\\$'
+    >>> print(escape_markdown("GPT-4 *new* $x$ [x](y)"))
+    GPT\-4 \*new\* \$x\$ \[x\]\(y\)
     """
     return _MARKDOWN_SPECIALS.sub(r"\\\1", text)
 
@@ -78,31 +89,6 @@ def format_level(value: float) -> str:
     ('0.0083', '0.0085', '0.3')
     """
     return f"{value:.2g}"
-
-
-def format_rate(fraction: float) -> str:
-    """A rate in percent, one decimal; small rates keep two significant digits.
-
-    Examples
-    --------
-    >>> format_rate(0.2649), format_rate(0.0001), format_rate(0.0)
-    ('26.5%', '0.01%', '0.0%')
-    """
-    if 0 < fraction < 0.001:
-        return f"{100 * fraction:.2g}%"
-    return format_percent(fraction)
-
-
-def p_equals(pvalue: float, log10_pvalue: float) -> str:
-    """ "p = 0.041", or "p < 1e-300 (log10 p = -601.76)" when p underflows.
-
-    Examples
-    --------
-    >>> p_equals(0.0253, -1.596), p_equals(0.0, -601.759)
-    ('p = 0.025', 'p < 1e-300 (log10 p = -601.76)')
-    """
-    text = format_pvalue(pvalue, log10_pvalue)
-    return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
 def points_interval(low: float, high: float) -> str:
@@ -175,6 +161,13 @@ class Wording:
             )
         return f"{a} passes {passes_a:,} of {n:,} tasks, {b} passes {passes_b:,}."
 
+    def summary(self, a: int, b: int, c: int, d: int) -> str:
+        """The rates in bold, then which cases enter the test (Markdown); "" for an empty table."""
+        n = a + b + c + d
+        if not n:
+            return ""
+        return f"**{self.rates_sentence(a + b, a + c, n)}** {self.discordant_sentence(b, c)}"
+
     def difference_title(self) -> str:
         rate = "Error-rate" if self.classifier else "Pass-rate"
         return f"{rate} difference, {self.name_a} − {self.name_b}"
@@ -226,4 +219,141 @@ def table_html(wording: Wording, a: int, b: int, c: int, d: int) -> str:
         f'<tr><th style="{_HEAD}">{row_bad}</th><td style="{_DISCORDANT}">c = {c:,}</td>'
         f'<td style="{_CELL}">d = {d:,}</td></tr>'
         "</table>"
+    )
+
+
+# -- Page text and the result cards. -----------------------------------------------------------
+
+TITLE = "McNemar test calculator"
+INTRO = (
+    "Two systems, the same cases, a pass or a fail for each. Are they really different? "
+    "Only the cases where they disagree can say, and McNemar's test listens to those alone."
+)
+EXAMPLES_TITLE = "Worked examples from the seed documents"
+EXAMPLES_CAPTION = "One click loads the table (classifier examples in the correct/wrong framing)."
+GATES_INTRO = (
+    "A release often has to clear several checks, each a test at level α. Even when the "
+    "change does nothing, every extra gate is another chance for a false alarm."
+)
+#: Below this many discordant pairs the chi-square approximation is rough.
+SMALL_DISCORDANT = 25
+
+
+def from_data_note(source: str) -> str:
+    """The note above a table loaded from per-case data."""
+    return f"From data: {source}"
+
+
+def example_note(title: str) -> str:
+    """The note above a loaded worked example."""
+    return f"Worked example: {title}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Card:
+    """One result card: a label (Markdown), the value, a caption (Markdown) and a widget key."""
+
+    key: str
+    label: str
+    value: str
+    caption: str
+
+
+def _chi2_hint(discordant: int) -> str:
+    if discordant == 0:
+        return "No discordant pairs: the statistic is undefined and p = 1."
+    if discordant < SMALL_DISCORDANT:
+        return f"Prefer the exact p: only {discordant:,} discordant pairs."
+    return "Prefer the exact p when b + c is small."
+
+
+def result_cards(wording: Wording, analysis: Analysis) -> tuple[Card, Card, Card, Card]:
+    """The difference, chi-square, exact and unpaired cards, in reading order.
+
+    `wording` is the page's wording with plain names; the cards escape them for Markdown.
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> cards = result_cards(Wording(), analyze(60, 15, 5, 20))
+    >>> [(card.label, card.value) for card in cards]  # doctest: +NORMALIZE_WHITESPACE
+    [('Pass-rate difference, A − B', '+10.0 pts'), ('McNemar χ²', '5.00'),
+     ('Exact McNemar p', '0.041'), ('Unpaired test p, same data', '0.123')]
+    """
+    shown = wording.escaped()
+    diff, chi2, exact, unpaired = (
+        analysis.difference,
+        analysis.chi2,
+        analysis.exact,
+        analysis.unpaired,
+    )
+    m = analysis.table.discordant
+    value, interval = wording.difference_value(diff.estimate, diff.low, diff.high)
+    corrected = "continuity-corrected, " if chi2.continuity_correction else ""
+    exact_what = (
+        "No discordant pairs: no case tells the systems apart."
+        if m == 0
+        else f"Two-sided binomial test on the {m:,} discordant pairs ({exact.convention})."
+    )
+    return (
+        Card(
+            key="card_difference",
+            label=shown.difference_title(),
+            value=value,
+            caption=f"{'Minus ' if wording.classifier else ''}(b − c)/n. "
+            f"{diff.level * 100:g}% CI {interval} ({CI_METHOD_NAMES[diff.method]}).",
+        ),
+        Card(
+            key="card_chi2",
+            label="McNemar χ²",
+            value=format_statistic(chi2.statistic),
+            caption=f"Asymptotic {format_p_equals(chi2.pvalue, chi2.log10_pvalue)}, "
+            f"{corrected}{chi2.df} df. {_chi2_hint(m)}",
+        ),
+        Card(
+            key="card_exact",
+            label="Exact McNemar p",
+            value=format_pvalue(exact.pvalue, exact.log10_pvalue),
+            caption=exact_what,
+        ),
+        Card(
+            key="card_unpaired",
+            label="Unpaired test p, same data",
+            value=format_pvalue(unpaired.pvalue, unpaired.log10_pvalue),
+            caption=f"Treats {shown.name_a} and {shown.name_b} as independent samples, "
+            "discarding the pairing.",
+        ),
+    )
+
+
+def gate_cards(rates: GateRates) -> tuple[Card, Card, Card]:
+    """The false-alarm rate, the per-gate levels that hold it at alpha, and the union bound.
+
+    Examples
+    --------
+    >>> from calculator import gate_rates
+    >>> [card.value for card in gate_cards(gate_rates(6, 0.05))]
+    ['26.5%', '0.0083', '30.0%']
+    """
+    formula = "1 − (1 − α)^m" if rates.rho == 0 else f"correlated at ρ = {rates.rho:g}"
+    return (
+        Card(
+            key="card_false_alarm",
+            label="At least one false alarm",
+            value=format_percent(rates.false_alarm),
+            caption=f"{rates.count:,} gates at α = {rates.alpha:g}: {formula}.",
+        ),
+        Card(
+            key="card_per_gate",
+            label=f"Per-gate α for {rates.alpha:g} overall",
+            value=format_level(rates.bonferroni_alpha),
+            caption="Bonferroni α/m. Šidák 1 − (1 − α)^(1/m) gives "
+            f"{format_level(rates.sidak_alpha)}.",
+        ),
+        Card(
+            key="card_union",
+            label="Union bound",
+            value=format_percent(rates.union_bound),
+            caption="m·α: the false-alarm rate can be no higher, whatever the dependence.",
+        ),
     )

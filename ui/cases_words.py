@@ -1,0 +1,134 @@
+"""Words of the "Per-case data" page: exclusion reasons, findings, summaries and labels.
+
+Pure Python (no Streamlit), so each wording decision is tested directly. Text that comes from a
+file (names, columns) is escaped for Markdown by the page, not here.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "FILE_TYPES",
+    "INTRO",
+    "NO_CASES_LEFT",
+    "NO_GROUP",
+    "NO_ID",
+    "NO_SHARED_COLUMN",
+    "TITLE",
+    "UPLOAD_PROMPT",
+    "cluster_explanation",
+    "few_clusters_warning",
+    "files_in_use",
+    "issue_title",
+    "list_caption",
+    "only_passes_label",
+    "reason_text",
+    "validation_summary",
+]
+
+TITLE = "Per-case data"
+INTRO = (
+    "Upload the per-case results of two systems: one file with a row per case and a pass/fail "
+    "column for each system, or one file per system, paired by a shared id column. "
+    "Evaluation logs in JSON Lines, such as lm-evaluation-harness sample files, work as they are."
+)
+UPLOAD_PROMPT = "Upload a file (CSV, TSV, JSON Lines or Parquet), or try the example."
+NO_SHARED_COLUMN = "The two files share no column name, so their rows cannot be paired by id."
+NO_CASES_LEFT = "No case is left to analyse; fix the problems above or choose other columns."
+#: Choice meaning "no id column" (one file) and "no group column".
+NO_ID = "(number the rows)"
+NO_GROUP = "(none)"
+#: Extensions the uploaders accept.
+FILE_TYPES = ("csv", "tsv", "tab", "txt", "jsonl", "ndjson", "json", "parquet", "pq")
+#: Below this many clusters the cluster-adjusted p-value is read as rough.
+FEW_CLUSTERS = 10
+
+_REASON_TEXT = {
+    "malformed_line": "line not readable as a row",
+    "missing_value": "missing or blank value",
+    "unparseable_outcome": "outcome not understood",
+    "duplicate_id": "id occurs more than once",
+    "id_in_one_file_only": "id in one file only",
+    "partner_excluded": "partner row excluded",
+}
+
+
+def reason_text(reason: str) -> str:
+    """Plain words for an exclusion reason (or a finding's kind).
+
+    Examples
+    --------
+    >>> reason_text("duplicate_id"), reason_text("some_new_kind")
+    ('id occurs more than once', 'some new kind')
+    """
+    return _REASON_TEXT.get(reason, reason.replace("_", " "))
+
+
+def issue_title(kind: str, count: int) -> str:
+    """A short heading for a finding: its kind in words and its count.
+
+    Examples
+    --------
+    >>> issue_title("missing_value", 1200)
+    'missing or blank value (1,200)'
+    """
+    return f"{reason_text(kind)} ({count:,})"
+
+
+def files_in_use(names: list[str]) -> str:
+    """The line naming the files the page is working on (plain text)."""
+    return "Files in use: " + ", ".join(names)
+
+
+def validation_summary(rows_read: int, rows_used: int, cases: int) -> tuple[bool, str]:
+    """Whether rows were left out, and the sentence that says how many of them.
+
+    Examples
+    --------
+    >>> validation_summary(240, 240, 240)
+    (False, '240 rows read, 240 used (240 cases); no row left out.')
+    """
+    summary = f"{rows_read:,} rows read, {rows_used:,} used ({cases:,} cases)"
+    excluded = rows_read - rows_used
+    if not excluded:
+        return False, f"{summary}; no row left out."
+    return True, (
+        f"{summary}; {excluded:,} rows left out. Each is counted once below, under its first "
+        "problem; the findings list every problem with its first rows."
+    )
+
+
+def cluster_explanation(group_column: str) -> str:
+    """Why the cluster-adjusted test is shown, for a group column named `group_column`
+    (already escaped for Markdown)."""
+    return (
+        f"Cases that share a value of {group_column} tend to succeed or fail together, so they "
+        "are not independent evidence and the plain test's p-value comes out too small. "
+        "The cluster-adjusted test (Durkalski et al. 2003) judges the difference against how "
+        "much the groups themselves vary."
+    )
+
+
+def few_clusters_warning(clusters: int) -> str | None:
+    """A caution when there are too few clusters for the large-sample approximation, else None.
+
+    Examples
+    --------
+    >>> few_clusters_warning(24) is None
+    True
+    """
+    if clusters >= FEW_CLUSTERS:
+        return None
+    return (
+        f"Only {clusters} clusters: the cluster-adjusted p-value rests on a large-sample "
+        "approximation in the number of clusters; read it as rough."
+    )
+
+
+def only_passes_label(name: str, count: int) -> str:
+    """The tab label of a list of discordant cases (`name` already escaped for Markdown)."""
+    return f"Only {name} passes ({count:,})"
+
+
+def list_caption(found: int, page: int, pages: int) -> str:
+    """How many cases a list holds and which page of it is shown."""
+    return f"{found:,} cases; page {page} of {pages}"

@@ -1,0 +1,180 @@
+"""Input sections of the calculator page: worked examples, the table and test options, the gates.
+
+Every input is bound to the URL (``bind="query-params"``, keys as in :mod:`ui.params`), so a
+copied link reopens the same state. Each count and the number of gates is a slider for demos
+paired with an exact number field for real data.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from calculator import CI_METHODS, CONVENTIONS, FRAMINGS
+from ui import words
+from ui.examples import EXAMPLES
+from ui.params import (
+    ALPHA_RANGE,
+    COUNT_MAX,
+    DEFAULTS,
+    GATES_MAX,
+    LEVEL_RANGE,
+    NAME_MAX_CHARS,
+    RHO_RANGE,
+    slider_max,
+)
+from ui.widgets import state
+from ui.words import Wording, clean_name
+
+__all__ = ["gate_inputs", "table_inputs", "worked_examples"]
+
+BIND = "query-params"
+# Slider ranges before a typed value widens them: enough for a classroom demo.
+SLIDER_BASE = {"a": 100, "b": 100, "c": 100, "d": 100, "gates": 50}
+
+
+def worked_examples() -> None:
+    """A folded list of buttons, each loading one worked example."""
+    with st.expander(words.EXAMPLES_TITLE):
+        st.caption(words.EXAMPLES_CAPTION)
+        example_cols = st.columns(2)
+        for index, example in enumerate(EXAMPLES):
+            with example_cols[index % 2]:
+                st.button(
+                    example.title,
+                    key=f"example_{example.key}",
+                    on_click=state.load_example,
+                    args=(example,),
+                    help=f"The seed reports: {example.expect}",
+                    width="stretch",
+                )
+
+
+def paired_input(key: str, label: str, *, minimum: int, maximum: int) -> int:
+    """A slider for demos and an exact number field for real data, kept in step.
+
+    The number field is bound to the URL; the slider's range grows to fit a typed value.
+    """
+    slider_col, number_col = st.columns([3, 2], vertical_alignment="bottom")
+    with number_col:  # created first, so the slider can follow its value this run
+        value = st.number_input(
+            f"{label} (exact)",
+            min_value=minimum,
+            max_value=maximum,
+            value=DEFAULTS[key],
+            step=1,
+            key=key,
+            bind=BIND,
+            label_visibility="collapsed",
+        )
+    st.session_state[state.slider_key(key)] = value
+    with slider_col:
+        st.slider(
+            label,
+            min_value=minimum,
+            max_value=slider_max(value, SLIDER_BASE[key], maximum),
+            step=1,
+            key=state.slider_key(key),
+            on_change=state.sync_from_slider,
+            args=(key,),
+        )
+    return value
+
+
+def _wording() -> Wording:
+    name_cols = st.columns(2)
+    with name_cols[0]:
+        raw_a = st.text_input(
+            "Name of system A", value="A", max_chars=NAME_MAX_CHARS, key="name_a", bind=BIND
+        )
+    with name_cols[1]:
+        raw_b = st.text_input(
+            "Name of system B", value="B", max_chars=NAME_MAX_CHARS, key="name_b", bind=BIND
+        )
+    framing = st.segmented_control(
+        "Framing: pass/fail (systems on tasks) or correct/wrong (classifiers)",
+        FRAMINGS,
+        default=DEFAULTS["framing"],
+        required=True,
+        key="framing",
+        bind=BIND,
+    )
+    return Wording(clean_name(raw_a, "A"), clean_name(raw_b, "B"), framing)
+
+
+def _test_options() -> dict[str, object]:
+    with st.expander("Test options", expanded=True):
+        return {
+            "level": st.number_input(
+                "Confidence level of the interval",
+                min_value=LEVEL_RANGE[0],
+                max_value=LEVEL_RANGE[1],
+                value=DEFAULTS["level"],
+                step=0.01,
+                format="%.3f",
+                key="level",
+                bind=BIND,
+            ),
+            "ci_method": st.selectbox(
+                "Interval method",
+                CI_METHODS,
+                key="ci",
+                bind=BIND,
+                help="agresti-min (default), wald (for teaching only), bonett-price, newcombe, "
+                "tango. The last three are recommended by Fagerland, Lydersen & Laake (2014).",
+            ),
+            "convention": st.segmented_control(
+                "Exact p convention",
+                CONVENTIONS,
+                default=DEFAULTS["conv"],
+                required=True,
+                key="conv",
+                bind=BIND,
+                help="doubling: twice the smaller binomial tail. mid-p: counts the observed "
+                "split only half, which is less conservative.",
+            ),
+            "correction": st.toggle(
+                "Continuity correction for chi-square",
+                key="cc",
+                bind=BIND,
+                help="Edwards' correction: subtract 1 from |b − c| before squaring.",
+            ),
+        }
+
+
+def table_inputs() -> tuple[Wording, tuple[int, int, int, int], dict[str, object]]:
+    """Names and framing, the four cells (a, b, c, d) and the test options, as the user set
+    them."""
+    st.subheader("Inputs")
+    wording = _wording()
+    labels = wording.escaped().cell_labels()
+    a, b, c, d = (
+        paired_input(key, labels[key], minimum=0, maximum=COUNT_MAX) for key in state.COUNT_KEYS
+    )
+    return wording, (a, b, c, d), _test_options()
+
+
+def gate_inputs() -> dict[str, object]:
+    """Number of gates, their level and their correlation."""
+    return {
+        "gates": paired_input("gates", "m: number of gates", minimum=1, maximum=GATES_MAX),
+        "alpha": st.number_input(
+            "α: level of each gate",
+            min_value=ALPHA_RANGE[0],
+            max_value=ALPHA_RANGE[1],
+            value=DEFAULTS["alpha"],
+            step=0.01,
+            format="%.4f",
+            key="alpha",
+            bind=BIND,
+        ),
+        "rho": st.slider(
+            "ρ: correlation between the gates",
+            min_value=RHO_RANGE[0],
+            max_value=RHO_RANGE[1],
+            value=DEFAULTS["rho"],
+            step=0.05,
+            key="rho",
+            bind=BIND,
+            help="0: independent gates. Towards 1, the gates fire together.",
+        ),
+    }

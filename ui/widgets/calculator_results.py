@@ -1,0 +1,148 @@
+"""Result sections of the calculator page: the table and its cards, the two charts, the gates'
+cards, the report with its downloads, the share link and the explanations.
+
+Each section is a function the page calls; the numbers come from the cached
+``calculator.analyze`` (:mod:`ui.widgets.cache`), the words from :mod:`ui.words`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import streamlit as st
+
+from calculator import Analysis
+from ui import words
+from ui.explanations import SECTIONS, Formula
+from ui.export import results_csv, results_json
+from ui.params import PARAM_KEYS, share_query
+from ui.widgets import state
+from ui.widgets.cache import false_alarm_spec, pvalue_spec
+from ui.words import Card, Wording, escape_markdown, table_html
+
+__all__ = [
+    "CHART_HEIGHT",
+    "explanations",
+    "gate_chart",
+    "gate_results",
+    "pvalue_chart",
+    "report",
+    "share_link",
+    "show_error",
+    "table_results",
+]
+
+CHART_HEIGHT = 420  # pixels, legend and title included
+
+
+def _cards(cards: Iterable[Card], columns: list) -> None:
+    for column, card in zip(columns, cards, strict=True):
+        with column, st.container(border=True, key=card.key):
+            st.metric(card.label, card.value)
+            st.caption(card.caption)
+
+
+def show_error(error: Exception) -> None:
+    """An input the statistics core refused, as one line (no traceback)."""
+    st.error(escape_markdown(str(error)), icon=":material/block:")
+
+
+def table_results(
+    wording: Wording, counts: tuple[int, int, int, int], analysis: Analysis | None
+) -> None:
+    """The 2 x 2 table, the rates in words and the four test cards."""
+    note = state.loaded_note()
+    if note is not None:
+        st.info(escape_markdown(note), icon=":material/description:")
+    st.markdown(table_html(wording, *counts), unsafe_allow_html=True)
+    summary = wording.escaped().summary(*counts)
+    if summary:
+        st.markdown(summary)
+    if analysis is not None:
+        _cards(words.result_cards(wording, analysis), st.columns(2) + st.columns(2))
+
+
+def pvalue_chart(
+    wording: Wording,
+    counts: tuple[int, int, int, int],
+    options: dict[str, object],
+    alpha: float,
+) -> None:
+    """The log-axis toggle and the chart of p against the both-pass count a."""
+    log_axis = st.toggle("Log p axis (log10 p)", key="logp", bind="query-params")
+    st.vega_lite_chart(
+        pvalue_spec(
+            *counts,
+            convention=options["convention"],
+            correction=options["correction"],
+            alpha=alpha,
+            log_axis=log_axis,
+            x_title=wording.sweep_axis(),
+            title=wording.sweep_title(),
+        ),
+        width="stretch",
+        height=CHART_HEIGHT,
+        key="chart_pvalues",
+    )
+
+
+def gate_results(analysis: Analysis) -> None:
+    """The false-alarm rate, the per-gate levels that hold it at alpha and the union bound."""
+    _cards(words.gate_cards(analysis.gates), st.columns(3))
+
+
+def gate_chart(gate_options: dict[str, object]) -> None:
+    """The chart of the false-alarm rate against the number of gates."""
+    st.vega_lite_chart(
+        false_alarm_spec(**gate_options),
+        width="stretch",
+        height=CHART_HEIGHT,
+        key="chart_gates",
+    )
+
+
+def report(analysis: Analysis) -> None:
+    """The paste-ready report and the downloads."""
+    st.subheader("Report")
+    st.caption("Paste-ready summary (copy button at its top right).")
+    st.code(analysis.report, language=None, wrap_lines=True)
+    results_dict = analysis.to_dict()
+    with st.container(horizontal=True):
+        st.download_button(
+            "Download results (JSON)",
+            results_json(results_dict),
+            file_name="mcnemar-results.json",
+            mime="application/json",
+            key="download_json",
+            on_click="ignore",
+        )
+        st.download_button(
+            "Download results (CSV)",
+            results_csv(results_dict),
+            file_name="mcnemar-results.csv",
+            mime="text/csv",
+            key="download_csv",
+            on_click="ignore",
+        )
+
+
+def share_link() -> None:
+    """The link that reopens the page as it is: every input that differs from its default."""
+    st.subheader("Share this state")
+    query = share_query({key: state.current(key) for key in PARAM_KEYS})
+    st.code(f"{st.context.url or ''}?{query}" if query else (st.context.url or "?"), language=None)
+    st.caption(
+        "The link holds every input that differs from the defaults; copy it with the button."
+    )
+
+
+def explanations() -> None:
+    """The folded explanations: Markdown text and LaTeX formulas."""
+    st.subheader("Explanations")
+    for title, parts in SECTIONS:
+        with st.expander(title):
+            for part in parts:
+                if isinstance(part, Formula):
+                    st.latex(part.latex)
+                else:
+                    st.markdown(part)
