@@ -1,0 +1,118 @@
+"""Words of the Plan page: choices, the plan in cell terms, the saw-tooth warning, the peeking
+simulation's caption.
+
+Pure Python (no Streamlit), so each wording decision is tested directly.
+"""
+
+from __future__ import annotations
+
+from calculator.formatting import format_percent
+from calculator.planning import OptionalStopping, PowerPlan
+
+__all__ = [
+    "CELLS",
+    "FIND_N",
+    "FIND_POWER",
+    "INTRO",
+    "PEEKING_INTRO",
+    "PEEKING_TITLE",
+    "RATES",
+    "TEST_NAMES",
+    "TITLE",
+    "cell_terms",
+    "detectable_difference",
+    "peeking_caption",
+    "plan_error",
+    "saw_tooth_warning",
+    "simulation_error",
+]
+
+TITLE = "Plan a comparison"
+INTRO = (
+    "Before running two systems on a set of cases, decide how many cases you need. Only the "
+    "cases where the systems disagree carry evidence, so the answer depends on how often they "
+    "disagree as much as on the difference you care about. Pick the smallest difference that "
+    "would change your decision, then fix the number of cases before you look at any result."
+)
+#: The two ways to describe the effect, and the two goals.
+RATES = "Pass rate, difference and disagreement"
+CELLS = "Cell probabilities p10 and p01"
+FIND_N = "Find the number of pairs"
+FIND_POWER = "Power of a given number of pairs"
+TEST_NAMES = {"exact": "Exact McNemar (doubling)", "chi2": "McNemar chi-square (uncorrected)"}
+PEEKING_TITLE = "Why peeking misleads"
+PEEKING_INTRO = (
+    "Suppose the two systems are in fact equally good, and you run the test after every few "
+    "cases, stopping as soon as it is significant. Each look is another chance for noise to "
+    "cross the line, so the share of such experiments that end with a 'significant' result "
+    "climbs far above α as the looks add up. The simulation below runs experiments with no real "
+    "difference and counts how many you would have stopped as a win."
+)
+
+
+def plan_error(error: Exception) -> str:
+    """Why the plan cannot be computed (the core's message names the input)."""
+    return f"This plan cannot be computed: {error}"
+
+
+def simulation_error(error: Exception) -> str:
+    """Why the peeking simulation cannot run."""
+    return f"The simulation cannot run: {error}"
+
+
+def cell_terms(result: PowerPlan) -> str:
+    """The plan's effect in cell probabilities, disagreement and difference (and the pass
+    rates, when the effect was given by them).
+
+    Examples
+    --------
+    >>> from calculator.planning import plan
+    >>> print(cell_terms(plan(p10=0.065, p01=0.035)))  # doctest: +NORMALIZE_WHITESPACE
+    In cell terms: only A passes p10 = 0.065, only B passes p01 = 0.035; the systems disagree
+    on 10.0% of cases and the pass rates differ by +3.00 points.
+    """
+    text = (
+        f"In cell terms: only A passes p10 = {result.p10:.4g}, only B passes p01 = "
+        f"{result.p01:.4g}; the systems disagree on {format_percent(result.disagreement)} of "
+        f"cases and the pass rates differ by {result.difference * 100:+.2f} points."
+    )
+    if result.pass_rate_a is not None:
+        text += (
+            f" Pass rates: A {format_percent(result.pass_rate_a)}, "
+            f"B {format_percent(result.pass_rate_b)}."
+        )
+    return text
+
+
+def saw_tooth_warning(result: PowerPlan) -> str | None:
+    """When a size above the plan's n falls below the target again: from which size on power
+    stays above it. None when power does not dip."""
+    if not result.non_monotone:
+        return None
+    return (
+        f"Power zig-zags: some sizes above {result.n:,} fall below "
+        f"{format_percent(result.target_power)} again. From {result.stable_n:,} cases on, it "
+        "stays above. Choose a size on the safe side if the exact count may shift."
+    )
+
+
+def detectable_difference(result: PowerPlan) -> tuple[str, str]:
+    """Label and value of the smallest difference the plan's n detects with the target power.
+
+    "none" when no difference the disagreement allows reaches it.
+    """
+    detectable = result.minimum_detectable_difference
+    label = f"Smallest difference detected with {format_percent(result.target_power)} power"
+    return label, "none" if detectable is None else f"{detectable * 100:.2f} points"
+
+
+def peeking_caption(peeking: OptionalStopping, disagreement: float) -> str:
+    """What the simulation shows: the share declared significant after every look, against
+    one look."""
+    rates = peeking.false_positive_rate
+    return (
+        f"{peeking.experiments:,} experiments, disagreement on {format_percent(disagreement)} "
+        f"of cases, α = {peeking.alpha:g}. After {int(peeking.looks[-1]):,} looks, "
+        f"{format_percent(rates[-1])} of them were declared significant. One test at a size "
+        f"fixed in advance keeps that share near α (with one look: {format_percent(rates[0])})."
+    )

@@ -1,0 +1,180 @@
+"""Sections of the Plan page, each a function the page body calls in reading order.
+
+The effect (as rates or as cells), the test settings and goal, the plan with its chart and
+sentence, and the optional-stopping simulation. Words come from :mod:`ui.plan_words`, charts
+from :mod:`ui.plan_charts`.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from calculator.formatting import format_percent
+from calculator.planning import PLAN_TESTS, PowerPlan, plan, simulate_optional_stopping
+from ui import plan_words as words
+from ui.plan_charts import optional_stopping_chart, power_chart
+
+__all__ = ["EXPERIMENTS", "effect_inputs", "peeking", "plan_result", "plan_settings"]
+
+#: Simulated experiments per peeking chart.
+EXPERIMENTS = 10_000
+
+
+def _rates(inputs: list) -> dict[str, float]:
+    pass_rate_a = inputs[0].number_input(
+        "Expected pass rate of A (%)",
+        min_value=0.0,
+        max_value=100.0,
+        value=80.0,
+        step=1.0,
+        key="plan_pass_rate_a",
+    )
+    difference = inputs[1].number_input(
+        "Smallest difference A - B worth detecting (points)",
+        min_value=-100.0,
+        max_value=100.0,
+        value=3.0,
+        step=0.5,
+        key="plan_difference",
+        help="Negative when B is the one expected to be better.",
+    )
+    disagreement = inputs[2].number_input(
+        "Cases where the systems disagree (%)",
+        min_value=0.0,
+        max_value=100.0,
+        value=10.0,
+        step=1.0,
+        key="plan_disagreement",
+        help="The share of cases exactly one system passes; a past comparison of similar "
+        "systems is the best guide.",
+    )
+    return {
+        "pass_rate_a": pass_rate_a / 100,
+        "difference": difference / 100,
+        "disagreement": disagreement / 100,
+    }
+
+
+def _cells(inputs: list) -> dict[str, float]:
+    p10 = inputs[0].number_input(
+        "p10: share of cases only A passes",
+        min_value=0.0,
+        max_value=1.0,
+        value=0.065,
+        step=0.005,
+        format="%.4f",
+        key="plan_p10",
+    )
+    p01 = inputs[1].number_input(
+        "p01: share of cases only B passes",
+        min_value=0.0,
+        max_value=1.0,
+        value=0.035,
+        step=0.005,
+        format="%.4f",
+        key="plan_p01",
+    )
+    return {"p10": p10, "p01": p01}
+
+
+def effect_inputs() -> dict[str, float]:
+    """The effect to detect: pass rate, difference and disagreement, or the two cells."""
+    mode = st.radio(
+        "Describe the effect by", [words.RATES, words.CELLS], key="plan_mode", horizontal=True
+    )
+    inputs = st.columns(3)
+    return _rates(inputs) if mode == words.RATES else _cells(inputs)
+
+
+def plan_settings() -> dict[str, object]:
+    """Significance level, test, target power and, to find the power, the number of pairs."""
+    settings = st.columns(3)
+    alpha = settings[0].number_input(
+        "Significance level α",
+        min_value=0.0001,
+        max_value=0.5,
+        value=0.05,
+        step=0.01,
+        format="%.4f",
+        key="plan_alpha",
+    )
+    test = settings[1].selectbox(
+        "Test",
+        PLAN_TESTS,
+        format_func=words.TEST_NAMES.get,
+        key="plan_test",
+        help="Power is two-sided.",
+    )
+    goal = settings[2].radio("Goal", [words.FIND_N, words.FIND_POWER], key="plan_goal")
+    targets = st.columns(3)
+    power = targets[0].number_input(
+        "Target power", min_value=0.01, max_value=0.99, value=0.80, step=0.05, key="plan_power"
+    )
+    n = None
+    if goal == words.FIND_POWER:
+        n = targets[1].number_input(
+            "Number of paired cases", min_value=1, max_value=10_000_000, value=500, key="plan_n"
+        )
+    return {"alpha": alpha, "power": power, "n": n, "test": test}
+
+
+def _metrics(result: PowerPlan) -> None:
+    metrics = st.columns(3)
+    if result.solved_for == "n":
+        metrics[0].metric("Required paired cases", f"{result.n:,}")
+        metrics[1].metric("Exact power at that n", format_percent(result.power))
+        metrics[2].metric("Connor's approximation", f"{result.connor_n:,}")
+        warning = words.saw_tooth_warning(result)
+        if warning is not None:
+            st.warning(warning)
+        return
+    metrics[0].metric("Power", format_percent(result.power))
+    label, value = words.detectable_difference(result)
+    metrics[1].metric(label, value, help="At the same share of disagreement.")
+    if result.connor_n is not None:
+        metrics[2].metric("Connor's n for the target power", f"{result.connor_n:,}")
+
+
+def plan_result(effect: dict[str, float], settings: dict[str, object]) -> PowerPlan | None:
+    """The plan in cell terms, its figures, the power chart and the sentence to paste; None
+    (with the reason shown) when the plan cannot be computed."""
+    try:
+        result = plan(**effect, **settings)
+    except (ValueError, TypeError) as error:
+        st.error(words.plan_error(error))
+        return None
+    st.caption(words.cell_terms(result))
+    _metrics(result)
+    st.altair_chart(power_chart(result.power_curve()), key="plan_power_chart")
+    st.write("A sentence to paste into your plan:")
+    st.code(result.sentence(), language=None, wrap_lines=True)
+    return result
+
+
+def peeking(disagreement: float, *, alpha: float, test: str) -> None:
+    """The optional-stopping simulation at this disagreement, level and test, and its chart."""
+    st.header(words.PEEKING_TITLE)
+    st.write(words.PEEKING_INTRO)
+    peek = st.columns(3)
+    look_every = peek[0].number_input(
+        "Cases between looks", min_value=1, max_value=10_000, value=20, key="plan_look_every"
+    )
+    looks = peek[1].slider("Largest number of looks", 1, 100, 25, key="plan_looks")
+    seed = peek[2].number_input(
+        "Random seed", min_value=0, max_value=2**32 - 1, value=2024, key="plan_seed"
+    )
+    try:
+        result = simulate_optional_stopping(
+            look_every=look_every,
+            looks=looks,
+            disagreement=disagreement,
+            alpha=alpha,
+            experiments=EXPERIMENTS,
+            seed=seed,
+            test=test,
+        )
+    except (ValueError, TypeError) as error:
+        st.error(words.simulation_error(error))
+        return
+    st.altair_chart(optional_stopping_chart(result), key="plan_peeking_chart")
+    st.caption(words.peeking_caption(result, disagreement))
