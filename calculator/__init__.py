@@ -13,6 +13,7 @@ Contents, in reading order:
   (pandas is imported only when a file is read).
 - :mod:`calculator.clustered`: McNemar's test for clustered cases (Durkalski et al. 2003).
 - :mod:`calculator.planning`: power, sample size and the cost of peeking.
+- :mod:`calculator.compare`: three or more systems on the same cases (Cochran's Q, every pair).
 - :mod:`calculator.release`: the release gate (``is_worse``) and the cluster sentence.
 - :mod:`calculator.cli`: the command line, ``python -m calculator`` (installed: ``mcnemar``).
 
@@ -63,6 +64,9 @@ _LAZY = {
     "plan": "calculator.planning",
     "power_curve": "calculator.planning",
     "simulate_optional_stopping": "calculator.planning",
+    "SystemComparison": "calculator.compare",
+    "adjust_pvalues": "calculator.compare",
+    "compare_systems": "calculator.compare",
 }
 
 
@@ -75,6 +79,9 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
+    "SystemComparison",
+    "adjust_pvalues",
+    "compare_systems",
     "PLAN_TESTS",
     "ClusteredTestResult",
     "PairedCases",

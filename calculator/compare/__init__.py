@@ -1,0 +1,38 @@
+"""Three or more systems scored pass/fail on the same cases.
+
+- :mod:`calculator.compare.cochran`: Cochran's Q with its chi-square and permutation p-values.
+- :mod:`calculator.compare.multiplicity`: Holm and Bonferroni adjustments of a family of p-values.
+- :mod:`calculator.compare.systems`: :func:`compare_systems`, every pair, pass rates, a ranking.
+
+Examples
+--------
+>>> from calculator.compare import compare_systems
+>>> r = compare_systems([[1, 0, 0], [1, 1, 0], [0, 1, 0]], ["A", "B", "C"])
+>>> r.family_size, r.ranking
+(3, ('A', 'B', 'C'))
+"""
+
+from calculator.compare.cochran import CochranQResult, cochran_q
+from calculator.compare.multiplicity import ADJUSTMENTS, adjust_log10_pvalues, adjust_pvalues
+from calculator.compare.systems import (
+    MAX_SYSTEMS,
+    PairComparison,
+    SystemComparison,
+    SystemRate,
+    compare_systems,
+    wilson_interval,
+)
+
+__all__ = [
+    "ADJUSTMENTS",
+    "MAX_SYSTEMS",
+    "CochranQResult",
+    "PairComparison",
+    "SystemComparison",
+    "SystemRate",
+    "adjust_log10_pvalues",
+    "adjust_pvalues",
+    "cochran_q",
+    "compare_systems",
+    "wilson_interval",
+]
