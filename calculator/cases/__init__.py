@@ -15,15 +15,12 @@ Modules, in reading order:
   each file's excluded rows counted by reason;
 - :mod:`~calculator.cases.pairing`: :func:`load_cases`, rows paired (by id across two files);
 - :mod:`~calculator.cases.paired`: :class:`PairedCases`, the cases used, their
-  :class:`~calculator.table.PairedTable` and every finding;
-- :mod:`~calculator.cases.export`: :func:`escape_spreadsheet_cell` and :func:`to_escaped_csv`,
-  exports safe to open in a spreadsheet.
+  :class:`~calculator.table.PairedTable` and every finding.
 
 pandas is imported inside the functions that need it, so ``import calculator`` stays light.
 """
 
 from calculator.cases.columns import ColumnGuess, guess_columns
-from calculator.cases.export import escape_spreadsheet_cell, to_escaped_csv
 from calculator.cases.findings import EXCLUSION_REASONS, CaseFileError, CaseIssue, OffendingRow
 from calculator.cases.outcomes import FAIL_WORDS, PASS_WORDS, ParsedOutcomes, parse_outcomes
 from calculator.cases.paired import PairedCases
@@ -47,6 +44,4 @@ __all__ = [
     "guess_columns",
     "PairedCases",
     "load_cases",
-    "escape_spreadsheet_cell",
-    "to_escaped_csv",
 ]

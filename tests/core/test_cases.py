@@ -1,4 +1,4 @@
-"""Per-case input: outcome spellings, every malformed-file case, joins, exclusions, escaping.
+"""Per-case input: outcome spellings, every malformed-file case, joins, exclusions.
 
 Expected counts are worked out by hand from the small inputs written in each test; the
 harness-style fixture in tests/data is counted in `test_harness_logs_join_on_doc_id`.
@@ -6,7 +6,6 @@ harness-style fixture in tests/data is counted in `test_harness_logs_join_on_doc
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
@@ -21,12 +20,10 @@ from calculator.cases import (
     FAIL_WORDS,
     PASS_WORDS,
     CaseFileError,
-    escape_spreadsheet_cell,
     guess_columns,
     load_cases,
     parse_outcomes,
     read_case_file,
-    to_escaped_csv,
 )
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -505,62 +502,3 @@ def test_input_summary_is_strict_json():
 def test_guess_columns_on_harness_logs():
     guess = guess_columns(read_case_file(HARNESS_A).frame)
     assert guess.id_column == "doc_id" and guess.outcome_columns[0] == "exact_match"
-
-
-# --- spreadsheet injection ----------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("cell", "escaped"),
-    [
-        ("=SUM(A1:A9)", "'=SUM(A1:A9)"),
-        ("+1+1", "'+1+1"),
-        ("-2+3", "'-2+3"),
-        ("@cmd", "'@cmd"),
-        ("\t=1", "'\t=1"),
-        ("\r=1", "'\r=1"),
-        ("a=1", "a=1"),
-        ("", ""),
-        ("plain", "plain"),
-    ],
-)
-def test_escape_spreadsheet_cell(cell, escaped):
-    assert escape_spreadsheet_cell(cell) == escaped
-
-
-def test_escape_needs_text():
-    with pytest.raises(TypeError):
-        escape_spreadsheet_cell(1)
-
-
-def test_exported_csv_cannot_run_formulas():
-    frame = pd.DataFrame(
-        {
-            "=id": ["q1", "q2"],
-            "answer": ['=HYPERLINK("http://evil","click")', "fine"],
-            "note": ["@SUM(1)", None],
-            "score": [-1.5, 2.0],
-        }
-    )
-    text = to_escaped_csv(frame)
-    read_back = pd.read_csv(io.StringIO(text), keep_default_na=False)
-    assert list(read_back.columns) == ["'=id", "answer", "note", "score"]
-    assert read_back["answer"].tolist() == ['\'=HYPERLINK("http://evil","click")', "fine"]
-    assert read_back["note"].tolist() == ["'@SUM(1)", ""]
-    assert read_back["score"].tolist() == [-1.5, 2.0]  # numbers stay numbers
-    for line in text.splitlines()[1:]:
-        for cell in line.split(","):
-            assert not cell.startswith(("=", "+", "@"))
-
-
-def test_discordant_export_escapes_cells_from_the_file():
-    cases = one_file(
-        "id,old,new,answer",
-        "q1,1,0,=SUM(A1:A9)",
-        "q2,1,0,-cmd|' /C calc'!A0",
-        id_column="id",
-        a_column="old",
-        b_column="new",
-    )
-    rows = pd.read_csv(io.StringIO(to_escaped_csv(cases.only_a())))["answer"].tolist()
-    assert rows == ["'=SUM(A1:A9)", "'-cmd|' /C calc'!A0"]

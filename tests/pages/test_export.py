@@ -1,0 +1,68 @@
+"""Downloads (ui/export.py): strict JSON, flat CSV, and CSV that a spreadsheet opens as text.
+
+The escaping rule (a leading =, +, -, @, tab or carriage return makes a cell a formula) is
+OWASP's, "CSV Injection", https://owasp.org/www-community/attacks/CSV_Injection; the expected
+cells are written out by hand from it.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+import pytest
+
+from calculator.cases import load_cases
+from ui.export import escape_spreadsheet_cell, to_escaped_csv
+
+
+@pytest.mark.parametrize(
+    ("cell", "escaped"),
+    [
+        ("=SUM(A1:A9)", "'=SUM(A1:A9)"),
+        ("+1+1", "'+1+1"),
+        ("-2+3", "'-2+3"),
+        ("@cmd", "'@cmd"),
+        ("\t=1", "'\t=1"),
+        ("\r=1", "'\r=1"),
+        ("a=1", "a=1"),
+        ("", ""),
+        ("plain", "plain"),
+    ],
+)
+def test_escape_spreadsheet_cell(cell, escaped):
+    assert escape_spreadsheet_cell(cell) == escaped
+
+
+def test_escape_needs_text():
+    with pytest.raises(TypeError):
+        escape_spreadsheet_cell(1)
+
+
+def test_exported_csv_cannot_run_formulas():
+    frame = pd.DataFrame(
+        {
+            "=id": ["q1", "q2"],
+            "answer": ['=HYPERLINK("http://evil","click")', "fine"],
+            "note": ["@SUM(1)", None],
+            "score": [-1.5, 2.0],
+        }
+    )
+    text = to_escaped_csv(frame)
+    read_back = pd.read_csv(io.StringIO(text), keep_default_na=False)
+    assert list(read_back.columns) == ["'=id", "answer", "note", "score"]
+    assert read_back["answer"].tolist() == ['\'=HYPERLINK("http://evil","click")', "fine"]
+    assert read_back["note"].tolist() == ["'@SUM(1)", ""]
+    assert read_back["score"].tolist() == [-1.5, 2.0]  # numbers stay numbers
+    for line in text.splitlines()[1:]:
+        for cell in line.split(","):
+            assert not cell.startswith(("=", "+", "@"))
+
+
+def test_discordant_export_escapes_cells_from_the_file():
+    data = b"id,old,new,answer\nq1,1,0,=SUM(A1:A9)\nq2,1,0,-cmd|' /C calc'!A0\n"
+    cases = load_cases(
+        data, id_column="id", a_column="old", b_column="new", file_names=("runs.csv", None)
+    )
+    rows = pd.read_csv(io.StringIO(to_escaped_csv(cases.only_a())))["answer"].tolist()
+    assert rows == ["'=SUM(A1:A9)", "'-cmd|' /C calc'!A0"]
