@@ -16,6 +16,8 @@ from calculator.mcnemar import (
     mcnemar_exact,
     unpaired_z_test,
 )
+from calculator.odds_ratio import OddsRatio, odds_ratio
+from calculator.reconcile import reconciliation
 from calculator.table import PairedTable
 
 __all__ = ["FRAMINGS", "Analysis", "analyze"]
@@ -39,6 +41,10 @@ class Analysis:
     names: tuple[str, str]
     framing: str
     report: str
+    #: The matched-pairs odds ratio b/c, exact or mid-p as the exact test's convention.
+    odds_ratio: OddsRatio
+    #: One sentence when the interval and the exact test disagree at the interval's level.
+    reconciliation: str | None = None
 
     def __repr__(self) -> str:
         t, diff = self.table, self.difference
@@ -57,6 +63,8 @@ class Analysis:
             "table": {"a": t.a, "b": t.b, "c": t.c, "d": t.d, "n": t.n, "discordant": t.discordant},
             "pass_rate": {"A": t.pass_rate_a, "B": t.pass_rate_b},
             "difference": self.difference.to_dict(),
+            "odds_ratio": self.odds_ratio.to_dict(),
+            "reconciliation": self.reconciliation,
             "mcnemar_exact": {
                 "pvalue": self.exact.pvalue,
                 "log10_pvalue": self.exact.log10_pvalue,
@@ -159,6 +167,13 @@ def analyze(
         names=names,
         framing=framing,
         report=report,
+        odds_ratio=odds_ratio(
+            table.b,
+            table.c,
+            level=level,
+            method="exact" if exact.convention == "doubling" else "mid-p",
+        ),
+        reconciliation=reconciliation(difference, exact),
     )
 
 

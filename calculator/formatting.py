@@ -1,32 +1,164 @@
-"""Numbers formatted for reading: p-values, percentage points and rates.
+"""Numbers formatted for reading: p-values, percentage points, rates, levels and counts.
 
 Shared by the report, the command line and the page, so that every surface prints a number the
-same way, and none prints NaN, inf or a bare 0 for an underflowed p-value.
+same way. Three promises hold for every function here:
+
+- a number that is not zero never prints as zero, and a negative one keeps its minus sign
+  (precision grows until the first significant digit shows);
+- a rate prints as 100% or 0% only when it is exactly 1 or 0, and a p-value prints as 1 only
+  when it is exactly 1;
+- given the significance level, a p-value never prints on the wrong side of it, and within a
+  factor of 1.2 of it the p-value gets three significant figures.
+
+None of them prints NaN or inf; they raise ValueError on such input instead.
 """
 
 from __future__ import annotations
 
 import math
 
-__all__ = ["format_pvalue", "format_p_equals", "format_points", "format_percent", "TINY_PVALUE"]
+__all__ = [
+    "TINY_PVALUE",
+    "format_count",
+    "format_level",
+    "format_p_equals",
+    "format_percent",
+    "format_points",
+    "format_pvalue",
+    "plural",
+]
 
 #: Below this a p-value is written as "< 1e-300" with its log10.
 TINY_PVALUE = 1e-300
+#: A p-value within this factor of alpha gets three significant figures.
+NEAR_ALPHA_FACTOR = 1.2
+_MAX_DECIMALS = 20
+#: Beyond this many decimals a value too small to show in fixed notation is written "-6e-12".
+_MAX_FIXED_DECIMALS = 9
 
 
-def format_pvalue(pvalue: float, log10_pvalue: float | None = None) -> str:
-    """A p-value for reading: three decimals, scientific below 0.001, "< 1e-300" with its log10.
+def _check_finite(value: float, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        try:
+            value = float(value)  # numpy scalars
+        except (TypeError, ValueError):
+            raise TypeError(f"`{name}` must be a real number, but got {value!r}.") from None
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"`{name}` must be a finite number, but got {value!r}.")
+    return value
+
+
+def _fixed(value: float, decimals: int, *, keep: tuple[float, ...] = ()) -> str:
+    """`value` with at least `decimals` decimals and as many more as it takes to keep it off
+    zero and off every number in `keep` that it does not equal."""
+    if value != 0 and float(f"{value:.{decimals}f}") == 0:
+        # Show the first significant digit itself: -0.006, not -0.01.
+        decimals = min(_MAX_DECIMALS, -math.floor(math.log10(abs(value))))
+    if decimals > _MAX_FIXED_DECIMALS:
+        return f"{value:.0e}"
+    text = f"{value:.{decimals}f}"
+    while decimals < _MAX_DECIMALS and (
+        (value != 0 and float(text) == 0) or any(value != k and float(text) == k for k in keep)
+    ):
+        decimals += 1
+        text = f"{value:.{decimals}f}"
+    return text
+
+
+def format_points(fraction: float) -> str:
+    """A signed difference of rates in percentage points: one decimal, more if it would hide.
+
+    A non-zero value never prints as 0.0 and never loses its sign: digits are added until the
+    first significant one shows. Only an exact zero prints as "0.0" (without a sign), and only
+    an exact +/-1 prints as +/-100.0.
+
+    Examples
+    --------
+    >>> format_points(0.1)
+    '+10.0'
+    >>> format_points(-0.00006)
+    '-0.006'
+    >>> format_points(0.0)
+    '0.0'
+    >>> format_points(0.999996)
+    '+99.9996'
+    """
+    fraction = _check_finite(fraction, "fraction")
+    if fraction == 0:
+        return "0.0"
+    text = _fixed(100.0 * fraction, 1, keep=(100.0, -100.0))
+    return text if text.startswith("-") else f"+{text}"
+
+
+def format_percent(fraction: float) -> str:
+    """A rate as a percentage with one decimal, more when one decimal would read 0% or 100%.
+
+    Examples
+    --------
+    >>> format_percent(0.265)
+    '26.5%'
+    >>> format_percent(1_000_000 / 1_000_003)
+    '99.9997%'
+    >>> format_percent(3 / 1_000_003)
+    '0.0003%'
+    >>> format_percent(1.0), format_percent(0.0)
+    ('100.0%', '0.0%')
+    """
+    fraction = _check_finite(fraction, "fraction")
+    return f"{_fixed(100.0 * fraction, 1, keep=(100.0,))}%"
+
+
+def format_level(value: float) -> str:
+    """A per-gate significance level with three significant figures ("0.000200", "0.00833").
+
+    Examples
+    --------
+    >>> format_level(0.05 / 6), format_level(0.0002), format_level(0.000201)
+    ('0.00833', '0.000200', '0.000201')
+    >>> format_level(2e-9)
+    '2.00e-09'
+    """
+    value = _check_finite(value, "value")
+    return f"{value:#.3g}"
+
+
+def _p_text(pvalue: float, digits: int | None) -> str:
+    """`pvalue` with three decimals (`digits` None) or `digits` significant figures; two
+    significant figures in scientific notation below 0.001."""
+    if pvalue < 0.001:
+        return f"{pvalue:.{(digits or 2) - 1}e}"
+    if digits is None:
+        return f"{pvalue:.3f}"
+    return f"{pvalue:.{max(3, digits - 1 - math.floor(math.log10(pvalue)))}f}"
+
+
+def format_pvalue(
+    pvalue: float, log10_pvalue: float | None = None, *, alpha: float | None = None
+) -> str:
+    """A p-value for reading.
+
+    Three decimals from 0.001 up, two significant figures in scientific notation below, and
+    "< 1e-300" with the log10 when the value is too small for a double. With `alpha` given, a
+    p-value within a factor of 1.2 of alpha gets three significant figures (0.0498 and 0.0501
+    never both read 0.050), and digits are added until the printed number lies on the same side
+    of alpha as the p-value. A p-value below 1 never prints as 1: above 0.999 it reads
+    "> 0.999".
 
     Examples
     --------
     >>> format_pvalue(0.04139)
     '0.041'
+    >>> format_pvalue(0.0498, alpha=0.05), format_pvalue(0.0501, alpha=0.05)
+    ('0.0498', '0.0501')
+    >>> format_pvalue(0.050004, alpha=0.05)
+    '0.050004'
     >>> format_pvalue(3.2e-07)
     '3.2e-07'
     >>> format_pvalue(0.0, -1504.8459)
     '< 1e-300 (log10 p = -1504.85)'
-    >>> format_pvalue(1.0)
-    '1'
+    >>> format_pvalue(1.0), format_pvalue(0.99996)
+    ('1', '> 0.999')
     """
     if not 0.0 <= pvalue <= 1.0:  # NaN fails this too
         raise ValueError(f"`pvalue` must lie in [0, 1], but got {pvalue!r}.")
@@ -38,13 +170,29 @@ def format_pvalue(pvalue: float, log10_pvalue: float | None = None) -> str:
         return "< 1e-300"
     if pvalue == 1.0:
         return "1"
-    if pvalue >= 0.001:
-        return f"{pvalue:.3f}"
-    return f"{pvalue:.1e}"
+    digits = None
+    if alpha is not None:
+        alpha = _check_finite(alpha, "alpha")
+        if alpha / NEAR_ALPHA_FACTOR <= pvalue <= alpha * NEAR_ALPHA_FACTOR:
+            digits = 3
+    text = _p_text(pvalue, digits)
+    while alpha is not None and _misleads(float(text), pvalue, alpha) and (digits or 3) < 17:
+        digits = (digits or 3) + 1
+        text = _p_text(pvalue, digits)
+    if float(text) == 1.0:  # p < 1 here: it is not written as 1
+        return "> 0.999"
+    return text
 
 
-def format_p_equals(pvalue: float, log10_pvalue: float | None = None) -> str:
-    """ "p = 0.041" for a sentence, or "p < 1e-300 (log10 p = ...)" when too small for a double.
+def _misleads(printed: float, pvalue: float, alpha: float) -> bool:
+    """True when the printed p lies on the other side of alpha, or reads as alpha itself."""
+    return (printed <= alpha) != (pvalue <= alpha) or (printed == alpha != pvalue)
+
+
+def format_p_equals(
+    pvalue: float, log10_pvalue: float | None = None, *, alpha: float | None = None
+) -> str:
+    """ "p = 0.041" for a sentence, "p < 1e-300 (log10 p = ...)" or "p > 0.999" at the ends.
 
     Examples
     --------
@@ -53,33 +201,24 @@ def format_p_equals(pvalue: float, log10_pvalue: float | None = None) -> str:
     >>> format_p_equals(0.0, -601.759)
     'p < 1e-300 (log10 p = -601.76)'
     """
-    text = format_pvalue(pvalue, log10_pvalue)
-    return f"p {text}" if text.startswith("<") else f"p = {text}"
+    text = format_pvalue(pvalue, log10_pvalue, alpha=alpha)
+    return f"p {text}" if text[0] in "<>" else f"p = {text}"
 
 
-def format_points(fraction: float) -> str:
-    """A signed difference of rates in percentage points, one decimal.
-
-    Examples
-    --------
-    >>> format_points(0.1)
-    '+10.0'
-    >>> format_points(-0.00001)
-    '+0.0'
-    """
-    points = round(100.0 * fraction, 1) + 0.0  # + 0.0 turns -0.0 into 0.0
-    return f"{points:+.1f}"
+def format_count(count: int) -> str:
+    """A count with thousands separators: "1,000,003"."""
+    return f"{count:,}"
 
 
-def format_percent(fraction: float, decimals: int = 1) -> str:
-    """A rate as a percentage with `decimals` decimals; a rate too small for them keeps two
-    significant digits rather than printing as zero.
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """A count and its noun, agreeing in number: "1 case", "2 cases", "1,000 discordant pairs".
 
     Examples
     --------
-    >>> format_percent(0.265), format_percent(0.8, decimals=0), format_percent(0.00012)
-    ('26.5%', '80%', '0.012%')
+    >>> plural(1, "case"), plural(0, "case"), plural(1_000, "discordant pair")
+    ('1 case', '0 cases', '1,000 discordant pairs')
+    >>> plural(2, "child", "children")
+    '2 children'
     """
-    if 0 < fraction < 10.0 ** -(decimals + 2):
-        return f"{100.0 * fraction:.2g}%"
-    return f"{100.0 * fraction:.{decimals}f}%"
+    noun = singular if count == 1 else (plural_form or f"{singular}s")
+    return f"{format_count(count)} {noun}"

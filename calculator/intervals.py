@@ -14,6 +14,7 @@ from typing import NamedTuple
 from scipy import special
 
 from calculator._validation import check_choice, check_probability
+from calculator.fay_lumbard import exact_compatible_limits
 from calculator.table import PairedTable
 
 __all__ = [
@@ -172,16 +173,24 @@ def _tango(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
     return low, high
 
 
-_METHODS: dict[str, tuple[str, Callable[[int, int, int, int, float], tuple[float, float]]]] = {
-    "agresti-min": ("Agresti-Min", _agresti_min),
-    "wald": ("Wald", _wald),
-    "bonett-price": ("Bonett-Price", _bonett_price),
-    "newcombe": ("Newcombe", _newcombe),
-    "tango": ("Tango score", _tango),
+#: The methods computed from z, by key.
+_Z_METHODS: dict[str, Callable[[int, int, int, int, float], tuple[float, float]]] = {
+    "agresti-min": _agresti_min,
+    "wald": _wald,
+    "bonett-price": _bonett_price,
+    "newcombe": _newcombe,
+    "tango": _tango,
 }
-CI_METHODS = tuple(_METHODS)
 #: Display name of each interval method, for reports and labels.
-CI_METHOD_NAMES = {key: name for key, (name, _) in _METHODS.items()}
+CI_METHOD_NAMES = {
+    "agresti-min": "Agresti-Min",
+    "wald": "Wald",
+    "bonett-price": "Bonett-Price",
+    "newcombe": "Newcombe",
+    "tango": "Tango score",
+    "exact-compatible": "Exact-compatible (Fay-Lumbard)",
+}
+CI_METHODS = tuple(CI_METHOD_NAMES)
 
 
 def difference_interval(
@@ -195,7 +204,7 @@ def difference_interval(
         The paired table (both pass, only A, only B, both fail); n = a + b + c + d must be > 0.
     level : float
         Confidence level, strictly between 0 and 1.
-    method : {"agresti-min", "wald", "bonett-price", "newcombe", "tango"}
+    method : {"agresti-min", "wald", "bonett-price", "newcombe", "tango", "exact-compatible"}
         Interval method.
 
     Returns
@@ -222,6 +231,9 @@ def difference_interval(
       phi (method 10).
     - tango: the set of D0 whose score statistic has |T(D0)| <= z, using the restricted maximum
       likelihood estimate of the discordant cell probability.
+    - exact-compatible: Fay & Lumbard's (2021) melded interval (see
+      :mod:`calculator.fay_lumbard`), which excludes 0 exactly when the exact McNemar test
+      (doubling convention) gives p < 1 - level. It does not use z.
 
     Every method's limits are clipped to [-1, 1]. The adjusted methods (agresti-min,
     bonett-price) are centred on a shrunken estimate, so at a low level on very few cases their
@@ -243,6 +255,9 @@ def difference_interval(
            proportions for the paired-sample design. Statistics in Medicine 17(8), 891-908.
     .. [5] Fagerland, M. W., Lydersen, S. & Laake, P. (2014). Recommended tests and confidence
            intervals for paired binomial proportions. Statistics in Medicine 33(16), 2850-2875.
+    .. [6] Fay, M. P. & Lumbard, K. (2021). Confidence intervals for difference in proportions
+           for matched pairs compatible with exact McNemar's or sign tests. Statistics in
+           Medicine 40(5), 1147-1159.
 
     Examples
     --------
@@ -256,8 +271,11 @@ def difference_interval(
     check_choice(method, "method", CI_METHODS)
     if table.n == 0:
         raise ValueError("The table is empty (a + b + c + d = 0): an interval needs a case.")
-    z = float(special.ndtri(0.5 + level / 2))
-    low, high = _METHODS[method][1](table.a, table.b, table.c, table.d, z)
+    if method == "exact-compatible":
+        low, high = exact_compatible_limits(table.b, table.c, table.n, level)
+    else:
+        z = float(special.ndtri(0.5 + level / 2))
+        low, high = _Z_METHODS[method](table.a, table.b, table.c, table.d, z)
     return DifferenceInterval(
         estimate=table.difference,
         low=min(1.0, max(-1.0, low)),

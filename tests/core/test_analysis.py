@@ -11,6 +11,7 @@ EXPECTED_SHAPE = {
     "table": {"a", "b", "c", "d", "n", "discordant"},
     "pass_rate": {"A", "B"},
     "difference": {"estimate", "low", "high", "level", "method"},
+    "odds_ratio": {"estimate", "low", "high", "level", "method"},
     "mcnemar_exact": {"pvalue", "log10_pvalue", "convention"},
     "mcnemar_mid_p": {"pvalue", "log10_pvalue"},
     "mcnemar_chi2": {"statistic", "df", "pvalue", "continuity_correction"},
@@ -40,7 +41,7 @@ def _strict_json(result: Analysis) -> dict:
 )
 def test_to_dict_has_exactly_the_contract_shape_and_parses_strictly(table):
     data = _strict_json(analyze(*table))
-    assert set(data) == set(EXPECTED_SHAPE) | {"report"}
+    assert set(data) == set(EXPECTED_SHAPE) | {"report", "reconciliation"}
     for key, fields in EXPECTED_SHAPE.items():
         assert set(data[key]) == fields, key
     assert isinstance(data["report"], str) and data["report"]
