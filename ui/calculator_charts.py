@@ -1,13 +1,12 @@
 """The calculator page's two Altair charts, and the small tables they are drawn from.
 
 The ``*_frame`` functions call the statistics core and return a long-format table of a few
-hundred rows; the ``*_chart`` functions are pure (table in, ``alt.Chart`` out) and are tested
-through ``chart.to_dict()``.
-
-Each chart is put together from two parts, which the page caches apart: a layout
-(``*_layout``: marks, encodings, titles and alt text, no data) and its named datasets
-(``*_datasets``). The layout depends on neither the table nor the number of gates, so when
-only those change the browser swaps rows into the drawn chart instead of drawing it anew.
+hundred rows. Each chart is put together from two pure parts, which the page caches apart
+(:mod:`ui.widgets.cache`): a layout (``*_layout``: an ``alt.LayerChart`` with marks, encodings,
+titles and alt text, no data) and its named datasets (``*_datasets``: tables in, tables out).
+The layout depends on neither the table nor the number of gates, so when only those change the
+browser swaps rows into the drawn chart instead of drawing it anew. The tests join the two and
+check the result through Altair's ``chart.to_dict()``.
 """
 
 from __future__ import annotations
@@ -30,13 +29,11 @@ from calculator import (
 __all__ = [
     "GATE_RULES",
     "SWEEP_TESTS",
-    "false_alarm_chart",
     "false_alarm_datasets",
     "false_alarm_frame",
     "false_alarm_layout",
     "gate_grid",
     "gates_axis_is_log",
-    "pvalue_chart",
     "pvalue_datasets",
     "pvalue_layout",
     "pvalue_sweep_frame",
@@ -127,11 +124,6 @@ def _line_encodings(field: str, domain: tuple[str, ...], title: str) -> dict[str
     }
 
 
-def _records(datasets: dict[str, pd.DataFrame]) -> dict[str, list[dict[str, object]]]:
-    """The tables as Vega-Lite inline rows (JSON-safe: NaN becomes null)."""
-    return {name: alt.utils.data.to_values(frame)["values"] for name, frame in datasets.items()}
-
-
 def _marker_rule(dataset: str, *, dashed: bool = False, **position: str) -> alt.Chart:
     """A grey rule at the position held in `dataset` (the current value, or alpha dashed),
     with the dataset's label as its tooltip."""
@@ -141,35 +133,6 @@ def _marker_rule(dataset: str, *, dashed: bool = False, **position: str) -> alt.
         .mark_rule(color=_RULE_COLOUR, strokeWidth=2, **dash)
         .encode(**position, tooltip=alt.Tooltip("label:N", title="Marker"))
     )
-
-
-def pvalue_chart(
-    frame: pd.DataFrame,
-    *,
-    current_a: int,
-    alpha: float,
-    log_axis: bool = False,
-    x_title: str = "a: cases both systems pass",
-    title: str = "p-value as the both-pass count a changes",
-) -> alt.LayerChart:
-    """Line chart of p against a for the three tests, with rules at the current a and at alpha.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        As returned by :func:`pvalue_sweep_frame`.
-    current_a : int
-        The table's both-pass count, marked by a vertical rule.
-    alpha : float
-        Significance level, marked by a horizontal rule.
-    log_axis : bool
-        Plot log10 p (so p-values of 1e-300 and below stay visible) instead of p.
-    x_title, title : str
-        Axis and chart titles, in the page's wording (names and framing).
-    """
-    datasets = pvalue_datasets(frame, current_a=current_a, alpha=alpha, log_axis=log_axis)
-    layout = pvalue_layout(alpha=alpha, log_axis=log_axis, x_title=x_title, title=title)
-    return layout.properties(datasets=_records(datasets))
 
 
 def _y_field(log_axis: bool) -> str:
@@ -283,27 +246,6 @@ def false_alarm_frame(gates: int, alpha: float, rho: float = 0.0) -> pd.DataFram
             )
         )
     return pd.concat(parts, ignore_index=True)
-
-
-def false_alarm_chart(
-    frame: pd.DataFrame, *, current_gates: int, alpha: float, rho: float = 0.0
-) -> alt.LayerChart:
-    """Line chart of the false-alarm rate against the number of gates, current m marked.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        As returned by :func:`false_alarm_frame`.
-    current_gates : int
-        The page's number of gates, marked by a vertical rule.
-    alpha : float
-        Each gate's level (uncorrected) or the overall target (corrected), marked by a rule.
-    rho : float
-        Gate correlation the frame was computed at (for the title and alt text).
-    """
-    datasets = false_alarm_datasets(frame, current_gates=current_gates, alpha=alpha)
-    layout = false_alarm_layout(alpha=alpha, rho=rho, log_x=gates_axis_is_log(frame))
-    return layout.properties(datasets=_records(datasets))
 
 
 def gates_axis_is_log(frame: pd.DataFrame) -> bool:

@@ -1,8 +1,20 @@
-"""Opening one page of the app under Streamlit's AppTest, shared by the page tests."""
+"""Helpers shared by the page tests: opening one page of the app under Streamlit's AppTest, and
+the calculator page's two charts joined from their layout and datasets as Altair would draw them.
+"""
 
 from pathlib import Path
 
+import altair as alt
+import pandas as pd
 from streamlit.testing.v1 import AppTest
+
+from ui.calculator_charts import (
+    false_alarm_datasets,
+    false_alarm_layout,
+    gates_axis_is_log,
+    pvalue_datasets,
+    pvalue_layout,
+)
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 60  # seconds per run: a first run imports scipy, pandas and altair
@@ -15,3 +27,34 @@ def open_page(page: str) -> AppTest:
     at.switch_page(page).run()
     assert not at.exception
     return at
+
+
+def _inline(datasets: dict[str, pd.DataFrame]) -> dict[str, list[dict[str, object]]]:
+    """The tables as Vega-Lite inline rows (JSON-safe: NaN becomes null)."""
+    return {name: alt.utils.data.to_values(frame)["values"] for name, frame in datasets.items()}
+
+
+def pvalue_chart(
+    frame: pd.DataFrame,
+    *,
+    current_a: int,
+    alpha: float,
+    log_axis: bool = False,
+    x_title: str = "a: cases both systems pass",
+    title: str = "p-value as the both-pass count a changes",
+) -> alt.LayerChart:
+    """The p-value chart with its data inline: p against a for the three tests, rules at the
+    current a and at alpha (`frame` from :func:`ui.calculator_charts.pvalue_sweep_frame`)."""
+    datasets = pvalue_datasets(frame, current_a=current_a, alpha=alpha, log_axis=log_axis)
+    layout = pvalue_layout(alpha=alpha, log_axis=log_axis, x_title=x_title, title=title)
+    return layout.properties(datasets=_inline(datasets))
+
+
+def false_alarm_chart(
+    frame: pd.DataFrame, *, current_gates: int, alpha: float, rho: float = 0.0
+) -> alt.LayerChart:
+    """The gates chart with its data inline: the false-alarm rate against the number of gates,
+    current m marked (`frame` from :func:`ui.calculator_charts.false_alarm_frame`)."""
+    datasets = false_alarm_datasets(frame, current_gates=current_gates, alpha=alpha)
+    layout = false_alarm_layout(alpha=alpha, rho=rho, log_x=gates_axis_is_log(frame))
+    return layout.properties(datasets=_inline(datasets))

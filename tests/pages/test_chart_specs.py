@@ -1,8 +1,8 @@
 """The page's cached chart specs are the charts Altair builds, whatever shortcut the cache takes.
 
 `ui.widgets.cache` builds each chart's layout once and hands its datasets to Streamlit already in
-Arrow form. The reference here is the plain route: the
-builder, then Altair's schema-validated `to_dict()`.
+Arrow form. The reference here is the plain route: the layout with its data inline
+(`apptest_pages.pvalue_chart`, `false_alarm_chart`), then Altair's schema-validated `to_dict()`.
 """
 
 from __future__ import annotations
@@ -12,13 +12,9 @@ import warnings
 import pandas as pd
 import pyarrow as pa
 import pytest
+from apptest_pages import false_alarm_chart, pvalue_chart
 
-from ui.calculator_charts import (
-    false_alarm_chart,
-    false_alarm_frame,
-    pvalue_chart,
-    pvalue_sweep_frame,
-)
+from ui.calculator_charts import false_alarm_frame, pvalue_sweep_frame
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

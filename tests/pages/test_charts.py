@@ -1,4 +1,5 @@
-"""The page's two charts, checked on their Vega-Lite specs (``chart.to_dict()``)."""
+"""The page's two charts, checked on their Vega-Lite specs (``chart.to_dict()``): the layouts and
+datasets of ui/calculator_charts.py joined as in ``apptest_pages``."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from apptest_pages import false_alarm_chart, pvalue_chart
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,10 +16,8 @@ from calculator import MAX_GATES
 from ui.calculator_charts import (
     GATE_RULES,
     SWEEP_TESTS,
-    false_alarm_chart,
     false_alarm_frame,
     gate_grid,
-    pvalue_chart,
     pvalue_sweep_frame,
     sweep_grid,
 )

@@ -109,8 +109,8 @@ def pvalue_spec(
     x_title: str,
     title: str,
 ) -> dict[str, object]:
-    """Vega-Lite spec of :func:`ui.calculator_charts.pvalue_chart` for this table, datasets in
-    Arrow form."""
+    """Vega-Lite spec of the p-value chart for this table: the cached layout of
+    :func:`ui.calculator_charts.pvalue_layout` and its datasets in Arrow form."""
     frame = pvalue_sweep_frame(a, b, c, d, convention=convention, correction=correction)
     datasets = pvalue_datasets(frame, current_a=a, alpha=alpha, log_axis=log_axis)
     return {**_pvalue_layout(alpha, log_axis, x_title, title), "datasets": _arrow(datasets)}
@@ -123,8 +123,8 @@ def _false_alarm_layout(alpha: float, rho: float, log_x: bool) -> dict[str, obje
 
 @st.cache_resource(max_entries=256, show_spinner=False)
 def false_alarm_spec(gates: int, alpha: float, rho: float) -> dict[str, object]:
-    """Vega-Lite spec of :func:`ui.calculator_charts.false_alarm_chart` for these gates,
-    datasets in Arrow form."""
+    """Vega-Lite spec of the gates chart for these gates: the cached layout of
+    :func:`ui.calculator_charts.false_alarm_layout` and its datasets in Arrow form."""
     frame = false_alarm_frame(gates, alpha, rho)
     datasets = false_alarm_datasets(frame, current_gates=gates, alpha=alpha)
     layout = _false_alarm_layout(alpha, rho, gates_axis_is_log(frame))
