@@ -10,6 +10,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from calculator.formatting import format_percent
 from calculator.planning import OptionalStopping, PowerCurve
 
 __all__ = ["optional_stopping_chart", "power_chart"]
@@ -34,12 +35,13 @@ def power_chart(curve: PowerCurve) -> alt.LayerChart:
         From :meth:`calculator.planning.PowerPlan.power_curve`.
     """
     power = np.asarray(curve.power)
+    target = format_percent(curve.target_power)
     dips = (curve.n > curve.chosen_n) & (power < curve.target_power)
     frame = pd.DataFrame(
         {
             "n": curve.n,
             "power": power,
-            "power_text": [f"{value:.1%}" for value in power],
+            "power_text": [format_percent(value) for value in power],
             "status": np.where(dips, "below target after the plan's n", "power"),
         }
     )
@@ -63,11 +65,7 @@ def power_chart(curve: PowerCurve) -> alt.LayerChart:
         .encode(x="n:Q", y="power:Q", tooltip=tooltip)
     )
     target_rule = (
-        alt.Chart(
-            pd.DataFrame(
-                {"power": [curve.target_power], "label": [f"target {curve.target_power:.0%}"]}
-            )
-        )
+        alt.Chart(pd.DataFrame({"power": [curve.target_power], "label": [f"target {target}"]}))
         .mark_rule(color=_RULE_COLOUR, strokeDash=[4, 4], strokeWidth=2)
         .encode(y="power:Q", tooltip=alt.Tooltip("label:N", title="Marker"))
     )
@@ -87,8 +85,7 @@ def power_chart(curve: PowerCurve) -> alt.LayerChart:
     description = (
         f"Line chart of the test's power against the number of paired cases, from "
         f"{int(curve.n[0]):,} to {int(curve.n[-1]):,}. A dashed rule marks the target power "
-        f"{curve.target_power:.0%} and a vertical rule the plan's n = {curve.chosen_n:,}. "
-        + dip_note
+        f"{target} and a vertical rule the plan's n = {curve.chosen_n:,}. " + dip_note
     )
     return alt.layer(line, dots, dip_dots, target_rule, n_rule, n_text).properties(
         title=alt.Title(
@@ -119,7 +116,7 @@ def optional_stopping_chart(result: OptionalStopping) -> alt.LayerChart:
             "rate": rate,
             "low": np.clip(rate - spread, 0, 1),
             "high": np.clip(rate + spread, 0, 1),
-            "rate_text": [f"{value:.1%}" for value in rate],
+            "rate_text": [format_percent(value) for value in rate],
         }
     )
     top = float(max(frame["high"].max(), 2 * result.alpha))
@@ -151,8 +148,8 @@ def optional_stopping_chart(result: OptionalStopping) -> alt.LayerChart:
     description = (
         f"Line chart of the share of {result.experiments:,} simulated experiments with no real "
         f"difference that were declared significant, against the number of looks (one every "
-        f"{result.look_every:,} cases). With one look it is {rate[0]:.1%}; with "
-        f"{int(result.looks[-1]):,} looks it is {rate[-1]:.1%}, against a nominal "
+        f"{result.look_every:,} cases). With one look it is {format_percent(rate[0])}; with "
+        f"{int(result.looks[-1]):,} looks it is {format_percent(rate[-1])}, against a nominal "
         f"α = {result.alpha:g} (dashed rule). The shaded band is two simulation standard errors."
     )
     return alt.layer(band, line, alpha_rule, alpha_text).properties(
