@@ -15,6 +15,7 @@ from scipy import special
 from calculator._validation import check_choice, check_count
 
 __all__ = [
+    "ALTERNATIVES",
     "CONVENTIONS",
     "ExactTestResult",
     "Chi2TestResult",
@@ -26,6 +27,8 @@ __all__ = [
 ]
 
 CONVENTIONS = ("doubling", "mid-p")
+#: scipy's vocabulary. "greater": B's pass rate is higher than A's (c > b); "less": it is lower.
+ALTERNATIVES = ("two-sided", "greater", "less")
 
 #: log(10), to turn a natural-log p-value into its base-10 logarithm.
 LN10 = math.log(10.0)
@@ -45,11 +48,13 @@ class ExactTestResult:
     discordant : int
         m = b + c.
     pvalue : float
-        Two-sided p-value; may underflow to 0.0 for m in the thousands, see `log10_pvalue`.
+        p-value; may underflow to 0.0 for m in the thousands, see `log10_pvalue`.
     log10_pvalue : float
         log10 of the p-value, finite for every table.
     convention : str
         "doubling" or "mid-p".
+    alternative : str
+        "two-sided"; "greater" (B's pass rate higher than A's) or "less" (lower).
     """
 
     statistic: int
@@ -57,6 +62,7 @@ class ExactTestResult:
     pvalue: float
     log10_pvalue: float
     convention: str
+    alternative: str = "two-sided"
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -67,6 +73,7 @@ class Chi2TestResult:
     """Result of McNemar's chi-square test (1 degree of freedom).
 
     `statistic` is None when there are no discordant pairs (0/0 is undefined); `pvalue` is then 1.
+    `alternative` is "two-sided", "greater" (B's pass rate higher than A's) or "less".
     """
 
     statistic: float | None
@@ -74,6 +81,7 @@ class Chi2TestResult:
     pvalue: float
     log10_pvalue: float
     continuity_correction: bool
+    alternative: str = "two-sided"
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -132,7 +140,9 @@ def _log_binom_half_pmf(k: int, m: int) -> float:
     return -math.log(m + 1) - float(special.betaln(m - k + 1, k + 1)) - m * math.log(2.0)
 
 
-def mcnemar_exact(b: int, c: int, *, convention: str = "doubling") -> ExactTestResult:
+def mcnemar_exact(
+    b: int, c: int, *, convention: str = "doubling", alternative: str = "two-sided"
+) -> ExactTestResult:
     """Exact McNemar test: b given b + c is Binomial(b + c, 1/2) when A and B pass equally often.
 
     Parameters
@@ -140,7 +150,10 @@ def mcnemar_exact(b: int, c: int, *, convention: str = "doubling") -> ExactTestR
     b, c : int
         Discordant counts: only A passes, only B passes.
     convention : {"doubling", "mid-p"}
-        How the two-sided p-value is formed from the binomial tail.
+        How the p-value is formed from the binomial tail.
+    alternative : {"two-sided", "greater", "less"}
+        The alternative hypothesis: the pass rates differ; B's pass rate is higher than A's
+        (c > b expected); B's pass rate is lower than A's.
 
     Returns
     -------
@@ -159,7 +172,12 @@ def mcnemar_exact(b: int, c: int, *, convention: str = "doubling") -> ExactTestR
     - mid-p: p = 2 P[T <= k] - P[T = k] when b != c, and p = 1 - P[T = k] / 2 when b == c
       (Fagerland, Lydersen & Laake's definition: only the observed split is as extreme).
 
-    With no discordant pairs (m = 0) no case tells the systems apart and p = 1.
+    One-sided: "greater" (B better) takes the tail P[T <= b], "less" (A better) P[T >= b];
+    mid-p subtracts P[T = b] / 2 from either. The two one-sided p-values add up to
+    1 + P[T = b] (to 1 under mid-p), and the doubled two-sided p is twice the smaller, capped
+    at 1.
+
+    With no discordant pairs (m = 0) no case tells the systems apart and p = 1, one-sided too.
 
     References
     ----------
@@ -176,14 +194,19 @@ def mcnemar_exact(b: int, c: int, *, convention: str = "doubling") -> ExactTestR
     (0.0414, 'doubling')
     >>> round(mcnemar_exact(5, 5, convention="mid-p").pvalue, 4)
     0.877
+    >>> round(mcnemar_exact(15, 5, alternative="less").pvalue, 4)
+    0.0207
     """
     b = check_count(b, "b")
     c = check_count(c, "c")
     check_choice(convention, "convention", CONVENTIONS)
+    check_choice(alternative, "alternative", ALTERNATIVES)
     m = b + c
     k = min(b, c)
     if m == 0:
         log_p = 0.0
+    elif alternative != "two-sided":
+        log_p = _log_one_sided_exact(b if alternative == "greater" else c, m, convention)
     elif convention == "doubling":
         log_p = min(0.0, math.log(2.0) + log_binom_half_cdf(k, m))
     elif b == c:
@@ -197,10 +220,25 @@ def mcnemar_exact(b: int, c: int, *, convention: str = "doubling") -> ExactTestR
         pvalue=math.exp(log_p),
         log10_pvalue=log_p / LN10,
         convention=convention,
+        alternative=alternative,
     )
 
 
-def mcnemar_chi2(b: int, c: int, *, correction: bool = False) -> Chi2TestResult:
+def _log_one_sided_exact(k: int, m: int, convention: str) -> float:
+    """log P[T <= k] for T ~ Binomial(m, 1/2), less half P[T = k] under mid-p.
+
+    "greater" passes k = b; "less" passes k = c, since P[T >= b] = P[T <= c] by symmetry.
+    """
+    if convention == "doubling":
+        return log_binom_half_cdf(k, m)
+    # P[T <= k] - P[T = k]/2 = (P[T <= k] + P[T <= k - 1]) / 2
+    both = float(np.logaddexp(log_binom_half_cdf(k, m), log_binom_half_cdf(k - 1, m)))
+    return both - math.log(2.0)
+
+
+def mcnemar_chi2(
+    b: int, c: int, *, correction: bool = False, alternative: str = "two-sided"
+) -> Chi2TestResult:
     """McNemar's chi-square test with 1 degree of freedom, optionally continuity corrected.
 
     Parameters
@@ -209,6 +247,8 @@ def mcnemar_chi2(b: int, c: int, *, correction: bool = False) -> Chi2TestResult:
         Discordant counts: only A passes, only B passes.
     correction : bool
         Apply Edwards' continuity correction.
+    alternative : {"two-sided", "greater", "less"}
+        The pass rates differ; B's pass rate is higher than A's; B's is lower than A's.
 
     Returns
     -------
@@ -220,6 +260,11 @@ def mcnemar_chi2(b: int, c: int, *, correction: bool = False) -> Chi2TestResult:
     floor at 0 makes b == c give X2 = 0 and p = 1, as R's ``mcnemar.test`` does. The p-value is
     P[chi2_1 >= X2] = 2 Phi(-sqrt(X2)), computed in the log domain. At b + c = 0 the statistic
     is undefined (None) and p = 1.
+
+    One-sided, the normal form of the binomial tail: "greater" (B better) has
+    p = Phi((b - c + k)/sqrt(b + c)) and "less" p = Phi((c - b + k)/sqrt(b + c)), with k = 1
+    under the correction (the half-count of each tail) and 0 without. When c > b the "greater"
+    p is half the two-sided one. `statistic` stays X2; the direction gives its sign.
 
     References
     ----------
@@ -234,27 +279,40 @@ def mcnemar_chi2(b: int, c: int, *, correction: bool = False) -> Chi2TestResult:
     (5.0, 0.0253)
     >>> round(mcnemar_chi2(4, 12, correction=True).statistic, 2)
     3.06
+    >>> round(mcnemar_chi2(15, 5, alternative="less").pvalue, 4)
+    0.0127
     """
     b = check_count(b, "b")
     c = check_count(c, "c")
     if not isinstance(correction, bool | np.bool_):
         raise TypeError(f"`correction` must be True or False, but got {correction!r}.")
+    check_choice(alternative, "alternative", ALTERNATIVES)
     m = b + c
     if m == 0:
         return Chi2TestResult(
-            statistic=None, df=1, pvalue=1.0, log10_pvalue=0.0, continuity_correction=correction
+            statistic=None,
+            df=1,
+            pvalue=1.0,
+            log10_pvalue=0.0,
+            continuity_correction=correction,
+            alternative=alternative,
         )
     gap = abs(b - c)
     if correction:
         gap = max(0, gap - 1)
-    root = gap / math.sqrt(m)  # sqrt(X2), the |z| of the normal form
-    log_p = min(0.0, math.log(2.0) + float(special.log_ndtr(-root)))
+    if alternative == "two-sided":
+        root = gap / math.sqrt(m)  # sqrt(X2), the |z| of the normal form
+        log_p = min(0.0, math.log(2.0) + float(special.log_ndtr(-root)))
+    else:
+        towards = (c - b) if alternative == "greater" else (b - c)
+        log_p = float(special.log_ndtr((int(correction) - towards) / math.sqrt(m)))
     return Chi2TestResult(
         statistic=gap * gap / m,
         df=1,
         pvalue=math.exp(log_p),
         log10_pvalue=log_p / LN10,
         continuity_correction=bool(correction),
+        alternative=alternative,
     )
 
 
