@@ -1,0 +1,250 @@
+"""Checks shared by the layouts of :mod:`calculator.cases.multi`: ids, system labels, outcomes,
+repeated (case, system) pairs and incomplete cases, each excluding rows through a
+:class:`~calculator.cases.systems_result.RecordLedger` with one finding per problem and file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from calculator.cases.columns import guess_columns
+from calculator.cases.findings import cell_text, fatal, many
+from calculator.cases.ids import id_text
+from calculator.cases.outcomes import parse_outcomes
+from calculator.cases.systems_result import RecordLedger
+from calculator.compare import MAX_SYSTEMS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from calculator.cases.reading import CaseFile
+
+__all__ = [
+    "check_names",
+    "display_name",
+    "exclude",
+    "exclude_bad_ids",
+    "exclude_bad_outcomes",
+    "exclude_incomplete",
+    "file_system_names",
+    "id_codes",
+    "outcome_guesses",
+    "require_column",
+    "system_labels",
+    "text_series",
+]
+
+
+def exclude_incomplete(
+    ledger: RecordLedger,
+    codes: np.ndarray,
+    systems: np.ndarray,
+    present_pairs: np.ndarray,
+    names: tuple[str, ...],
+    id_column: str,
+) -> np.ndarray:
+    """Exclude the kept rows of cases without a kept row for every system; which ids are
+    complete (indexed by id code)."""
+    k = len(names)
+    n_ids = int(codes.max()) + 1 if len(codes) else 0
+    systems_present = np.bincount(present_pairs // k, minlength=n_ids)
+    kept = ledger.kept
+    complete = np.bincount(codes[kept], minlength=n_ids) == k
+    safe = np.maximum(codes, 0)
+    stranded = kept & ~complete[safe]
+    lacking = stranded & (systems_present[safe] < k)
+
+    def absent(p: int) -> str:
+        have = set((present_pairs[present_pairs // k == codes[p]] % k).tolist())
+        return "no row for " + ", ".join(repr(names[j]) for j in range(k) if j not in have)
+
+    exclude(ledger, lacking, "missing_system", id_column, "row",
+             "of cases with no row at all for some system; left out.", absent)  # fmt: skip
+    exclude(ledger, stranded & ~lacking, "partner_excluded", id_column, "row",
+             "of cases whose row for another system was left out for a problem listed "
+             "above; left out too.", lambda p: names[systems[p]])  # fmt: skip
+    return complete
+
+
+def exclude(
+    ledger: RecordLedger,
+    mask: np.ndarray,
+    kind: str,
+    column: str | None,
+    noun: str,
+    text: str,
+    value: object = None,
+) -> None:
+    """Exclude `mask` for `kind` with the message "<file>: <count> <noun>s <text>"."""
+    ledger.exclude(
+        mask,
+        kind,
+        column,
+        lambda name, in_file: (
+            f"{name}: {many(int(np.count_nonzero(in_file)), noun)} " + text.format(c=column)
+        ),
+        value if callable(value) else (lambda p: ""),
+    )
+
+
+def exclude_bad_ids(
+    ledger: RecordLedger, ids: pd.Series, missing: np.ndarray, column: str, raw: pd.Series
+) -> None:
+    """A wide file's rows without an id, and every copy of an id given more than once."""
+    import pandas as pd
+
+    exclude(ledger, missing, "missing_value", column, "row", "without an id in {c!r}.")
+    codes, _ = pd.factorize(ids.where(~missing), use_na_sentinel=True)
+    counts = np.bincount(codes[codes >= 0], minlength=1)
+    duplicated = (codes >= 0) & (counts[np.maximum(codes, 0)] > 1)
+    exclude(ledger, duplicated, "duplicate_id", column, "row",
+             "whose id in {c!r} occurs more than once; every copy left out, as which row "
+             "counts would be a guess.", lambda p: cell_text(raw.iloc[p]))  # fmt: skip
+
+
+def exclude_bad_outcomes(
+    ledger: RecordLedger, series: list[pd.Series], column: str | None, threshold: float | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Parse the outcomes (files concatenated); exclude missing and unreadable ones.
+
+    Returns whether each row passes and whether its outcome is missing.
+    """
+    parsed = [parse_outcomes(s, threshold=threshold) for s in series]
+    passed = np.concatenate([p.passed for p in parsed])
+    missing = np.concatenate([p.missing for p in parsed])
+    unreadable = np.concatenate([p.unparseable for p in parsed])
+    offsets = np.cumsum([0] + [len(s) for s in series])
+
+    def cell(p: int) -> str:
+        j = int(np.searchsorted(offsets, p, side="right")) - 1
+        return cell_text(series[j].iloc[p - offsets[j]])
+
+    where = "{c!r}" if column is not None else "the outcome column"
+    exclude(ledger, missing, "missing_value", column, "row", f"without an outcome in {where}.")
+    allowed = (
+        "1/0, true/false, pass/fail, yes/no or correct/wrong; for scores set a threshold"
+        if threshold is None
+        else f"numbers (scores at or above {threshold:g} pass)"
+    )
+    exclude(ledger, unreadable, "unparseable_outcome", column, "value",
+             f"in {where} not read as an outcome; allowed: {allowed}.", cell)  # fmt: skip
+    return passed, missing
+
+
+def id_codes(series: list[pd.Series]) -> tuple[np.ndarray, object, object]:
+    """Ids across files as codes numbered in order of first appearance (-1: missing).
+
+    Numeric ids are compared as numbers (7 and 7.0 are one id), other ids as trimmed text;
+    when the files disagree, every id is compared as text. Returns the codes, a function from
+    codes to the ids' text, and one from a row's position to its id's text (or None).
+    """
+    import pandas as pd
+
+    numeric = all(
+        pd.api.types.is_integer_dtype(s.dtype)
+        or (pd.api.types.is_float_dtype(s.dtype) and _integral(s))
+        for s in series
+    )
+    if numeric:
+        values = np.concatenate([s.to_numpy(dtype=np.float64, na_value=np.nan) for s in series])
+        missing = np.isnan(values)
+        keys = pd.Series(np.where(missing, 0, values).astype(np.int64)).where(~missing)
+    else:
+        parts = [id_text(s) for s in series]
+        keys = pd.concat([text for text, _ in parts], ignore_index=True)
+        missing = np.concatenate([m for _, m in parts])
+        keys = keys.where(~missing)
+    codes, uniques = pd.factorize(keys, use_na_sentinel=True)
+    codes = codes.astype(np.int64)
+    texts = (
+        pd.Series(np.asarray(uniques, dtype=np.int64)).astype("str")
+        if numeric
+        else pd.Series(uniques).astype("str")
+    )
+
+    def of_codes(chosen: np.ndarray) -> pd.Series:
+        return texts.iloc[chosen].reset_index(drop=True)
+
+    def of_row(p: int) -> str | None:
+        return None if codes[p] < 0 else texts.iloc[codes[p]]
+
+    return codes, of_codes, of_row
+
+
+def _integral(series: pd.Series) -> bool:
+    values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    present = values[~np.isnan(values)]
+    return bool(np.all(np.isfinite(present) & (present == np.round(present))))
+
+
+def system_labels(series: pd.Series) -> tuple[list[str], np.ndarray]:
+    """The distinct system labels (trimmed text, in order of appearance) and each row's index
+    into them (-1 where the label is missing)."""
+    import pandas as pd
+
+    raw_codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    text, blank = id_text(pd.Series(uniques))
+    labels: list[str] = []
+    label_of_unique = np.full(len(uniques) + 1, -1, dtype=np.int64)
+    for u, (label, is_blank) in enumerate(zip(text.tolist(), blank.tolist(), strict=True)):
+        if is_blank:
+            continue
+        if label not in labels:
+            labels.append(label)
+        label_of_unique[u] = labels.index(label)
+    return labels, label_of_unique[raw_codes]
+
+
+def outcome_guesses(frame: pd.DataFrame, threshold: float | None) -> tuple[str, ...]:
+    """Columns that read as pass/fail, then (with a threshold) numeric score columns."""
+    guess = guess_columns(frame)
+    return guess.outcome_columns + (guess.score_columns if threshold is not None else ())
+
+
+def require_column(case_file: CaseFile, column: str) -> None:
+    if column not in case_file.frame.columns:
+        available = ", ".join(map(str, case_file.frame.columns[:12]))
+        raise fatal(
+            "missing_column",
+            case_file.name,
+            f"{case_file.name}: no column {column!r}; the columns are {available}.",
+            column=column,
+        )
+
+
+def check_names(names: tuple[str, ...], what: str) -> None:
+    if not 2 <= len(names) <= MAX_SYSTEMS:
+        raise ValueError(
+            f"{what} give {len(names)} systems, but a comparison needs 2 to {MAX_SYSTEMS}; "
+            "choose them (--systems, --system on the command line)."
+        )
+    for name in names:
+        if names.count(name) > 1:
+            raise ValueError(f"{what} name the system {name!r} twice; give distinct names.")
+        if not name.strip():
+            raise ValueError(f"{what} include an empty name; give every system a name.")
+
+
+def display_name(column: str) -> str:
+    """A column's name as a system's name: spaces collapsed, at most 60 characters."""
+    return " ".join(str(column).split())[:60] or str(column)
+
+
+def file_system_names(files: list[str]) -> tuple[str, ...]:
+    """Each file's name without its extension; the full name where two would clash."""
+    stems = [Path(name).stem or name for name in files]
+    names = [
+        stem if stems.count(stem) == 1 else name for stem, name in zip(stems, files, strict=True)
+    ]
+    return tuple(
+        name if names.count(name) == 1 else f"{name} ({j + 1})" for j, name in enumerate(names)
+    )
+
+
+def text_series(values: list[str]) -> pd.Series:
+    import pandas as pd
+
+    return pd.Series(values, dtype="str")
