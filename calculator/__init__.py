@@ -14,6 +14,8 @@ Contents, in reading order:
 - :mod:`calculator.clustered`: McNemar's test for clustered cases (Durkalski et al. 2003).
 - :mod:`calculator.planning`: power, sample size and the cost of peeking.
 - :mod:`calculator.compare`: three or more systems on the same cases (Cochran's Q, every pair).
+- :mod:`calculator.teaching`: the null distribution of the split, operating characteristics at
+  n pairs, and what pairing buys (the margin sweep).
 - :mod:`calculator.release`: the release gate (``is_worse``) and the cluster sentence.
 - :mod:`calculator.cli`: the command line, ``python -m calculator`` (installed: ``mcnemar``).
 
@@ -67,6 +69,12 @@ _LAZY = {
     "SystemComparison": "calculator.compare",
     "adjust_pvalues": "calculator.compare",
     "compare_systems": "calculator.compare",
+    "MarginSweep": "calculator.teaching",
+    "NullDistribution": "calculator.teaching",
+    "OperatingCharacteristics": "calculator.teaching",
+    "margin_sweep": "calculator.teaching",
+    "null_distribution": "calculator.teaching",
+    "operating_characteristics": "calculator.teaching",
 }
 
 
@@ -79,6 +87,12 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
+    "MarginSweep",
+    "NullDistribution",
+    "OperatingCharacteristics",
+    "margin_sweep",
+    "null_distribution",
+    "operating_characteristics",
     "SystemComparison",
     "adjust_pvalues",
     "compare_systems",

@@ -1,0 +1,471 @@
+"""Operating characteristics at n pairs: each test's real size and power, each interval's coverage.
+
+Nothing here is simulated. With n pairs and cell probabilities p10 (only A passes) and p01 (only B
+passes), the discordant count m is Binomial(n, p10 + p01) and, given m, b is Binomial(m, theta)
+with theta = p10 / (p10 + p01). A test rejects on a set of tables, an interval covers the true
+difference on a set of tables, and the probability of each set is a sum over this distribution.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from scipy import special, stats
+
+from calculator._validation import check_count, check_probability
+from calculator.intervals import CI_METHOD_NAMES, CI_METHODS, difference_interval
+from calculator.teaching.interval_arrays import COVERS, VECTORISED, uses_concordant_cells
+
+__all__ = [
+    "MAX_N",
+    "OC_TESTS",
+    "IntervalCharacteristics",
+    "OperatingCharacteristics",
+    "TestCharacteristics",
+    "operating_characteristics",
+    "rejection_limits",
+]
+
+#: The tests whose size and power are computed: the exact test (doubling), its mid-p version,
+#: and the chi-square test without and with Edwards' continuity correction.
+OC_TESTS = {
+    "exact": "Exact (doubling)",
+    "mid-p": "Exact mid-p",
+    "chi2": "Chi-square",
+    "chi2-corrected": "Chi-square, corrected",
+}
+#: Largest n accepted: the interval sums grow about linearly with n (about 60 n tables).
+MAX_N = 20_000
+#: Each dimension of the sum leaves out at most this much probability in its two tails.
+TAIL_EPSILON = 1e-12
+# Interval methods without an array form here are evaluated table by table, when there are
+# at most this many tables to evaluate (the exact-compatible interval takes about 30 ms a
+# table).
+_MAX_SCALAR_TABLES = 40
+# A method that depends on a and d separately (Newcombe) sums over (m, b, a), which holds
+# about n^1.5 tables; past this many it is reported with a note instead (from about n = 250).
+_MAX_EXPANDED_TABLES = 400_000
+_TIE_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TestCharacteristics:
+    """Rejection probabilities of one test at level alpha.
+
+    `size` is under the null with the same disagreement (p10 = p01 = (p10 + p01)/2), `power`
+    under the given cell probabilities (equal to `size` when p10 = p01).
+    """
+
+    test: str
+    name: str
+    size: float
+    power: float
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IntervalCharacteristics:
+    """Coverage probability and expected width of one interval method.
+
+    Both are None when the method could not be evaluated at this n; `note` then says why.
+    """
+
+    method: str
+    name: str
+    coverage: float | None
+    mean_width: float | None
+    note: str | None
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OperatingCharacteristics:
+    """Size and power of each test and coverage of each interval for n pairs.
+
+    Attributes
+    ----------
+    n : int
+        Pairs.
+    p10, p01, p11 : float
+        Cell probabilities: only A passes, only B passes, both pass (p11 matters only to the
+        Newcombe interval, which uses the two concordant cells separately).
+    difference : float
+        The true pass-rate difference A - B, p10 - p01, that an interval should cover.
+    alpha, level : float
+        Significance level of the tests and confidence level of the intervals.
+    tests : tuple of TestCharacteristics
+    intervals : tuple of IntervalCharacteristics
+    truncation_error : float
+        Upper bound on the probability of the tables left out of the sums: every size, power
+        and coverage is exact to within it, every mean width to within twice it.
+    """
+
+    n: int
+    p10: float
+    p01: float
+    p11: float
+    difference: float
+    alpha: float
+    level: float
+    tests: tuple[TestCharacteristics, ...]
+    intervals: tuple[IntervalCharacteristics, ...]
+    truncation_error: float
+
+    def to_dict(self) -> dict[str, object]:
+        result = {name: getattr(self, name) for name in self.__slots__}
+        result["tests"] = [test.to_dict() for test in self.tests]
+        result["intervals"] = [interval.to_dict() for interval in self.intervals]
+        return result
+
+
+def operating_characteristics(
+    n: int,
+    p10: float,
+    p01: float,
+    *,
+    p11: float | None = None,
+    alpha: float = 0.05,
+    level: float = 0.95,
+) -> OperatingCharacteristics:
+    """Exact size and power of each McNemar test and coverage of each difference interval.
+
+    Parameters
+    ----------
+    n : int
+        Number of pairs, 1 to `MAX_N`.
+    p10, p01 : float
+        Probabilities that only A passes and that only B passes, each in [0, 1], sum <= 1.
+    p11 : float, optional
+        Probability that both pass, in [0, 1 - p10 - p01]; only the Newcombe interval depends
+        on it. Default: the concordant share split evenly, (1 - p10 - p01)/2.
+    alpha : float
+        Significance level of the tests, in (0, 1).
+    level : float
+        Confidence level of the intervals, in (0, 1).
+
+    Returns
+    -------
+    OperatingCharacteristics
+
+    Raises
+    ------
+    TypeError, ValueError
+        For n outside 1..MAX_N or not an integer, a probability outside its range, or alpha or
+        level outside (0, 1).
+
+    Notes
+    -----
+    Tests: each of the four tests rejects the split (b, m - b) when min(b, m - b) <= k(m), a
+    limit found for every m at once by bisection on the exact p-value (a p-value within a
+    relative 1e-9 of alpha counts as reaching it). Its rejection probability is
+
+        sum_m P[m] (P[b <= k(m) | m] + P[b >= m - k(m) | m]),
+
+    with m ~ Bin(n, psi), psi = p10 + p01, and b | m ~ Bin(m, theta): theta = p10/psi for
+    power, theta = 1/2 for size (the null with the same disagreement).
+
+    Intervals: coverage is the probability of the tables whose interval contains p10 - p01,
+    and the mean width is the expected upper minus lower limit, summed over the tables (m, b)
+    and, for Newcombe, over the both-pass count a | m, b ~ Bin(n - m, p11 / (1 - psi)). Every
+    method in :data:`calculator.CI_METHODS` is included; a method without an array form in
+    :mod:`calculator.teaching.interval_arrays` is evaluated table by table with
+    :func:`calculator.difference_interval` when there are at most 3,000 tables, and is
+    otherwise reported with a note instead of figures.
+
+    Each sum runs over the central range of each binomial, leaving out at most 1e-12 of the
+    probability in each tail; the total left out is reported as `truncation_error` (of order
+    1e-12). That makes the cost grow with sqrt(n) for the tests and about linearly for the
+    intervals, hence the bound `MAX_N`.
+
+    References
+    ----------
+    .. [1] Fagerland, M. W., Lydersen, S. & Laake, P. (2013). The McNemar test for binary
+           matched-pairs data: mid-p and asymptotic are better than exact conditional.
+           BMC Medical Research Methodology 13:91.
+    .. [2] Fagerland, M. W., Lydersen, S. & Laake, P. (2014). Recommended tests and confidence
+           intervals for paired binomial proportions. Statistics in Medicine 33(16), 2850-2875.
+
+    Examples
+    --------
+    >>> oc = operating_characteristics(100, 0.15, 0.05)
+    >>> {t.test: round(t.size, 4) for t in oc.tests}["exact"]
+    0.0294
+    >>> {i.method: round(i.coverage, 3) for i in oc.intervals}["wald"]
+    0.943
+    """
+    n = check_count(n, "n")
+    if not 1 <= n <= MAX_N:
+        raise ValueError(f"`n` must be between 1 and {MAX_N:,}, but got {n}.")
+    p10 = check_probability(p10, "p10", open_interval=False)
+    p01 = check_probability(p01, "p01", open_interval=False)
+    psi = p10 + p01
+    if psi > 1 + 1e-12:
+        raise ValueError(f"`p10` + `p01` must be at most 1, but got {p10} + {p01} = {psi}.")
+    psi = min(psi, 1.0)
+    if p11 is None:
+        p11 = (1.0 - psi) / 2
+    p11 = check_probability(p11, "p11", open_interval=False)
+    if p11 > 1.0 - psi + 1e-12:
+        raise ValueError(f"`p11` must be at most 1 - p10 - p01 = {1 - psi}, but got {p11}.")
+    alpha = check_probability(alpha, "alpha")
+    level = check_probability(level, "level")
+    discordant, weights, m_omitted = _central_binomial(n, psi)
+    tests = tuple(
+        TestCharacteristics(
+            test=key,
+            name=name,
+            size=_rejection_probability(discordant, weights, 0.5, key, alpha),
+            power=_rejection_probability(discordant, weights, _theta(p10, p01), key, alpha),
+        )
+        for key, name in OC_TESTS.items()
+    )
+    grid = _TableGrid(n, p10, p01, p11, discordant, weights, m_omitted)
+    z = float(special.ndtri(0.5 + level / 2))
+    intervals = tuple(grid.interval(method, z, level, p10 - p01) for method in CI_METHODS)
+    return OperatingCharacteristics(
+        n=n,
+        p10=p10,
+        p01=p01,
+        p11=p11,
+        difference=p10 - p01,
+        alpha=alpha,
+        level=level,
+        tests=tests,
+        intervals=intervals,
+        truncation_error=grid.omitted,
+    )
+
+
+def _theta(p10: float, p01: float) -> float:
+    psi = p10 + p01
+    return 0.5 if psi == 0 else p10 / psi
+
+
+def _central_binomial(size: int, p: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """Counts of Bin(size, p) outside whose range at most TAIL_EPSILON lies, their
+    probabilities, and the probability left out."""
+    counts, group, weights, omitted = _central_ranges(np.array([size]), p)
+    return counts, weights, float(omitted[0])
+
+
+def _central_ranges(
+    sizes: np.ndarray, p: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The central ranges of Bin(size, p) for several sizes at once, flattened.
+
+    Returns the counts, the index of the size each count belongs to, the probability of each
+    count, and per size the probability left out of its range (at most TAIL_EPSILON).
+    """
+    sizes = np.asarray(sizes, dtype=np.int64)
+    if p <= 0 or p >= 1:
+        counts = sizes.copy() if p >= 1 else np.zeros_like(sizes)
+        index = np.arange(len(sizes))
+        return counts, index, np.ones(len(sizes)), np.zeros(len(sizes))
+    low = np.maximum(0, stats.binom.ppf(TAIL_EPSILON / 2, sizes, p)).astype(np.int64)
+    high = np.minimum(sizes, stats.binom.isf(TAIL_EPSILON / 2, sizes, p)).astype(np.int64)
+    high = np.maximum(high, low)
+    lengths = high - low + 1
+    index = np.repeat(np.arange(len(sizes)), lengths)
+    starts = np.cumsum(lengths) - lengths
+    counts = low[index] + (np.arange(int(lengths.sum())) - starts[index])
+    weights = stats.binom.pmf(counts, sizes[index], p)
+    omitted = stats.binom.cdf(low - 1, sizes, p) + stats.binom.sf(high, sizes, p)
+    return counts, index, weights, omitted
+
+
+# --- tests -------------------------------------------------------------------------------------
+
+
+def rejection_limits(discordant: np.ndarray, test: str, alpha: float) -> np.ndarray:
+    """For each m in `discordant`, the largest k with min(b, m - b) <= k rejected (-1: none).
+
+    Parameters
+    ----------
+    discordant : numpy.ndarray of int
+        Discordant counts m.
+    test : {"exact", "mid-p", "chi2", "chi2-corrected"}
+    alpha : float
+        Significance level.
+
+    Notes
+    -----
+    Each test's two-sided p-value never falls as the split min(b, m - b) grows towards m/2, so
+    the limit is found by bisection on k in [0, m // 2] for all m at once.
+
+    Examples
+    --------
+    >>> rejection_limits(np.arange(10), "exact", 0.05).tolist()
+    [-1, -1, -1, -1, -1, -1, 0, 0, 0, 1]
+    >>> rejection_limits(np.arange(10), "mid-p", 0.05).tolist()
+    [-1, -1, -1, -1, -1, 0, 0, 0, 1, 1]
+    """
+    m = np.asarray(discordant, dtype=np.int64)
+    log_alpha = math.log(alpha) + math.log1p(_TIE_TOLERANCE)
+    low = np.full(m.shape, -1, dtype=np.int64)  # rejected (or -1)
+    high = m // 2 + 1  # not rejected (or one past the last split)
+    while np.any(open_ := high - low > 1):
+        middle = (low + high) // 2
+        rejected = open_ & (_log_pvalue(middle, m, test) <= log_alpha)
+        low = np.where(rejected, middle, low)
+        high = np.where(open_ & ~rejected, middle, high)
+    return low
+
+
+def _log_pvalue(k: np.ndarray, m: np.ndarray, test: str) -> np.ndarray:
+    """log of the two-sided p-value of the split (k, m - k), k <= m/2, vectorised; 0 at m = 0."""
+    k = np.asarray(k, dtype=np.float64)
+    m = np.asarray(m, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if test in ("chi2", "chi2-corrected"):
+            gap = m - 2 * k
+            if test == "chi2-corrected":
+                gap = np.maximum(0.0, gap - 1)
+            root = gap / np.sqrt(m)
+            log_p = np.minimum(0.0, math.log(2.0) + special.log_ndtr(-root))
+        else:
+            log_cdf = np.log(_half_cdf(k, m))
+            if test == "exact":
+                log_p = np.minimum(0.0, math.log(2.0) + log_cdf)
+            else:
+                below = np.log(_half_cdf(k - 1, m))
+                log_p = np.logaddexp(log_cdf, below)
+                balanced = 2 * k == m
+                log_pmf = -np.log(m + 1) - special.betaln(m - k + 1, k + 1) - m * math.log(2.0)
+                log_p = np.where(balanced, np.log1p(-0.5 * np.exp(log_pmf)), log_p)
+        return np.where(m == 0, 0.0, log_p)
+
+
+def _half_cdf(k: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """P[Bin(m, 1/2) <= k], for arrays, with k < 0 giving 0 and k >= m giving 1."""
+    safe_k = np.clip(k, 0, np.maximum(m - 1, 0))
+    with np.errstate(invalid="ignore"):
+        value = special.betainc(np.maximum(m - safe_k, 1), safe_k + 1, 0.5)
+    return np.where(k < 0, 0.0, np.where(k >= m, 1.0, value))
+
+
+def _rejection_probability(
+    discordant: np.ndarray, weights: np.ndarray, theta: float, test: str, alpha: float
+) -> float:
+    limits = rejection_limits(discordant, test, alpha)
+    lower = stats.binom.cdf(limits, discordant, theta)  # 0 where the limit is -1
+    upper = stats.binom.sf(discordant - limits - 1, discordant, theta)
+    conditional = np.where(2 * limits >= discordant, 1.0, lower + upper)
+    conditional = np.where(limits < 0, 0.0, conditional)
+    return min(1.0, max(0.0, float(weights @ conditional)))
+
+
+# --- intervals ---------------------------------------------------------------------------------
+
+
+class _TableGrid:
+    """The tables (m, b) with non-negligible probability, expanded over a when needed."""
+
+    def __init__(
+        self,
+        n: int,
+        p10: float,
+        p01: float,
+        p11: float,
+        discordant: np.ndarray,
+        weights: np.ndarray,
+        m_omitted: float,
+    ) -> None:
+        self.n = n
+        b, index, b_weight, b_omitted = _central_ranges(discordant, _theta(p10, p01))
+        self.m = discordant[index]
+        self.b = b
+        self.weight = weights[index] * b_weight
+        self._omitted = m_omitted + float(weights @ b_omitted)
+        concordant = 1.0 - p10 - p01
+        self._both_pass_rate = 0.0 if concordant <= 0 else min(1.0, p11 / concordant)
+        self._full: tuple[np.ndarray, ...] | None = None
+
+    @property
+    def omitted(self) -> float:
+        """Probability left out of the sums used so far."""
+        return self._omitted + (self._full[5] if self._full is not None else 0.0)
+
+    def expanded_size(self) -> int:
+        """How many tables (m, b, a) the sum over the both-pass count would hold."""
+        if self._full is not None:
+            return len(self._full[0])
+        sizes, index = np.unique(self.n - self.m, return_inverse=True)
+        rate = self._both_pass_rate
+        if rate <= 0 or rate >= 1:
+            return len(self.m)
+        low = np.maximum(0, stats.binom.ppf(TAIL_EPSILON / 2, sizes, rate))
+        high = np.minimum(sizes, stats.binom.isf(TAIL_EPSILON / 2, sizes, rate))
+        return int(np.maximum(high - low + 1, 1)[index].sum())
+
+    def _expanded(self) -> tuple[np.ndarray, ...]:
+        """(a, b, c, d, weight, omitted) over every table, a | m ~ Bin(n - m, p11/(1 - psi))."""
+        if self._full is None:
+            a, index, a_weight, a_omitted = _central_ranges(self.n - self.m, self._both_pass_rate)
+            b = self.b[index]
+            c = self.m[index] - b
+            d = self.n - a - b - c
+            weight = self.weight[index] * a_weight
+            self._full = (a, b, c, d, weight, float(self.weight @ a_omitted))
+        return self._full
+
+    def interval(
+        self, method: str, z: float, level: float, truth: float
+    ) -> IntervalCharacteristics:
+        name = CI_METHOD_NAMES.get(method, method)
+        if uses_concordant_cells(method) and self.expanded_size() > _MAX_EXPANDED_TABLES:
+            note = (
+                f"Not computed: this method uses the both-pass and both-fail counts separately, "
+                f"and at n = {self.n:,} the exact sum runs over {self.expanded_size():,} tables "
+                f"(the limit is {_MAX_EXPANDED_TABLES:,})."
+            )
+            return IntervalCharacteristics(
+                method=method, name=name, coverage=None, mean_width=None, note=note
+            )
+        if uses_concordant_cells(method):
+            a, b, c, d, weight, _ = self._expanded()
+        else:
+            b, c = self.b, self.m - self.b
+            a, d = self.n - b - c, np.zeros_like(b)
+            weight = self.weight
+        if method in VECTORISED:
+            low, high = VECTORISED[method](a, b, c, d, z)
+        elif len(b) <= _MAX_SCALAR_TABLES:
+            low, high = _scalar_limits(method, a, b, c, d, level)
+        else:
+            note = (
+                f"Not computed: this method is evaluated table by table, and n = {self.n:,} has "
+                f"{len(b):,} tables with non-negligible probability (the limit is "
+                f"{_MAX_SCALAR_TABLES:,})."
+            )
+            return IntervalCharacteristics(
+                method=method, name=name, coverage=None, mean_width=None, note=note
+            )
+        low, high = np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
+        if method in COVERS:
+            covered = COVERS[method](a, b, c, d, z, truth)
+        else:
+            covered = (low <= truth) & (truth <= high)
+        return IntervalCharacteristics(
+            method=method,
+            name=name,
+            coverage=min(1.0, max(0.0, float(weight @ covered))),
+            mean_width=max(0.0, float(weight @ (high - low))),
+            note=None,
+        )
+
+
+def _scalar_limits(
+    method: str, a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray, level: float
+) -> tuple[np.ndarray, np.ndarray]:
+    limits = [
+        difference_interval(int(w), int(x), int(y), int(v), level=level, method=method).interval
+        for w, x, y, v in zip(a, b, c, d, strict=True)
+    ]
+    array = np.array(limits, dtype=np.float64).reshape(-1, 2)
+    return array[:, 0], array[:, 1]
