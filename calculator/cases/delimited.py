@@ -1,11 +1,21 @@
-"""CSV and TSV files: the delimiter check and the reading, with lines that do not fit reported."""
+"""CSV and TSV files: the delimiter check, the reading, and the file line where each row starts.
+
+The reader is pyarrow's CSV parser, run with the index never inferred: a row with more or fewer
+fields than the header is left out and reported with its line (a trailing delimiter on a data line
+must not shift every column one place). A quoted cell may run over several lines, as the CSV
+standard allows, but it is reported, with the number of lines beside the number of rows.
+"""
 
 from __future__ import annotations
 
+import csv
 import io
 import re
-import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from calculator.cases.findings import (
     EXAMPLES,
@@ -19,13 +29,26 @@ from calculator.cases.findings import (
 )
 
 if TYPE_CHECKING:
-    import pandas as pd
+    import pyarrow as pa
 
-__all__ = ["DELIMITERS", "first_line_of", "read_delimited"]
+__all__ = ["DELIMITERS", "DelimitedText", "first_line_of", "header_fields", "read_delimited"]
 
 #: The delimiter of each delimited format.
 DELIMITERS = {"csv": ",", "tsv": "\t"}
 _OTHER_DELIMITERS = {",": "comma", "\t": "tab", ";": "semicolon", "|": "vertical bar"}
+_BLOCK = 1 << 24  # bytes parsed at a time; a record longer than this is read in one block
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DelimitedText:
+    """What the CSV reader found: the rows, the findings, and where each row starts.
+
+    ``lines`` is the file line of each row (an array), or one number to add to a row's position.
+    """
+
+    table: pa.Table
+    issues: tuple[CaseIssue, ...]
+    lines: np.ndarray | int
 
 
 def first_line_of(data: bytes) -> bytes:
@@ -42,56 +65,258 @@ def first_line_of(data: bytes) -> bytes:
     return data[offset : end if end >= 0 else len(data)].rstrip(b"\r")
 
 
-def read_delimited(
-    data: bytes, name: str, file_format: str
-) -> tuple[pd.DataFrame, tuple[CaseIssue, ...]]:
-    """The rows of a CSV or TSV file, and a "malformed_line" finding for lines that do not fit.
+def header_fields(data: bytes, file_format: str) -> int:
+    """How many fields the first line has (a quoted delimiter not counted).
+
+    Examples
+    --------
+    >>> header_fields(b'id,"a,b",c\\n1,2,3\\n', "csv")
+    3
+    """
+    line = first_line_of(data).decode("utf-8-sig", errors="replace")
+    delimiter = DELIMITERS[file_format]
+    if '"' not in line:
+        return line.count(delimiter) + 1
+    return len(next(csv.reader([line], delimiter=delimiter), []))
+
+
+def read_delimited(data: bytes, name: str, file_format: str) -> DelimitedText:
+    """The rows of a CSV or TSV file, with findings for lines that do not fit the header.
 
     Raises
     ------
     CaseFileError
         When another delimiter splits the header, or the parser cannot read the file.
     """
-    import pandas as pd
-
     delimiter = DELIMITERS[file_format]
     header = first_line_of(data).decode("utf-8-sig")
     if delimiter not in header:
         other = next((d for d in _OTHER_DELIMITERS if d != delimiter and d in header), None)
         if other is not None:
             raise _wrong_delimiter(data, name, file_format, delimiter, other)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    table, invalid = _parse(data, name, file_format)
+    records = table.num_rows + len(invalid)
+    multiline = _multiline_rows(table) or any("\n" in text or "\r" in text for _, text in invalid)
+    starts = _record_lines(data, delimiter, records, multiline)
+    bad = np.array([number - 2 for number, _ in invalid], dtype=np.int64)  # data records from 0
+    issues = []
+    if invalid:
+        issues.append(_malformed(name, table.num_columns, invalid, _lines_of(starts, bad)))
+    if isinstance(starts, int):
+        lines: np.ndarray | int = starts
+    else:
+        keep = np.ones(records, dtype=bool)
+        keep[bad] = False
+        lines = starts[keep]
+    if multiline:
+        issues.append(_multiline_finding(data, name, table, lines))
+    return DelimitedText(table=table, issues=tuple(issues), lines=lines)
+
+
+def column_text(data: bytes, file_format: str, position: int, width: int) -> pa.Array:
+    """One column's cells exactly as written (text), aligned with the rows :func:`read_delimited`
+    keeps: what an id is compared by when its column was read as decimal numbers."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    names = [f"c{k}" for k in range(width)]
+    table = pcsv.read_csv(
+        io.BytesIO(data),
+        read_options=pcsv.ReadOptions(
+            use_threads=False, block_size=_BLOCK, skip_rows=1, column_names=names
+        ),
+        parse_options=pcsv.ParseOptions(
+            delimiter=DELIMITERS[file_format],
+            newlines_in_values=True,
+            invalid_row_handler=lambda row: "skip",
+        ),
+        convert_options=pcsv.ConvertOptions(
+            include_columns=[names[position]],
+            column_types={names[position]: pa.string()},
+            strings_can_be_null=True,
+        ),
+    )
+    return table.column(0).combine_chunks()
+
+
+def _parse(data: bytes, name: str, file_format: str) -> tuple[pa.Table, list[tuple[int, str]]]:
+    """pyarrow's CSV reader, one thread (so bad rows carry their record number)."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    invalid: list[tuple[int, str]] = []
+
+    def skip(row: pcsv.InvalidRow) -> str:
+        invalid.append((row.number, row.text))
+        return "skip"
+
+    for block in (_BLOCK, len(data) + 1):  # the second for a record longer than a block
+        invalid.clear()
         try:
-            frame = pd.read_csv(
-                io.BytesIO(data), sep=delimiter, on_bad_lines="warn", encoding="utf-8-sig"
+            table = pcsv.read_csv(
+                io.BytesIO(data),
+                read_options=pcsv.ReadOptions(use_threads=False, block_size=block),
+                parse_options=pcsv.ParseOptions(
+                    delimiter=DELIMITERS[file_format],
+                    newlines_in_values=True,
+                    invalid_row_handler=skip,
+                ),
+                convert_options=pcsv.ConvertOptions(strings_can_be_null=True, timestamp_parsers=[]),
             )
-        except pd.errors.EmptyDataError:
-            raise fatal("empty_file", name, f"{name}: the file is empty.", count=0) from None
-        except (pd.errors.ParserError, ValueError) as error:
+            break
+        except pa.ArrowInvalid as error:
+            if "straddl" in str(error) and block == _BLOCK:
+                continue
             raise fatal(
                 "unreadable_file",
                 name,
                 f"{name}: not readable as {file_format.upper()}: {first_line(error)}",
             ) from None
-    bad_lines = [
-        (int(line), detail)
-        for warning in caught
-        for line, detail in re.findall(r"Skipping line (\d+): ([^\n]*)", str(warning.message))
-    ]
-    frame.index = pd.RangeIndex(1, len(frame) + 1)
-    if not bad_lines:
-        return frame, ()
-    issue = CaseIssue(
+    return _plain_types(table), invalid
+
+
+def _plain_types(table: pa.Table) -> pa.Table:
+    """Dates and times back to their text, so every column is a number, a boolean or text."""
+    import pyarrow as pa
+
+    for position, field in enumerate(table.schema):
+        kind = field.type
+        if not (
+            pa.types.is_integer(kind)
+            or pa.types.is_floating(kind)
+            or pa.types.is_boolean(kind)
+            or pa.types.is_string(kind)
+            or pa.types.is_null(kind)
+        ):
+            table = table.set_column(position, field.name, table.column(position).cast(pa.string()))
+    return table
+
+
+def _multiline_rows(table: pa.Table) -> bool:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    return any(
+        pa.types.is_string(field.type)
+        and pc.any(pc.match_substring_regex(table.column(position), "[\r\n]")).as_py()
+        for position, field in enumerate(table.schema)
+    )
+
+
+def _record_lines(data: bytes, delimiter: str, records: int, multiline: bool) -> np.ndarray | int:
+    """The file line where each data record starts, or the one offset when it is row + offset."""
+    lone_cr = re.search(rb"\r(?!\n)", data) is not None
+    blank = re.search(rb"(^|\n)\r?\n", data) is not None
+    if not (multiline or lone_cr or blank):
+        return 2  # the header on line 1, then one line per record
+    if not (multiline or lone_cr):  # blank lines only: the non-blank lines after the header
+        return _non_blank_lines(data)[1 : records + 1]
+    starts = _scanned_lines(data, delimiter)
+    if starts is None or len(starts) != records + 1:
+        return 2  # the scan disagrees with the parser: number records as lines after all
+    return starts[1:]
+
+
+def _non_blank_lines(data: bytes) -> np.ndarray:
+    """Line numbers (from 1) of the lines that are not empty (a lone carriage return is empty)."""
+    view = np.frombuffer(data, dtype=np.uint8)
+    found, line, begin = [], 1, 0
+    for offset in range(0, len(view), _BLOCK):
+        ends = np.flatnonzero(view[offset : offset + _BLOCK] == 10) + offset
+        if not len(ends):
+            continue
+        starts = np.empty(len(ends), dtype=np.int64)
+        starts[0], starts[1:] = begin, ends[:-1] + 1
+        length = ends - starts
+        empty = (length == 0) | ((length == 1) & (view[starts] == 13))
+        found.append(np.flatnonzero(~empty) + line)
+        line, begin = line + len(ends), int(ends[-1]) + 1
+    if begin < len(view) and data[begin:] != b"\r":  # a last line without a line break
+        found.append(np.array([line]))
+    return np.concatenate(found) if found else np.array([], dtype=np.int64)
+
+
+def _scanned_lines(data: bytes, delimiter: str) -> np.ndarray | None:
+    """Start line of each record by Python's CSV reader (slow, for files with multi-line cells)."""
+    text = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", newline="")
+    reader = csv.reader(text, delimiter=delimiter)
+    starts, previous = [], 0
+    try:
+        for record in reader:
+            if record:
+                starts.append(previous + 1)
+            previous = reader.line_num
+    except csv.Error:  # a cell over the reader's size limit: no line numbers
+        return None
+    return np.array(starts, dtype=np.int64)
+
+
+def _lines_of(starts: np.ndarray | int, records: np.ndarray) -> np.ndarray:
+    return records + starts if isinstance(starts, int) else starts[records]
+
+
+def _malformed(
+    name: str, width: int, invalid: Sequence[tuple[int, str]], lines: np.ndarray
+) -> CaseIssue:
+    texts = [text for _, text in invalid]
+    fields = [_field_count(text) for text in texts]
+    more = sum(count > width for count in fields)
+    fewer = len(fields) - more
+    parts = []
+    if more:
+        parts.append(f"{many(more, 'line')} with more fields than the header's {width}")
+    if fewer:
+        parts.append(f"{many(fewer, 'line')} with fewer")
+    hint = "a stray delimiter or quote?"
+    if more == len(fields) and len(set(fields)) == 1 and texts[0].rstrip().endswith((",", "\t")):
+        hint = "a delimiter at the end of each line? remove it, or name the last column"
+    where = f"on line {lines[0]}" if len(lines) == 1 else f"the first on line {lines[0]}"
+    return CaseIssue(
         kind="malformed_line",
         file=name,
         column=None,
-        count=len(bad_lines),
-        examples=tuple(OffendingRow(line, None, detail) for line, detail in bad_lines[:EXAMPLES]),
-        message=f"{name}: {many(len(bad_lines), 'line')} with more fields than the header's "
-        f"{frame.shape[1]} (a stray delimiter or quote?), left out.",
+        count=len(invalid),
+        examples=tuple(
+            OffendingRow(int(line), None, clip(text))
+            for line, text in zip(lines[:EXAMPLES], texts[:EXAMPLES], strict=False)
+        ),
+        message=f"{name}: {' and '.join(parts)} ({where}; {hint}), left out.",
     )
-    return frame, (issue,)
+
+
+def _field_count(text: str) -> int:
+    return max((len(record) for record in csv.reader(io.StringIO(text))), default=0)
+
+
+def _multiline_finding(
+    data: bytes, name: str, table: pa.Table, lines: np.ndarray | int
+) -> CaseIssue:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    spans = np.zeros(table.num_rows, dtype=bool)
+    for position, field in enumerate(table.schema):
+        if pa.types.is_string(field.type):
+            found = pc.fill_null(pc.match_substring_regex(table.column(position), "[\r\n]"), False)
+            spans |= np.asarray(found.to_numpy(zero_copy_only=False), dtype=bool)
+    rows = np.flatnonzero(spans)
+    row_lines = rows + lines if isinstance(lines, int) else lines[rows]
+    physical = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    records = table.num_rows + 1
+    first = f"line {row_lines[0]}" if len(row_lines) else "a line left out"
+    return CaseIssue(
+        kind="multiline_cell",
+        file=name,
+        column=None,
+        count=len(rows),
+        examples=tuple(
+            OffendingRow(int(line), None, "a cell with a line break")
+            for line in row_lines[:EXAMPLES]
+        ),
+        message=f"{name}: {many(len(rows), 'row')} with a quoted cell running over several lines "
+        f"(the first on {first}), so the file's {physical:,} lines hold {records:,} records "
+        "(the header included); if that is not intended, look for a quote that is not closed.",
+    )
 
 
 def _wrong_delimiter(

@@ -40,7 +40,9 @@ EXCLUSION_REASONS = (
 #: Offending rows kept as examples per finding.
 EXAMPLES = 5
 
-_LINE_KINDS = ("malformed_line", "binary_file", "wrong_delimiter")  # examples numbered by line
+# Findings whose examples are numbered by file line, or by column, rather than by data row.
+_LINE_KINDS = ("malformed_line", "binary_file", "wrong_delimiter", "multiline_cell")
+_COLUMN_KINDS = ("renamed_column", "too_many_columns")
 
 
 class OffendingRow(NamedTuple):
@@ -58,9 +60,12 @@ class CaseIssue:
     Attributes
     ----------
     kind : str
-        One of :data:`EXCLUSION_REASONS` (rows left out, the rest is analysed) or a file-level
-        problem that stops the analysis: "too_large", "empty_file", "header_only",
-        "binary_file", "wrong_delimiter", "unreadable_file", "missing_column".
+        One of :data:`EXCLUSION_REASONS` (rows left out, the rest is analysed); a note that
+        leaves every row in: "multiline_cell" (a quoted cell runs over several lines),
+        "renamed_column" (a column name repeated, empty, or holding control or text-direction
+        characters); or a file-level problem that stops the analysis: "too_large",
+        "too_many_columns", "empty_file", "header_only", "binary_file", "wrong_delimiter",
+        "unreadable_file", "missing_column", "same_file".
     file : str
         The file's name.
     column : str or None
@@ -69,7 +74,8 @@ class CaseIssue:
         How many rows (or lines, or bytes for "binary_file" and "too_large") are affected.
     examples : tuple of OffendingRow
         The first few offending rows. ``row`` counts data rows from 1 (the header is not a row);
-        for "malformed_line", "binary_file" and "wrong_delimiter" it is the file's line instead.
+        for "malformed_line", "binary_file", "wrong_delimiter" and "multiline_cell" it is the
+        file's line instead, and for "renamed_column" the column's position from 1.
     message : str
         One line saying what is wrong and what to do.
     fatal : bool
@@ -93,7 +99,9 @@ class CaseIssue:
 
     @property
     def row_label(self) -> str:
-        """ "line" where the examples are numbered by file line, else "row"."""
+        """ "line" or "column" where the examples are numbered so, else "row"."""
+        if self.kind in _COLUMN_KINDS:
+            return "column"
         return "line" if self.kind in _LINE_KINDS else "row"
 
     def to_dict(self) -> dict[str, object]:

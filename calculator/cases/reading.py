@@ -11,24 +11,28 @@ import codecs
 import io
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from calculator.cases.delimited import first_line_of, read_delimited
+import numpy as np
+
+from calculator.cases.delimited import column_text, first_line_of, header_fields, read_delimited
 from calculator.cases.findings import (
     EXAMPLES,
     CaseIssue,
     OffendingRow,
     fatal,
     first_line,
+    many,
 )
 from calculator.cases.jsonlines import read_json_lines
+from calculator.cases.names import column_names
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["FORMATS", "MAX_FILE_BYTES", "CaseFile", "read_case_file"]
+__all__ = ["FORMATS", "MAX_FILE_BYTES", "MAX_COLUMNS", "MAX_CELLS", "CaseFile", "read_case_file"]
 
 #: File formats by extension; files with another extension are recognised by their content.
 FORMATS = {
@@ -45,6 +49,14 @@ FORMATS = {
 #: Largest file read, in bytes (Streamlit's default upload limit).
 MAX_FILE_BYTES = 200 * 1024 * 1024
 
+#: Most columns read from one file (JSON Lines: distinct keys, nested ones flattened). Checked
+#: before the rows are read, so a header of tens of thousands of names is refused at once.
+MAX_COLUMNS = 1_000
+
+#: Most cells (rows x columns) read from one file, checked from the line count before reading:
+#: it bounds the memory a file can take once parsed, whatever its shape.
+MAX_CELLS = 50_000_000
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CaseFile:
@@ -59,18 +71,47 @@ class CaseFile:
     frame : pandas.DataFrame
         The rows read; the index numbers data rows from 1 (JSON Lines: the line number).
     issues : tuple of CaseIssue
-        Lines that could not be read as a row ("malformed_line"); they are not in `frame`.
+        Lines that could not be read as a row ("malformed_line", not in `frame`), and notes
+        about the file ("multiline_cell", "renamed_column").
+    lines : numpy.ndarray, int or None
+        The file line where each row starts (an array in row order), or the number to add to a
+        row's position (from 0) to get its line; None for Parquet, which has no lines.
+    data : bytes
+        The file's bytes (not shown, not compared).
     """
 
     name: str
     format: str
     frame: pd.DataFrame
     issues: tuple[CaseIssue, ...] = ()
+    lines: np.ndarray | int | None = field(default=None, repr=False, compare=False)
+    data: bytes = field(default=b"", repr=False, compare=False)
 
     @property
     def unread_rows(self) -> int:
         """Lines of data that could not be read as a row."""
-        return sum(issue.count for issue in self.issues)
+        return sum(issue.count for issue in self.issues if issue.kind == "malformed_line")
+
+    def line_of(self, position: int) -> int | None:
+        """The file line where the row at `position` (from 0) starts; None without lines."""
+        if self.lines is None:
+            return None
+        if isinstance(self.lines, int):
+            return position + self.lines
+        return int(self.lines[position])
+
+    def written_text(self, column: str) -> pd.Series | None:
+        """The cells of `column` as written in the file, when reading them as decimal numbers
+        may have changed them ("1.50" read as 1.5, 9007199254740993 as 9007199254740992);
+        None when the column's values are exact as read (text, integers, typed formats)."""
+        import pandas as pd
+
+        values = self.frame[column]
+        if self.format not in ("csv", "tsv") or not pd.api.types.is_float_dtype(values.dtype):
+            return None
+        position = list(self.frame.columns).index(column)
+        text = column_text(self.data, self.format, position, self.frame.shape[1])
+        return pd.Series(text.to_pandas(), index=self.frame.index)
 
 
 def read_case_file(
@@ -122,17 +163,19 @@ def read_case_file(
     data, name = _read_bytes(source, name, max_bytes)
     file_format = _detect_format(data, name)
     issues: tuple[CaseIssue, ...] = ()
+    lines: np.ndarray | int | None = None
     if file_format == "parquet":
-        frame = _read_parquet(data, name)
+        frame = _read_parquet(data, name, max_bytes)
     else:
         _check_text(data, name)
         if file_format == "jsonl":
-            frame, issues = read_json_lines(data.decode("utf-8-sig"), name)
+            frame, issues = read_json_lines(data.decode("utf-8-sig"), name, MAX_COLUMNS)
         else:
-            frame, issues = read_delimited(data, name, file_format)
+            _check_shape(data, name, file_format)
+            frame, issues, lines = _delimited_frame(data, name, file_format)
     if frame.shape[1] == 0:
         raise fatal("empty_file", name, f"{name}: the file has no columns.", count=0)
-    if len(frame) == 0 and not issues:
+    if len(frame) == 0 and not any(issue.kind == "malformed_line" for issue in issues):
         columns = ", ".join(map(str, frame.columns[:8]))
         raise fatal(
             "header_only",
@@ -140,29 +183,87 @@ def read_case_file(
             f"{name}: the file has a header ({columns}) but no rows of data.",
             count=0,
         )
-    frame.columns = [str(column) for column in frame.columns]
-    return CaseFile(name=name, format=file_format, frame=frame, issues=issues)
+    names, renamed = column_names(frame.columns, name)
+    frame.columns = names
+    if renamed is not None:
+        issues = (*issues, renamed)
+    if file_format == "jsonl":
+        lines = np.asarray(frame.index, dtype=np.int64)
+    return CaseFile(
+        name=name, format=file_format, frame=frame, issues=issues, lines=lines, data=data
+    )
 
 
-def _read_bytes(source: object, name: str | None, max_bytes: int) -> tuple[bytes, str]:
-    if isinstance(source, bytes | bytearray | memoryview):
-        name = name or "uploaded file"
-        size = len(source)
-    elif isinstance(source, str | os.PathLike):
-        path = Path(source)
-        name = name or path.name
-        size = path.stat().st_size
-    else:
-        raise TypeError(f"A case file must be a path or bytes, but got {type(source).__name__}.")
-    if size > max_bytes:
+def _delimited_frame(
+    data: bytes, name: str, file_format: str
+) -> tuple[pd.DataFrame, tuple[CaseIssue, ...], np.ndarray | int]:
+    import pandas as pd
+    import pyarrow as pa
+
+    read = read_delimited(data, name, file_format)
+    table = read.table
+    # Duplicate names must not collapse into one column on the way to pandas.
+    table = table.rename_columns([f"c{k}" for k in range(table.num_columns)])
+    frame = table.to_pandas(
+        types_mapper={pa.int64(): pd.Int64Dtype()}.get, split_blocks=True, self_destruct=True
+    )
+    frame.columns = read.table.column_names
+    frame.index = pd.RangeIndex(1, len(frame) + 1)
+    return frame, read.issues, read.lines
+
+
+def _check_shape(data: bytes, name: str, file_format: str) -> None:
+    """Refuse, before reading, a header over :data:`MAX_COLUMNS` or over :data:`MAX_CELLS` cells."""
+    columns = header_fields(data, file_format)
+    if columns > MAX_COLUMNS:
+        raise fatal(
+            "too_many_columns",
+            name,
+            f"{name}: the header has {columns:,} columns, over the limit of {MAX_COLUMNS:,}; "
+            "keep the columns you need (the id, the outcomes, a group).",
+            count=columns,
+        )
+    rows = data.count(b"\n")
+    if rows * columns > MAX_CELLS:
         raise fatal(
             "too_large",
             name,
-            f"{name}: the file is {size:,} bytes, over the limit of {max_bytes:,} bytes; "
+            f"{name}: about {rows:,} rows of {many(columns, 'column')} is "
+            f"{rows * columns:,} cells, over the limit of {MAX_CELLS:,}; keep the columns you "
+            "need or split the file.",
+            count=len(data),
+        )
+
+
+def _read_bytes(source: object, name: str | None, max_bytes: int) -> tuple[bytes, str]:
+    """The file's bytes, never more than `max_bytes` of them, even when its size is unknown."""
+    if isinstance(source, bytes | bytearray | memoryview):
+        name = name or "uploaded file"
+        data = bytes(source)
+        size, stated = len(data), True
+    elif isinstance(source, str | os.PathLike):
+        path = Path(source)
+        name = name or path.name
+        size = path.stat().st_size  # 0 for a device or a pipe: the read below is bounded
+        data, stated = b"", True
+        if size <= max_bytes:
+            with path.open("rb") as handle:
+                data = handle.read(max_bytes + 1)
+            stated = len(data) <= size
+            size = max(size, len(data))
+    else:
+        raise TypeError(f"A case file must be a path or bytes, but got {type(source).__name__}.")
+    if size > max_bytes:
+        # A file whose size was not known in advance (a device, a pipe) is read only up to
+        # the limit: its size is then "over" the limit.
+        shown = f"{size:,}" if stated else f"over {max_bytes:,}"
+        raise fatal(
+            "too_large",
+            name,
+            f"{name}: the file is {shown} bytes, over the limit of {max_bytes:,} bytes; "
             "keep the columns you need or split the file.",
             count=size,
         )
-    data = bytes(source) if not isinstance(source, str | os.PathLike) else path.read_bytes()
     if not data or data.isspace():
         raise fatal("empty_file", name, f"{name}: the file is empty.", count=0)
     return data, name
@@ -238,15 +339,45 @@ def _lines_with(data: bytes, needle: bytes) -> list[int]:
     return lines
 
 
-def _read_parquet(data: bytes, name: str) -> pd.DataFrame:
+def _read_parquet(data: bytes, name: str, max_bytes: int) -> pd.DataFrame:
+    """The rows of a Parquet file, its index kept as columns when it has a name or values."""
     import pandas as pd
+    import pyarrow.parquet as pq
 
+    try:
+        metadata = pq.ParquetFile(io.BytesIO(data)).metadata
+        columns = metadata.num_columns
+        decoded = sum(metadata.row_group(k).total_byte_size for k in range(metadata.num_row_groups))
+    except Exception as error:  # pyarrow raises several types for a damaged file
+        raise fatal(
+            "unreadable_file", name, f"{name}: not a readable Parquet file: {first_line(error)}"
+        ) from None
+    if columns > MAX_COLUMNS:
+        raise fatal(
+            "too_many_columns",
+            name,
+            f"{name}: the file has {columns:,} columns, over the limit of {MAX_COLUMNS:,}; "
+            "keep the columns you need (the id, the outcomes, a group).",
+            count=columns,
+        )
+    if decoded > 4 * max_bytes or metadata.num_rows * max(columns, 1) > MAX_CELLS:
+        raise fatal(
+            "too_large",
+            name,
+            f"{name}: {metadata.num_rows:,} rows of {many(columns, 'column')} take "
+            f"{decoded:,} bytes once decompressed, over the limit of {4 * max_bytes:,} bytes "
+            f"or {MAX_CELLS:,} cells; keep the columns you need or split the file.",
+            count=decoded,
+        )
     try:
         frame = pd.read_parquet(io.BytesIO(data))
     except Exception as error:  # pyarrow raises several types for a damaged file
         raise fatal(
             "unreadable_file", name, f"{name}: not a readable Parquet file: {first_line(error)}"
         ) from None
-    frame = frame.reset_index(drop=True)
+    index = frame.index
+    plain = isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
+    if not plain or any(level is not None for level in index.names):
+        frame = frame.reset_index()  # a named index holds the ids: keep it as a column
     frame.index = pd.RangeIndex(1, len(frame) + 1)
     return frame

@@ -1,0 +1,83 @@
+"""Column names made safe to show and to choose: no control or bidirectional-override character,
+none empty, none repeated. Every change is reported; no name changes silently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from calculator.cases.findings import EXAMPLES, CaseIssue, OffendingRow, clip, many
+
+__all__ = ["neutral_text", "column_names"]
+
+# C0 and C1 controls, and the characters that reorder text when shown (Unicode bidirectional
+# embeddings, overrides, isolates and marks): "abc\u202etxt.exe" must not display as "abcexe.txt".
+_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def neutral_text(text: str) -> str:
+    """`text` with every control and bidirectional-override character written as an escape.
+
+    Examples
+    --------
+    >>> neutral_text("acc\\u202e"), neutral_text("a\\tb"), neutral_text("plain")
+    ('acc\\\\u202e', 'a\\\\tb', 'plain')
+    """
+    return _HIDDEN.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    return match.group().encode("unicode_escape").decode("ascii")
+
+
+def column_names(names: Sequence[object], file: str) -> tuple[list[str], CaseIssue | None]:
+    """Names that can be shown and chosen, and a finding listing every name changed.
+
+    Hidden characters are escaped (:func:`neutral_text`), an empty name becomes "column k",
+    and every copy of a repeated name becomes "name (column k)", k counting columns from 1.
+
+    Examples
+    --------
+    >>> names, issue = column_names(["id", "acc", "", "acc"], "r.csv")
+    >>> names
+    ['id', 'acc (column 2)', 'column 3', 'acc (column 4)']
+    >>> issue.kind, issue.count, issue.examples[0]
+    ('renamed_column', 3, OffendingRow(row=2, case_id=None, value="'acc'"))
+    """
+    original = [str(name) for name in names]
+    shown = [neutral_text(name) or f"column {k}" for k, name in enumerate(original, start=1)]
+    repeats = Counter(shown)
+    taken = set(shown)
+    for position, name in enumerate(shown):
+        if repeats[name] > 1:
+            candidate = f"{name} (column {position + 1})"
+            while candidate in taken:
+                candidate += "'"
+            taken.add(candidate)
+            shown[position] = candidate
+    changed = [k for k, (old, new) in enumerate(zip(original, shown, strict=True)) if old != new]
+    if not changed:
+        return shown, None
+    pairs = "; ".join(f"{original[k]!r} as {shown[k]!r}" for k in changed[:3])
+    more = f"; and {len(changed) - 3:,} more" if len(changed) > 3 else ""
+    reasons = []
+    if any(count > 1 for count in repeats.values()):
+        reasons.append("a name repeated")
+    if any(not name for name in original):
+        reasons.append("a name missing")
+    if any(_HIDDEN.search(name) for name in original):
+        reasons.append("control or text-direction characters")
+    issue = CaseIssue(
+        kind="renamed_column",
+        file=file,
+        column=None,
+        count=len(changed),
+        examples=tuple(
+            OffendingRow(k + 1, None, clip(repr(original[k]))) for k in changed[:EXAMPLES]
+        ),
+        message=f"{file}: {many(len(changed), 'column')} renamed so that each can be shown and "
+        f"chosen ({', '.join(reasons)}): {clip(pairs + more, 240)}.",
+    )
+    return shown, issue
