@@ -232,6 +232,8 @@ def _tail_weights(
     outcomes: np.ndarray, m: int, b: int, convention: str, alternative: str
 ) -> np.ndarray:
     """Share of each outcome's probability that the p-value counts (see `NullDistribution`)."""
+    if m == 0:  # no discordant pair: p = 1 by definition, the one outcome counts in full
+        return np.ones(len(outcomes))
     edge = 0.5 if convention == "mid-p" else 1.0
     if alternative == "greater":
         return np.where(outcomes < b, 1.0, np.where(outcomes == b, edge, 0.0))
