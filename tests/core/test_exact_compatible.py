@@ -1,0 +1,202 @@
+"""Fay & Lumbard's (2021) difference interval, compatible with the exact McNemar test."""
+
+import math
+
+import mpmath
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from calculator import analyze, difference_interval, mcnemar_exact
+from calculator.fay_lumbard import exact_compatible_limits, upper_tail_probability
+from calculator.intervals import CI_METHOD_NAMES, CI_METHODS
+
+# --- Own high-precision reference. P_U(delta) = P[T (2B - 1) >= delta], B ~ Beta(b + 1, c),
+# T ~ Beta(m + 1, n - m) for delta >= 0 and Beta(m, n - m + 1) below (Fay & Lumbard 2021,
+# section 3; exact2x2's mcnemarExactDP, R/mcnemarExactDP.R, pval.1sided). Integrated over t in
+# mpmath with the Beta density, not over quantiles as the calculator does.
+
+
+def _mp_upper_tail(delta, b, c, n):
+    mpmath.mp.dps = 25
+    delta, m = mpmath.mpf(delta), b + c
+
+    def sf_b(s):
+        if s >= 1:
+            return mpmath.mpf(0)
+        if s <= 0:
+            return mpmath.mpf(1)
+        return mpmath.betainc(b + 1, c, s, 1, regularized=True)
+
+    shape = (m + 1, n - m) if delta >= 0 else (m, n - m + 1)
+    start = abs(delta)
+    base = 0 if delta >= 0 else mpmath.betainc(*shape, 0, start, regularized=True)
+    log_beta = mpmath.log(mpmath.beta(*shape))
+
+    def integrand(t):
+        log_density = (shape[0] - 1) * mpmath.log(t) + (shape[1] - 1) * mpmath.log1p(-t)
+        return sf_b(mpmath.mpf(1) / 2 + delta / (2 * t)) * mpmath.exp(log_density - log_beta)
+
+    mode = mpmath.mpf(shape[0] - 1) / (sum(shape) - 2)
+    points = sorted({start, *(x for x in (mode / 2, mode, (1 + mode) / 2) if start < x < 1), 1})
+    return base + mpmath.quad(integrand, points)
+
+
+@pytest.mark.parametrize(
+    ("delta", "b", "c", "n"),
+    [(0.05, 4, 12, 100), (-0.1, 4, 12, 100), (0.2, 15, 5, 100), (-0.3, 1, 7, 21)],
+)
+def test_tail_probability_matches_mpmath_to_twelve_digits(delta, b, c, n):
+    expected = float(_mp_upper_tail(delta, b, c, n))
+    assert upper_tail_probability(delta, b, c, n) == pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+def test_tail_probability_at_zero_is_the_one_sided_exact_p():
+    # P_U(0) = P[Binomial(16, 1/2) <= 4] = 2517/65536.
+    assert upper_tail_probability(0.0, 4, 12, 100) == pytest.approx(2517 / 65536, rel=1e-14)
+
+
+# --- Limits: the roots of P_U(delta) = (1 - level)/2, solved from _mp_upper_tail above by
+# bisection then mpmath.findroot (Anderson) to 1e-25, mpmath 1.3.0 at 20-30 digits; the
+# c = 0 ends are the Beta quantiles, solved the same way. Printed to 15 significant digits.
+# (exact2x2 prints none of these in its manual or vignettes, and its own default tolerances
+# are looser than six digits, so mpmath is the reference here.)
+MPMATH_LIMITS = [
+    # b, c, n, level, low, high
+    (4, 12, 100, 0.95, -0.170014169504767, 0.00768464163069258),  # seed example 70/4/12/14
+    (1, 7, 21, 0.95, -0.545498753426653, 0.0204495187517964),  # exact2x2's mcnemarExactDP example
+    (15, 5, 100, 0.95, 0.00339067814944166, 0.197390688614183),  # seed example 60/15/5/20
+    (0, 3, 20, 0.95, -0.378926826545314, 0.0773191654094116),
+    (5, 0, 10, 0.95, -0.0220672314570714, 0.812913971552601),
+    (10, 10, 30, 0.95, -0.314812067808651, 0.314812067808651),
+    (9, 2, 44, 0.90, 0.01340702201281, 0.298251130724874),
+    (2, 30, 40, 0.99, -0.884066495145031, -0.361715578717203),
+    (3, 1, 4, 0.95, -0.611759100633513, 0.98738107358058),
+]
+# n = 10^9, same script (the limits near 1e-9 show the quantile transform keeps its digits).
+MPMATH_LIMITS_HUGE_N = [(1, 2, 10**9, 0.95, -6.47456452132261e-9, 4.11300327391553e-9)]
+
+
+@pytest.mark.parametrize(("b", "c", "n", "level", "low", "high"), MPMATH_LIMITS)
+def test_limits_match_mpmath_to_ten_significant_digits(b, c, n, level, low, high):
+    got_low, got_high = exact_compatible_limits(b, c, n, level)
+    assert got_low == pytest.approx(low, rel=1e-10)
+    assert got_high == pytest.approx(high, rel=1e-10)
+
+
+@pytest.mark.parametrize(("b", "c", "n", "level", "low", "high"), MPMATH_LIMITS_HUGE_N)
+def test_limits_at_a_billion_cases_match_mpmath_to_eight_digits(b, c, n, level, low, high):
+    got_low, got_high = exact_compatible_limits(b, c, n, level)
+    assert got_low == pytest.approx(low, rel=1e-8)
+    assert got_high == pytest.approx(high, rel=1e-8)
+
+
+def test_no_discordant_pairs_gives_plus_minus_the_clopper_pearson_limit():
+    # 0 of 10 discordant: the upper 97.5% Clopper-Pearson limit is 1 - 0.025^(1/10).
+    low, high = exact_compatible_limits(0, 0, 10, 0.95)
+    assert high == pytest.approx(1 - 0.025**0.1, rel=1e-13)
+    assert low == -high
+
+
+def test_every_case_discordant_has_closed_form_limits():
+    # m = n: T = 1, so the upper limit is 2 B - 1 at B's upper quantile.
+    low, high = exact_compatible_limits(10, 0, 10, 0.95)
+    assert high == 1.0
+    assert low == pytest.approx(2 * 0.025**0.1 - 1, rel=1e-13)
+
+
+def test_seed_example_interval_includes_zero_like_the_exact_test():
+    # 70/4/12/14: the exact p is 0.077 and Agresti-Min excludes 0; this interval does not.
+    ci = difference_interval(70, 4, 12, 14, method="exact-compatible")
+    assert ci.low < 0 < ci.high
+    assert difference_interval(70, 4, 12, 14).high < 0
+
+
+def test_method_is_listed_with_its_display_name_and_reaches_analyze():
+    assert "exact-compatible" in CI_METHODS
+    assert CI_METHOD_NAMES["exact-compatible"] == "Exact-compatible (Fay-Lumbard)"
+    data = analyze(60, 15, 5, 20, ci_method="exact-compatible").to_dict()["difference"]
+    assert data["method"] == "exact-compatible"
+    assert data["low"] == pytest.approx(0.00339067814944166, rel=1e-10)
+
+
+def test_a_billion_cases_keep_finite_ordered_limits():
+    low, high = exact_compatible_limits(1, 2, 10**9, 0.95)
+    assert -1e-8 < low < -1e-9 < 0 < high < 1e-8
+    low, high = exact_compatible_limits(10**6, 10**6 + 5000, 10**9, 0.95)
+    assert low < -5000 / 10**9 < high < 0  # the exact p is about 4e-4: the interval excludes 0
+    assert mcnemar_exact(10**6, 10**6 + 5000).pvalue < 0.05
+
+
+# --- Compatibility: excludes 0 exactly when the doubled exact p is at most 1 - level. Levels
+# whose 1 - level is dyadic (0.75, 0.5) let p equal alpha exactly; those are tested by name.
+
+small_tables = st.tuples(st.integers(0, 60), st.integers(0, 60), st.integers(0, 40)).filter(
+    lambda t: sum(t) > 0
+)
+
+
+@given(small_tables, st.sampled_from([0.8, 0.9, 0.95, 0.99]))
+def test_excludes_zero_exactly_when_the_exact_test_rejects(table, level):
+    b, c, rest = table
+    low, high = exact_compatible_limits(b, c, b + c + rest, level)
+    rejects = mcnemar_exact(b, c).pvalue <= 1 - level
+    assert (low > 0 or high < 0) == rejects
+    assert -1 <= low <= (b - c) / (b + c + rest) <= high <= 1
+
+
+@given(small_tables)
+def test_limits_mirror_when_b_and_c_swap_and_nest_as_level_rises(table):
+    b, c, rest = table
+    n = b + c + rest
+    low, high = exact_compatible_limits(b, c, n, 0.9)
+    mirror_low, mirror_high = exact_compatible_limits(c, b, n, 0.9)
+    assert mirror_low == pytest.approx(-high, abs=1e-15) and mirror_high == pytest.approx(-low)
+    wide_low, wide_high = exact_compatible_limits(b, c, n, 0.99)
+    assert wide_low <= low and high <= wide_high
+
+
+def test_p_equal_to_alpha_excludes_zero_as_the_test_rejects():
+    # b, c = 0, 3: the doubled exact p is 2 P[Binomial(3, 1/2) = 0] = 2/8, equal to alpha at
+    # level 0.75; the test rejects (p <= alpha), so the interval must exclude 0.
+    low, high = exact_compatible_limits(0, 3, 3, 0.75)
+    assert high < 0 and math.isclose(high, 0.0, abs_tol=1e-300)
+    low, high = exact_compatible_limits(0, 3, 10, 0.75)
+    assert high < 0
+
+
+# --- The reconciliation sentence, when the shown interval and the shown test disagree.
+
+
+def test_seed_example_with_agresti_min_gets_one_sentence_naming_the_compatible_interval():
+    result = analyze(70, 4, 12, 14)
+    text = result.reconciliation
+    assert text is not None and text.count(". ") == 0 and text.endswith(".")
+    assert "Agresti-Min interval excludes 0" in text
+    assert "does not reject at α = 0.05 (p = 0.077)" in text
+    assert "conditions on the 16 discordant pairs" in text
+    assert "exact-compatible (Fay-Lumbard) interval" in text
+    assert result.to_dict()["reconciliation"] == text
+
+
+def test_mid_p_test_rejecting_while_the_exact_compatible_interval_includes_zero_is_explained():
+    text = analyze(70, 4, 12, 14, convention="mid-p", ci_method="exact-compatible").reconciliation
+    assert text.startswith("The McNemar mid-p test rejects at α = 0.05 (p = 0.0490)")
+    assert "mid-p interval for the odds ratio" in text
+    assert "exact McNemar" not in text  # mid-p is never called exact
+
+
+def test_one_discordant_pair_is_singular_in_the_sentence():
+    text = analyze(0, 1, 0, 0, level=0.5, ci_method="wald").reconciliation
+    assert text is None or "1 discordant pair" in text
+
+
+@given(small_tables, st.sampled_from(CI_METHODS), st.sampled_from(["doubling", "mid-p"]))
+def test_reconciliation_appears_exactly_when_interval_and_test_disagree(table, method, convention):
+    b, c, rest = table
+    result = analyze(rest, b, c, 0, ci_method=method, convention=convention)
+    excludes = result.difference.low > 0 or result.difference.high < 0
+    rejects = result.exact.pvalue <= 1 - result.difference.level
+    assert (result.reconciliation is None) == (excludes == rejects)
+    if method == "exact-compatible" and convention == "doubling":
+        assert result.reconciliation is None
