@@ -9,7 +9,6 @@ re-synchronised from the field on every run.
 from __future__ import annotations
 
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 from calculator import check_count
 from ui.examples import WorkedExample
@@ -63,12 +62,12 @@ def check_url() -> list[str]:
     if check.rejected:
         removed = False
         for key in check.rejected:
-            try:
-                del st.query_params[key]
-                removed = True
-            except (KeyError, StreamlitAPIException):
-                # Already bound to a widget this session: Streamlit validates it itself.
-                pass
+            # A widget of this session already bound to the key owns it (Streamlit refuses to
+            # delete it) and validates it itself.
+            if key in st.session_state or key not in st.query_params:
+                continue
+            del st.query_params[key]
+            removed = True
         if removed:
             st.session_state[_WARNINGS_KEY] = list(check.warnings)
             st.rerun()
