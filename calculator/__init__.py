@@ -4,9 +4,17 @@ Contents, in reading order:
 
 - :mod:`calculator.table`: ``PairedTable`` and the validation of counts and probabilities.
 - :mod:`calculator.mcnemar`: the exact and chi-square McNemar tests, and the unpaired z-test.
-- :mod:`calculator.intervals`: confidence intervals for the pass-rate difference.
+- :mod:`calculator.intervals`: confidence intervals for the pass-rate difference
+  (:mod:`calculator.fay_lumbard`: the one compatible with the exact test).
+- :mod:`calculator.odds_ratio`: the matched-pairs odds ratio b/c, exact and mid-p intervals.
+- :mod:`calculator.reconcile`: the sentence when the interval and the test disagree.
 - :mod:`calculator.gates`: false-alarm rates of several release gates, Bonferroni and Sidak.
 - :mod:`calculator.sweep`: p-values as the both-pass count moves (behind the chart).
+- :mod:`calculator.noninferiority`: Tango's score test against a margin (non-inferiority,
+  superiority by a margin, equivalence).
+- :mod:`calculator.posterior`: the posterior probability that B is better (Jeffreys prior).
+- :mod:`calculator.decision`: the release question ("is B better?", "no worse by more than
+  a margin?", ...) answered by one test, its interval and a sentence.
 - :mod:`calculator.analysis`: ``analyze``, every figure for one table, and the report.
 - :mod:`calculator.formatting`: numbers for reading.
 - :mod:`calculator.cases`: per-case files in, a paired table and the changed cases out
@@ -28,7 +36,8 @@ Examples
 """
 
 from calculator.analysis import FRAMINGS, Analysis, analyze
-from calculator.formatting import format_percent, format_points, format_pvalue
+from calculator.decision import QUESTIONS, Decision, decide
+from calculator.formatting import format_level, format_percent, format_points, format_pvalue, plural
 from calculator.gates import MAX_GATES, GateRates, false_alarm_rate, gate_rates
 from calculator.intervals import (
     CI_METHOD_NAMES,
@@ -38,6 +47,7 @@ from calculator.intervals import (
     difference_interval,
 )
 from calculator.mcnemar import (
+    ALTERNATIVES,
     CONVENTIONS,
     Chi2TestResult,
     ExactTestResult,
@@ -46,6 +56,15 @@ from calculator.mcnemar import (
     mcnemar_exact,
     unpaired_z_test,
 )
+from calculator.noninferiority import (
+    MARGIN_HYPOTHESES,
+    MarginTestResult,
+    equivalence_test,
+    margin_test,
+)
+from calculator.odds_ratio import ODDS_RATIO_METHODS, OddsRatio, odds_ratio
+from calculator.posterior import BetterProbability, probability_b_better
+from calculator.reconcile import reconciliation
 from calculator.release import describe_cluster_change, is_worse
 from calculator.sweep import PassSweep, both_pass_sweep
 from calculator.table import PairedTable, check_count, check_probability
@@ -87,6 +106,22 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
+    "ODDS_RATIO_METHODS",
+    "OddsRatio",
+    "format_level",
+    "odds_ratio",
+    "plural",
+    "reconciliation",
+    "ALTERNATIVES",
+    "QUESTIONS",
+    "MARGIN_HYPOTHESES",
+    "BetterProbability",
+    "Decision",
+    "MarginTestResult",
+    "decide",
+    "equivalence_test",
+    "margin_test",
+    "probability_b_better",
     "MarginSweep",
     "NullDistribution",
     "OperatingCharacteristics",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from calculator._validation import check_choice
+from calculator.decision import Decision, decide
 from calculator.formatting import format_p_equals, format_percent, format_points
 from calculator.gates import GateRates, gate_rates
 from calculator.intervals import CI_METHOD_NAMES, DifferenceInterval, difference_interval
@@ -17,6 +18,7 @@ from calculator.mcnemar import (
     unpaired_z_test,
 )
 from calculator.odds_ratio import OddsRatio, odds_ratio
+from calculator.posterior import BetterProbability, probability_b_better
 from calculator.reconcile import reconciliation
 from calculator.table import PairedTable
 
@@ -45,6 +47,10 @@ class Analysis:
     odds_ratio: OddsRatio
     #: One sentence when the interval and the exact test disagree at the interval's level.
     reconciliation: str | None = None
+    #: The release question's answer: the chosen one-sided/two-sided test, or a margin test.
+    decision: Decision
+    #: Posterior probability that B is better than A (Jeffreys prior).
+    better: BetterProbability
 
     def __repr__(self) -> str:
         t, diff = self.table, self.difference
@@ -83,6 +89,9 @@ class Analysis:
             "unpaired_z": {"statistic": self.unpaired.statistic, "pvalue": self.unpaired.pvalue},
             "gates": self.gates.to_dict(),
             "report": self.report,
+            "decision": self.decision.to_dict(),
+            "probability_B_better": self.better.probability_B_better,
+            "posterior": self.better.to_dict(),
         }
 
 
@@ -101,6 +110,9 @@ def analyze(
     rho: float = 0.0,
     names: tuple[str, str] = ("A", "B"),
     framing: str = "pass",
+    alternative: str = "two-sided",
+    margin: float | None = None,
+    question: str | None = None,
 ) -> Analysis:
     """Analyse a paired table: difference with interval, McNemar's tests, unpaired test, gates.
 
@@ -124,6 +136,16 @@ def analyze(
     framing : {"pass", "correct"}
         Words of the report: pass/fail, or correct/wrong with error rates for classifiers.
         Never changes a number.
+    alternative : {"two-sided", "greater", "less"}
+        The decision's test without a margin: "greater" asks whether B's pass rate is higher
+        than A's. The ``exact``, ``mid_p`` and ``chi2`` results stay two-sided.
+    margin : float or None
+        Delta in pass rate (0.01 = one point): the decision becomes Tango's score test of
+        non-inferiority of B (or of `question`) at level `alpha`.
+    question : {"different", "better", "worse", "non-inferior", "equivalent"} or None
+        The release question (see :func:`calculator.decision.resolve_question`); by default
+        it follows from `alternative` and `margin`. A question other than "different" adds
+        the decision's sentence to the report.
 
     Returns
     -------
@@ -140,7 +162,7 @@ def analyze(
     >>> round(r.exact.pvalue, 3), round(r.chi2.statistic, 2), round(r.unpaired.pvalue, 3)
     (0.041, 5.0, 0.123)
     >>> sorted(r.to_dict())[:3]
-    ['difference', 'gates', 'mcnemar_chi2']
+    ['decision', 'difference', 'gates']
     """
     table = PairedTable(a, b, c, d)
     if table.n == 0:
@@ -156,6 +178,19 @@ def analyze(
     unpaired = unpaired_z_test(table.a, table.b, table.c, table.d)
     gate_figures = gate_rates(gates, alpha, rho)
     report = build_report(table, difference, exact, chi2, gate_figures, names, framing)
+    decision = decide(
+        table,
+        difference,
+        question=question,
+        alternative=alternative,
+        margin=margin,
+        alpha=alpha,
+        convention=convention,
+        names=names,
+        framing=framing,
+    )
+    if decision.question != "different":
+        report = f"{report} {decision.sentence}"
     return Analysis(
         table=table,
         difference=difference,
@@ -174,6 +209,8 @@ def analyze(
             method="exact" if exact.convention == "doubling" else "mid-p",
         ),
         reconciliation=reconciliation(difference, exact),
+        decision=decision,
+        better=probability_b_better(table.b, table.c),
     )
 
 

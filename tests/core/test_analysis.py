@@ -25,6 +25,28 @@ EXPECTED_SHAPE = {
         "sidak_alpha",
         "union_bound",
     },
+    # issue 12: the release question's answer and the posterior probability that B is better
+    "decision": {
+        "question",
+        "alternative",
+        "margin",
+        "test",
+        "statistic",
+        "pvalue",
+        "log10_pvalue",
+        "alpha",
+        "reject",
+        "estimate",
+        "interval",
+        "sentence",
+    },
+    "posterior": {
+        "probability_B_better",
+        "probability_A_better",
+        "log10_probability_B_better",
+        "log10_probability_A_better",
+        "prior",
+    },
 }
 
 
@@ -41,7 +63,9 @@ def _strict_json(result: Analysis) -> dict:
 )
 def test_to_dict_has_exactly_the_contract_shape_and_parses_strictly(table):
     data = _strict_json(analyze(*table))
-    assert set(data) == set(EXPECTED_SHAPE) | {"report", "reconciliation"}
+    assert set(data) == set(EXPECTED_SHAPE) | {"report", "reconciliation", "probability_B_better"}
+    assert set(data["decision"]["interval"]) == {"low", "high", "level", "method", "of"}
+    assert 0.0 <= data["probability_B_better"] <= 1.0
     for key, fields in EXPECTED_SHAPE.items():
         assert set(data[key]) == fields, key
     assert isinstance(data["report"], str) and data["report"]
@@ -94,7 +118,14 @@ def test_report_uses_the_names_and_the_framing_without_changing_numbers():
     # Seed tutorial: error rates 0.22 vs 0.14, difference 0.08.
     assert "old model is wrong on 22 of 100 cases (error rate 22.0%)" in correct.report
     assert "error-rate difference old model − new model of +8.0 points" in correct.report
-    assert passing.to_dict() | {"report": ""} == correct.to_dict() | {"report": ""}
+    words_only = {"report": ""}
+    passing_numbers, correct_numbers = (
+        passing.to_dict() | words_only,
+        correct.to_dict() | words_only,
+    )
+    for numbers in (passing_numbers, correct_numbers):
+        numbers["decision"] = numbers["decision"] | {"sentence": ""}
+    assert passing_numbers == correct_numbers
 
 
 def test_gates_sentence_mentions_correlation():
