@@ -17,7 +17,6 @@ import numpy as np
 
 from calculator.cases.columns import guess_columns
 from calculator.cases.findings import cell_text
-from calculator.cases.ids import id_text
 from calculator.cases.multi_checks import (
     check_names,
     display_name,
@@ -162,18 +161,13 @@ def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
     names = tuple(display_name(column) for column in columns)
     check_names(names, f"{case_file.name}: the outcome columns")
     rows = np.asarray(frame.index, dtype=np.int64)
-    ids, id_missing = (None, None)
+    codes, id_of_codes, id_of_row = None, None, (lambda p: None)
     if options.id_column is not None:
-        ids, id_missing = id_text(frame[options.id_column])
-    ledger = RecordLedger(
-        (case_file.name,),
-        np.zeros(len(frame), dtype=np.int8),
-        rows,
-        (lambda p: None) if ids is None else (lambda p: cell_text(ids.iloc[p])),
-    )
+        codes, id_of_codes, id_of_row = id_codes([case_file], options.id_column)
+    ledger = RecordLedger((case_file.name,), np.zeros(len(frame), np.int8), rows, id_of_row)
     ledger.add_issues(case_file.issues)
-    if ids is not None:
-        exclude_bad_ids(ledger, ids, id_missing, options.id_column, frame[options.id_column])
+    if codes is not None:
+        exclude_bad_ids(ledger, codes, options.id_column, frame[options.id_column])
     passed = np.zeros((len(frame), len(columns)), dtype=bool)
     lacking = np.zeros(len(frame), dtype=bool)
     for j, column in enumerate(columns):
@@ -182,11 +176,10 @@ def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
         lacking |= parsed[1]
     kept = ledger.kept
     excluded = ledger.excluded_counts(case_file.unread_rows)
-    case_ids = (
-        text_series([str(r) for r in rows[kept]])
-        if ids is None
-        else ids[kept].reset_index(drop=True)
-    )
+    if codes is None:
+        case_ids = text_series([str(r) for r in rows[kept]])
+    else:
+        case_ids = id_of_codes(codes[kept])
     missing_system = int(np.count_nonzero(lacking & ~kept))
     return SystemCases(
         names=names, layout="wide", files=(case_file.name,), id_column=options.id_column,
@@ -287,7 +280,7 @@ def _join_records(
 ) -> SystemCases:
     """Validate every (case, system) row, then keep the cases that have all k systems."""
     k = len(names)
-    codes, id_of_codes, id_of_row = id_codes([f.frame[id_column] for f in files])
+    codes, id_of_codes, id_of_row = id_codes(files, id_column)
     rows = np.concatenate([np.asarray(f.frame.index, dtype=np.int64) for f in files])
     file_of_row = np.concatenate(
         [np.full(len(f.frame), j, dtype=np.int16) for j, f in enumerate(files)]

@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from calculator.cases.columns import guess_columns
-from calculator.cases.findings import cell_text, fatal, many
-from calculator.cases.ids import id_text
+from calculator.cases.findings import cell_text, fatal, is_missing_cell, many
 from calculator.cases.outcomes import parse_outcomes
 from calculator.cases.systems_result import RecordLedger
 from calculator.compare import MAX_SYSTEMS
@@ -90,14 +89,9 @@ def exclude(
     )
 
 
-def exclude_bad_ids(
-    ledger: RecordLedger, ids: pd.Series, missing: np.ndarray, column: str, raw: pd.Series
-) -> None:
-    """A wide file's rows without an id, and every copy of an id given more than once."""
-    import pandas as pd
-
-    exclude(ledger, missing, "missing_value", column, "row", "without an id in {c!r}.")
-    codes, _ = pd.factorize(ids.where(~missing), use_na_sentinel=True)
+def exclude_bad_ids(ledger: RecordLedger, codes: np.ndarray, column: str, raw: pd.Series) -> None:
+    """A wide file's rows without an id (code -1), and every copy of an id given more than once."""
+    exclude(ledger, codes < 0, "missing_value", column, "row", "without an id in {c!r}.")
     counts = np.bincount(codes[codes >= 0], minlength=1)
     duplicated = (codes >= 0) & (counts[np.maximum(codes, 0)] > 1)
     exclude(ledger, duplicated, "duplicate_id", column, "row",
@@ -134,68 +128,59 @@ def exclude_bad_outcomes(
     return passed, missing
 
 
-def id_codes(series: list[pd.Series]) -> tuple[np.ndarray, object, object]:
-    """Ids across files as codes numbered in order of first appearance (-1: missing).
+def id_codes(files: list[CaseFile], column: str) -> tuple[np.ndarray, object, object]:
+    """The ids of every file's rows as codes in order of first appearance (-1: missing).
 
-    Numeric ids are compared as numbers (7 and 7.0 are one id), other ids as trimmed text;
-    when the files disagree, every id is compared as text. Returns the codes, a function from
-    codes to the ids' text, and one from a row's position to its id's text (or None).
+    Ids are coded together across the files, as the two-system reader pairs them
+    (:func:`calculator.cases.ids.case_ids`). Returns the codes (files concatenated), a function
+    from codes to the ids' text, and one from a row's position to its id's text (or None).
     """
     import pandas as pd
 
-    numeric = all(
-        pd.api.types.is_integer_dtype(s.dtype)
-        or (pd.api.types.is_float_dtype(s.dtype) and _integral(s))
-        for s in series
-    )
-    if numeric:
-        values = np.concatenate([s.to_numpy(dtype=np.float64, na_value=np.nan) for s in series])
-        missing = np.isnan(values)
-        keys = pd.Series(np.where(missing, 0, values).astype(np.int64)).where(~missing)
-    else:
-        parts = [id_text(s) for s in series]
-        keys = pd.concat([text for text, _ in parts], ignore_index=True)
-        missing = np.concatenate([m for _, m in parts])
-        keys = keys.where(~missing)
-    codes, uniques = pd.factorize(keys, use_na_sentinel=True)
-    codes = codes.astype(np.int64)
-    texts = (
-        pd.Series(np.asarray(uniques, dtype=np.int64)).astype("str")
-        if numeric
-        else pd.Series(uniques).astype("str")
-    )
+    from calculator.cases.ids import case_ids
+
+    found = case_ids(*((case_file, column) for case_file in files))
+    codes = np.concatenate([ids.codes for ids in found])
+    text = pd.concat([ids.text for ids in found], ignore_index=True)
+    first = np.full(int(codes.max()) + 1 if len(codes) else 0, -1, dtype=np.int64)
+    present = np.flatnonzero(codes >= 0)
+    first[codes[present[::-1]]] = present[::-1]  # the earliest row of each id wins
 
     def of_codes(chosen: np.ndarray) -> pd.Series:
-        return texts.iloc[chosen].reset_index(drop=True)
+        return text.iloc[first[chosen]].reset_index(drop=True)
 
     def of_row(p: int) -> str | None:
-        return None if codes[p] < 0 else texts.iloc[codes[p]]
+        return None if codes[p] < 0 else str(text.iloc[p])
 
     return codes, of_codes, of_row
 
 
-def _integral(series: pd.Series) -> bool:
-    values = series.to_numpy(dtype=np.float64, na_value=np.nan)
-    present = values[~np.isnan(values)]
-    return bool(np.all(np.isfinite(present) & (present == np.round(present))))
-
-
 def system_labels(series: pd.Series) -> tuple[list[str], np.ndarray]:
     """The distinct system labels (trimmed text, in order of appearance) and each row's index
-    into them (-1 where the label is missing)."""
+    into them (-1 where the label is missing or blank)."""
     import pandas as pd
 
     raw_codes, uniques = pd.factorize(series, use_na_sentinel=True)
-    text, blank = id_text(pd.Series(uniques))
     labels: list[str] = []
     label_of_unique = np.full(len(uniques) + 1, -1, dtype=np.int64)
-    for u, (label, is_blank) in enumerate(zip(text.tolist(), blank.tolist(), strict=True)):
-        if is_blank:
+    for u, value in enumerate(uniques.tolist()):
+        label = _label_text(value)
+        if label is None:
             continue
         if label not in labels:
             labels.append(label)
         label_of_unique[u] = labels.index(label)
     return labels, label_of_unique[raw_codes]
+
+
+def _label_text(value: object) -> str | None:
+    """A system label as trimmed text ("3" for 3.0); None when missing or blank."""
+    if is_missing_cell(value):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = str(value).strip()
+    return text or None
 
 
 def outcome_guesses(frame: pd.DataFrame, threshold: float | None) -> tuple[str, ...]:

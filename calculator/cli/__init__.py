@@ -15,13 +15,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from calculator.cli import cases, plan, table
+from calculator.cli import cases, compare, plan, table
 from calculator.cli.arguments import EXIT_USAGE, Parser, UsageError
 
 __all__ = ["SUBCOMMANDS", "UsageError", "build_parser", "main"]
 
 #: The subcommand modules, in the order ``--help`` lists them.
-SUBCOMMANDS = (table, cases, plan)
+SUBCOMMANDS = (table, cases, compare, plan)
 
 
 def build_parser(prog: str = "python -m calculator") -> Parser:

@@ -1,0 +1,235 @@
+"""``python -m calculator compare``: three or more systems on the same cases.
+
+    python -m calculator compare FILE [FILE ...] [--id COL]
+        [--system COL --outcome COL | --systems COL,COL,...] [--threshold X]
+        [--adjust holm|bonferroni] [--alpha X] [--ci-method M] [--json]
+
+One file with ``--systems``: a wide file, one outcome column per system. One file with
+``--system`` (and ``--outcome``): a long file, one row per case and system. Several files: one per
+system, joined on ``--id``, each with its outcome in ``--outcome`` (guessed when omitted). Exit
+status 0, or 2 with one line on stderr for unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import unicodedata
+from typing import TYPE_CHECKING
+
+from calculator.cli.arguments import UsageError, finite_number, level, print_json
+from calculator.cli.cases import CASES_EXTRA
+from calculator.formatting import format_percent, format_points, format_pvalue
+from calculator.intervals import CI_METHOD_NAMES, CI_METHODS
+
+if TYPE_CHECKING:
+    from calculator.cases.systems_result import SystemCases
+    from calculator.compare import SystemComparison
+
+__all__ = ["add_parser", "run", "build_payload"]
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``compare`` subcommand to `subparsers`; it runs :func:`run`."""
+    parser = subparsers.add_parser(
+        "compare",
+        help="compare three or more systems on the same cases (Cochran's Q, every pair)",
+        description="Read per-case pass/fail outcomes of several systems (a wide file, a long "
+        "file, or one file per system), report every row left out and why, and compare the "
+        "systems: Cochran's Q, then every pair by the exact McNemar test, adjusted for the "
+        "number of pairs.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="per-case results")
+    parser.add_argument("--id", dest="id_column", metavar="COL", help="case id column")
+    parser.add_argument(
+        "--system", dest="system_column", metavar="COL", help="long file: the system column"
+    )
+    parser.add_argument(
+        "--outcome",
+        dest="outcome_column",
+        metavar="COL",
+        help="long file, or one file per system: the outcome column",
+    )
+    parser.add_argument(
+        "--systems",
+        metavar="COL,COL,...",
+        help="wide file: the outcome columns to compare; long file: the systems to compare",
+    )
+    parser.add_argument(
+        "--threshold",
+        type=finite_number("--threshold"),
+        metavar="X",
+        help="outcomes are scores; a case passes when its score is at least X",
+    )
+    parser.add_argument(
+        "--adjust",
+        choices=("holm", "bonferroni"),
+        default="holm",
+        help="adjustment of the pairwise p-values for the number of pairs (holm)",
+    )
+    parser.add_argument(
+        "--alpha",
+        type=level("--alpha"),
+        default=0.05,
+        metavar="X",
+        help="significance level after the adjustment (0.05)",
+    )
+    parser.add_argument(
+        "--ci-method",
+        choices=CI_METHODS,
+        default="agresti-min",
+        help="interval method for each pair's difference (agresti-min)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``compare`` for parsed `args`; return the exit status.
+
+    Raises
+    ------
+    ValueError, TypeError, OSError
+        For unusable input, with a one-line message (the caller prints it and exits with 2).
+    UsageError
+        For options that do not fit together, or when pandas or pyarrow is missing.
+    """
+    _require_cases_extra()
+    if len(args.files) > 1 and args.system_column is not None:
+        raise UsageError("error: --system names a long file's system column; give one file")
+    if len(args.files) > 1 and args.systems is not None:
+        raise UsageError(
+            "error: with one file per system, the systems are the files; --systems is for one file"
+        )
+    from calculator.cases.multi import load_systems
+
+    systems = None
+    if args.systems is not None:
+        systems = [name.strip() for name in args.systems.split(",") if name.strip()]
+    cases = load_systems(
+        args.files if len(args.files) > 1 else args.files[0],
+        id_column=args.id_column,
+        systems=systems,
+        system_column=args.system_column,
+        outcome_column=args.outcome_column,
+        threshold=args.threshold,
+    )
+    result = cases.compare(alpha=args.alpha, adjust=args.adjust, ci_method=args.ci_method)
+    if args.json:
+        print_json(build_payload(cases, result))
+    else:
+        print(text_report(cases, result))
+    return 0
+
+
+def _require_cases_extra() -> None:
+    missing = [name for name in CASES_EXTRA if importlib.util.find_spec(name) is None]
+    if missing:
+        raise UsageError(
+            f"error: per-case files need {' and '.join(missing)}, not installed here: "
+            "pip install 'mcnemar-calculator[cases]' (from a checkout, pip install '.[cases]')"
+        )
+
+
+def build_payload(cases: SystemCases, result: SystemComparison) -> dict[str, object]:
+    """``result.to_dict()`` plus "input": files, columns, rows read, used and excluded, findings."""
+    payload = result.to_dict()
+    payload["input"] = cases.input_summary()
+    return payload
+
+
+def printable(text: str) -> str:
+    """`text` with control and bidirectional-formatting characters written as escapes, so that
+    a name or id cannot move the cursor, rewrite a line or reorder the terminal's text.
+
+    Examples
+    --------
+    >>> printable("ok\\x1b[2J\\u202eevil")
+    'ok\\\\x1b[2J\\\\u202eevil'
+    """
+    out = []
+    for char in str(text):
+        if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp"):
+            out.append(char.encode("unicode_escape").decode("ascii"))
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def text_report(cases: SystemCases, result: SystemComparison) -> str:
+    """The report printed without ``--json``."""
+    from calculator.compare.report import describe_agreement, describe_cochran, describe_pairs
+
+    lines = _input_lines(cases)
+    lines += ["", printable(describe_agreement(result)), printable(describe_cochran(result))]
+    lines += ["", _systems_header(result)]
+    width = max(len(printable(name)) for name in result.names)
+    for rank, name in enumerate(result.ranking, start=1):
+        system = result.systems[result.names.index(name)]
+        together = ", ".join(printable(other) for other in result.not_separated(name))
+        lines.append(
+            f"  {rank:>2}. {printable(name):<{width}}  {format_percent(system.rate):>7} "
+            f"({format_percent(system.low)} to {format_percent(system.high)}), "
+            f"{system.passes:,}/{system.n:,}"
+            + (f"; not separated from {together}" if together else "; separated from all")
+        )
+    lines += ["", printable(describe_pairs(result)), _pairs_header(result)]
+    for pair in result.pairs:
+        verdict = "differ" if pair.reject else "not separated"
+        lines.append(
+            f"  {printable(pair.a)} - {printable(pair.b)}: {format_points(pair.difference)} pts "
+            f"({format_points(pair.low)} to {format_points(pair.high)}); only "
+            f"{printable(pair.a)} {pair.b_count:,}, only {printable(pair.b)} {pair.c_count:,}; "
+            f"p = {format_pvalue(pair.pvalue, pair.log10_pvalue)}, adjusted "
+            f"{format_pvalue(pair.adjusted_pvalue, pair.log10_adjusted_pvalue, alpha=result.alpha)}"
+            f"; {verdict}"
+        )
+    return "\n".join(lines)
+
+
+def _input_lines(cases: SystemCases) -> list[str]:
+    columns = [f"layout {cases.layout}"]
+    if cases.id_column:
+        columns.append(f"id = {cases.id_column!r}")
+    if cases.system_column:
+        columns.append(f"system = {cases.system_column!r}")
+    columns.append("outcomes = " + ", ".join(repr(c) for c in cases.outcome_columns))
+    if cases.threshold is not None:
+        columns.append(f"pass when score >= {cases.threshold:g}")
+    lines = [
+        printable(f"input     {' + '.join(cases.files)} ({'; '.join(columns)})"),
+        printable(f"systems   {', '.join(cases.names)}"),
+        f"rows      {cases.rows_read:,} read, {cases.rows_used:,} used, "
+        f"{cases.rows_read - cases.rows_used:,} excluded; {cases.n:,} cases analysed",
+    ]
+    for reason, count in cases.excluded.items():
+        if count:
+            lines.append(f"          excluded, {reason.replace('_', ' ')}: {count:,}")
+    if cases.cases_missing_system or cases.cases_with_excluded_row:
+        lines.append(
+            f"          cases dropped: {cases.cases_missing_system:,} with no row for some "
+            f"system, {cases.cases_with_excluded_row:,} with a row left out"
+        )
+    for issue in cases.issues:
+        first = ", ".join(
+            f"{issue.row_label} {example.row}"
+            + (f" ({example.case_id})" if example.case_id else "")
+            for example in issue.examples
+        )
+        lines.append(printable(f"  ! {issue.message}" + (f" First: {first}." if first else "")))
+    return lines
+
+
+def _systems_header(result: SystemComparison) -> str:
+    return (
+        f"ranked by pass rate ({100 * result.level:g}% Wilson interval, passes/cases); "
+        f"separation after {result.adjust.capitalize()}'s adjustment at alpha = {result.alpha:g}"
+    )
+
+
+def _pairs_header(result: SystemComparison) -> str:
+    return (
+        f"each pair: first minus second in points ({100 * result.level:g}% CI, "
+        f"{CI_METHOD_NAMES[result.ci_method]}), exact McNemar p and p adjusted over "
+        f"{result.family_size:,} pairs"
+    )

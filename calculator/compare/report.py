@@ -1,0 +1,142 @@
+"""Sentences about a comparison of several systems, shared by the command line and the page."""
+
+from __future__ import annotations
+
+from calculator.compare.cochran import CochranQResult
+from calculator.compare.systems import PairComparison, SystemComparison
+from calculator.formatting import format_p_equals, format_percent, format_points, plural
+from calculator.intervals import CI_METHOD_NAMES
+
+__all__ = ["ADJUSTMENT_NAMES", "describe_cochran", "describe_pairs", "describe_agreement"]
+
+#: Display names of the multiplicity adjustments.
+ADJUSTMENT_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni"}
+
+
+def describe_cochran(result: SystemComparison) -> str:
+    """Cochran's Q, its chi-square p and what it says at alpha, then the permutation p.
+
+    Examples
+    --------
+    >>> from calculator.compare import compare_systems
+    >>> r = compare_systems([[1, 0, 0], [1, 0, 0], [1, 1, 0], [0, 0, 1]], ["A", "B", "C"])
+    >>> print(describe_cochran(r))  # doctest: +NORMALIZE_WHITESPACE
+    Cochran's Q = 2.00 on 2 degrees of freedom, p = 0.368 (chi-square): the data do not show
+    that the pass rates of the 3 systems differ at alpha = 0.05. Permutation p = 0.556 (exact,
+    given each case's number of passes).
+    """
+    q = result.cochran
+    k = len(result.names)
+    if q.statistic is None:
+        return (
+            f"Cochran's Q is undefined: on every case the {k} systems all pass or all fail, so "
+            "nothing tells them apart (p = 1)."
+        )
+    p = format_p_equals(q.pvalue, q.log10_pvalue, alpha=result.alpha)
+    verdict = (
+        f"the pass rates of the {k} systems are not all equal at alpha = {result.alpha:g}"
+        if q.pvalue <= result.alpha
+        else f"the data do not show that the pass rates of the {k} systems differ at alpha = "
+        f"{result.alpha:g}"
+    )
+    return (
+        f"Cochran's Q = {q.statistic:.2f} on {plural(q.df, 'degree')} of freedom, {p} "
+        f"(chi-square): {verdict}. {describe_permutation(q, result.alpha)}"
+    )
+
+
+def describe_permutation(q: CochranQResult, alpha: float) -> str:
+    """How the permutation p came about, with its value."""
+    if q.method == "none":
+        return (
+            "The permutation p was not computed: its arrangements are too many to enumerate or "
+            "sample within the limit; the chi-square p is an approximation that is good when "
+            "many cases separate the systems."
+        )
+    p = format_p_equals(q.exact_pvalue, alpha=alpha)
+    if q.method == "exact":
+        return f"Permutation {p} (exact, given each case's number of passes)."
+    return (
+        f"Permutation {p} (Monte Carlo, {q.resamples:,} resamples with seed {q.seed}, standard "
+        f"error {q.standard_error:.4f})."
+    )
+
+
+def describe_pairs(result: SystemComparison) -> str:
+    """Which pairs differ after the adjustment, with the direction and interval of each.
+
+    Examples
+    --------
+    >>> from calculator.compare import compare_systems
+    >>> r = compare_systems([[1, 0, 0]] * 12 + [[0, 1, 1]], ["A", "B", "C"])
+    >>> print(describe_pairs(r))  # doctest: +NORMALIZE_WHITESPACE
+    2 of the 3 pairs differ at alpha = 0.05 after Holm's adjustment for 3 comparisons (exact
+    McNemar tests): A passes more often than B (+84.6 points, 95% CI +41.5 to +100.0,
+    adjusted p = 0.010); A passes more often than C (+84.6 points, 95% CI +41.5 to +100.0,
+    adjusted p = 0.010).
+    """
+    adjusted = ADJUSTMENT_NAMES[result.adjust]
+    family = result.family_size
+    separated = [pair for pair in result.pairs if pair.reject]
+    head = (
+        f"{len(separated)} of the {plural(family, 'pair')} differ"
+        if len(separated) != 1
+        else f"1 of the {plural(family, 'pair')} differs"
+    )
+    text = (
+        f"{head} at alpha = {result.alpha:g} after {adjusted}'s adjustment for "
+        f"{plural(family, 'comparison')} (exact McNemar tests)"
+    )
+    if not separated:
+        text += "."
+    else:
+        text += ": " + "; ".join(_pair_phrase(pair, result) for pair in separated) + "."
+    q = result.cochran
+    if not separated and q.statistic is not None and q.pvalue <= result.alpha:
+        text += (
+            " Cochran's Q rejects equal pass rates, yet no single pair is separated: the "
+            "differences are spread over several systems, or too small pair by pair to locate."
+        )
+    return text
+
+
+def _pair_phrase(pair: PairComparison, result: SystemComparison) -> str:
+    better, worse = (pair.a, pair.b) if pair.difference > 0 else (pair.b, pair.a)
+    sign = 1 if pair.difference > 0 else -1
+    low, high = sorted((sign * pair.low, sign * pair.high))
+    level = f"{100 * result.level:g}%"
+    p = format_p_equals(pair.adjusted_pvalue, pair.log10_adjusted_pvalue, alpha=result.alpha)
+    return (
+        f"{better} passes more often than {worse} ({format_points(sign * pair.difference)} "
+        f"points, {level} CI {format_points(low)} to {format_points(high)}, adjusted {p})"
+    )
+
+
+def describe_agreement(result: SystemComparison) -> str:
+    """How many cases every system agrees on; they carry no evidence about any difference.
+
+    Examples
+    --------
+    >>> from calculator.compare import compare_systems
+    >>> r = compare_systems([[1, 1, 1], [0, 0, 0], [1, 0, 1]], ["A", "B", "C"])
+    >>> describe_agreement(r)
+    'All 3 systems agree on 2 of the 3 cases (66.7%: 1 all pass, 1 all fail); those cases carry \
+no evidence about any difference.'
+    """
+    k = len(result.names)
+    if result.agreeing == 0:
+        return (
+            f"The {k} systems never all agree: each of the {plural(result.n, 'case')} separates "
+            "at least two of them."
+        )
+    share = format_percent(result.agreeing / result.n)
+    return (
+        f"All {k} systems agree on {result.agreeing:,} of the {plural(result.n, 'case')} "
+        f"({share}: {result.all_pass:,} all pass, {result.all_fail:,} all fail); those cases "
+        "carry no evidence about any difference."
+    )
+
+
+def method_name(result: SystemComparison) -> str:
+    """The interval method's display name."""
+    return CI_METHOD_NAMES[result.ci_method]
