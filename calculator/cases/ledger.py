@@ -18,12 +18,12 @@ from calculator.cases.findings import (
     cell_text,
     many,
 )
-from calculator.cases.ids import dense_codes, id_text
 from calculator.cases.outcomes import parse_outcomes
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from calculator.cases.ids import CaseIds
     from calculator.cases.reading import CaseFile
 
 __all__ = ["RowLedger"]
@@ -37,23 +37,26 @@ class RowLedger:
 
     Examples
     --------
+    >>> from calculator.cases.ids import case_ids
     >>> from calculator.cases.reading import read_case_file
     >>> ledger = RowLedger(read_case_file(b"id,a\\nq1,1\\nq1,0\\nq3,x\\n", name="r.csv"))
-    >>> ledger.read_ids("id")
+    >>> ledger.use_ids(*case_ids((ledger.file, "id")), "id")
     >>> ledger.read_outcomes("a", None).tolist(), ledger.kept.tolist()
     ([True, False, False], [False, False, False])
     >>> ledger.excluded_counts()["duplicate_id"], [issue.kind for issue in ledger.issues]
     (2, ['duplicate_id', 'unparseable_outcome'])
+    >>> print(ledger.issues[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    r.csv: 1 id repeated over 2 rows (the first on line 2); every copy left out, as the
+    pairing is ambiguous.
     """
 
-    __slots__ = ("_file", "_reason", "_issues", "_ids", "_id_missing")
+    __slots__ = ("_file", "_reason", "_issues", "_ids")
 
     def __init__(self, case_file: CaseFile) -> None:
         self._file = case_file
         self._reason = np.zeros(len(case_file.frame), dtype=np.int8)  # 0 = kept
         self._issues: list[CaseIssue] = list(case_file.issues)
-        self._ids: pd.Series | None = None
-        self._id_missing = np.zeros(len(case_file.frame), dtype=bool)
+        self._ids: CaseIds | None = None
 
     @property
     def file(self) -> CaseFile:
@@ -66,16 +69,11 @@ class RowLedger:
         return self._reason == 0
 
     @property
-    def ids(self) -> pd.Series:
-        """The normalised id of every row (positional index); :meth:`read_ids` comes first."""
+    def ids(self) -> CaseIds:
+        """The rows' ids; :meth:`use_ids` comes first."""
         if self._ids is None:
-            raise RuntimeError("read_ids() must run before the ids are used.")
+            raise RuntimeError("use_ids() must run before the ids are used.")
         return self._ids
-
-    @property
-    def id_missing(self) -> np.ndarray:
-        """True for each row without an id."""
-        return self._id_missing
 
     @property
     def issues(self) -> tuple[CaseIssue, ...]:
@@ -89,14 +87,13 @@ class RowLedger:
         counts["malformed_line"] += self._file.unread_rows
         return counts
 
-    def kept_ids(self, index: pd.Index) -> pd.Series:
-        """The normalised ids of the kept rows, on `index` (the kept rows' index)."""
-        kept = self.kept
-        ids = self.ids if kept.all() else self.ids[kept]
-        return ids.set_axis(index)
+    def exclude(
+        self, mask: np.ndarray, kind: str, column: str, what: str, fix: str | None = None
+    ) -> None:
+        """Exclude the rows in `mask` for `kind` (if not already excluded) and record a finding.
 
-    def exclude(self, mask: np.ndarray, kind: str, column: str, message: str) -> None:
-        """Exclude the rows in `mask` for `kind` (if not already excluded) and record a finding."""
+        Its message is "<file>: <what> (the first on line L)[; <fix>]."
+        """
         count = int(mask.sum())
         if not count:
             return
@@ -108,11 +105,12 @@ class RowLedger:
         examples = tuple(
             OffendingRow(
                 int(row),
-                None if self._ids is None else cell_text(self._ids.iloc[position]),
+                None if self._ids is None else cell_text(self._ids.text.iloc[position]),
                 cell_text(shown.iloc[position]),
             )
             for row, position in zip(rows, positions, strict=True)
         )
+        where = self._where(int(positions[0]), count)
         self._issues.append(
             CaseIssue(
                 kind=kind,
@@ -120,59 +118,65 @@ class RowLedger:
                 column=column,
                 count=count,
                 examples=examples,
-                message=message,
+                message=f"{self._file.name}: {what} ({where})" + (f"; {fix}." if fix else "."),
             )
         )
 
-    def read_ids(self, column: str) -> None:
-        """Normalise the ids of `column`; exclude rows without one and every copy of a repeat."""
-        ids, missing = id_text(self._file.frame[column])
-        self._ids, self._id_missing = ids, missing
-        name = self._file.name
+    def _where(self, position: int, count: int) -> str:
+        line = self._file.line_of(position)
+        place = f"line {line}" if line is not None else f"row {self._file.frame.index[position]}"
+        return f"on {place}" if count == 1 else f"the first on {place}"
+
+    def use_ids(self, ids: CaseIds, column: str) -> None:
+        """Take the rows' ids (from `column`); exclude rows without one and every repeated id."""
+        self._ids = ids
+        missing = ids.missing
         self.exclude(
             missing,
             "missing_value",
             column,
-            f"{name}: {many(int(missing.sum()), 'row')} without an id in {column!r}.",
+            f"{many(int(missing.sum()), 'row')} without an id in {column!r}",
         )
-        codes = np.full(len(ids), -1, dtype=np.int64)
-        codes[~missing] = dense_codes(ids[~missing] if missing.any() else ids)
-        occurrences = np.bincount(codes[codes >= 0], minlength=1)
-        duplicated = (codes >= 0) & (occurrences[np.maximum(codes, 0)] > 1)
+        valid = ids.codes >= 0
+        occurrences = np.bincount(ids.codes[valid], minlength=1)
+        duplicated = valid & (occurrences[np.maximum(ids.codes, 0)] > 1)
         if duplicated.any():
             distinct = int(np.count_nonzero(occurrences > 1))
             self.exclude(
                 duplicated,
                 "duplicate_id",
                 column,
-                f"{name}: {many(distinct, 'id')} occurring more than once "
-                f"({many(int(duplicated.sum()), 'row')}); "
-                "every copy left out, as the pairing is ambiguous.",
+                f"{many(distinct, 'id')} repeated over {many(int(duplicated.sum()), 'row')}",
+                "every copy left out, as the pairing is ambiguous",
             )
 
     def read_outcomes(self, column: str, threshold: float | None) -> np.ndarray:
         """Whether each row passes; rows without a readable outcome are excluded."""
-        parsed = parse_outcomes(self._file.frame[column], threshold=threshold)
-        name = self._file.name
+        values = self._file.frame[column]
+        parsed = parse_outcomes(values, threshold=threshold)
         self.exclude(
             parsed.missing,
             "missing_value",
             column,
-            f"{name}: {many(int(parsed.missing.sum()), 'row')} without a value in {column!r}.",
+            f"{many(int(parsed.missing.sum()), 'row')} without a value in {column!r}",
         )
+        count = int(parsed.unparseable.sum())
+        if not count:
+            return parsed.passed
         if threshold is None:
             allowed = (
                 "1/0, true/false, pass/fail, yes/no or correct/wrong; for scores set a threshold"
             )
         else:
             allowed = f"numbers (scores at or above {threshold:g} pass)"
+        seen = _first_values(values, parsed.unparseable)
+        every = " (every value)" if count == len(values) - int(parsed.missing.sum()) else ""
         self.exclude(
             parsed.unparseable,
             "unparseable_outcome",
             column,
-            f"{name}: {many(int(parsed.unparseable.sum()), 'value')} in {column!r} not read as "
-            f"an outcome; "
-            f"allowed: {allowed}.",
+            f"{many(count, 'value')}{every} in {column!r} not read as an outcome",
+            f"seen: {seen}; allowed: {allowed}",
         )
         return parsed.passed
 
@@ -186,5 +190,17 @@ class RowLedger:
             missing,
             "missing_value",
             column,
-            f"{self._file.name}: {many(int(missing.sum()), 'row')} without a group in {column!r}.",
+            f"{many(int(missing.sum()), 'row')} without a group in {column!r}",
         )
+
+
+def _first_values(values: pd.Series, mask: np.ndarray, limit: int = 3) -> str:
+    """The first few distinct values where `mask` is set, quoted, for a message."""
+    shown: list[str] = []
+    for value in values.iloc[np.flatnonzero(mask)[:200]]:
+        text = repr(cell_text(value))
+        if text not in shown:
+            shown.append(text)
+        if len(shown) == limit:
+            break
+    return ", ".join(shown)

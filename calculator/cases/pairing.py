@@ -13,7 +13,9 @@ import numpy as np
 
 from calculator.cases.columns import guess_columns
 from calculator.cases.findings import EXCLUSION_REASONS, CaseIssue, fatal, many
+from calculator.cases.ids import case_ids
 from calculator.cases.ledger import RowLedger
+from calculator.cases.names import neutral_text
 from calculator.cases.outcomes import check_threshold
 from calculator.cases.paired import PairedCases
 from calculator.cases.reading import MAX_FILE_BYTES, CaseFile, read_case_file
@@ -94,8 +96,9 @@ def load_cases(
     A row is excluded when a needed value is missing or blank, an outcome cannot be read, its id
     occurs more than once in its file (every copy is excluded, as the pairing is ambiguous), its
     id is absent from the other file, or its partner row in the other file was excluded.
-    Ids are compared as trimmed text, except in an all-numeric id column, where they are numbers
-    (so 7, 7.0 and 007 are one id).
+    Ids are compared exactly as written, after trimming spaces, never through floating point;
+    when every id is an integer they are compared as integers of any size (so 7, 7.0 and 007
+    are one id). The same file given twice (byte for byte) is refused.
 
     Examples
     --------
@@ -111,11 +114,18 @@ def load_cases(
         b_column=b_column,
         group_column=group_column,
         threshold=check_threshold(threshold),
-        names=names,
+        names=None if names is None else (neutral_text(names[0]), neutral_text(names[1])),
     )
     if file_b is None:
         return _pair_one_file(first, options)
     second = read_case_file(file_b, name=file_names[1], max_bytes=max_bytes)
+    if first.data and first.data == second.data:
+        raise fatal(
+            "same_file",
+            second.name,
+            f"{first.name} and {second.name} are the same file, byte for byte: a system compared "
+            "with itself always gives p = 1; give B's results as the second file.",
+        )
     return _pair_two_files(first, second, options)
 
 
@@ -130,7 +140,7 @@ def _pair_one_file(case_file: CaseFile, options: PairingOptions) -> PairedCases:
     group_column = options.group_column
     ledger = RowLedger(case_file)
     if id_column is not None:
-        ledger.read_ids(id_column)
+        ledger.use_ids(*case_ids((case_file, id_column)), id_column)
     a_pass = ledger.read_outcomes(a_column, options.threshold)
     b_pass = ledger.read_outcomes(b_column, options.threshold)
     if group_column is not None:
@@ -142,7 +152,7 @@ def _pair_one_file(case_file: CaseFile, options: PairingOptions) -> PairedCases:
         used = pd.concat([pd.DataFrame({"row": used.index}, index=used.index), used], axis=1)
         first_columns = ["row", a_column, b_column]
     else:
-        used = used.assign(**{id_column: ledger.kept_ids(used.index)})
+        used = used.assign(**{id_column: _kept_ids(ledger, used.index)})
         first_columns = [id_column, a_column, b_column]
     if group_column is not None and group_column not in first_columns:
         first_columns.append(group_column)
@@ -170,7 +180,7 @@ def _one_file_columns(case_file: CaseFile, options: PairingOptions) -> PairingOp
         if a_column is None or b_column is None:
             raise ValueError(
                 f"{case_file.name}: cannot tell which columns hold A's and B's outcomes; name "
-                "them (--a and --b on the command line)."
+                f"them (--a and --b on the command line){_score_hint(case_file)}."
             )
     if a_column == b_column:
         raise ValueError(f"A and B must be different columns, but both are {a_column!r}.")
@@ -196,8 +206,9 @@ def _pair_two_files(first: CaseFile, second: CaseFile, options: PairingOptions) 
         group_file = first if group_column in first.frame.columns else second
         _require_column(group_file, group_column, "the group")
     ledger_a, ledger_b = RowLedger(first), RowLedger(second)
-    ledger_a.read_ids(id_column)
-    ledger_b.read_ids(id_column)
+    ids_a, ids_b = case_ids((first, id_column), (second, id_column))
+    ledger_a.use_ids(ids_a, id_column)
+    ledger_b.use_ids(ids_b, id_column)
     a_pass = ledger_a.read_outcomes(options.a_column, options.threshold)
     b_pass = ledger_b.read_outcomes(options.b_column, options.threshold)
     if group_file is not None:
@@ -240,7 +251,7 @@ def _two_file_columns(first: CaseFile, second: CaseFile, options: PairingOptions
                 option = "--a" if role == "A" else "--b"
                 raise ValueError(
                     f"{case_file.name}: cannot tell which column holds {role}'s outcomes; name it "
-                    f"({option} on the command line)."
+                    f"({option} on the command line){_score_hint(case_file)}."
                 )
             column = free[0]
         columns[role] = column
@@ -255,23 +266,28 @@ def _two_file_columns(first: CaseFile, second: CaseFile, options: PairingOptions
 
 def _exclude_unpaired(ledger: RowLedger, other: RowLedger, id_column: str) -> None:
     """Exclude `ledger`'s kept rows whose id is absent from `other`, or excluded there."""
-    known = ledger.ids.isin(other.ids[~other.id_missing]).to_numpy(dtype=bool)
-    usable_elsewhere = ledger.ids.isin(other.ids[other.kept]).to_numpy(dtype=bool)
+    codes, theirs = ledger.ids.codes, other.ids.codes
+    size = int(max(codes.max(initial=-1), theirs.max(initial=-1))) + 1
+    present = np.zeros(size + 1, dtype=bool)  # the last slot stands for "no id"
+    usable = np.zeros(size + 1, dtype=bool)
+    present[theirs[theirs >= 0]] = True
+    usable[theirs[other.kept & (theirs >= 0)]] = True
+    slot = np.where(codes >= 0, codes, size)
     candidates = ledger.kept
-    lonely = candidates & ~known
+    lonely = candidates & ~present[slot]
     ledger.exclude(
         lonely,
         "id_in_one_file_only",
         id_column,
-        f"{ledger.file.name}: {many(int(lonely.sum()), 'id')} absent from {other.file.name}.",
+        f"{many(int(lonely.sum()), 'id')} absent from {other.file.name}",
     )
-    orphaned = candidates & known & ~usable_elsewhere
+    orphaned = candidates & present[slot] & ~usable[slot]
     ledger.exclude(
         orphaned,
         "partner_excluded",
         id_column,
-        f"{ledger.file.name}: {many(int(orphaned.sum()), 'row')} whose partner row in "
-        f"{other.file.name} was left out for a problem listed there.",
+        f"{many(int(orphaned.sum()), 'row')} whose partner row in {other.file.name} was left "
+        "out for a problem listed there",
     )
 
 
@@ -282,23 +298,30 @@ def _merge(
     names: tuple[str, str],
     group_in_first: bool,
 ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, str | None]:
-    """The kept rows of both files side by side, one per id, with A's and B's pass flags.
+    """The kept rows of both files side by side, one per id in A's order, with the pass flags.
 
-    Columns both files hold are shown once when equal, else once per system, tagged with its
-    name. Returns the cases, the two flag arrays and the group column's name in the cases.
+    Rows are matched by their id codes (no join on text). Columns both files hold are shown
+    once when equal, else once per system, tagged with its name. Returns the cases, the two
+    flag arrays and the group column's name in the cases.
     """
+    import pandas as pd
+
     id_column, a_column, b_column = options.id_column, options.a_column, options.b_column
     (ledger_a, a_pass), (ledger_b, b_pass) = side_a, side_b
-    kept_a, kept_b = ledger_a.kept, ledger_b.kept
-    left = ledger_a.file.frame[kept_a]
-    left = left.assign(**{id_column: ledger_a.kept_ids(left.index)}, _a_pass=a_pass[kept_a])
-    right = ledger_b.file.frame[kept_b]
-    right = right.assign(**{id_column: ledger_b.kept_ids(right.index)}, _b_pass=b_pass[kept_b])
-    clash = (set(left.columns) & set(right.columns)) - {id_column}
+    rows_a, rows_b = np.flatnonzero(ledger_a.kept), np.flatnonzero(ledger_b.kept)
+    codes_a, codes_b = ledger_a.ids.codes, ledger_b.ids.codes
+    row_of_code = np.full(int(max(codes_a.max(initial=0), codes_b.max(initial=0))) + 1, -1)
+    row_of_code[codes_b[rows_b]] = rows_b
+    partners = row_of_code[codes_a[rows_a]]  # each kept id is kept in both files
+    left = ledger_a.file.frame.iloc[rows_a].reset_index(drop=True)
+    right = ledger_b.file.frame.iloc[partners].reset_index(drop=True)
+    left[id_column] = ledger_a.ids.text.iloc[rows_a].reset_index(drop=True)
+    right = right.drop(columns=[id_column])
+    clash = set(left.columns) & set(right.columns)
     tag_a, tag_b = names if names[0] != names[1] else ("A", "B")
     left = left.rename(columns={c: f"{c} ({tag_a})" for c in clash})
     right = right.rename(columns={c: f"{c} ({tag_b})" for c in clash})
-    merged = left.merge(right, on=id_column, how="inner", sort=False, validate="one_to_one")
+    merged = pd.concat([left, right], axis=1)
     for column in sorted(clash - {a_column, b_column}):
         # Columns both logs share with equal values (the document, the target) are shown once.
         ours, theirs = f"{column} ({tag_a})", f"{column} ({tag_b})"
@@ -311,10 +334,8 @@ def _merge(
     if out_group is not None and out_group in clash:
         out_group = f"{out_group} ({tag_a if group_in_first else tag_b})"
     first_columns = [id_column, out_a, out_b] + ([out_group] if out_group else [])
-    a_flags = merged.pop("_a_pass").to_numpy(dtype=bool)
-    b_flags = merged.pop("_b_pass").to_numpy(dtype=bool)
     ordered = first_columns + [c for c in merged.columns if c not in first_columns]
-    return merged[ordered].reset_index(drop=True), a_flags, b_flags, out_group
+    return merged[ordered], a_pass[rows_a], b_pass[partners], out_group
 
 
 # --- shared -----------------------------------------------------------------------------------
@@ -354,6 +375,23 @@ def _paired_result(
         a_pass=a_pass,
         b_pass=b_pass,
     )
+
+
+def _kept_ids(ledger: RowLedger, index: pd.Index) -> pd.Series:
+    """The normalised ids of the kept rows, on `index` (the kept rows' index)."""
+    kept = ledger.kept
+    text = ledger.ids.text
+    return (text if kept.all() else text[kept]).set_axis(index)
+
+
+def _score_hint(case_file: CaseFile) -> str:
+    """ "; 'f1' holds scores: set a threshold" when some columns hold numbers, not outcomes."""
+    scores = guess_columns(case_file.frame).score_columns
+    if not scores:
+        return ""
+    listed = ", ".join(repr(column) for column in scores[:3])
+    verb = "holds" if len(scores) == 1 else "hold"
+    return f"; {listed} {verb} scores: set a threshold to read them as pass/fail"
 
 
 def _guess_outcomes(case_file: CaseFile, taken: tuple[str | None, ...]) -> list[str]:

@@ -111,7 +111,7 @@ class CaseFile:
             return None
         position = list(self.frame.columns).index(column)
         text = column_text(self.data, self.format, position, self.frame.shape[1])
-        return pd.Series(text.to_pandas(), index=self.frame.index)
+        return pd.Series(text, dtype="str", index=self.frame.index)
 
 
 def read_case_file(
