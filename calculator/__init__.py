@@ -35,7 +35,7 @@ Examples
 0.041
 """
 
-from calculator.analysis import FRAMINGS, Analysis, analyze
+from calculator.analysis import FRAMINGS, MAX_NAME_LENGTH, Analysis, analyze
 from calculator.decision import QUESTIONS, Decision, decide
 from calculator.formatting import format_level, format_percent, format_points, format_pvalue, plural
 from calculator.gates import MAX_GATES, GateRates, false_alarm_rate, gate_rates
@@ -148,6 +148,7 @@ __all__ = [
     "CI_METHOD_NAMES",
     "CONVENTIONS",
     "FRAMINGS",
+    "MAX_NAME_LENGTH",
     "MAX_GATES",
     "Analysis",
     "Chi2TestResult",

@@ -22,11 +22,12 @@ from calculator.posterior import BetterProbability, probability_b_better
 from calculator.reconcile import reconciliation
 from calculator.table import PairedTable
 
-__all__ = ["FRAMINGS", "Analysis", "analyze"]
+__all__ = ["FRAMINGS", "MAX_NAME_LENGTH", "Analysis", "analyze"]
 
 #: "pass": systems pass or fail cases; "correct": classifiers are correct or wrong (errors).
 FRAMINGS = ("pass", "correct")
-_MAX_NAME_LENGTH = 60
+#: Longest name of a system, in characters (the report, the command line and the pages).
+MAX_NAME_LENGTH = 60
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -299,9 +300,9 @@ def _check_names(names: object) -> tuple[str, str]:
         if not isinstance(name, str):
             raise TypeError(f"The name of system {which} must be a string, but got {name!r}.")
         name = " ".join(name.split())  # one line, single spaces
-        if not 1 <= len(name) <= _MAX_NAME_LENGTH:
+        if not 1 <= len(name) <= MAX_NAME_LENGTH:
             raise ValueError(
-                f"The name of system {which} must have 1 to {_MAX_NAME_LENGTH} characters, "
+                f"The name of system {which} must have 1 to {MAX_NAME_LENGTH} characters, "
                 f"but got {len(name)}."
             )
         checked.append(name)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from calculator import CI_METHODS, CONVENTIONS, FRAMINGS, MAX_GATES
+from calculator import CI_METHODS, CONVENTIONS, FRAMINGS, MAX_GATES, MAX_NAME_LENGTH
 
 __all__ = [
     "ALPHA_RANGE",
@@ -24,7 +24,6 @@ __all__ = [
     "DEFAULTS",
     "GATES_MAX",
     "LEVEL_RANGE",
-    "NAME_MAX_CHARS",
     "PARAM_KEYS",
     "QueryCheck",
     "RHO_RANGE",
@@ -42,8 +41,6 @@ GATES_MAX = MAX_GATES
 ALPHA_RANGE = (0.0001, 0.5)
 LEVEL_RANGE = (0.5, 0.999)
 RHO_RANGE = (0.0, 1.0)
-#: Longest name accepted for a system.
-NAME_MAX_CHARS = 40
 
 #: Default of every URL key: the seed page's example (60, 15, 5, 20; 6 gates at alpha 0.05).
 DEFAULTS: dict[str, object] = {
@@ -117,8 +114,8 @@ def _flag(raw: str) -> bool:
 
 
 def _name(raw: str) -> str:
-    if not raw.strip() or len(raw) > NAME_MAX_CHARS or _CONTROL.search(raw):
-        raise ValueError(f"a name of 1 to {NAME_MAX_CHARS} printable characters")
+    if not raw.strip() or len(raw) > MAX_NAME_LENGTH or _CONTROL.search(raw):
+        raise ValueError(f"a name of 1 to {MAX_NAME_LENGTH} printable characters")
     return raw
 
 

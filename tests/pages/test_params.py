@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator import CI_METHODS, CONVENTIONS, MAX_GATES, format_percent
+from calculator import CI_METHODS, CONVENTIONS, MAX_GATES, MAX_NAME_LENGTH, format_percent
 from ui.export import results_csv, results_json
 from ui.params import (
     COUNT_MAX,
@@ -28,6 +28,9 @@ CONTRACT_KEYS = (
     "a", "b", "c", "d", "gates", "alpha", "rho", "level", "ci", "conv", "cc", "name_a", "name_b",
     "framing", "logp",
 )  # fmt: skip
+
+
+NAME_RULE = f"a name of 1 to {MAX_NAME_LENGTH} printable characters"
 
 
 def test_keys_are_exactly_the_contract() -> None:
@@ -90,10 +93,10 @@ def test_valid_values_parse(key: str, raw: str, value: object) -> None:
         ("ci", "Wald", "one of " + ", ".join(CI_METHODS)),
         ("conv", "mid_p", "one of " + ", ".join(CONVENTIONS)),
         ("cc", "1", "true or false"),
-        ("name_a", "", "a name of 1 to 40 printable characters"),
-        ("name_a", "   ", "a name of 1 to 40 printable characters"),
-        ("name_b", "x" * 41, "a name of 1 to 40 printable characters"),
-        ("name_b", "a\nb", "a name of 1 to 40 printable characters"),
+        ("name_a", "", NAME_RULE),
+        ("name_a", "   ", NAME_RULE),
+        ("name_b", "x" * (MAX_NAME_LENGTH + 1), NAME_RULE),
+        ("name_b", "a\nb", NAME_RULE),
         ("framing", "errors", "one of pass, correct"),
     ],
 )

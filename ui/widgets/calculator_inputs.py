@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from calculator import CI_METHODS, CONVENTIONS, FRAMINGS
+from calculator import CI_METHODS, CONVENTIONS, FRAMINGS, MAX_NAME_LENGTH
 from ui import words
 from ui.examples import EXAMPLES
 from ui.params import (
@@ -18,7 +18,6 @@ from ui.params import (
     DEFAULTS,
     GATES_MAX,
     LEVEL_RANGE,
-    NAME_MAX_CHARS,
     RHO_RANGE,
     slider_max,
 )
@@ -84,11 +83,11 @@ def _wording() -> Wording:
     name_cols = st.columns(2)
     with name_cols[0]:
         raw_a = st.text_input(
-            "Name of system A", value="A", max_chars=NAME_MAX_CHARS, key="name_a", bind=BIND
+            "Name of system A", value="A", max_chars=MAX_NAME_LENGTH, key="name_a", bind=BIND
         )
     with name_cols[1]:
         raw_b = st.text_input(
-            "Name of system B", value="B", max_chars=NAME_MAX_CHARS, key="name_b", bind=BIND
+            "Name of system B", value="B", max_chars=MAX_NAME_LENGTH, key="name_b", bind=BIND
         )
     framing = st.segmented_control(
         "Framing: pass/fail (systems on tasks) or correct/wrong (classifiers)",

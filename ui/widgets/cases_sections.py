@@ -11,12 +11,11 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from calculator import Analysis, analyze, describe_cluster_change
+from calculator import MAX_NAME_LENGTH, Analysis, analyze, describe_cluster_change
 from calculator.cases import CaseFile, CaseFileError, PairedCases, guess_columns
 from calculator.clustered import clustered_mcnemar
 from ui import cases_tables as tables
 from ui import cases_words as words
-from ui.params import NAME_MAX_CHARS
 from ui.widgets import cases_files as files
 from ui.widgets.state import open_table_in_calculator
 from ui.words import escape_markdown
@@ -172,8 +171,8 @@ def choose_columns(case_files: list[CaseFile]) -> Columns | None:
     for system, default in zip("AB", defaults, strict=True):
         name = more[2].text_input(
             f"Name of {system}",
-            value=default[:NAME_MAX_CHARS],
-            max_chars=NAME_MAX_CHARS,
+            value=default[:MAX_NAME_LENGTH],
+            max_chars=MAX_NAME_LENGTH,
             key=f"cases_name_{system.lower()}",
         )
         names.append(name.strip() or system)
