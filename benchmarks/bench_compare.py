@@ -98,10 +98,21 @@ def main() -> int:
     parser.add_argument("--cases", type=int, default=1_000_000)
     parser.add_argument("--systems", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--write", metavar="PATH", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.write:
+        print(write_long_file(Path(args.write), args.cases, args.systems))
+        return 0
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "long.csv"
-        rows = write_long_file(path, args.cases, args.systems)
+        # Written by a child process: the peak memory a process reports (ru_maxrss) carries
+        # over to the children it starts, so this process must stay small.
+        written = subprocess.run(
+            [sys.executable, __file__, "--write", str(path), "--cases", str(args.cases),
+             "--systems", str(args.systems)],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        rows = int(written.stdout.strip())
         size_mb = path.stat().st_size / 2**20
         print(f"{args.cases:,} cases x {args.systems} systems: {rows:,} rows, {size_mb:.0f} MB")
         reference = [measure(REFERENCE, path) for _ in range(args.repeats)]

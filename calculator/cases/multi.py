@@ -303,19 +303,23 @@ def _join_records(
     column = outcome_columns[0] if len(set(outcome_columns)) == 1 else None
     passed, _ = exclude_bad_outcomes(ledger, outcome_series, column, options.threshold)
     chosen = (codes >= 0) & (systems >= 0)
-    present_pairs, inverse, counts = np.unique(
-        (codes * k + systems)[chosen], return_inverse=True, return_counts=True
-    )
+    pairs = (codes * k + systems)[chosen]
+    n_ids = int(codes.max()) + 1 if len(codes) else 0
     duplicated = np.zeros(len(codes), dtype=bool)
-    duplicated[chosen] = counts[inverse] > 1
+    if n_ids * k <= 4 * len(pairs) + 1024:  # one bin per (id, system): no sort
+        per_pair = np.bincount(pairs, minlength=n_ids * k)
+        present_pairs = np.flatnonzero(per_pair)
+        duplicated[chosen] = per_pair[pairs] > 1
+    else:  # ids seen for few systems: sort the pairs instead of many empty bins
+        present_pairs, inverse, counts = np.unique(pairs, return_inverse=True, return_counts=True)
+        duplicated[chosen] = counts[inverse] > 1
     exclude(ledger, duplicated, "duplicate_id", id_column, "row",
              "sharing an id and a system with another row; every copy left out, as the outcome "
              "to use would be a guess.", lambda p: names[systems[p]])  # fmt: skip
-    n_ids = int(codes.max()) + 1 if len(codes) else 0
     systems_present = np.bincount(present_pairs // k, minlength=n_ids)
     complete = exclude_incomplete(ledger, codes, systems, present_pairs, names, id_column)
     final = ledger.kept
-    used_codes = np.unique(codes[final])  # codes number ids in order of first appearance
+    used_codes = np.flatnonzero(complete)  # codes number ids in order of first appearance
     case_of_code = np.full(n_ids, -1, dtype=np.int64)
     case_of_code[used_codes] = np.arange(len(used_codes))
     outcomes = np.zeros((len(used_codes), k), dtype=bool)
