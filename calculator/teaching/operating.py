@@ -42,8 +42,8 @@ MAX_N = 20_000
 TAIL_EPSILON = 1e-12
 # Interval methods without an array form here are evaluated table by table, when there are
 # at most this many tables to evaluate (the exact-compatible interval takes about 30 ms a
-# table).
-_MAX_SCALAR_TABLES = 40
+# table; 15 tables is every (m, b) of n = 4).
+_MAX_SCALAR_TABLES = 15
 # A method that depends on a and d separately (Newcombe) sums over (m, b, a), which holds
 # about n^1.5 tables; past this many it is reported with a note instead (from about n = 250).
 _MAX_EXPANDED_TABLES = 400_000
@@ -175,7 +175,7 @@ def operating_characteristics(
     and, for Newcombe, over the both-pass count a | m, b ~ Bin(n - m, p11 / (1 - psi)). Every
     method in :data:`calculator.CI_METHODS` is included; a method without an array form in
     :mod:`calculator.teaching.interval_arrays` is evaluated table by table with
-    :func:`calculator.difference_interval` when there are at most 3,000 tables, and is
+    :func:`calculator.difference_interval` when there are at most 15 tables, and is
     otherwise reported with a note instead of figures.
 
     Each sum runs over the central range of each binomial, leaving out at most 1e-12 of the
