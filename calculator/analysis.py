@@ -5,8 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from calculator._validation import check_choice
+from calculator.caveats import few_pairs_caveat, zero_width_caveat
 from calculator.decision import Decision, decide
-from calculator.formatting import format_p_equals, format_percent, format_points
+from calculator.formatting import (
+    format_level,
+    format_p_equals,
+    format_percent,
+    format_points,
+    plural,
+)
 from calculator.gates import GateRates, gate_rates
 from calculator.intervals import CI_METHOD_NAMES, DifferenceInterval, difference_interval
 from calculator.mcnemar import (
@@ -231,7 +238,7 @@ def build_report(
     passes_a, passes_b = table.a + table.b, table.a + table.c
     if framing == "pass":
         rates = (
-            f"{name_a} passes {passes_a:,} of {table.n:,} cases "
+            f"{name_a} passes {passes_a:,} of {plural(table.n, 'case')} "
             f"({format_percent(table.pass_rate_a)}) and {name_b} passes {passes_b:,} "
             f"({format_percent(table.pass_rate_b)})"
         )
@@ -243,7 +250,7 @@ def build_report(
         split = f"{table.b:,} passed only by {name_a} and {table.c:,} only by {name_b}"
     else:
         rates = (
-            f"{name_a} is wrong on {table.n - passes_a:,} of {table.n:,} cases "
+            f"{name_a} is wrong on {table.n - passes_a:,} of {plural(table.n, 'case')} "
             f"(error rate {format_percent(1 - table.pass_rate_a)}) and {name_b} on "
             f"{table.n - passes_b:,} ({format_percent(1 - table.pass_rate_b)})"
         )
@@ -267,22 +274,33 @@ def build_report(
             "tests give p = 1."
         )
     else:
-        convention = "doubled smaller binomial tail" if exact.convention == "doubling" else "mid-p"
+        if exact.convention == "doubling":
+            test = "the exact two-sided McNemar test (doubled smaller binomial tail, "
+        else:
+            test = "the two-sided McNemar mid-p test ("
         corrected = "with" if chi2.continuity_correction else "without"
+        alpha = gates.alpha
         sentences.append(
-            f"Of the {table.discordant:,} cases where they disagree, {split}; the exact "
-            f"two-sided McNemar test ({convention}) gives "
-            f"{format_p_equals(exact.pvalue, exact.log10_pvalue)}, and McNemar's chi-square "
-            f"{corrected} continuity correction is {chi2.statistic:.2f} "
-            f"(1 df, {format_p_equals(chi2.pvalue, chi2.log10_pvalue)})."
+            f"Of the {plural(table.discordant, 'case')} where they disagree, {split}; {test}"
+            f"conditional on the {plural(table.discordant, 'discordant pair')}) gives "
+            f"{format_p_equals(exact.pvalue, exact.log10_pvalue, alpha=alpha)}, and McNemar's "
+            f"chi-square {corrected} continuity correction is {chi2.statistic:.2f} "
+            f"(1 df, {format_p_equals(chi2.pvalue, chi2.log10_pvalue, alpha=alpha)})."
         )
+    caveats = (
+        few_pairs_caveat(table.discordant, gates.alpha, exact.convention),
+        zero_width_caveat(difference),
+        reconciliation(difference, exact),
+    )
+    sentences.extend(caveat for caveat in caveats if caveat)
     if gates.count > 1:
         correlation = "independent" if gates.rho == 0 else f"correlated (ρ = {gates.rho:g})"
         sentences.append(
             f"With {gates.count:,} {correlation} release gates each at α = {gates.alpha:g}, the "
             f"chance of at least one false alarm on a change that does nothing is "
             f"{format_percent(gates.false_alarm)}; testing each gate at "
-            f"{gates.bonferroni_alpha:.2g} (Bonferroni) or {gates.sidak_alpha:.2g} (Šidák) keeps "
+            f"{format_level(gates.bonferroni_alpha)} (Bonferroni) or "
+            f"{format_level(gates.sidak_alpha)} (Šidák) keeps "
             f"it at or below {gates.alpha:g}."
         )
     return " ".join(sentences)
