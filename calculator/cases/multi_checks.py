@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from calculator.analysis import MAX_NAME_LENGTH
 from calculator.cases.columns import guess_columns
 from calculator.cases.findings import cell_text, fatal, is_missing_cell, many
 from calculator.cases.outcomes import parse_outcomes
@@ -214,8 +215,8 @@ def check_names(names: tuple[str, ...], what: str) -> None:
 
 
 def display_name(column: str) -> str:
-    """A column's name as a system's name: spaces collapsed, at most 60 characters."""
-    return " ".join(str(column).split())[:60] or str(column)
+    """A column's name as a system's name: spaces collapsed, at most MAX_NAME_LENGTH characters."""
+    return " ".join(str(column).split())[:MAX_NAME_LENGTH] or str(column)
 
 
 def file_system_names(files: list[str]) -> tuple[str, ...]:

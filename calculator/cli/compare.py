@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import unicodedata
 from typing import TYPE_CHECKING
 
-from calculator.cli.arguments import UsageError, finite_number, level, print_json
+from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.cli.cases import CASES_EXTRA
-from calculator.formatting import format_percent, format_points, format_pvalue
+from calculator.cli.output import print_json, print_lines
+from calculator.formatting import format_p_equals, format_percent, format_points
 from calculator.intervals import CI_METHOD_NAMES, CI_METHODS
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(build_payload(cases, result))
     else:
-        print(text_report(cases, result))
+        print_lines(text_report(cases, result))
     return 0
 
 
@@ -138,53 +138,36 @@ def build_payload(cases: SystemCases, result: SystemComparison) -> dict[str, obj
     return payload
 
 
-def printable(text: str) -> str:
-    """`text` with control and bidirectional-formatting characters written as escapes, so that
-    a name or id cannot move the cursor, rewrite a line or reorder the terminal's text.
-
-    Examples
-    --------
-    >>> printable("ok\\x1b[2J\\u202eevil")
-    'ok\\\\x1b[2J\\\\u202eevil'
-    """
-    out = []
-    for char in str(text):
-        if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp"):
-            out.append(char.encode("unicode_escape").decode("ascii"))
-        else:
-            out.append(char)
-    return "".join(out)
-
-
-def text_report(cases: SystemCases, result: SystemComparison) -> str:
-    """The report printed without ``--json``."""
+def text_report(cases: SystemCases, result: SystemComparison) -> list[str]:
+    """The lines printed without ``--json`` (made printable by :func:`print_lines`)."""
     from calculator.compare.report import describe_agreement, describe_cochran, describe_pairs
 
     lines = _input_lines(cases)
-    lines += ["", printable(describe_agreement(result)), printable(describe_cochran(result))]
+    lines += ["", describe_agreement(result), describe_cochran(result)]
     lines += ["", _systems_header(result)]
-    width = max(len(printable(name)) for name in result.names)
+    width = max(len(name) for name in result.names)
     for rank, name in enumerate(result.ranking, start=1):
         system = result.systems[result.names.index(name)]
-        together = ", ".join(printable(other) for other in result.not_separated(name))
+        together = ", ".join(other for other in result.not_separated(name))
         lines.append(
-            f"  {rank:>2}. {printable(name):<{width}}  {format_percent(system.rate):>7} "
+            f"  {rank:>2}. {name:<{width}}  {format_percent(system.rate):>7} "
             f"({format_percent(system.low)} to {format_percent(system.high)}), "
             f"{system.passes:,}/{system.n:,}"
             + (f"; not separated from {together}" if together else "; separated from all")
         )
-    lines += ["", printable(describe_pairs(result)), _pairs_header(result)]
+    lines += ["", describe_pairs(result), _pairs_header(result)]
     for pair in result.pairs:
         verdict = "differ" if pair.reject else "not separated"
+        adjusted = pair.adjusted_pvalue
         lines.append(
-            f"  {printable(pair.a)} - {printable(pair.b)}: {format_points(pair.difference)} pts "
+            f"  {pair.a} - {pair.b}: {format_points(pair.difference)} pts "
             f"({format_points(pair.low)} to {format_points(pair.high)}); only "
-            f"{printable(pair.a)} {pair.b_count:,}, only {printable(pair.b)} {pair.c_count:,}; "
-            f"p = {format_pvalue(pair.pvalue, pair.log10_pvalue)}, adjusted "
-            f"{format_pvalue(pair.adjusted_pvalue, pair.log10_adjusted_pvalue, alpha=result.alpha)}"
+            f"{pair.a} {pair.b_count:,}, only {pair.b} {pair.c_count:,}; "
+            f"{format_p_equals(pair.pvalue, pair.log10_pvalue)}, adjusted "
+            f"{format_p_equals(adjusted, pair.log10_adjusted_pvalue, alpha=result.alpha)}"
             f"; {verdict}"
         )
-    return "\n".join(lines)
+    return lines
 
 
 def _input_lines(cases: SystemCases) -> list[str]:
@@ -197,8 +180,8 @@ def _input_lines(cases: SystemCases) -> list[str]:
     if cases.threshold is not None:
         columns.append(f"pass when score >= {cases.threshold:g}")
     lines = [
-        printable(f"input     {' + '.join(cases.files)} ({'; '.join(columns)})"),
-        printable(f"systems   {', '.join(cases.names)}"),
+        f"input     {' + '.join(cases.files)} ({'; '.join(columns)})",
+        f"systems   {', '.join(cases.names)}",
         f"rows      {cases.rows_read:,} read, {cases.rows_used:,} used, "
         f"{cases.rows_read - cases.rows_used:,} excluded; {cases.n:,} cases analysed",
     ]
@@ -216,7 +199,7 @@ def _input_lines(cases: SystemCases) -> list[str]:
             + (f" ({example.case_id})" if example.case_id else "")
             for example in issue.examples
         )
-        lines.append(printable(f"  ! {issue.message}" + (f" First: {first}." if first else "")))
+        lines.append(f"  ! {issue.message}" + (f" First: {first}." if first else ""))
     return lines
 
 
