@@ -25,6 +25,7 @@ __all__ = [
     "format_percent",
     "format_points",
     "format_pvalue",
+    "format_ratio",
     "plural",
 ]
 
@@ -203,6 +204,34 @@ def format_p_equals(
     """
     text = format_pvalue(pvalue, log10_pvalue, alpha=alpha)
     return f"p {text}" if text[0] in "<>" else f"p = {text}"
+
+
+def format_ratio(value: float) -> str:
+    """A ratio (such as an odds ratio) with three significant figures, kept off 1 and off 0.
+
+    Digits are added until a value other than 1 no longer reads as 1 (so a limit of 0.9996
+    reads 0.9996, on its side of "no difference"); infinity reads "∞".
+
+    Examples
+    --------
+    >>> format_ratio(6.0), format_ratio(55.197091), format_ratio(0.0783555)
+    ('6.00', '55.2', '0.0784')
+    >>> format_ratio(0.99957), format_ratio(1.0), format_ratio(float("inf"))
+    ('0.9996', '1.00', '∞')
+    >>> format_ratio(1.2e9)
+    '1.20e+09'
+    """
+    if value == math.inf:
+        return "∞"
+    value = _check_finite(value, "value")
+    if value < 0:
+        raise ValueError(f"`value` must be a non-negative ratio, but got {value!r}.")
+    digits = 3
+    text = f"{value:#.{digits}g}"
+    while value != 1.0 and float(text) == 1.0 and digits < 17:
+        digits += 1
+        text = f"{value:#.{digits}g}"
+    return text
 
 
 def format_count(count: int) -> str:

@@ -15,6 +15,7 @@ from calculator.formatting import (
     format_percent,
     format_points,
     format_pvalue,
+    format_ratio,
     plural,
 )
 
@@ -142,3 +143,17 @@ def test_pvalue_parsed_back_lies_on_the_same_side_of_alpha(pvalue, alpha):
     if alpha / 1.2 <= pvalue <= alpha * 1.2:
         digits = re.sub(r"e.*$", "", text).replace(".", "").lstrip("0")
         assert len(digits) >= 3, text
+
+
+@given(st.floats(min_value=0.0, max_value=1e12, allow_nan=False))
+def test_ratio_parsed_back_keeps_its_side_of_one(value):
+    parsed = float(format_ratio(value))
+    assert (parsed < 1) == (value < 1) and (parsed > 1) == (value > 1)
+    assert (parsed == 0) == (value == 0)
+
+
+def test_ratio_limit_just_below_one_does_not_read_one():
+    # The mid-p odds-ratio interval at 70/4/12/14 ends at 0.9957: three figures would give 0.996,
+    # still below 1; a limit of 0.99957 would read "1.00" and look as if it touched 1.
+    assert format_ratio(0.99957) == "0.9996"
+    assert format_ratio(float("inf")) == "∞"
