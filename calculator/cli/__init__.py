@@ -15,13 +15,17 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from calculator.cli import cases, compare, plan, table
+from calculator.cli import cases, compare, plan, table, teach
 from calculator.cli.arguments import EXIT_USAGE, Parser, UsageError
+from calculator.cli.output import printable, silence_stdout
 
 __all__ = ["SUBCOMMANDS", "UsageError", "build_parser", "main"]
 
+#: Exit status when the user stops the command (Ctrl-C): 128 + SIGINT, as shells report it.
+EXIT_INTERRUPTED = 130
+
 #: The subcommand modules, in the order ``--help`` lists them.
-SUBCOMMANDS = (table, cases, compare, plan)
+SUBCOMMANDS = (table, cases, compare, plan, teach)
 
 
 def build_parser(prog: str = "python -m calculator") -> Parser:
@@ -39,13 +43,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     installed = argv is None and Path(sys.argv[0]).stem == "mcnemar"
     try:
         args = build_parser("mcnemar" if installed else "python -m calculator").parse_args(argv)
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # a reader that went away shows here, not in Python's flush at exit
+        return status
+    except BrokenPipeError:  # `mcnemar ... | head`: the reader has all it wanted
+        silence_stdout()
+        return 0
     except UsageError as error:
         return _fail(str(error))
-    except (TypeError, ValueError, OSError) as error:
+    except OSError as error:
+        return _fail(f"error: {_os_error(error)}")
+    except (TypeError, ValueError) as error:
         return _fail(f"error: {error}")
+    except (MemoryError, RecursionError, OverflowError) as error:
+        return _fail(f"error: {_BEYOND[type(error)]} ({type(error).__name__})")
+    except KeyboardInterrupt:
+        _fail("interrupted")
+        return EXIT_INTERRUPTED
+
+
+def _os_error(error: OSError) -> str:
+    """ "FILE: reason" for an error about a file, Python's own words otherwise."""
+    if error.filename is not None and error.strerror:
+        return f"{error.filename}: {error.strerror}"
+    return str(error)
+
+
+# A safety net: each input known to cause these is refused earlier with its own message.
+_BEYOND = {
+    MemoryError: "the input needs more memory than this machine has",
+    RecursionError: "the input is nested too deeply to analyse",
+    OverflowError: "a number in the input or the options is too large to compute with",
+}
 
 
 def _fail(message: str) -> int:
-    print(message.replace("\n", " "), file=sys.stderr)
+    print(printable(message.replace("\n", " ")), file=sys.stderr)
     return EXIT_USAGE

@@ -8,9 +8,14 @@ arguments and returning the exit status.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from collections.abc import Callable
+
+from calculator._validation import MAX_COUNT, shown
+
+# Printing lives in calculator.cli.output; print_json is also offered here, beside the parser,
+# for subcommand modules written before that module existed.
+from calculator.cli.output import print_json
 
 __all__ = [
     "EXIT_USAGE",
@@ -25,6 +30,9 @@ __all__ = [
 #: Exit status for a usage error or an unusable value.
 EXIT_USAGE = 2
 
+# Longer counts are not converted: far beyond any limit, and slow or refused by int().
+_LONGEST_COUNT = 100
+
 
 class UsageError(Exception):
     """A command-line mistake; its message is the one line printed on stderr."""
@@ -38,16 +46,39 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def count(name: str) -> Callable[[str], int]:
-    """An argparse type that accepts whole numbers written as integers only."""
+def count(name: str, maximum: int = MAX_COUNT) -> Callable[[str], int]:
+    """An argparse type that accepts whole numbers written as integers only.
+
+    The value goes on to the core, which checks its range; a number too long to convert quickly
+    (Python refuses integers of over 4,300 digits) is refused here, with the limit, and a long
+    text is shown shortened.
+
+    Examples
+    --------
+    >>> count("b")("15")
+    15
+    >>> count("b")("9" * 5000)
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: b must be a non-negative integer of at most \
+1,000,000,000,000, but got an integer of 5,000 digits
+    """
 
     def parse(text: str) -> int:
-        try:
-            return int(text)
-        except ValueError:
+        digits = text.strip().lstrip("+")
+        if len(digits) > _LONGEST_COUNT and digits.isascii() and digits.isdigit():
             raise argparse.ArgumentTypeError(
-                f"{name} must be a non-negative integer, but got {text!r}"
-            ) from None
+                f"{name} must be a non-negative integer of at most {maximum:,}, "
+                f"but got an integer of {len(digits.lstrip('0')):,} digits"
+            )
+        try:
+            if len(text) <= _LONGEST_COUNT:
+                return int(text)
+        except ValueError:
+            pass
+        raise argparse.ArgumentTypeError(
+            f"{name} must be a non-negative integer, but got {shown(text)}"
+        )
 
     return parse
 
@@ -80,8 +111,3 @@ def level(option: str) -> Callable[[str], float]:
         return value
 
     return parse
-
-
-def print_json(payload: object) -> None:
-    """Print `payload` as strict JSON (no NaN or infinity), indented, non-ASCII kept."""
-    print(json.dumps(payload, allow_nan=False, ensure_ascii=False, indent=2))

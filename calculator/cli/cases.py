@@ -16,8 +16,9 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 from calculator.analysis import Analysis, analyze
-from calculator.cli.arguments import UsageError, finite_number, level, print_json
-from calculator.formatting import format_pvalue
+from calculator.cli.arguments import UsageError, finite_number, level
+from calculator.cli.output import print_json, print_lines
+from calculator.formatting import format_p_equals
 from calculator.release import describe_cluster_change, is_worse
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         payload = build_payload(cases, analysis, cluster)
         print_json(payload)
     else:
-        print(_text_report(cases, analysis, cluster, args))
+        print_lines(_text_report(cases, analysis, cluster, args))
     if args.fail_if_worse and is_worse(analysis, args.alpha):
         return EXIT_WORSE
     return 0
@@ -160,7 +161,8 @@ def _text_report(
     analysis: Analysis,
     cluster: ClusteredTestResult | None,
     args: argparse.Namespace,
-) -> str:
+) -> list[str]:
+    """The lines of the text report; ids and names in them are escaped when printed."""
     name_a, name_b = cases.names
     columns = f"A = {cases.outcome_columns[0]!r}, B = {cases.outcome_columns[1]!r}"
     if cases.id_column:
@@ -199,12 +201,18 @@ def _text_report(
         more = f", ... ({len(frame) - len(ids):,} more)" if len(frame) > len(ids) else ""
         lines.append(f"{label} ({len(frame):,}): {', '.join(ids)}{more}")
     if args.fail_if_worse:
-        verdict = "FAIL" if is_worse(analysis, args.alpha) else "pass"
-        lines.append(
-            f"gate      {verdict}: B worse than A at alpha = {args.alpha:g} by the two-sided "
-            f"exact test (p = {format_pvalue(analysis.exact.pvalue, analysis.exact.log10_pvalue)})"
-        )
-    return "\n".join(lines)
+        lines.append(_gate_line(analysis, args.alpha))
+    return lines
+
+
+def _gate_line(analysis: Analysis, alpha: float) -> str:
+    name_a, name_b = analysis.names
+    exact = analysis.exact
+    verdict = "FAIL" if is_worse(analysis, alpha) else "pass"
+    return (
+        f"gate      {verdict}: {name_b} worse than {name_a} at alpha = {alpha:g} by the "
+        f"two-sided exact test ({format_p_equals(exact.pvalue, exact.log10_pvalue, alpha=alpha)})"
+    )
 
 
 def _cluster_line(cases: PairedCases, analysis: Analysis, cluster: ClusteredTestResult) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from calculator.cli.arguments import print_json
+from calculator.cli.output import print_json
 from calculator.planning import PLAN_TESTS, PowerPlan, plan
 
 __all__ = ["add_parser", "run"]

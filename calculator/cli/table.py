@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import argparse
 
-from calculator.analysis import analyze
-from calculator.cli.arguments import count, print_json
+from calculator.analysis import Analysis, analyze
+from calculator.cli.arguments import count
+from calculator.cli.output import print_json, print_lines
 from calculator.formatting import format_p_equals, format_percent, format_points, format_pvalue
-from calculator.intervals import CI_METHODS
+from calculator.gates import MAX_GATES
+from calculator.intervals import CI_METHOD_NAMES, CI_METHODS
 from calculator.mcnemar import CONVENTIONS
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "run", "text_lines"]
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -37,7 +39,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--convention", choices=CONVENTIONS, default="doubling", help="exact test's two-sided rule"
     )
     parser.add_argument("--correction", action="store_true", help="continuity-correct chi-square")
-    parser.add_argument("--gates", type=count("gates"), default=1, help="number of gates (1)")
+    parser.add_argument(
+        "--gates", type=count("gates", MAX_GATES), default=1, help="number of gates (1)"
+    )
     parser.add_argument("--alpha", type=float, default=0.05, help="level of each gate (0.05)")
     parser.add_argument("--rho", type=float, default=0.0, help="correlation between gates (0)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -62,25 +66,44 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result.to_dict())
         return 0
-    diff, exact, chi2 = result.difference, result.exact, result.chi2
+    print_lines(text_lines(result))
+    return 0
+
+
+def text_lines(result: Analysis) -> list[str]:
+    """The text report: the paste-ready sentences, then one figure a line, worded as the page.
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> print("\\n".join(text_lines(analyze(60, 15, 5, 20))[2:5]))
+    pass rates          A 75.0%, B 65.0% (n = 100)
+    difference A - B    +10.0 points, 95% CI +1.2 to +18.4 (Agresti-Min)
+    exact McNemar p     0.041 (doubled smaller tail; mid-p 0.027)
+    """
+    diff, exact, chi2, alpha = result.difference, result.exact, result.chi2, result.gates.alpha
     chi2_text = (
         "undefined (no discordant pairs)" if chi2.statistic is None else f"{chi2.statistic:.4f}"
     )
-    lines = [
+    if exact.convention == "doubling":
+        mid_p = format_pvalue(result.mid_p.pvalue, result.mid_p.log10_pvalue, alpha=alpha)
+        rule = f"doubled smaller tail; mid-p {mid_p}"
+    else:
+        rule = "mid-p"
+    return [
         result.report,
         "",
         f"pass rates          A {format_percent(result.table.pass_rate_a)}, "
         f"B {format_percent(result.table.pass_rate_b)} (n = {result.table.n:,})",
-        f"difference A - B    {format_points(diff.estimate)} pts, {diff.level:g} CI "
-        f"{format_points(diff.low)} to {format_points(diff.high)} ({diff.method})",
-        f"exact McNemar p     {format_pvalue(exact.pvalue, exact.log10_pvalue)} "
-        f"({exact.convention}; mid-p "
-        f"{format_pvalue(result.mid_p.pvalue, result.mid_p.log10_pvalue)})",
+        f"difference A - B    {format_points(diff.estimate)} points, {diff.level * 100:g}% CI "
+        f"{format_points(diff.low)} to {format_points(diff.high)} "
+        f"({CI_METHOD_NAMES[diff.method]})",
+        f"exact McNemar p     {format_pvalue(exact.pvalue, exact.log10_pvalue, alpha=alpha)} "
+        f"({rule})",
         f"McNemar chi-square  {chi2_text}, 1 df, "
-        f"{format_p_equals(chi2.pvalue, chi2.log10_pvalue)}"
+        f"{format_p_equals(chi2.pvalue, chi2.log10_pvalue, alpha=alpha)}"
         f"{' (continuity corrected)' if chi2.continuity_correction else ''}",
-        f"unpaired z-test p   {format_pvalue(result.unpaired.pvalue, result.unpaired.log10_pvalue)}"
+        "unpaired z-test p   "
+        f"{format_pvalue(result.unpaired.pvalue, result.unpaired.log10_pvalue, alpha=alpha)}"
         " (ignores the pairing; for contrast only)",
     ]
-    print("\n".join(lines))
-    return 0

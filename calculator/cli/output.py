@@ -1,0 +1,100 @@
+"""What the command line prints: strict JSON, and text lines that no input can forge.
+
+Ids, names, file and column names come from the user's files. Printed raw, an ANSI escape in an id
+could clear the terminal, and a carriage return, a newline or a bidirectional override could make
+a line of the report say something it does not. :func:`printable` writes every such character as
+a visible escape; :func:`print_lines` applies it to each line of a report. JSON needs no such care:
+its encoder escapes control characters itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterable
+
+__all__ = ["print_json", "print_lines", "printable", "silence_stdout", "write"]
+
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def printable(text: str) -> str:
+    """`text` with every non-printable character written as a backslash escape.
+
+    Control characters (C0, DEL, C1: ANSI escapes, carriage return, newline, tab), format
+    characters (bidirectional overrides and isolates, zero-width characters), line and paragraph
+    separators, lone surrogates and spaces other than the ASCII space become ``\\n``, ``\\x1b``,
+    ``\\u202e`` and the like; everything else, non-ASCII letters included, is kept. A backslash
+    already in `text` is kept as it is.
+
+    Examples
+    --------
+    >>> printable("case 7")
+    'case 7'
+    >>> print(printable("ok\\x1b[2J\\rFAIL\\u202eevil\\ncase"))
+    ok\\x1b[2J\\rFAIL\\u202eevil\\ncase
+    >>> printable("Größe, 問題")
+    'Größe, 問題'
+    """
+    if text.isprintable():  # the usual case, checked at C speed
+        return text
+    return "".join(_escape(character) for character in text)
+
+
+def _escape(character: str) -> str:
+    if character.isprintable():
+        return character
+    if character in _ESCAPES:
+        return _ESCAPES[character]
+    code = ord(character)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def print_lines(lines: Iterable[str]) -> None:
+    """Print each of `lines` on its own line, made :func:`printable` first."""
+    write("\n".join(printable(line) for line in lines))
+
+
+def print_json(payload: object) -> None:
+    """Print `payload` as strict JSON (no NaN or infinity), indented.
+
+    Non-ASCII characters are written as they are, unless the text cannot be encoded for
+    standard output (a lone surrogate from a file name, a terminal that is not UTF-8): then every
+    non-ASCII character is written as a JSON ``\\u`` escape, which reads back the same.
+    """
+    text = json.dumps(payload, allow_nan=False, ensure_ascii=False, indent=2)
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        text = json.dumps(payload, allow_nan=False, ensure_ascii=True, indent=2)
+    write(text)
+
+
+def write(text: str) -> None:
+    """Print `text` and a newline to standard output, and flush it.
+
+    A reader that has gone away (``mcnemar ... | head``) is not an error: the rest of the output
+    is dropped and the command goes on to its exit status, so a release gate still fails with 1.
+    """
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+
+
+def silence_stdout() -> None:
+    """Send what is left for standard output to the null device (its reader has gone away).
+
+    Python flushes standard output once more at exit; pointed at the null device, that flush
+    cannot fail again with "Broken pipe" (the recipe of the Python documentation, signal module).
+    """
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no file descriptor: an in-memory stream
+        pass
