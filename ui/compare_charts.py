@@ -1,0 +1,127 @@
+"""Charts of a comparison of several systems: pure builders, a result in and an Altair chart out.
+
+- :func:`difference_heatmap`: every ordered pair's pass-rate difference (row minus column), the
+  cells whose pair differs after the multiplicity adjustment outlined and starred.
+- :func:`ranking_chart`: the systems in ranking order, each pass rate with its Wilson interval.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from calculator.compare import SystemComparison
+from calculator.formatting import format_p_equals, format_percent, format_points
+
+__all__ = ["difference_frame", "difference_heatmap", "ranking_chart", "ranking_frame"]
+
+_CELL = 46  # pixels per heatmap cell
+
+
+def difference_frame(result: SystemComparison) -> pd.DataFrame:
+    """One row per ordered pair of distinct systems, in ranking order: the difference row -
+    column in points, its label (starred when the pair differs), and the adjusted p."""
+    rows = []
+    for first in result.ranking:
+        for second in result.ranking:
+            if first == second:
+                continue
+            pair = result.pair(first, second)
+            points = 100.0 * pair.difference
+            rows.append(
+                {
+                    "row": first,
+                    "column": second,
+                    "points": points,
+                    "label": format_points(pair.difference) + ("*" if pair.reject else ""),
+                    "differs": "differs" if pair.reject else "not separated",
+                    "adjusted": format_p_equals(
+                        pair.adjusted_pvalue, pair.log10_adjusted_pvalue, alpha=result.alpha
+                    ),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def difference_heatmap(result: SystemComparison) -> alt.LayerChart:
+    """Heatmap of pass-rate differences, row system minus column system, in points.
+
+    Blue cells: the row passes more often; red: less often. Outlined and starred cells differ
+    at alpha after the adjustment.
+    """
+    data = difference_frame(result)
+    order = list(result.ranking)
+    reach = max(1.0, float(data["points"].abs().max())) if len(data) else 1.0
+    size = _CELL * len(order)
+    base = alt.Chart(data).encode(
+        x=alt.X("column:N", sort=order, title="minus (column)", axis=alt.Axis(labelAngle=-40)),
+        y=alt.Y("row:N", sort=order, title="system (row)"),
+        tooltip=[
+            alt.Tooltip("row:N", title="system"),
+            alt.Tooltip("column:N", title="minus"),
+            alt.Tooltip("label:N", title="difference (points)"),
+            alt.Tooltip("adjusted:N", title="adjusted"),
+            alt.Tooltip("differs:N", title="after adjustment"),
+        ],
+    )
+    cells = base.mark_rect().encode(
+        color=alt.Color(
+            "points:Q",
+            scale=alt.Scale(scheme="redblue", domain=[-reach, reach]),
+            title="points",
+        ),
+        stroke=alt.condition(
+            alt.datum.differs == "differs", alt.value("black"), alt.value("transparent")
+        ),
+        strokeWidth=alt.value(2),
+    )
+    labels = base.mark_text(fontSize=11).encode(
+        text="label:N",
+        color=alt.condition(
+            f"abs(datum.points) > {0.6 * reach}", alt.value("white"), alt.value("black")
+        ),
+    )
+    return (cells + labels).properties(width=max(size, 160), height=max(size, 160))
+
+
+def ranking_frame(result: SystemComparison) -> pd.DataFrame:
+    """One row per system in ranking order: rank, rate, Wilson limits, as fractions and text."""
+    rows = []
+    for rank, name in enumerate(result.ranking, start=1):
+        system = result.systems[result.names.index(name)]
+        rows.append(
+            {
+                "rank": rank,
+                "system": name,
+                "rate": system.rate,
+                "low": system.low,
+                "high": system.high,
+                "passes": f"{system.passes:,} of {system.n:,}",
+                "interval": f"{format_percent(system.low)} to {format_percent(system.high)}",
+                "shown": format_percent(system.rate),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def ranking_chart(result: SystemComparison) -> alt.LayerChart:
+    """Each system's pass rate (point) and Wilson interval (bar), best first."""
+    data = ranking_frame(result)
+    order = list(result.ranking)
+    level = f"{100 * result.level:g}%"
+    base = alt.Chart(data).encode(
+        y=alt.Y("system:N", sort=order, title=None),
+        tooltip=[
+            alt.Tooltip("rank:Q"),
+            alt.Tooltip("system:N"),
+            alt.Tooltip("shown:N", title="pass rate"),
+            alt.Tooltip("interval:N", title=f"{level} Wilson interval"),
+            alt.Tooltip("passes:N"),
+        ],
+    )
+    interval = base.mark_rule(strokeWidth=3).encode(
+        x=alt.X("low:Q", title=f"pass rate ({level} Wilson interval)", axis=alt.Axis(format="%")),
+        x2="high:Q",
+    )
+    point = base.mark_point(filled=True, size=70, color="black").encode(x="rate:Q")
+    return (interval + point).properties(height=max(28 * len(order), 90))

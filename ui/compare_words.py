@@ -1,0 +1,119 @@
+"""Words of the "three or more systems" part of the per-case page (pure: no Streamlit).
+
+The sentences about the statistics themselves are the core's (:mod:`calculator.compare.report`),
+shared with the command line; here are the page's labels, captions and choices.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from calculator.cases.systems_result import SYSTEM_EXCLUSION_REASONS, SystemCases
+from calculator.compare import SystemComparison
+from calculator.compare.report import ADJUSTMENT_NAMES
+from calculator.formatting import plural
+from ui.cases_words import reason_text
+
+__all__ = [
+    "HEADING",
+    "INTRO",
+    "LAYOUTS",
+    "MODES",
+    "UPLOAD_PROMPT",
+    "exclusion_table",
+    "heatmap_caption",
+    "pair_label",
+    "ranking_caption",
+    "separating_label",
+    "validation_line",
+]
+
+#: The page's two modes, as the switch shows them.
+MODES = ("Two systems (A and B)", "Three or more systems")
+HEADING = "Three or more systems on the same cases"
+INTRO = (
+    "Upload one file with a column per system (wide), one file with a row per case and system "
+    "(long), or one file per system sharing a case id. Only cases with an outcome for every "
+    "chosen system are compared."
+)
+UPLOAD_PROMPT = "Upload the results (one file, or one file per system), or try the example."
+#: How a single file is shaped, as the choice shows it, by layout key.
+LAYOUTS = {
+    "wide": "One column per system (wide)",
+    "long": "One row per case and system (long)",
+}
+
+_MORE_REASONS = {
+    "other_system": "a system not chosen",
+    "missing_system": "the case has no row for some system",
+    "partner_excluded": "the case lost another system's row",
+}
+
+
+def exclusion_table(cases: SystemCases) -> pd.DataFrame:
+    """Rows read, used and excluded by reason (reasons with no row left out are omitted)."""
+    labels = ["rows read", "rows used"]
+    counts = [cases.rows_read, cases.rows_used]
+    for reason in SYSTEM_EXCLUSION_REASONS:
+        if cases.excluded[reason]:
+            labels.append(f"excluded: {_MORE_REASONS.get(reason) or reason_text(reason)}")
+            counts.append(cases.excluded[reason])
+    return pd.DataFrame({"rows": counts}, index=labels)
+
+
+def validation_line(cases: SystemCases) -> tuple[bool, str]:
+    """Whether rows were left out, and one sentence saying how many cases are compared.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> validation_line(SimpleNamespace(rows_read=30, rows_used=27, n=9, names=("a", "b", "c"),
+    ...                                 cases_missing_system=1, cases_with_excluded_row=0))
+    (True, '9 cases of 3 systems compared (27 of 30 rows used); 1 case dropped because a system \
+has no row for it, 0 because a row was left out.')
+    """
+    left_out = cases.rows_used < cases.rows_read
+    text = (
+        f"{plural(cases.n, 'case')} of {len(cases.names)} systems compared ({cases.rows_used:,} "
+        f"of {plural(cases.rows_read, 'row')} used)"
+    )
+    if cases.cases_missing_system or cases.cases_with_excluded_row:
+        text += (
+            f"; {plural(cases.cases_missing_system, 'case')} dropped because a system has no "
+            f"row for it, {cases.cases_with_excluded_row:,} because a row was left out"
+        )
+    return left_out, text + "."
+
+
+def heatmap_caption(result: SystemComparison) -> str:
+    """What the heatmap's colours, numbers and outlines mean."""
+    return (
+        "Each cell is the row system's pass rate minus the column system's, in percentage "
+        "points (blue: the row passes more often). Outlined, starred cells differ at alpha = "
+        f"{result.alpha:g} after {ADJUSTMENT_NAMES[result.adjust]}'s adjustment for "
+        f"{plural(result.family_size, 'pair')} (exact McNemar tests)."
+    )
+
+
+def ranking_caption(result: SystemComparison) -> str:
+    """What the ranking shows, and which systems it cannot order."""
+    level = f"{100 * result.level:g}%"
+    tied = [
+        f"{name} with {', '.join(result.not_separated(name))}"
+        for name in result.ranking
+        if result.not_separated(name)
+    ]
+    text = f"Pass rates with {level} Wilson intervals, highest first."
+    if not tied:
+        return text + " Every pair is separated after the adjustment."
+    return text + " Not separated after the adjustment: " + "; ".join(tied) + "."
+
+
+def pair_label(first: str, second: str) -> str:
+    """The label of the button that opens a pair's table in the calculator."""
+    return f"{first} vs {second}"
+
+
+def separating_label(name: str, other: str, count: int) -> str:
+    """A tab's label: the cases only `name` passes, against `other`."""
+    return f"Only {name} passes ({count:,}), not {other}"
