@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 
 from calculator._validation import check_choice, check_probability
-from calculator.formatting import format_p_equals
+from calculator.formatting import format_p_equals, format_points
 from calculator.intervals import CI_METHOD_NAMES, DifferenceInterval
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
 from calculator.noninferiority import check_alpha, margin_test
@@ -299,7 +299,7 @@ class _Words:
         method = CI_METHOD_NAMES.get(decision.interval_method, decision.interval_method)
         if method == "Tango score":
             method = "Tango"
-        bounds = [-decision.margin, decision.margin] if decision.margin else [0.0]
+        bounds = [-decision.margin, decision.margin] if decision.margin else []
         return (
             f"the {decision.level * 100:g}% {method} interval for {name_b}'s {self.rate} minus "
             f"{name_a}'s, {limit_points(decision.low, bounds)} to "
@@ -321,23 +321,24 @@ def points_of(margin: float) -> str:
 
 def limit_points(value: float, bounds: list[float]) -> str:
     """An interval limit in signed points, with digits added until it reads on the same side of
-    every bound (zero, the margins) as it lies, and equal to one only when it is.
+    zero and of every bound (the margins) as it lies, and equal to one only when it is.
 
     Examples
     --------
     >>> limit_points(-0.0099996, [-0.01, 0.01])
     '-0.99996'
-    >>> limit_points(0.1234, [0.0])
-    '+12.3'
+    >>> limit_points(0.1234, []), limit_points(2e-7, []), limit_points(0.0, [])
+    ('+12.3', '+0.00002', '0.0')
     """
-    for decimals in range(1, 13):
+    if value == 0:
+        return "0.0"
+    bounds = [0.0, *bounds]
+    for decimals in range(1, 16):
         text = f"{100.0 * value:+.{decimals}f}"
         shown = float(text) / 100.0
         if all(_side(shown, bound) == _side(value, bound) for bound in bounds):
-            break
-    if float(text) == 0 and value == 0:
-        return "0.0"
-    return text
+            return text
+    return format_points(value)  # never zero for a non-zero value, and keeps the sign
 
 
 def _side(value: float, bound: float) -> int:
@@ -350,7 +351,7 @@ def _moved(estimate: float, rate: str, names: tuple[str, str]) -> str:
     if estimate == 0:
         return f"{name_b}'s {rate} equals {name_a}'s"
     way = "higher" if estimate > 0 else "lower"
-    size = limit_points(abs(estimate), [0.0])[1:]  # without its "+"
+    size = limit_points(abs(estimate), [])[1:]  # without its "+"
     return f"{name_b}'s {rate} is {size} points {way} than {name_a}'s"
 
 

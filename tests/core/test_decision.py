@@ -1,0 +1,208 @@
+"""The release question through `analyze`: the decision, its interval for B - A, its sentence."""
+
+import json
+import math
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from calculator import QUESTIONS, analyze, margin_test, mcnemar_exact
+from calculator.decision import limit_points, points_of, resolve_question
+
+
+def _strict(data):
+    return json.loads(json.dumps(data, allow_nan=False))
+
+
+# ---------------------------------------------------------------------------------------------
+# Which question is asked
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({}, ("different", None)),
+        ({"alternative": "greater"}, ("better", None)),
+        ({"alternative": "less"}, ("worse", None)),
+        ({"margin": 0.01}, ("non-inferior", 0.01)),
+        ({"margin": 0.01, "alternative": "greater"}, ("non-inferior", 0.01)),
+        ({"question": "equivalent", "margin": 0.02}, ("equivalent", 0.02)),
+        ({"question": "better", "margin": 0.02}, ("better", 0.02)),
+        ({"question": "better", "alternative": "greater"}, ("better", None)),
+    ],
+)
+def test_question_follows_from_alternative_and_margin(arguments, expected):
+    question = arguments.pop("question", None)
+    assert resolve_question(question, **arguments) == expected
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"question": "non-inferior"}, "needs a margin"),
+        ({"question": "equivalent"}, "needs a margin"),
+        ({"question": "different", "margin": 0.01}, "takes no margin"),
+        ({"question": "worse", "margin": 0.01}, "takes no margin"),
+        ({"question": "better", "alternative": "less"}, "contradicts"),
+        ({"alternative": "less", "margin": 0.01}, "does not go with"),
+        ({"question": "no worse"}, "`question` must be one of"),
+        ({"alternative": "larger"}, "`alternative` must be one of"),
+        ({"margin": -0.01}, "`margin` must be a number strictly between 0 and 1"),
+        ({"margin": 1.0}, "`margin` must be a number strictly between 0 and 1"),
+        ({"margin": float("nan")}, "`margin` must be a number strictly between 0 and 1"),
+    ],
+)
+def test_analyze_refuses_a_question_it_cannot_answer(arguments, message):
+    with pytest.raises(ValueError, match=message):
+        analyze(60, 5, 15, 20, **arguments)
+
+
+def test_analyze_refuses_a_margin_given_as_text():
+    with pytest.raises(TypeError, match="`margin`"):
+        analyze(60, 5, 15, 20, margin="0.01")
+
+
+# ---------------------------------------------------------------------------------------------
+# What the decision reports
+# ---------------------------------------------------------------------------------------------
+def test_default_decision_is_the_two_sided_exact_test_and_leaves_the_report_alone():
+    result = analyze(60, 15, 5, 20)
+    decision = result.decision
+    assert (decision.question, decision.alternative, decision.margin) == (
+        "different",
+        "two-sided",
+        None,
+    )
+    assert decision.pvalue == result.exact.pvalue
+    assert decision.reject is True
+    # The interval is the analysis' own, mirrored to B - A.
+    assert (decision.low, decision.high) == (-result.difference.high, -result.difference.low)
+    assert decision.sentence not in result.report
+
+
+def test_one_sided_decision_uses_the_one_sided_exact_test_with_the_chosen_convention():
+    for convention in ("doubling", "mid-p"):
+        result = analyze(70, 4, 12, 14, alternative="greater", convention=convention)
+        expected = mcnemar_exact(4, 12, convention=convention, alternative="greater")
+        assert result.decision.pvalue == expected.pvalue
+        assert result.decision.reject == (expected.pvalue <= 0.05)
+        # The two-sided results are unchanged by the question.
+        assert result.exact.pvalue == mcnemar_exact(4, 12, convention=convention).pvalue
+        assert result.report.endswith(result.decision.sentence)
+
+
+def test_margin_decision_is_tangos_test_with_its_one_minus_two_alpha_interval():
+    result = analyze(60, 5, 15, 20, margin=0.05, alpha=0.025)
+    expected = margin_test(60, 5, 15, 20, margin=0.05, alpha=0.025)
+    data = _strict(result.to_dict())["decision"]
+    assert data["question"] == "non-inferior"
+    assert data["alternative"] == "greater"
+    assert data["margin"] == 0.05
+    assert data["pvalue"] == expected.pvalue and data["statistic"] == expected.statistic
+    assert data["interval"] == {
+        "low": expected.low,
+        "high": expected.high,
+        "level": pytest.approx(0.95),
+        "method": "tango",
+        "of": "pB - pA",
+    }
+    assert data["reject"] is True
+
+
+def test_equivalence_reports_no_single_alternative():
+    data = analyze(43, 0, 1, 0, question="equivalent", margin=0.1).to_dict()["decision"]
+    assert data["alternative"] is None
+    assert data["reject"] is True
+
+
+def test_probability_b_better_is_in_the_json():
+    data = _strict(analyze(60, 5, 15, 20).to_dict())
+    assert data["probability_B_better"] == pytest.approx(0.98859, abs=5e-5)
+    assert data["posterior"]["prior"] == "Jeffreys Beta(1/2, 1/2)"
+
+
+@pytest.mark.parametrize(
+    "table", [(10**9, 10**9, 10**9 - 10**5, 10**9), (1000, 0, 0, 0), (0, 0, 5000, 0), (0, 1, 0, 0)]
+)
+@pytest.mark.parametrize("question", ["non-inferior", "equivalent", "better"])
+def test_extreme_tables_give_strict_json(table, question):
+    data = _strict(analyze(*table, question=question, margin=0.5).to_dict())
+    decision = data["decision"]
+    assert 0.0 <= decision["pvalue"] <= 1.0 and math.isfinite(decision["log10_pvalue"])
+    assert not re.search(r"\b(nan|inf)\b", decision["sentence"], re.IGNORECASE)
+
+
+def test_no_discordant_pairs_still_answer_non_inferiority():
+    result = analyze(1000, 0, 0, 0, margin=0.01)
+    assert result.decision.reject
+    assert result.decision.sentence.startswith("B is not worse than A by more than 1 point")
+    assert "agree on every case" in result.report  # the two-sided part still says so
+
+
+# ---------------------------------------------------------------------------------------------
+# The sentence: the direction in words, and true
+# ---------------------------------------------------------------------------------------------
+def test_noninferiority_sentences_in_both_outcomes():
+    shown = analyze(60, 5, 15, 20, margin=0.05, names=("old", "new")).decision.sentence
+    assert shown.startswith("new is not worse than old by more than 5 points:")
+    assert "lies above -5 points" in shown
+    not_shown = analyze(60, 15, 5, 20, margin=0.05, names=("old", "new")).decision.sentence
+    assert not_shown.startswith("new is not shown to be within 5 points of old or better")
+    assert "This does not show that new is worse" in not_shown
+
+
+def test_a_nonsignificant_difference_is_not_called_equality():
+    sentence = analyze(70, 4, 12, 14).decision.sentence
+    assert sentence.startswith("No difference between A and B is shown")
+    assert "Not significant does not mean equal" in sentence
+
+
+def test_correct_framing_speaks_of_accuracy():
+    result = analyze(72, 6, 14, 8, margin=0.02, framing="correct")
+    assert "B's accuracy minus A's" in result.decision.sentence
+    assert "pass rate" not in result.decision.sentence
+
+
+tables = st.tuples(*(st.integers(0, 60) for _ in range(4))).filter(lambda t: sum(t) > 0)
+
+
+@given(tables, st.sampled_from(["two-sided", "greater", "less"]))
+def test_sentence_states_the_direction_seen(table, alternative):
+    a, b, c, d = table
+    sentence = analyze(*table, alternative=alternative).decision.sentence
+    if b + c == 0:
+        assert "agree on every case" in sentence
+    elif c > b:
+        assert "B's pass rate is" in sentence and "higher than A's" in sentence
+    elif b > c:
+        assert "lower than A's" in sentence
+    else:
+        assert "B's pass rate equals A's" in sentence
+
+
+@given(tables, st.sampled_from(QUESTIONS), st.sampled_from([0.01, 0.05, 0.2]))
+def test_sentence_claims_exactly_when_the_test_rejects(table, question, margin):
+    given_margin = margin if question in ("non-inferior", "equivalent") else None
+    decision = analyze(*table, question=question, margin=given_margin).decision
+    hedged = "not shown" in decision.sentence or "No difference" in decision.sentence
+    if sum(table[1:3]) == 0 and given_margin is None:
+        assert not decision.reject
+    else:
+        assert hedged == (not decision.reject)
+
+
+@given(st.floats(-1, 1), st.lists(st.floats(-0.5, 0.5), min_size=1, max_size=3))
+def test_printed_limits_sit_on_the_same_side_of_every_rule(value, bounds):
+    text = limit_points(value, bounds)
+    printed = float(text) / 100
+    for bound in [0.0, *bounds]:
+        if value != bound and abs(value - bound) > 1e-13:
+            assert (printed > bound) == (value > bound), (value, bound, text)
+    assert not (value != 0 and re.fullmatch(r"[+-]?0\.0+", text))
+
+
+def test_margin_in_words():
+    assert points_of(0.01) == "1 point"
+    assert points_of(0.005) == "0.5 points"
+    assert points_of(0.5) == "50 points"
