@@ -27,11 +27,19 @@ SECTIONS: tuple[tuple[str, tuple[str | Formula, ...]], ...] = (
             "highlighted.",
             "**Difference.** The gap between the two pass rates, in percentage points, with a "
             "confidence interval. It answers *how much* better, which a p-value alone does not.",
-            "**McNemar chi-square.** A large-sample test that compares *b* with *c*. It is quick "
-            "but approximate: with few discordant cases, trust the exact p instead.",
+            "**McNemar chi-square.** A large-sample test that compares *b* with *c*. Without the "
+            "continuity correction its p can fall a little below the exact one and, with few "
+            "discordant cases, its real false-positive rate can exceed α slightly.",
             "**Exact McNemar p.** If the systems were equally good, each discordant case would "
             "be a coin flip between them. The exact p is the chance of a split at least as "
-            "lopsided as the one observed.",
+            "lopsided as the one observed, given the number of discordant cases (the test "
+            "conditions on it). It is not the probability that the systems are equally good.",
+            "**Which p to report.** Fagerland, Lydersen & Laake (2013) compared them: the exact "
+            "test's false-positive rate never exceeds α, but the test is conservative and misses "
+            "real differences more often; the mid-p value is the usual compromise, its "
+            "false-positive rate at or below α in every setting they studied; the uncorrected "
+            "chi-square is fine when a false-positive rate slightly above α is acceptable. The "
+            "continuity-corrected chi-square is conservative, like the exact test.",
             "**Unpaired p.** What you would get by pretending the two systems were tested on "
             "different cases. It is the wrong test for paired data and is shown only so you can "
             "see how much the pairing matters. It is not always the more cautious of the two: "
@@ -55,10 +63,13 @@ SECTIONS: tuple[tuple[str, tuple[str | Formula, ...]], ...] = (
             "Exact test: under equal pass rates, *b* given *m* is binomial with probability "
             "one half. With k = min(b, c), the doubling convention gives",
             Formula(r"p = \min\Bigl(1,\ 2 \sum_{j=0}^{k} \binom{m}{j} 2^{-m}\Bigr)"),
-            "and the mid-p version counts the observed split only half:",
+            "and the mid-p version counts the observed split only half; when b = c the observed "
+            "split is the only one as extreme as itself, so half of its probability is taken "
+            "from 1:",
             Formula(
                 r"p_{mid} = 2\,P[\mathrm{Bin}(m, \tfrac12) \le k]"
-                r" - P[\mathrm{Bin}(m, \tfrac12) = k]"
+                r" - P[\mathrm{Bin}(m, \tfrac12) = k]\quad (b \ne c),\qquad "
+                r"p_{mid} = 1 - \tfrac12\,P[\mathrm{Bin}(m, \tfrac12) = k]\quad (b = c)"
             ),
             "Agresti-Min interval (the default): add one half to every cell, then use the "
             "Wald formula on the adjusted table (n* = n + 2, b* = b + ½, c* = c + ½):",
@@ -80,7 +91,9 @@ SECTIONS: tuple[tuple[str, tuple[str | Formula, ...]], ...] = (
         "Assumptions and pitfalls",
         (
             "- **Cases must be independent.** Several cases cut from one document, user or "
-            "session behave alike; counting them separately makes the p-value too small.",
+            "session may succeed or fail together; counting them separately may then make the "
+            "p-value too small, or, when cases within a group disagree in opposite directions, "
+            "too large. The per-case page's cluster-adjusted test takes the groups into account.",
             "- **No significant difference is not the same as no difference.** With few "
             "discordant cases the test has little power; look at the width of the interval.",
             "- **Fix the gates in advance.** Choosing which checks count after seeing the "
@@ -96,8 +109,9 @@ SECTIONS: tuple[tuple[str, tuple[str | Formula, ...]], ...] = (
         (
             "Gates that look at overlapping data tend to fire together. With the gates' test "
             "statistics equicorrelated at ρ, the chance of at least one false alarm falls from "
-            "1 − (1 − α)^m at ρ = 0 towards α at ρ = 1, and m·α bounds it whatever the "
-            "dependence. Move the ρ slider to see how much the correction is worth.",
+            "1 − (1 − α)^m at ρ = 0 to exactly α at ρ = 1 (the gates then always agree), and "
+            "m·α bounds it whatever the dependence. Move the ρ slider to see how much the "
+            "correction is worth.",
         ),
     ),
 )
