@@ -1,0 +1,182 @@
+"""``python -m calculator teach``: the teaching instruments, as text or JSON.
+
+    python -m calculator teach --n N --p10 P --p01 P [--p11 P] [--alpha X] [--level X] [--json]
+    python -m calculator teach --table A B C D [--convention C] [--alternative H] [--points K]
+        [--alpha X] [--level X] [--json]
+
+With ``--n``, ``--p10`` and ``--p01``: each McNemar test's exact size and power and each interval's
+coverage and mean width at N pairs (:func:`calculator.operating_characteristics`). With
+``--table``: the same at the table's own proportions, the null distribution of its discordant split
+(:func:`calculator.null_distribution`) and the sweep over agreement that keeps both pass rates
+(:func:`calculator.margin_sweep`). Exit status 0, or 2 with one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from calculator.cli.arguments import UsageError, count, finite_number, level
+from calculator.cli.output import print_json, print_lines
+from calculator.formatting import format_p_equals
+from calculator.mcnemar import CONVENTIONS
+from calculator.teaching import (
+    ALTERNATIVES,
+    MarginSweep,
+    NullDistribution,
+    OperatingCharacteristics,
+    margin_sweep,
+    null_distribution,
+    operating_characteristics,
+)
+
+__all__ = ["add_parser", "build_payload", "run"]
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``teach`` subcommand to `subparsers`; it runs :func:`run`."""
+    parser = subparsers.add_parser(
+        "teach",
+        help="the test's real error rates at n pairs, the null distribution, what pairing buys",
+        description="Exact size and power of McNemar's tests and coverage of the difference "
+        "intervals at n pairs; with --table, also the null distribution of the discordant "
+        "split and the p-values as agreement moves with both pass rates fixed.",
+    )
+    truth = parser.add_argument_group("the truth, as cell probabilities (or use --table)")
+    truth.add_argument("--n", type=count("--n"), help="number of pairs")
+    truth.add_argument("--p10", type=finite_number("--p10"), help="share only A passes")
+    truth.add_argument("--p01", type=finite_number("--p01"), help="share only B passes")
+    truth.add_argument(
+        "--p11", type=finite_number("--p11"), help="share both pass (only Newcombe uses it)"
+    )
+    parser.add_argument(
+        "--table",
+        nargs=4,
+        type=count("a table cell"),
+        metavar=("A", "B", "C", "D"),
+        help="a paired table: both pass, only A, only B, both fail",
+    )
+    parser.add_argument("--alpha", type=level("--alpha"), default=0.05, help="level (0.05)")
+    parser.add_argument("--level", type=level("--level"), default=0.95, help="confidence (0.95)")
+    parser.add_argument("--convention", choices=CONVENTIONS, default="doubling")
+    parser.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided")
+    parser.add_argument(
+        "--points", type=count("--points"), default=101, help="most tables in the sweep (101)"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.set_defaults(func=run)
+
+
+def build_payload(args: argparse.Namespace) -> dict[str, object]:
+    """The JSON document for parsed arguments (what ``--json`` prints)."""
+    null, sweep, oc = _instruments(args)
+    if null is None or sweep is None:
+        return {"operating_characteristics": oc.to_dict()}
+    a, b, c, d = args.table
+    return {
+        "table": {"a": a, "b": b, "c": c, "d": d},
+        "null_distribution": null.to_dict(),
+        "operating_characteristics": oc.to_dict(),
+        "margin_sweep": sweep.to_dict(),
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the instruments for parsed arguments; invalid values raise (exit status 2)."""
+    if args.json:
+        print_json(build_payload(args))
+        return 0
+    null, sweep, oc = _instruments(args)
+    lines: list[str] = []
+    if null is not None and sweep is not None:
+        lines += [*_null_text(null), "", *_sweep_text(sweep), ""]
+    print_lines([*lines, *_oc_text(oc)])
+    return 0
+
+
+def _instruments(
+    args: argparse.Namespace,
+) -> tuple[NullDistribution | None, MarginSweep | None, OperatingCharacteristics]:
+    """The three instruments for a table, or the operating characteristics alone."""
+    common = {"alpha": args.alpha, "level": args.level}
+    if args.table is None:
+        missing = [name for name in ("n", "p10", "p01") if getattr(args, name) is None]
+        if missing:
+            options = ", ".join(f"--{name}" for name in missing)
+            raise UsageError(
+                f"teach: give --table A B C D, or --n, --p10 and --p01 (missing {options})"
+            )
+        oc = operating_characteristics(args.n, args.p10, args.p01, p11=args.p11, **common)
+        return None, None, oc
+    if any(value is not None for value in (args.n, args.p10, args.p01, args.p11)):
+        raise UsageError("teach: give --table or --n/--p10/--p01, not both")
+    a, b, c, d = args.table
+    n = a + b + c + d
+    if n == 0:
+        raise ValueError("the table is empty (a + b + c + d = 0)")
+    null = null_distribution(
+        b + c, b, convention=args.convention, alternative=args.alternative, alpha=args.alpha
+    )
+    sweep = margin_sweep(a, b, c, d, args.points, convention=args.convention)
+    oc = operating_characteristics(n, b / n, c / n, p11=a / n, **common)
+    return null, sweep, oc
+
+
+def _null_text(null: NullDistribution) -> list[str]:
+    m = null.discordant
+    lines = [
+        f"null distribution   b ~ Binomial({m:,}, 1/2); observed b = {null.statistic:,}, "
+        f"{format_p_equals(null.pvalue)} ({null.convention}, {null.alternative})",
+        f"smallest p          {_small(null.smallest_pvalue, null.log10_smallest_pvalue)} "
+        f"(the most lopsided split of {m:,} pairs)",
+        f"actual size         {null.size:.4f} at alpha {null.alpha:g}",
+    ]
+    if not null.reachable:
+        lines.append(
+            f"                    no split of {m:,} discordant pairs can reach alpha {null.alpha:g}"
+        )
+    return lines
+
+
+def _small(value: float, log10_value: float) -> str:
+    """A probability for reading; one below the double range as a power of ten, never 0."""
+    if value > 0:
+        return f"{value:.3g}"
+    return f"10^{log10_value:.1f}"
+
+
+def _sweep_text(sweep: MarginSweep) -> list[str]:
+    entered = sweep.entered_index
+    return [
+        "pass rates fixed    agreement   exact p    unpaired p",
+        *(
+            f"  a = {a:<12,} {agreement:9.3f}   {exact:<9.3g}  {unpaired:.3g}"
+            + ("   <- entered" if i == entered else "")
+            for i, (a, agreement, exact, unpaired) in enumerate(
+                zip(
+                    sweep.a, sweep.agreement, sweep.exact_pvalue, sweep.unpaired_pvalue, strict=True
+                )
+            )
+            if i in (0, entered, len(sweep.a) - 1)
+        ),
+    ]
+
+
+def _oc_text(oc: OperatingCharacteristics) -> list[str]:
+    lines = [
+        f"n = {oc.n:,} pairs, p10 = {oc.p10:.4g}, p01 = {oc.p01:.4g}; true difference "
+        f"A - B = {oc.difference:+.4g}",
+        f"test                            size (alpha {oc.alpha:g})   power",
+        *(f"  {t.name:<30}{t.size:10.4f}   {t.power:8.4f}" for t in oc.tests),
+        f"interval                        coverage ({oc.level:g})   mean width",
+    ]
+    for interval in oc.intervals:
+        if interval.coverage is None:
+            lines += [f"  {interval.name}", f"    {interval.note}"]
+        else:
+            lines.append(
+                f"  {interval.name:<30}{interval.coverage:10.4f}   {interval.mean_width:10.4f}"
+            )
+    lines.append(
+        f"(exact sums; the tables left out have probability below {oc.truncation_error:.1g})"
+    )
+    return lines
