@@ -140,18 +140,30 @@ def id_codes(files: list[CaseFile], column: str) -> tuple[np.ndarray, object, ob
 
     from calculator.cases.ids import case_ids
 
-    found = case_ids(*((case_file, column) for case_file in files))
-    codes = np.concatenate([ids.codes for ids in found])
-    text = pd.concat([ids.text for ids in found], ignore_index=True)
-    first = np.full(int(codes.max()) + 1 if len(codes) else 0, -1, dtype=np.int64)
-    present = np.flatnonzero(codes >= 0)
-    first[codes[present[::-1]]] = present[::-1]  # the earliest row of each id wins
+    series = [case_file.frame[column] for case_file in files]
+    if all(pd.api.types.is_integer_dtype(s.dtype) for s in series):
+        # Integers read as integers: the same matching as case_ids' (every id an integer, so
+        # compared as one), by one hash of the numbers instead of their text.
+        values = pd.concat(series, ignore_index=True)
+        if not values.hasnans:  # plain int64 hashes faster than pandas' nullable Int64
+            values = values.to_numpy(dtype=np.int64)
+        codes, uniques = pd.factorize(values, use_na_sentinel=True)
+        codes = np.asarray(codes, dtype=np.int64)
+        code_text = pd.Series(np.asarray(uniques), dtype="str")
+    else:
+        found = case_ids(*((case_file, column) for case_file in files))
+        codes = np.concatenate([ids.codes for ids in found])
+        text = pd.concat([ids.text for ids in found], ignore_index=True)
+        first = np.full(int(codes.max()) + 1 if len(codes) else 0, -1, dtype=np.int64)
+        present = np.flatnonzero(codes >= 0)
+        first[codes[present[::-1]]] = present[::-1]  # the earliest row of each id
+        code_text = text.iloc[first].reset_index(drop=True)
 
     def of_codes(chosen: np.ndarray) -> pd.Series:
-        return text.iloc[first[chosen]].reset_index(drop=True)
+        return code_text.iloc[chosen].reset_index(drop=True)
 
     def of_row(p: int) -> str | None:
-        return None if codes[p] < 0 else str(text.iloc[p])
+        return None if codes[p] < 0 else str(code_text.iloc[codes[p]])
 
     return codes, of_codes, of_row
 
