@@ -388,6 +388,7 @@ def _margin_sentence(decision: Decision, table: PairedTable, words: _Words) -> s
     margin = decision.margin or 0.0
     delta = points_of(margin)
     number = f"{round(100.0 * margin, 10):g}"
+    unit = "point" if number == "1" else "points"
     minus, plus = f"-{number}", f"+{number}"
     interval = words.interval(decision)
     p_text = words.p(decision)
@@ -396,11 +397,11 @@ def _margin_sentence(decision: Decision, table: PairedTable, words: _Words) -> s
         if decision.reject:
             return (
                 f"{name_b} is not worse than {name_a} by more than {delta}: {interval}, lies "
-                f"above {minus} points ({test})."
+                f"above {minus} {unit} ({test})."
             )
         return (
             f"{name_b} is not shown to be within {delta} of {name_a} or better: {interval}, "
-            f"reaches {minus} points or below ({test}). "
+            f"reaches {minus} {unit} or below ({test}). "
             f"This does not show that {name_b} is worse; these cases cannot rule out a drop of "
             f"more than {delta}."
         )
@@ -409,11 +410,11 @@ def _margin_sentence(decision: Decision, table: PairedTable, words: _Words) -> s
         if decision.reject:
             return (
                 f"{name_b} is better than {name_a} by more than {delta}: {interval}, lies "
-                f"above {plus} points ({test})."
+                f"above {plus} {unit} ({test})."
             )
         return (
             f"{name_b} is not shown to be better than {name_a} by more than {delta}: "
-            f"{interval}, reaches {plus} points or below ({test})."
+            f"{interval}, reaches {plus} {unit} or below ({test})."
         )
     test = f"two one-sided score tests, larger {p_text}"
     if decision.reject:

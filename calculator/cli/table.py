@@ -11,6 +11,7 @@ import argparse
 from calculator.analysis import Analysis, analyze
 from calculator.cli.arguments import count
 from calculator.cli.output import print_json, print_lines
+from calculator.cli.question import add_question_arguments, decision_lines, question_arguments
 from calculator.formatting import format_p_equals, format_percent, format_points, format_pvalue
 from calculator.gates import MAX_GATES
 from calculator.intervals import CI_METHOD_NAMES, CI_METHODS
@@ -44,6 +45,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--alpha", type=float, default=0.05, help="level of each gate (0.05)")
     parser.add_argument("--rho", type=float, default=0.0, help="correlation between gates (0)")
+    add_question_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.set_defaults(func=run)
 
@@ -62,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         gates=args.gates,
         alpha=args.alpha,
         rho=args.rho,
+        **question_arguments(args),
     )
     if args.json:
         print_json(result.to_dict())
@@ -106,4 +109,5 @@ def text_lines(result: Analysis) -> list[str]:
         "unpaired z-test p   "
         f"{format_pvalue(result.unpaired.pvalue, result.unpaired.log10_pvalue, alpha=alpha)}"
         " (ignores the pairing; for contrast only)",
+        *decision_lines(result),
     ]

@@ -1,0 +1,117 @@
+"""The release question on the command line: ``--alternative``, ``--margin``, ``--equivalence``.
+
+Shared by ``table`` and ``cases``: the options, their translation into :func:`calculator.analyze`
+arguments, the lines that print the answer, and the release gate of ``cases --fail-if-worse``
+when a margin is given (B must be shown non-inferior).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from calculator.analysis import Analysis
+from calculator.cli.arguments import UsageError, level
+from calculator.formatting import format_percent, format_pvalue
+from calculator.mcnemar import ALTERNATIVES
+
+__all__ = [
+    "add_question_arguments",
+    "decision_lines",
+    "noninferiority_gate_line",
+    "question_arguments",
+]
+
+
+def add_question_arguments(parser: argparse.ArgumentParser, *, equivalence: bool = True) -> None:
+    """Add ``--alternative``, ``--margin`` and (with `equivalence`) ``--equivalence``."""
+    parser.add_argument(
+        "--alternative",
+        choices=ALTERNATIVES,
+        default="two-sided",
+        help="greater: is B's pass rate higher than A's? less: lower? (two-sided)",
+    )
+    parser.add_argument(
+        "--margin",
+        type=level("--margin"),
+        default=None,
+        metavar="DELTA",
+        help="non-inferiority margin in pass rate, 0.01 = one point: is B no worse than A by "
+        "more than DELTA? (Tango's score test)",
+    )
+    if equivalence:
+        parser.add_argument(
+            "--equivalence",
+            action="store_true",
+            help="with --margin: are A and B within +/- DELTA of each other? (two one-sided tests)",
+        )
+
+
+def question_arguments(args: argparse.Namespace) -> dict[str, object]:
+    """The ``alternative``, ``margin`` and ``question`` keywords of :func:`calculator.analyze`."""
+    equivalence = getattr(args, "equivalence", False)
+    if equivalence and args.margin is None:
+        raise UsageError("--equivalence needs --margin DELTA (0.01 is one percentage point)")
+    if args.margin is not None and args.alternative == "less":
+        raise UsageError(
+            "--margin asks whether B is no worse than A by more than DELTA; it does not go with "
+            "--alternative less"
+        )
+    return {
+        "alternative": args.alternative,
+        "margin": args.margin,
+        "question": "equivalent" if equivalence else None,
+    }
+
+
+def decision_lines(analysis: Analysis) -> list[str]:
+    """The decision sentence and p-value when a question is asked, and P(B better), for text.
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> lines = decision_lines(analyze(60, 5, 15, 20, alternative="greater"))
+    >>> print("\\n".join(lines[1:]))  # doctest: +NORMALIZE_WHITESPACE
+    decision p          0.021 (one-sided exact McNemar test (doubled tail); B better: yes)
+    P(B better)         98.9% (posterior, Jeffreys prior; a probability of the direction,
+    not a p-value)
+    """
+    decision, better = analysis.decision, analysis.better
+    name_b = analysis.names[1]
+    p_text = format_pvalue(decision.pvalue, decision.log10_pvalue, alpha=decision.alpha)
+    claim = {
+        "different": "differ",
+        "better": f"{name_b} better",
+        "worse": f"{name_b} worse",
+        "non-inferior": f"{name_b} non-inferior",
+        "equivalent": "equivalent",
+    }[decision.question]
+    probability = _probability(better.probability_B_better, better.log10_probability_B_better)
+    posterior = (
+        f"P({name_b} better)".ljust(20)
+        + f"{probability} (posterior, Jeffreys prior; a probability of the direction, "
+        "not a p-value)"
+    )
+    if decision.question == "different":  # the report already gives the two-sided test
+        return [posterior]
+    return [
+        decision.sentence,
+        f"decision p          {p_text} ({decision.test}; {claim}: "
+        f"{'yes' if decision.reject else 'not shown'})",
+        posterior,
+    ]
+
+
+def noninferiority_gate_line(analysis: Analysis) -> str:
+    """The ``cases --fail-if-worse --margin`` verdict: pass only when B is shown non-inferior."""
+    decision = analysis.decision
+    verdict = "pass" if decision.reject else "FAIL"
+    return f"gate      {verdict}: {decision.sentence}"
+
+
+def _probability(value: float, log10_value: float) -> str:
+    """A probability that never reads 0% or 100% unless it is exactly that."""
+    if value == 0.0:
+        return f"< 1e-300 (log10 = {log10_value:.2f})"
+    if value < 0.001:
+        return f"{value:.1e}"
+    return format_percent(value)
