@@ -65,7 +65,7 @@ from calculator.noninferiority import (
 from calculator.odds_ratio import ODDS_RATIO_METHODS, OddsRatio, odds_ratio
 from calculator.posterior import BetterProbability, probability_b_better
 from calculator.reconcile import reconciliation
-from calculator.release import describe_cluster_change, is_worse
+from calculator.release import describe_cluster_change, gate_fails, is_worse
 from calculator.sweep import PassSweep, both_pass_sweep
 from calculator.table import PairedTable, check_count, check_probability
 
@@ -171,6 +171,7 @@ __all__ = [
     "format_pvalue",
     "gate_rates",
     "is_worse",
+    "gate_fails",
     "mcnemar_chi2",
     "mcnemar_exact",
     "unpaired_z_test",

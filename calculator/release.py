@@ -4,6 +4,8 @@ The command line (``cases --fail-if-worse``) and the per-case page make the same
 so both live here:
 
 - :func:`is_worse`: does the exact McNemar test find B worse than A at level alpha?
+- :func:`gate_fails`: the release gate in the terms of the analysis' question: with a margin,
+  B must be shown non-inferior; otherwise B must not be shown worse.
 - :func:`describe_cluster_change`: one sentence on how counting clusters moves the p-value.
 """
 
@@ -18,7 +20,7 @@ if TYPE_CHECKING:
     from calculator.clustered import ClusteredTestResult
     from calculator.mcnemar import Chi2TestResult
 
-__all__ = ["describe_cluster_change", "is_worse"]
+__all__ = ["describe_cluster_change", "gate_fails", "is_worse"]
 
 #: Relative allowance for rounding when a p-value is compared with alpha.
 ROUNDING = 1e-12
@@ -56,6 +58,31 @@ def is_worse(analysis: Analysis, alpha: float) -> bool:
     """
     table = analysis.table
     return table.c < table.b and analysis.exact.pvalue <= alpha * (1.0 + ROUNDING)
+
+
+def gate_fails(analysis: Analysis) -> bool:
+    """The release gate: True when B must not ship, in the terms of ``analysis.decision``.
+
+    - question "non-inferior" (a margin was given): fails unless B is shown non-inferior, i.e.
+      unless Tango's score test rejects "B worse by the margin or more" at alpha. Absence of
+      evidence of a drop does not pass this gate; evidence that any drop is smaller does.
+    - question "worse" (one-sided): fails when the one-sided exact test shows B worse.
+    - otherwise: :func:`is_worse` at the decision's alpha (two-sided exact test, B behind).
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> gate_fails(analyze(1000, 0, 0, 0, margin=0.01))  # shown non-inferior
+    False
+    >>> gate_fails(analyze(10, 0, 0, 0, margin=0.01))  # too few cases to show it
+    True
+    """
+    decision = analysis.decision
+    if decision.question == "non-inferior":
+        return not decision.reject
+    if decision.question == "worse":
+        return decision.reject
+    return is_worse(analysis, decision.alpha)
 
 
 def describe_cluster_change(cluster: ClusteredTestResult, plain: Chi2TestResult) -> str:
