@@ -15,7 +15,14 @@ import re
 from dataclasses import dataclass
 
 from calculator import CI_METHOD_NAMES, Analysis, GateRates
-from calculator.formatting import format_p_equals, format_percent, format_points, format_pvalue
+from calculator.formatting import (
+    format_level,
+    format_p_equals,
+    format_percent,
+    format_points,
+    format_pvalue,
+    plural,
+)
 
 __all__ = [
     "EXAMPLES_CAPTION",
@@ -78,17 +85,6 @@ def format_statistic(value: float | None) -> str:
     if value is None or not math.isfinite(value):
         return "undefined"
     return f"{value:.2f}" if abs(value) < 1e6 else f"{value:.3g}"
-
-
-def format_level(value: float) -> str:
-    """A significance level for reading: two significant digits.
-
-    Examples
-    --------
-    >>> format_level(0.05 / 6), format_level(0.0085124), format_level(0.3)
-    ('0.0083', '0.0085', '0.3')
-    """
-    return f"{value:.2g}"
 
 
 def points_interval(low: float, high: float) -> str:
@@ -156,10 +152,10 @@ class Wording:
         a, b = self.name_a, self.name_b
         if self.classifier:
             return (
-                f"{a} is correct on {passes_a:,} of {n:,} cases, {b} on {passes_b:,} "
+                f"{a} is correct on {passes_a:,} of {plural(n, 'case')}, {b} on {passes_b:,} "
                 f"(errors: {a} {n - passes_a:,}, {b} {n - passes_b:,})."
             )
-        return f"{a} passes {passes_a:,} of {n:,} tasks, {b} passes {passes_b:,}."
+        return f"{a} passes {passes_a:,} of {plural(n, 'task')}, {b} passes {passes_b:,}."
 
     def summary(self, a: int, b: int, c: int, d: int) -> str:
         """The rates in bold, then which cases enter the test (Markdown); "" for an empty table."""
@@ -189,7 +185,8 @@ class Wording:
         else:
             split = f"{b:,} only {a_name} passes and {c:,} only {b_name} passes"
         return (
-            f"Only the {b + c:,} highlighted discordant {self.unit} ({split}) enter McNemar's test."
+            f"Only the {plural(b + c, 'highlighted discordant ' + self.unit[:-1])} ({split}) "
+            f"{'enters' if b + c == 1 else 'enter'} McNemar's test."
         )
 
     def sweep_axis(self) -> str:
@@ -229,7 +226,10 @@ INTRO = (
     "Two systems, the same cases, a pass or a fail for each. Are they really different? "
     "Only the cases where they disagree can say, and McNemar's test listens to those alone."
 )
-EXAMPLES_TITLE = "Worked examples from the seed documents"
+EXAMPLES_TITLE = (
+    "Worked examples from the McNemar test article, the original calculator page and the "
+    "classifier-comparison tutorial"
+)
 EXAMPLES_CAPTION = "One click loads the table (classifier examples in the correct/wrong framing)."
 GATES_INTRO = (
     "A release often has to clear several checks, each a test at level α. Even when the "
@@ -263,8 +263,11 @@ def _chi2_hint(discordant: int) -> str:
     if discordant == 0:
         return "No discordant pairs: the statistic is undefined and p = 1."
     if discordant < SMALL_DISCORDANT:
-        return f"Prefer the exact p: only {discordant:,} discordant pairs."
-    return "Prefer the exact p when b + c is small."
+        return (
+            f"A large-sample approximation: with only {plural(discordant, 'discordant pair')} "
+            "it can reject slightly more often than α, the exact test never does."
+        )
+    return "A large-sample approximation to the exact test, close to it at this size."
 
 
 def result_cards(wording: Wording, analysis: Analysis) -> tuple[Card, Card, Card, Card]:
@@ -290,11 +293,19 @@ def result_cards(wording: Wording, analysis: Analysis) -> tuple[Card, Card, Card
     m = analysis.table.discordant
     value, interval = wording.difference_value(diff.estimate, diff.low, diff.high)
     corrected = "continuity-corrected, " if chi2.continuity_correction else ""
-    exact_what = (
-        "No discordant pairs: no case tells the systems apart."
-        if m == 0
-        else f"Two-sided binomial test on the {m:,} discordant pairs ({exact.convention})."
-    )
+    alpha = analysis.gates.alpha
+    if m == 0:
+        exact_what = "No discordant pairs: no case tells the systems apart."
+    elif exact.convention == "doubling":
+        exact_what = (
+            f"Two-sided binomial test given the {plural(m, 'discordant pair')} (twice the "
+            "smaller tail)."
+        )
+    else:
+        exact_what = (
+            f"Binomial test given the {plural(m, 'discordant pair')}, the observed split "
+            "counted half (mid-p, two-sided)."
+        )
     return (
         Card(
             key="card_difference",
@@ -307,13 +318,13 @@ def result_cards(wording: Wording, analysis: Analysis) -> tuple[Card, Card, Card
             key="card_chi2",
             label="McNemar χ²",
             value=format_statistic(chi2.statistic),
-            caption=f"Asymptotic {format_p_equals(chi2.pvalue, chi2.log10_pvalue)}, "
+            caption=f"Asymptotic {format_p_equals(chi2.pvalue, chi2.log10_pvalue, alpha=alpha)}, "
             f"{corrected}{chi2.df} df. {_chi2_hint(m)}",
         ),
         Card(
             key="card_exact",
-            label="Exact McNemar p",
-            value=format_pvalue(exact.pvalue, exact.log10_pvalue),
+            label="Exact McNemar p" if exact.convention == "doubling" else "McNemar mid-p",
+            value=format_pvalue(exact.pvalue, exact.log10_pvalue, alpha=alpha),
             caption=exact_what,
         ),
         Card(
@@ -333,7 +344,7 @@ def gate_cards(rates: GateRates) -> tuple[Card, Card, Card]:
     --------
     >>> from calculator import gate_rates
     >>> [card.value for card in gate_cards(gate_rates(6, 0.05))]
-    ['26.5%', '0.0083', '30.0%']
+    ['26.5%', '0.00833', '30.0%']
     """
     formula = "1 − (1 − α)^m" if rates.rho == 0 else f"correlated at ρ = {rates.rho:g}"
     return (

@@ -78,12 +78,13 @@ def test_default_render_shows_the_seed_page_numbers(default_app: AppTest) -> Non
     assert shown["Exact McNemar p"] == "0.041"
     assert shown["Unpaired test p, same data"] == "0.123"
     assert shown["At least one false alarm"] == "26.5%"
-    assert shown["Per-gate α for 0.05 overall"] == "0.0083"
+    # The source prints 0.0083 and 0.0085; per-gate levels now keep three figures (issue 11).
+    assert shown["Per-gate α for 0.05 overall"] == "0.00833"
     notes = captions(default_app)
     assert "95% CI +1.2 to +18.4 pts (Agresti-Min)" in notes
     assert "Asymptotic p = 0.025, 1 df" in notes
-    assert "Šidák 1 − (1 − α)^(1/m) gives 0.0085" in notes
-    assert "Two-sided binomial test on the 20 discordant pairs" in notes
+    assert "Šidák 1 − (1 − α)^(1/m) gives 0.00851" in notes
+    assert "Two-sided binomial test given the 20 discordant pairs" in notes
     assert "A passes 75 of 100 tasks, B passes 65." in texts(default_app)
     assert not default_app.warning
 
@@ -189,7 +190,7 @@ def test_gates_alpha_and_rho_change_the_gate_figures() -> None:
     at.number_input(key="gates").set_value(20).run()
     shown = metrics(at)
     assert shown["At least one false alarm"] == "64.2%"  # 1 - 0.95**20
-    assert shown["Per-gate α for 0.05 overall"] == "0.0025"
+    assert shown["Per-gate α for 0.05 overall"] == "0.00250"
     assert shown["Exact McNemar p"] == "0.041"
     at.number_input(key="alpha").set_value(0.01).run()
     assert metrics(at)["At least one false alarm"] == "18.2%"  # 1 - 0.99**20
@@ -214,8 +215,10 @@ def test_convention_and_continuity_correction() -> None:
     at = run_app()
     at.segmented_control(key="conv").set_value("mid-p").run()
     expected = analyze(60, 15, 5, 20, convention="mid-p")
-    assert metrics(at)["Exact McNemar p"] == format_pvalue(expected.exact.pvalue)
-    assert "(mid-p)" in captions(at)
+    # Mid-p is not an exact p: the card says so (issue 11), and p keeps its side of alpha.
+    assert "Exact McNemar p" not in metrics(at)
+    assert metrics(at)["McNemar mid-p"] == format_pvalue(expected.exact.pvalue, alpha=0.05)
+    assert "(mid-p, two-sided)" in captions(at)
     at.toggle(key="cc").set_value(True).run()
     assert metrics(at)["McNemar χ²"] == "4.05"  # (|15 - 5| - 1)^2 / 20
     assert "continuity-corrected" in captions(at)
