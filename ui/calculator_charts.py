@@ -269,6 +269,20 @@ def _correlation(rho: float) -> str:
     return "independent gates" if rho == 0 else f"gates correlated at ρ = {rho:g}"
 
 
+def _uncorrected_trend(alpha: float, rho: float) -> str:
+    """How the uncorrected gates' rate moves with m, true at every rho in [0, 1]."""
+    if rho >= 1:
+        return (
+            f"perfectly correlated gates always agree, so uncorrected gates stay at α = {alpha:g}"
+        )
+    if rho == 0:
+        return f"uncorrected gates at α = {alpha:g} climb towards 100%"
+    return (
+        f"uncorrected gates at α = {alpha:g} climb with m, more slowly than independent ones "
+        "and never above m·α"
+    )
+
+
 def false_alarm_layout(*, alpha: float, rho: float, log_x: bool) -> alt.LayerChart:
     """The gates chart without its data (see :func:`false_alarm_datasets`).
 
@@ -299,9 +313,9 @@ def false_alarm_layout(*, alpha: float, rho: float, log_x: bool) -> alt.LayerCha
     # Without the current m, like the p-value chart's alt text (see there).
     description = (
         "Line chart of the chance of at least one false alarm against the number of gates m, "
-        f"for {_correlation(rho)}: uncorrected gates at α = {alpha:g} climb towards 100%, "
-        "while Bonferroni and Šidák per-gate levels hold it near or below α. A vertical rule "
-        "marks the current m; a dashed rule marks α."
+        f"for {_correlation(rho)}: {_uncorrected_trend(alpha, rho)}, while Bonferroni and "
+        "Šidák per-gate levels hold it at or below α. A vertical rule marks the current m; a "
+        "dashed rule marks α."
     )
     return alt.layer(lines, hover, m_rule, alpha_rule).properties(
         title=alt.Title(

@@ -101,8 +101,9 @@ def cluster_explanation(group_column: str) -> str:
     """Why the cluster-adjusted test is shown, for a group column named `group_column`
     (already escaped for Markdown)."""
     return (
-        f"Cases that share a value of {group_column} tend to succeed or fail together, so they "
-        "are not independent evidence and the plain test's p-value comes out too small. "
+        f"Cases that share a value of {group_column} may succeed or fail together, and then "
+        "they are not independent evidence: the plain test's p-value may be too small, or, when "
+        "cases within a group disagree in opposite directions, too large. "
         "The cluster-adjusted test (Durkalski et al. 2003) judges the difference against how "
         "much the groups themselves vary."
     )
