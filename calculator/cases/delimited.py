@@ -109,7 +109,9 @@ def read_delimited(data: bytes, name: str, file_format: str) -> DelimitedText:
         keep[bad] = False
         lines = starts[keep]
     if multiline:
-        issues.append(_multiline_finding(data, name, table, lines))
+        bad_lines = _lines_of(starts, bad)
+        texts = [text for _, text in invalid]
+        issues.append(_multiline_finding(data, name, table, lines, bad_lines, texts))
     return DelimitedText(table=table, issues=tuple(issues), lines=lines)
 
 
@@ -198,15 +200,18 @@ def _multiline_rows(table: pa.Table) -> bool:
 
     return any(
         pa.types.is_string(field.type)
-        and pc.any(pc.match_substring_regex(table.column(position), "[\r\n]")).as_py()
+        and (
+            pc.any(pc.match_substring(table.column(position), "\n")).as_py()
+            or pc.any(pc.match_substring(table.column(position), "\r")).as_py()
+        )
         for position, field in enumerate(table.schema)
     )
 
 
 def _record_lines(data: bytes, delimiter: str, records: int, multiline: bool) -> np.ndarray | int:
     """The file line where each data record starts, or the one offset when it is row + offset."""
-    lone_cr = re.search(rb"\r(?!\n)", data) is not None
-    blank = re.search(rb"(^|\n)\r?\n", data) is not None
+    lone_cr = data.count(b"\r") != data.count(b"\r\n")
+    blank = b"\n\n" in data or b"\n\r\n" in data or data.startswith((b"\n", b"\r\n"))
     if not (multiline or lone_cr or blank):
         return 2  # the header on line 1, then one line per record
     if not (multiline or lone_cr):  # blank lines only: the non-blank lines after the header
@@ -289,8 +294,14 @@ def _field_count(text: str) -> int:
 
 
 def _multiline_finding(
-    data: bytes, name: str, table: pa.Table, lines: np.ndarray | int
+    data: bytes,
+    name: str,
+    table: pa.Table,
+    lines: np.ndarray | int,
+    bad_lines: np.ndarray,
+    bad_texts: list[str],
 ) -> CaseIssue:
+    """Rows (kept or left out) with a cell over several lines, and the line count beside."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -300,22 +311,28 @@ def _multiline_finding(
             found = pc.fill_null(pc.match_substring_regex(table.column(position), "[\r\n]"), False)
             spans |= np.asarray(found.to_numpy(zero_copy_only=False), dtype=bool)
     rows = np.flatnonzero(spans)
-    row_lines = rows + lines if isinstance(lines, int) else lines[rows]
+    kept_lines = rows + lines if isinstance(lines, int) else lines[rows]
+    left_out = [
+        line
+        for line, text in zip(bad_lines, bad_texts, strict=True)
+        if "\n" in text or "\r" in text
+    ]
+    found_lines = np.sort(np.concatenate([kept_lines, np.asarray(left_out, dtype=np.int64)]))
     physical = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-    records = table.num_rows + 1
-    first = f"line {row_lines[0]}" if len(row_lines) else "a line left out"
+    records = table.num_rows + len(bad_texts)
     return CaseIssue(
         kind="multiline_cell",
         file=name,
         column=None,
-        count=len(rows),
+        count=len(found_lines),
         examples=tuple(
-            OffendingRow(int(line), None, "a cell with a line break")
-            for line in row_lines[:EXAMPLES]
+            OffendingRow(int(line), None, "a quoted cell with a line break")
+            for line in found_lines[:EXAMPLES]
         ),
-        message=f"{name}: {many(len(rows), 'row')} with a quoted cell running over several lines "
-        f"(the first on {first}), so the file's {physical:,} lines hold {records:,} records "
-        "(the header included); if that is not intended, look for a quote that is not closed.",
+        message=f"{name}: {many(len(found_lines), 'row')} with a quoted cell running over "
+        f"several lines (the first on line {found_lines[0]}), so the file's {physical:,} lines "
+        f"hold the header and {many(records, 'row')}; if that is not intended, look for a "
+        "quote that is not closed.",
     )
 
 

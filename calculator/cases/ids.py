@@ -61,10 +61,13 @@ def case_ids(*columns: tuple[CaseFile, str]) -> tuple[CaseIds, ...]:
     texts = _normalised(
         [_trimmed_text(file.written_text(name), file.frame[name]) for file, name in columns]
     )
-    encoded = pc.dictionary_encode(pa.chunked_array(texts, type=pa.large_string()))
-    found = []
-    for chunk, text in zip(encoded.chunks, texts, strict=True):
-        codes = pc.fill_null(chunk.indices.cast(pa.int64()), -1).to_numpy(zero_copy_only=False)
+    every = pa.concat_arrays([text.cast(pa.large_string()) for text in texts])
+    all_codes = pc.fill_null(pc.dictionary_encode(every).indices.cast(pa.int64()), -1)
+    all_codes = np.asarray(all_codes.to_numpy(zero_copy_only=False), dtype=np.int64)
+    found, start = [], 0
+    for text in texts:
+        codes = all_codes[start : start + len(text)]
+        start += len(text)
         found.append(
             CaseIds(
                 text=pd.Series(text, dtype="str"),

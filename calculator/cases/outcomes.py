@@ -40,8 +40,8 @@ def parse_outcomes(values: object, *, threshold: float | None = None) -> ParsedO
     values : pandas.Series or sequence
         One outcome per case.
     threshold : float, optional
-        When given, every value must be a number and a case passes when its score is at least
-        the threshold. When omitted, values must be 1/0 (as numbers or text) or one of
+        When given, every value must be a finite number and a case passes when its score is at
+        least the threshold. When omitted, values must be 1/0 (as numbers or text) or one of
         :data:`PASS_WORDS` / :data:`FAIL_WORDS`, in any case, with surrounding spaces ignored.
 
     Returns
@@ -88,7 +88,7 @@ def parse_outcomes(values: object, *, threshold: float | None = None) -> ParsedO
             valid = (scores == 0.0) | (scores == 1.0)
             passed = scores == 1.0
         else:
-            valid = ~np.isnan(scores)
+            valid = np.isfinite(scores)  # an infinite score says the scorer failed
             passed = scores >= cut
     unparseable = ~missing & ~valid
     return ParsedOutcomes(
