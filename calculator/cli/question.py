@@ -11,8 +11,10 @@ import argparse
 
 from calculator.analysis import Analysis
 from calculator.cli.arguments import UsageError, level
+from calculator.decision import points_of
 from calculator.formatting import format_percent, format_pvalue
 from calculator.mcnemar import ALTERNATIVES
+from calculator.release import gate_fails
 
 __all__ = [
     "add_question_arguments",
@@ -102,10 +104,28 @@ def decision_lines(analysis: Analysis) -> list[str]:
 
 
 def noninferiority_gate_line(analysis: Analysis) -> str:
-    """The ``cases --fail-if-worse --margin`` verdict: pass only when B is shown non-inferior."""
+    """The ``cases --fail-if-worse`` verdict with --margin (pass only when B is shown
+    non-inferior) or --alternative less (fail when B is shown worse), with the reason.
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> noninferiority_gate_line(analyze(10, 0, 0, 0, margin=0.01))
+    'gate      FAIL: B is not shown non-inferior to A at a margin of 1 point (p = 0.375 > α = 0.05)'
+    """
     decision = analysis.decision
-    verdict = "pass" if decision.reject else "FAIL"
-    return f"gate      {verdict}: {decision.sentence}"
+    name_a, name_b = analysis.names
+    p_text = format_pvalue(decision.pvalue, decision.log10_pvalue, alpha=decision.alpha)
+    side = "≤" if decision.reject else ">"
+    if decision.question == "non-inferior":
+        shown = "shown" if decision.reject else "not shown"
+        margin = points_of(decision.margin or 0.0)
+        reason = f"{name_b} is {shown} non-inferior to {name_a} at a margin of {margin}"
+    else:
+        shown = "shown" if decision.reject else "not shown"
+        reason = f"{name_b} is {shown} worse than {name_a} by the one-sided exact test"
+    verdict = "FAIL" if gate_fails(analysis) else "pass"
+    return f"gate      {verdict}: {reason} (p = {p_text} {side} α = {decision.alpha:g})"
 
 
 def _probability(value: float, log10_value: float) -> str:
