@@ -7,7 +7,7 @@ Pure Python (no Streamlit), so each wording decision is tested directly.
 from __future__ import annotations
 
 from calculator.formatting import format_percent
-from calculator.planning import OptionalStopping, PowerPlan
+from calculator.planning import OptionalStopping, PowerPlan, exact_power
 
 __all__ = [
     "CELLS",
@@ -107,12 +107,17 @@ def detectable_difference(result: PowerPlan) -> tuple[str, str]:
 
 
 def peeking_caption(peeking: OptionalStopping, disagreement: float) -> str:
-    """What the simulation shows: the share declared significant after every look, against
-    one look."""
+    """What the simulation shows: the share declared significant after every look, against the
+    fair baseline, one test at the final number of cases (its size computed exactly)."""
     rates = peeking.false_positive_rate
+    final_n = int(peeking.cases[-1])
+    half = disagreement / 2
+    size = exact_power(final_n, half, half, alpha=peeking.alpha, test=peeking.test)
+    bound = "at or below α" if size <= peeking.alpha else "close to α"
     return (
         f"{peeking.experiments:,} experiments, disagreement on {format_percent(disagreement)} "
         f"of cases, α = {peeking.alpha:g}. After {int(peeking.looks[-1]):,} looks, "
-        f"{format_percent(rates[-1])} of them were declared significant. One test at a size "
-        f"fixed in advance keeps that share near α (with one look: {format_percent(rates[0])})."
+        f"{format_percent(rates[-1])} of them were declared significant. One test of all "
+        f"{final_n:,} cases, its size fixed in advance, would be significant in "
+        f"{format_percent(size)} of such experiments ({bound}; computed exactly, not simulated)."
     )
