@@ -22,6 +22,7 @@ __all__ = [
     "Parser",
     "UsageError",
     "count",
+    "file_name",
     "finite_number",
     "level",
     "print_json",
@@ -81,6 +82,17 @@ def count(name: str, maximum: int = MAX_COUNT) -> Callable[[str], int]:
         )
 
     return parse
+
+
+def file_name(text: str) -> str:
+    """An argparse type for a file to read: any non-blank path (the reader reports the rest).
+
+    An empty argument (an unset shell variable, ``""``) would otherwise name the current
+    directory.
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"a file name is needed, but got {text!r}")
+    return text
 
 
 def finite_number(option: str) -> Callable[[str], float]:

@@ -1,12 +1,13 @@
 """``python -m calculator cases``: per-case results in, the paired analysis and a release gate out.
 
     python -m calculator cases FILE [FILE_B] [--id COL] [--a COL] [--b COL] [--group COL]
-        [--threshold X] [--alpha X] [--json] [--fail-if-worse]
+        [--threshold X] [--alpha X] [--json] [--fail-if-worse] [--margin DELTA]
 
 With one file, ``--a`` and ``--b`` name its two outcome columns; with two files, ``--a`` names the
 outcome column of FILE, ``--b`` that of FILE_B, and ``--id`` the column pairing their rows.
 Columns are guessed when omitted and obvious. Exit status: 0, or 1 with ``--fail-if-worse`` when
-B is worse than A at level alpha by the two-sided exact McNemar test; 2 for unusable input.
+B is worse than A at level alpha by the two-sided exact McNemar test (with ``--margin DELTA``:
+unless B is shown non-inferior, no worse than A by DELTA or more); 2 for unusable input.
 """
 
 from __future__ import annotations
@@ -16,10 +17,16 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 from calculator.analysis import Analysis, analyze
-from calculator.cli.arguments import UsageError, finite_number, level
+from calculator.cli.arguments import UsageError, file_name, finite_number, level
 from calculator.cli.output import print_json, print_lines
+from calculator.cli.question import (
+    add_question_arguments,
+    decision_lines,
+    noninferiority_gate_line,
+    question_arguments,
+)
 from calculator.formatting import format_p_equals
-from calculator.release import describe_cluster_change, is_worse
+from calculator.release import describe_cluster_change, gate_fails, is_worse
 
 if TYPE_CHECKING:
     from calculator.cases import PairedCases
@@ -43,8 +50,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "outcome columns, or two files joined on an id), report every row left out and why, "
         "and analyse the paired table; optionally gate a release on it.",
     )
-    parser.add_argument("file", help="per-case results (A's, or both systems')")
-    parser.add_argument("file_b", nargs="?", help="B's per-case results, joined on --id")
+    parser.add_argument("file", type=file_name, help="per-case results (A's, or both systems')")
+    parser.add_argument(
+        "file_b", type=file_name, nargs="?", help="B's per-case results, joined on --id"
+    )
     parser.add_argument("--id", dest="id_column", metavar="COL", help="case id column")
     parser.add_argument("--a", dest="a_column", metavar="COL", help="A's outcome column")
     parser.add_argument("--b", dest="b_column", metavar="COL", help="B's outcome column")
@@ -68,8 +77,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--fail-if-worse",
         action="store_true",
-        help="exit with status 1 when B is significantly worse than A (two-sided exact test)",
+        help="exit with status 1 when B is significantly worse than A (two-sided exact test); "
+        "with --margin, unless B is shown non-inferior",
     )
+    add_question_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -90,14 +101,20 @@ def run(args: argparse.Namespace) -> int:
     cases = _load(args)
     if cases.n == 0:
         raise ValueError(f"no usable cases: {_exclusion_summary(cases)}")
-    analysis = analyze(*cases.counts, alpha=args.alpha, names=cases.names)
+    question = question_arguments(args)
+    if args.fail_if_worse and (question["question"] or args.alternative == "greater"):
+        raise UsageError(
+            "--fail-if-worse gates on B being worse, or with --margin on B being non-inferior; "
+            "leave out --equivalence and --alternative greater"
+        )
+    analysis = analyze(*cases.counts, alpha=args.alpha, names=cases.names, **question)
     cluster = clustered_mcnemar(*cases.cluster_counts()) if cases.group_column else None
     if args.json:
         payload = build_payload(cases, analysis, cluster)
         print_json(payload)
     else:
         print_lines(_text_report(cases, analysis, cluster, args))
-    if args.fail_if_worse and is_worse(analysis, args.alpha):
+    if args.fail_if_worse and gate_fails(analysis):
         return EXIT_WORSE
     return 0
 
@@ -200,12 +217,15 @@ def _text_report(
         ids = _ids(frame.head(_LISTED_IDS))
         more = f", ... ({len(frame) - len(ids):,} more)" if len(frame) > len(ids) else ""
         lines.append(f"{label} ({len(frame):,}): {', '.join(ids)}{more}")
+    lines += decision_lines(analysis)
     if args.fail_if_worse:
         lines.append(_gate_line(analysis, args.alpha))
     return lines
 
 
 def _gate_line(analysis: Analysis, alpha: float) -> str:
+    if analysis.decision.question in ("non-inferior", "worse"):
+        return noninferiority_gate_line(analysis)
     name_a, name_b = analysis.names
     exact = analysis.exact
     verdict = "FAIL" if is_worse(analysis, alpha) else "pass"
