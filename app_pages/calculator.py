@@ -14,7 +14,7 @@ import streamlit as st
 from ui import words
 from ui.widgets import calculator_inputs as inputs
 from ui.widgets import calculator_results as results
-from ui.widgets import state
+from ui.widgets import state, teaching
 from ui.widgets.cache import cached_analysis
 
 
@@ -61,16 +61,26 @@ def live_calculator() -> None:
         results.gate_chart(gate_options)
 
     st.divider()
+    present = teaching.presenting()
     if analysis is not None:
-        results.report(analysis)
-    results.share_link()
+        teaching.teaching_sections(counts, options, gate_options["alpha"])
+        st.divider()
+        if not present:
+            results.report(analysis)
+    if not present:
+        results.share_link()
 
 
 url_warnings = state.check_url()
+present = teaching.presenting()  # ?present=true: for projecting, no explanations, bigger type
+teaching.presentation_style(present)
 st.title(words.TITLE)
-st.markdown(words.INTRO)
+if not present:
+    st.markdown(words.INTRO)
 for warning in url_warnings:
     st.warning(words.escape_markdown(warning), icon=":material/warning:")
-inputs.worked_examples()
+if not present:
+    inputs.worked_examples()
 live_calculator()
-results.explanations()
+if not present:
+    results.explanations()

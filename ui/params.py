@@ -27,6 +27,7 @@ __all__ = [
     "PARAM_KEYS",
     "QueryCheck",
     "RHO_RANGE",
+    "TEACHING_DEFAULTS",
     "check_query",
     "parse_param",
     "share_query",
@@ -61,6 +62,17 @@ DEFAULTS: dict[str, object] = {
     "logp": False,
 }
 PARAM_KEYS = tuple(DEFAULTS)
+#: URL keys of the teaching sections (issue 13), beside the page contract's keys: the section
+#: toggles, the agreement slider (a both-pass count; its range depends on the table, so the
+#: slider itself replaces a value outside it) and the presenting view.
+TEACHING_DEFAULTS: dict[str, object] = {
+    "t_null": False,
+    "t_oc": False,
+    "t_pair": False,
+    "t_quiz": False,
+    "agree": "(the entered table's both-pass count)",
+    "present": False,
+}
 
 # Longer raw values are rejected before parsing (a number never needs this many characters).
 _MAX_RAW_CHARS = 64
@@ -135,6 +147,8 @@ _PARSERS: dict[str, Callable[[str], object]] = {
     "name_b": _name,
     "framing": _choice(FRAMINGS),
     "logp": _flag,
+    **dict.fromkeys(("t_null", "t_oc", "t_pair", "t_quiz", "present"), _flag),
+    "agree": _whole(0, COUNT_MAX),
 }
 
 
@@ -238,7 +252,9 @@ def check_query(params: Mapping[str, str]) -> QueryCheck:
 
 
 def _format_default(key: str) -> str:
-    default = DEFAULTS[key]
+    default = DEFAULTS[key] if key in DEFAULTS else TEACHING_DEFAULTS[key]
+    if key == "agree":
+        return str(default)
     if isinstance(default, bool):
         return str(default).lower()
     if isinstance(default, str):

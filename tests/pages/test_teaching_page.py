@@ -1,0 +1,123 @@
+"""The calculator page's teaching sections under AppTest: folded by default, each opened by its
+URL key or its toggle, following the table, and the presenting view.
+
+Expected figures come from the core (calculator.teaching), whose tests carry the provenance
+(tests/core/test_null_distribution.py and siblings); the seed table 60, 15, 5, 20 has exact
+p = 0.041.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from calculator import null_distribution
+from calculator.formatting import format_percent
+from ui import teaching_words as words
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+TIMEOUT = 60
+SECTIONS = ("t_null", "t_oc", "t_pair", "t_quiz")
+
+
+def run_app(query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update(query or {})
+    return at.run()
+
+
+def charts(at: AppTest) -> list:
+    return at.get("vega_lite_chart")
+
+
+def metric_values(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def texts(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def test_sections_are_folded_and_cost_nothing_by_default() -> None:
+    closed, opened = run_app(), run_app(dict.fromkeys(SECTIONS, "true"))
+    assert not closed.exception and not opened.exception
+    for key in SECTIONS:
+        assert closed.toggle(key=key).value is False
+    assert "Observed split" not in metric_values(closed)
+    assert not any(s.key == "agree" for s in closed.slider)
+    # Closed sections send no chart: only the page's own two charts are there.
+    assert len(charts(opened)) == len(charts(closed)) + 3
+
+
+def test_null_section_shows_the_split_its_p_and_the_size() -> None:
+    at = run_app({"t_null": "true"})
+    shown = metric_values(at)
+    assert shown["Observed split"] == "15 of 20"
+    assert shown["Exact test"] == "p = 0.041"
+    assert shown["Actual size at this m"] == format_percent(null_distribution(20, 15).size)
+
+
+def test_null_section_says_when_no_split_can_reach_alpha() -> None:
+    at = run_app({"t_null": "true", "b": "3", "c": "1"})
+    assert "no result can reach α = 0.05" in texts(at)
+
+
+def test_null_section_opened_by_its_toggle_follows_the_table() -> None:
+    at = run_app()
+    at.toggle(key="t_null").set_value(True).run()
+    assert metric_values(at)["Observed split"] == "15 of 20"
+    at.number_input(key="b").set_value(30).run()
+    assert metric_values(at)["Observed split"] == "30 of 35"
+
+
+def test_operating_section_lists_every_test_and_interval() -> None:
+    at = run_app({"t_oc": "true"})
+    tables = at.table
+    assert len(tables) >= 2
+    assert not at.exception
+    assert words.OC_EXPLAIN in [c.value for c in at.caption]
+
+
+def test_operating_section_explains_a_table_too_large_for_exact_sums() -> None:
+    at = run_app({"t_oc": "true", "a": "100000"})
+    assert "computed for up to 20,000 cases" in texts(at)
+
+
+def test_pairing_slider_moves_the_selected_table_and_keeps_the_pass_rates() -> None:
+    at = run_app({"t_pair": "true"})
+    slider = next(s for s in at.slider if s.key == "agree")
+    assert (slider.min, slider.max, slider.value) == (40, 65, 60)
+    slider.set_value(65).run()
+    assert "Both pass 65, only A 10, only B 0, both fail 25" in texts(at)
+
+
+def test_agreement_outside_the_range_falls_back_to_the_entered_table() -> None:
+    at = run_app({"t_pair": "true", "agree": "5"})
+    assert not at.exception
+    assert next(s for s in at.slider if s.key == "agree").value == 60
+
+
+def test_questions_reveal_their_answers_on_click() -> None:
+    at = run_app({"t_quiz": "true"})
+    assert words.QUESTIONS[0].answer not in texts(at)
+    at.toggle(key="answer_both_pass").set_value(True).run()
+    assert words.QUESTIONS[0].answer in texts(at)
+
+
+def test_presenting_view_hides_explanations_and_stays_live() -> None:
+    at = run_app({"present": "true", "t_null": "true", "t_pair": "true"})
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    assert words.NULL_EXPLAIN not in captions and words.PAIR_EXPLAIN not in captions
+    assert not at.expander or all("Worked examples" not in e.label for e in at.expander)
+    at.number_input(key="c").set_value(10).run()
+    assert metric_values(at)["Observed split"] == "15 of 25"
+
+
+@pytest.mark.parametrize("query", [{"t_null": "maybe"}, {"agree": "-3"}, {"present": "2"}])
+def test_bad_teaching_url_values_warn_and_fall_back(query: dict[str, str]) -> None:
+    at = run_app(query)
+    assert not at.exception
+    assert any("must be" in w.value for w in at.warning)

@@ -1,0 +1,287 @@
+"""The teaching sections' Altair charts: the null distribution, coverage, what pairing buys.
+
+Each builder is pure (a result of :mod:`calculator.teaching` in, an Altair chart out) and is
+tested through ``chart.to_dict()``. ``large=True`` draws them bigger for projecting.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from calculator.formatting import format_percent
+from calculator.teaching import MarginSweep, NullDistribution, OperatingCharacteristics
+
+__all__ = [
+    "PAIRING_SERIES",
+    "TAIL_LABELS",
+    "coverage_chart",
+    "null_distribution_chart",
+    "pairing_chart",
+]
+
+#: Legend labels of the null chart, by the share of an outcome's probability in the p-value.
+TAIL_LABELS = {1.0: "in the p-value", 0.5: "counts half (mid-p)", 0.0: "not in the p-value"}
+#: The two lines of the pairing chart.
+PAIRING_SERIES = ("McNemar exact (paired)", "Unpaired z-test")
+
+# Okabe-Ito colours, as on the page's other charts.
+_TAIL_COLOURS = ("#D55E00", "#E69F00", "#BBBBBB")
+_LINE_COLOURS = ("#0072B2", "#CC79A7")
+_RULE_COLOUR = "#555555"
+# Smallest p drawn on the log axis of the pairing chart; smaller ones sit on this floor.
+_P_FLOOR = 1e-12
+
+
+def _size(large: bool) -> dict[str, int]:
+    return {"height": 420 if large else 260}
+
+
+def _font(large: bool) -> int:
+    return 20 if large else 13
+
+
+def null_distribution_chart(null: NullDistribution, *, large: bool = False) -> alt.LayerChart:
+    """Bars of Binomial(m, 1/2) (an outline past a few hundred pairs), the tails of the p-value
+    shaded, the observed b marked by a rule.
+
+    Examples
+    --------
+    >>> from calculator import null_distribution
+    >>> spec = null_distribution_chart(null_distribution(10, 2)).to_dict()
+    >>> spec["layer"][0]["mark"]["type"]
+    'bar'
+    """
+    frame = pd.DataFrame(
+        {
+            "b": np.asarray(null.outcomes),
+            "probability": np.asarray(null.probabilities),
+            "tail": [TAIL_LABELS[weight] for weight in null.tail_weights],
+        }
+    )
+    x = alt.X(
+        "b:Q",
+        title=f"b: discordant pairs only A passes, out of m = {null.discordant:,}",
+        axis=alt.Axis(format=",d", labelFontSize=_font(large), titleFontSize=_font(large)),
+    )
+    y = alt.Y(
+        "probability:Q",
+        title="Probability if A and B are equally good",
+        axis=alt.Axis(labelFontSize=_font(large), titleFontSize=_font(large)),
+    )
+    colour = alt.Color(
+        "tail:N",
+        title=None,
+        scale=alt.Scale(domain=list(TAIL_LABELS.values()), range=list(_TAIL_COLOURS)),
+        legend=alt.Legend(orient="top", labelFontSize=_font(large)),
+    )
+    tooltip = [
+        alt.Tooltip("b:Q", title="b", format=",d"),
+        alt.Tooltip("probability:Q", title="Probability", format=".3g"),
+        alt.Tooltip("tail:N", title="Tail"),
+    ]
+    base = alt.Chart(frame).encode(x=x, y=y, tooltip=tooltip)
+    if null.kind == "bars":
+        shape = base.mark_bar(size=max(2, min(24, 600 // max(1, null.discordant + 1)))).encode(
+            color=colour
+        )
+    else:
+        shape = base.mark_area(opacity=0.8, interpolate="step-after").encode(color=colour)
+    observed = (
+        alt.Chart(
+            pd.DataFrame({"b": [null.statistic], "label": [f"observed b = {null.statistic:,}"]})
+        )
+        .mark_rule(color=_RULE_COLOUR, strokeWidth=2, strokeDash=[6, 3])
+        .encode(x="b:Q", tooltip=alt.Tooltip("label:N", title="Observed"))
+    )
+    title = alt.TitleParams(
+        f"Null distribution: b ~ Binomial({null.discordant:,}, 1/2); dashed line: observed b",
+        fontSize=_font(large) + 1,
+    )
+    return (
+        alt.layer(shape, observed)
+        .properties(title=title, width="container", **_size(large))
+        .configure_legend(symbolLimit=0)
+    )
+
+
+def coverage_chart(oc: OperatingCharacteristics, *, large: bool = False) -> alt.LayerChart:
+    """Coverage of each interval method against the nominal level (a rule).
+
+    Methods without figures at this n are left out of the chart (the table says why).
+
+    Examples
+    --------
+    >>> from calculator import operating_characteristics
+    >>> spec = coverage_chart(operating_characteristics(30, 0.2, 0.1)).to_dict()
+    >>> spec["layer"][1]["mark"]["type"]
+    'rule'
+    """
+    rows = [i for i in oc.intervals if i.coverage is not None]
+    frame = pd.DataFrame(
+        {
+            "method": [i.name for i in rows],
+            "coverage": [i.coverage for i in rows],
+            "coverage_text": [format_percent(i.coverage) for i in rows],
+        }
+    )
+    lowest = min([oc.level - 0.02, *frame["coverage"].tolist()])
+    y = alt.Y(
+        "coverage:Q",
+        title="Coverage probability",
+        scale=alt.Scale(domain=[max(0.0, lowest - 0.01), 1.0]),
+        axis=alt.Axis(format="%", labelFontSize=_font(large), titleFontSize=_font(large)),
+    )
+    points = (
+        alt.Chart(frame)
+        .mark_point(filled=True, size=260 if large else 120, color=_LINE_COLOURS[0])
+        .encode(
+            x=alt.X(
+                "method:N",
+                title=None,
+                sort=None,
+                axis=alt.Axis(labelAngle=0, labelFontSize=_font(large), labelLimit=200),
+            ),
+            y=y,
+            tooltip=[
+                alt.Tooltip("method:N", title="Method"),
+                alt.Tooltip("coverage_text:N", title="Coverage"),
+            ],
+        )
+    )
+    nominal = (
+        alt.Chart(pd.DataFrame({"level": [oc.level], "label": [f"nominal {oc.level:g}"]}))
+        .mark_rule(color=_RULE_COLOUR, strokeDash=[6, 3], strokeWidth=2)
+        .encode(y="level:Q", tooltip=alt.Tooltip("label:N", title="Level"))
+    )
+    title = alt.TitleParams(
+        f"Coverage of each interval at n = {oc.n:,} (dashed line: the nominal {oc.level:g})",
+        fontSize=_font(large) + 1,
+    )
+    return alt.layer(points, nominal).properties(title=title, width="container", **_size(large))
+
+
+def pairing_chart(
+    sweep: MarginSweep,
+    selected: int,
+    *,
+    alpha: float,
+    independent_agreement: float | None = None,
+    large: bool = False,
+) -> alt.LayerChart:
+    """Both p-values (log axis) against agreement with both pass rates fixed; the entered table
+    and the slider's table marked, alpha and the agreement of independent systems as rules.
+
+    Examples
+    --------
+    >>> from calculator import margin_sweep
+    >>> spec = pairing_chart(margin_sweep(60, 15, 5, 20), 20, alpha=0.05).to_dict()
+    >>> "paired" in spec["title"]["text"]
+    True
+    """
+    agreement = np.asarray(sweep.agreement)
+    series = {
+        PAIRING_SERIES[0]: np.asarray(sweep.exact_log10),
+        PAIRING_SERIES[1]: np.asarray(sweep.unpaired_log10),
+    }
+    frame = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "agreement": agreement,
+                    "p": np.maximum(10.0**log10, _P_FLOOR),
+                    "p_text": [_p_text(v) for v in log10],
+                    "test": name,
+                }
+            )
+            for name, log10 in series.items()
+        ],
+        ignore_index=True,
+    )
+    x = alt.X(
+        "agreement:Q",
+        title="Agreement: share of cases both pass or both fail",
+        scale=alt.Scale(zero=False),
+        axis=alt.Axis(format="%", labelFontSize=_font(large), titleFontSize=_font(large)),
+    )
+    y = alt.Y(
+        "p:Q",
+        title="p-value (log scale)",
+        scale=alt.Scale(type="log"),
+        axis=alt.Axis(labelFontSize=_font(large), titleFontSize=_font(large)),
+    )
+    colour = alt.Color(
+        "test:N",
+        title=None,
+        scale=alt.Scale(domain=list(PAIRING_SERIES), range=list(_LINE_COLOURS)),
+        legend=alt.Legend(orient="top", labelFontSize=_font(large)),
+    )
+    tooltip = [
+        alt.Tooltip("test:N", title="Test"),
+        alt.Tooltip("agreement:Q", title="Agreement", format=".1%"),
+        alt.Tooltip("p_text:N", title="p"),
+    ]
+    lines = (
+        alt.Chart(frame)
+        .mark_line(strokeWidth=3 if large else 2)
+        .encode(
+            x=x,
+            y=y,
+            color=colour,
+            strokeDash=alt.StrokeDash("test:N", legend=None),
+            tooltip=tooltip,
+        )
+    )
+    picked = {sweep.entered_index: "entered table", selected: "slider"}  # slider wins a tie
+    marks = pd.concat(
+        [
+            frame.iloc[[index, index + len(agreement)]].assign(which=label)
+            for index, label in picked.items()
+        ],
+        ignore_index=True,
+    )
+    points = (
+        alt.Chart(marks)
+        .mark_point(filled=True, size=300 if large else 110)
+        .encode(
+            x=x,
+            y=y,
+            color=colour,
+            shape=alt.Shape(
+                "which:N",
+                title=None,
+                scale=alt.Scale(domain=["entered table", "slider"], range=["circle", "diamond"]),
+                legend=alt.Legend(orient="top", labelFontSize=_font(large)),
+            ),
+            tooltip=tooltip,
+        )
+    )
+    rules = [{"y": alpha, "label": f"α = {alpha:g}"}]
+    alpha_rule = (
+        alt.Chart(pd.DataFrame(rules))
+        .mark_rule(color=_RULE_COLOUR, strokeDash=[6, 3])
+        .encode(y="y:Q", tooltip=alt.Tooltip("label:N", title="Level"))
+    )
+    layers = [lines, points, alpha_rule]
+    if independent_agreement is not None:
+        independent = pd.DataFrame(
+            {"x": [independent_agreement], "label": ["agreement of independent systems"]}
+        )
+        layers.append(
+            alt.Chart(independent)
+            .mark_rule(color=_RULE_COLOUR, strokeDash=[2, 3])
+            .encode(x="x:Q", tooltip=alt.Tooltip("label:N", title="Dotted line"))
+        )
+    title = alt.TitleParams(
+        "McNemar's exact p (paired, blue) falls as agreement rises; the unpaired p (pink, "
+        "dashed) stays flat",
+        fontSize=_font(large) + 1,
+    )
+    return alt.layer(*layers).properties(title=title, width="container", **_size(large))
+
+
+def _p_text(log10_value: float) -> str:
+    if log10_value > -300:
+        return f"{10.0**log10_value:.3g}"
+    return f"10^{log10_value:.1f}"

@@ -1,0 +1,163 @@
+"""Wording of the calculator page's teaching sections: titles, explanations, sentences, questions.
+
+Plain Python (no Streamlit), so every sentence is tested directly. Numbers go through the core's
+formatters, which keep a p-value on its side of alpha and never print a non-zero as zero.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from calculator.formatting import format_p_equals, format_percent
+from calculator.teaching import MarginSweep, NullDistribution
+
+__all__ = [
+    "NULL_TITLE",
+    "NULL_EXPLAIN",
+    "OC_TITLE",
+    "OC_EXPLAIN",
+    "PAIR_TITLE",
+    "PAIR_EXPLAIN",
+    "QUESTIONS",
+    "QUESTIONS_TITLE",
+    "Question",
+    "null_summary",
+    "oc_too_large",
+    "pairing_selected",
+]
+
+NULL_TITLE = "Why the test works: the null distribution of the split"
+NULL_EXPLAIN = (
+    "Only the cases where the systems disagree carry evidence about which is better. If the two "
+    "systems were equally good, each of those disagreements would be a fair coin toss between "
+    "them, so the count that favours A follows a Binomial(m, 1/2) distribution. The p-value is "
+    "the probability of a split at least as lopsided as the one observed: the shaded bars."
+)
+OC_TITLE = "The tests' real error rates at this number of cases"
+OC_EXPLAIN = (
+    "Take the entered table's proportions as the truth and imagine the study rerun many times "
+    "with the same number of cases. Size is how often each test would declare a difference if "
+    "the systems were equally good (with the same amount of disagreement), power how often it "
+    "would detect the difference in the table, and coverage how often each interval would hold "
+    "the true difference. Every figure is an exact sum over all possible tables, not a "
+    "simulation."
+)
+PAIR_TITLE = "What pairing buys"
+PAIR_EXPLAIN = (
+    "Keep both pass rates as entered and change only how often the systems agree. The unpaired "
+    "test sees only the two pass rates, so its p-value stays put; McNemar's test sees the "
+    "disagreements, which become fewer as agreement rises while their imbalance stays the same, "
+    "so its p-value falls. Below the agreement that independent systems would show, the unpaired "
+    "p-value is the smaller one, but only because it then understates the real variability."
+)
+QUESTIONS_TITLE = "Check your understanding"
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question for a class and the answer revealed on click."""
+
+    key: str
+    question: str
+    answer: str
+
+
+QUESTIONS = (
+    Question(
+        "both_pass",
+        "A second table has the same b and c but four times as many cases that both systems "
+        "pass. Does McNemar's p-value change?",
+        "No. The test looks only at the cases where the systems disagree; a case both pass (or "
+        "both fail) says nothing about which is better. The extra cases do shrink the "
+        "difference in pass rates, (b − c)/n, and its interval.",
+    ),
+    Question(
+        "discordance",
+        "In one table A is ahead by 12 to 2 disagreements, in another by 110 to 100. A leads by "
+        "10 in both. Which is the stronger evidence?",
+        "The first. What counts is how far the split is from even, given the number of "
+        "disagreements: 12 of 14 is far from 7 of 14 (exact p ≈ 0.013), while 110 of 210 is "
+        "close to 105 of 210 (p ≈ 0.53).",
+    ),
+    Question(
+        "pairing",
+        "Why not compare the two pass rates with an ordinary two-sample test?",
+        "Both rates come from the same cases, so they move together: a hard case tends to "
+        "defeat both systems. The two-sample test treats them as independent and so misjudges "
+        "the uncertainty of their difference; when the systems mostly agree it overstates it "
+        "and misses differences the paired test detects.",
+    ),
+    Question(
+        "gates",
+        "A release must pass six independent checks, each at α = 0.05, and the new model is in "
+        "fact no different. How likely is at least one false alarm?",
+        "1 − 0.95⁶ ≈ 26.5%. Every extra gate is another chance to fire by accident; testing each "
+        "at α/6 (Bonferroni) or by Šidák's rule keeps the overall rate at 5%.",
+    ),
+    Question(
+        "peeking",
+        "You look at the p-value after every 100 new cases and stop as soon as it drops below "
+        "0.05. Is your false-positive rate still 5%?",
+        "No. Each look is one more chance for noise to cross the line, so stopping at the first "
+        "significant look raises the false-positive rate well above 5% (the Plan page simulates "
+        "by how much). Fix the number of cases in advance, or use a sequential design built for "
+        "repeated looks.",
+    ),
+    Question(
+        "small_m",
+        "Only five cases differ and all five favour B. Can the exact test call this significant "
+        "at 5%?",
+        "No. The most lopsided split of five gives p = 2/32 = 0.0625. With five or fewer "
+        "disagreements no result reaches 0.05, however many cases there are in total.",
+    ),
+)
+
+
+def null_summary(null: NullDistribution) -> list[str]:
+    """Sentences beside the null-distribution chart: the smallest p, the size, reachability."""
+    m, alpha = null.discordant, null.alpha
+    if m == 0:
+        return ["No case separates the systems (m = 0), so there is no split to test: p = 1."]
+    smallest = _probability(null.smallest_pvalue, null.log10_smallest_pvalue)
+    sentences = [
+        f"The most lopsided split of {m:,} discordant pairs gives p = {smallest}.",
+    ]
+    if not null.reachable:
+        sentences.append(
+            f"So with {m:,} discordant pairs no result can reach α = {alpha:g}: the test cannot "
+            "call any split significant, whatever the systems' true difference."
+        )
+        return sentences
+    comparison = "below" if null.size < alpha else ("above" if null.size > alpha else "equal to")
+    sentences.append(
+        f"At this m the test's actual false-alarm rate is {format_percent(null.size)}, "
+        f"{comparison} the nominal α = {alpha:g}, because b takes whole values only."
+    )
+    return sentences
+
+
+def oc_too_large(n: int, largest: int) -> str:
+    """The sentence shown instead of the operating characteristics for a very large table."""
+    return (
+        f"These exact sums are computed for up to {largest:,} cases; this table has {n:,}. At "
+        "that size the tests' error rates and the intervals' coverage are very close to nominal."
+    )
+
+
+def pairing_selected(sweep: MarginSweep, index: int, alpha: float) -> str:
+    """The table the agreement slider points at, with both p-values."""
+    exact = format_p_equals(sweep.exact_pvalue[index], sweep.exact_log10[index], alpha=alpha)
+    unpaired = format_p_equals(
+        sweep.unpaired_pvalue[index], sweep.unpaired_log10[index], alpha=alpha
+    )
+    return (
+        f"Both pass {sweep.a[index]:,}, only A {sweep.b[index]:,}, only B {sweep.c[index]:,}, "
+        f"both fail {sweep.d[index]:,} (agreement {format_percent(sweep.agreement[index])}): "
+        f"McNemar's exact {exact}; unpaired {unpaired}."
+    )
+
+
+def _probability(value: float, log10_value: float) -> str:
+    if value > 0:
+        return f"{value:.3g}"
+    return f"10^{log10_value:.1f}"

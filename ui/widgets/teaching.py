@@ -1,0 +1,237 @@
+"""The calculator page's teaching sections: the null distribution, the tests' real error rates,
+what pairing buys, and questions for a class.
+
+Each section sits behind a toggle bound to the URL (``t_null``, ``t_oc``, ``t_pair``,
+``t_quiz``) and stays closed unless opened: while closed it computes nothing and sends no chart,
+so the page's keypress latency does not change. ``?present=true`` is the presenting view: no
+explanations or worked examples, bigger numbers and charts, everything still live.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from calculator.formatting import format_p_equals, format_percent
+from calculator.teaching import (
+    MAX_N,
+    MarginSweep,
+    NullDistribution,
+    OperatingCharacteristics,
+    margin_sweep,
+    null_distribution,
+    operating_characteristics,
+)
+from ui import teaching_charts as charts
+from ui import teaching_words as words
+
+__all__ = [
+    "PRESENT_KEY",
+    "SECTION_KEYS",
+    "presentation_style",
+    "presenting",
+    "teaching_sections",
+]
+
+BIND = "query-params"
+#: URL key of the presenting view.
+PRESENT_KEY = "present"
+#: URL keys of the section toggles, with their labels.
+SECTION_KEYS = {
+    "t_null": words.NULL_TITLE,
+    "t_oc": words.OC_TITLE,
+    "t_pair": words.PAIR_TITLE,
+    "t_quiz": words.QUESTIONS_TITLE,
+}
+#: URL key of the agreement slider (the both-pass count of the table it points at).
+AGREEMENT_KEY = "agree"
+# Tables in the pairing sweep: every feasible table up to this many, else evenly spaced ones.
+_SWEEP_POINTS = 1_001
+
+# Bigger type for projecting: the metrics, the body text and the section labels.
+_PRESENT_CSS = """
+<style>
+[data-testid="stMetricValue"] { font-size: 3.2rem; }
+[data-testid="stMarkdownContainer"] p { font-size: 1.35rem; }
+[data-testid="stWidgetLabel"] p { font-size: 1.2rem; }
+</style>
+"""
+
+
+def presenting() -> bool:
+    """Whether the page is in the presenting view (``?present=true``)."""
+    return str(st.query_params.get(PRESENT_KEY, "")).lower() == "true"
+
+
+def presentation_style(present: bool) -> None:
+    """Enlarge the page's numbers and text in the presenting view; nothing otherwise."""
+    if present:
+        st.html(_PRESENT_CSS)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _null(m: int, b: int, convention: str, alternative: str, alpha: float) -> NullDistribution:
+    return null_distribution(m, b, convention=convention, alternative=alternative, alpha=alpha)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _operating(
+    a: int, b: int, c: int, d: int, alpha: float, level: float
+) -> OperatingCharacteristics:
+    n = a + b + c + d
+    return operating_characteristics(n, b / n, c / n, p11=a / n, alpha=alpha, level=level)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _sweep(a: int, b: int, c: int, d: int, convention: str) -> MarginSweep:
+    return margin_sweep(a, b, c, d, _SWEEP_POINTS, convention=convention)
+
+
+def teaching_sections(
+    counts: tuple[int, int, int, int], options: dict[str, object], alpha: float
+) -> None:
+    """The four folded teaching sections, following the entered table and options."""
+    large = presenting()
+    st.subheader("Teaching")
+    if _opened("t_null"):
+        _null_section(counts, options, alpha, large)
+    if _opened("t_oc"):
+        _operating_section(counts, options, alpha, large)
+    if _opened("t_pair"):
+        _pairing_section(counts, options, alpha, large)
+    if _opened("t_quiz"):
+        _questions()
+
+
+def _opened(key: str) -> bool:
+    return st.toggle(SECTION_KEYS[key], key=key, bind=BIND)
+
+
+def _explain(text: str, large: bool) -> None:
+    if not large:
+        st.caption(text)
+
+
+def _null_section(
+    counts: tuple[int, int, int, int], options: dict[str, object], alpha: float, large: bool
+) -> None:
+    _, b, c, _ = counts
+    null = _null(
+        b + c,
+        b,
+        str(options.get("convention", "doubling")),
+        str(options.get("alternative", "two-sided")),
+        alpha,
+    )
+    _explain(words.NULL_EXPLAIN, large)
+    columns = st.columns(3)
+    columns[0].metric(
+        "Observed split", f"{b:,} of {b + c:,}", help="b, the pairs only A passes, out of m"
+    )
+    columns[1].metric("Exact test", format_p_equals(null.pvalue, null.log10_pvalue, alpha=alpha))
+    columns[2].metric("Actual size at this m", format_percent(null.size) if null.size else "0")
+    for sentence in words.null_summary(null):
+        st.markdown(sentence)
+    if null.discordant > 0:
+        st.altair_chart(
+            charts.null_distribution_chart(null, large=large), key="teaching_null_chart"
+        )
+
+
+def _operating_section(
+    counts: tuple[int, int, int, int], options: dict[str, object], alpha: float, large: bool
+) -> None:
+    n = sum(counts)
+    if n > MAX_N:
+        st.markdown(words.oc_too_large(n, MAX_N))
+        return
+    level = float(options.get("level", 0.95))
+    oc = _operating(*counts, alpha, level)
+    _explain(words.OC_EXPLAIN, large)
+    tests_col, intervals_col = st.columns(2)
+    with tests_col:
+        st.table(
+            {
+                "Test": [t.name for t in oc.tests],
+                f"Size (α = {alpha:g})": [format_percent(t.size) for t in oc.tests],
+                "Power": [format_percent(t.power) for t in oc.tests],
+            }
+        )
+    with intervals_col:
+        st.table(
+            {
+                "Interval": [i.name for i in oc.intervals],
+                f"Coverage ({format_percent(level)})": [
+                    "not computed" if i.coverage is None else format_percent(i.coverage)
+                    for i in oc.intervals
+                ],
+                "Mean width": [
+                    "—" if i.mean_width is None else f"{i.mean_width:.3f}" for i in oc.intervals
+                ],
+            }
+        )
+    for interval in oc.intervals:
+        if interval.note and not large:
+            st.caption(f"{interval.name}: {interval.note}")
+    st.altair_chart(charts.coverage_chart(oc, large=large), key="teaching_coverage_chart")
+
+
+def _pairing_section(
+    counts: tuple[int, int, int, int], options: dict[str, object], alpha: float, large: bool
+) -> None:
+    a, b, c, d = counts
+    n = a + b + c + d
+    if n == 0:
+        return
+    convention = str(options.get("convention", "doubling"))
+    sweep = _sweep(a, b, c, d, convention)
+    _explain(words.PAIR_EXPLAIN, large)
+    lowest, highest = sweep.a[0], sweep.a[-1]
+    chosen = _agreement_slider(lowest, highest, a)
+    pass_a, pass_b = a + b, a + c
+    chosen_table = (chosen, pass_a - chosen, pass_b - chosen, n - pass_a - pass_b + chosen)
+    here = _sweep(*chosen_table, convention)
+    st.markdown(words.pairing_selected(here, here.entered_index, alpha))
+    nearest = min(range(len(sweep.a)), key=lambda i: abs(sweep.a[i] - chosen))
+    rate_a, rate_b = pass_a / n, pass_b / n
+    independent = rate_a * rate_b + (1 - rate_a) * (1 - rate_b)
+    st.altair_chart(
+        charts.pairing_chart(
+            sweep, nearest, alpha=alpha, independent_agreement=independent, large=large
+        ),
+        key="teaching_pairing_chart",
+    )
+
+
+def _agreement_slider(lowest: int, highest: int, entered: int) -> int:
+    """A slider over the both-pass count of the tables that keep both pass rates.
+
+    A value left from another table (in the session or the URL) outside today's range is
+    replaced by the entered table's before the slider is drawn.
+    """
+    if lowest == highest:
+        st.caption("Only one table keeps both pass rates: there is no agreement to vary.")
+        return lowest
+    raw = st.session_state.get(AGREEMENT_KEY, st.query_params.get(AGREEMENT_KEY))
+    try:
+        inside = raw is not None and lowest <= int(raw) <= highest
+    except (TypeError, ValueError):
+        inside = False
+    if not inside:
+        if AGREEMENT_KEY in st.query_params:
+            del st.query_params[AGREEMENT_KEY]
+        st.session_state[AGREEMENT_KEY] = entered
+    return st.slider(
+        "Both pass (more agreement to the right; the pass rates stay as entered)",
+        min_value=lowest,
+        max_value=highest,
+        step=1,
+        key=AGREEMENT_KEY,
+        bind=BIND,
+    )
+
+
+def _questions() -> None:
+    for question in words.QUESTIONS:
+        st.markdown(f"**{question.question}**")
+        if st.toggle("Show the answer", key=f"answer_{question.key}"):
+            st.markdown(question.answer)
