@@ -13,12 +13,17 @@ Modules, in reading order:
 - :mod:`~calculator.planning.peeking`: :func:`simulate_optional_stopping`, the false-positive rate
   when someone stops at the first significant look.
 
+Every call is bounded: no plan considers more than :data:`MAX_N` pairs, and no call computes the
+test at more than :data:`~calculator.planning.power.MAX_TABULATED` discordant counts; beyond
+either, a ValueError says so and names the bound, so that a call answers within seconds and in
+well under 1 GB.
+
 Cell probabilities: p10 is the share of cases only A passes, p01 the share only B passes; the share
 of disagreement is psi = p10 + p01 and the pass-rate difference A - B is delta = p10 - p01.
 """
 
 from calculator.planning.design import PowerCurve, PowerPlan, plan
-from calculator.planning.inputs import DEFAULT_MAX_N, PLAN_TESTS, cells_from_rates
+from calculator.planning.inputs import DEFAULT_MAX_N, MAX_N, PLAN_TESTS, cells_from_rates
 from calculator.planning.peeking import OptionalStopping, simulate_optional_stopping
 from calculator.planning.power import exact_power, power_curve, rejection_limits
 from calculator.planning.sample_size import connor_n, minimum_detectable_difference
@@ -26,6 +31,7 @@ from calculator.planning.sample_size import connor_n, minimum_detectable_differe
 __all__ = [
     "PLAN_TESTS",
     "DEFAULT_MAX_N",
+    "MAX_N",
     "OptionalStopping",
     "PowerCurve",
     "PowerPlan",

@@ -6,15 +6,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from calculator._validation import check_count, check_probability
+from calculator._validation import check_count, check_probability, message
 from calculator.planning.inputs import (
     DEFAULT_MAX_N,
+    MAX_N,
     cells_from_rates,
     check_cells,
     check_difference,
     check_test,
 )
-from calculator.planning.power import PowerModel
+from calculator.planning.power import MAX_TABULATED, PowerModel, window
 from calculator.planning.sample_size import connor_n, minimum_detectable_difference, required_n
 
 __all__ = ["PowerCurve", "PowerPlan", "plan"]
@@ -145,18 +146,26 @@ class PowerPlan:
         """Power for n = 1..n_max (default: past both n and `stable_n`), for the chart.
 
         Up to 600 sizes every n is drawn, which shows the saw-tooth; beyond, 240 evenly spaced
-        sizes are, including the plan's n.
+        sizes are, including the plan's n. When the sizes are so large that 240 of them would
+        need the test at more than :data:`~calculator.planning.power.MAX_TABULATED` discordant
+        counts (wide windows, far apart), fewer sizes are drawn: the curve is smooth there.
+        `n_max` is at most twice :data:`~calculator.planning.inputs.MAX_N`.
         """
         if n_max is None:
             n_max = max(40, 2 * self.n, (self.stable_n or 0) + self.n // 4, self.connor_n or 0)
-        n_max = check_count(n_max, "n_max")
+            n_max = min(n_max, 2 * MAX_N)
+        n_max = check_count(n_max, "n_max", maximum=2 * MAX_N)
         if n_max < 1:
-            raise ValueError(f"`n_max` must be at least 1, but got {n_max}.")
+            raise ValueError(message("n_max", "at least 1", n_max))
         if n_max <= _CURVE_POINTS:
             sizes = np.arange(1, n_max + 1)
         else:
+            low, high = (int(end[0]) for end in window(np.array([n_max]), self.disagreement))
+            samples = _CURVE_SAMPLES
+            if high >= MAX_TABULATED:  # each size costs its own window of counts
+                samples = max(2, min(_CURVE_SAMPLES, MAX_TABULATED // (high - low + 1) - 2))
             sizes = np.unique(
-                np.append(np.linspace(1, n_max, _CURVE_SAMPLES).round().astype(np.int64), self.n)
+                np.append(np.linspace(1, n_max, samples).round().astype(np.int64), self.n)
             )
         powers = PowerModel(self.p10, self.p01, self.alpha, self.test).power(sizes)
         return PowerCurve(
@@ -235,12 +244,15 @@ def plan(
     power : float
         Target power, in (0, 1).
     n : int, optional
-        Number of pairs. Omitted: the smallest n reaching `power` is found. Given: the power at
-        n and the minimum detectable difference are reported.
+        Number of pairs, from 1 to :data:`~calculator.planning.inputs.MAX_N`. Omitted: the
+        smallest n reaching `power` is found. Given: the power at n and the minimum detectable
+        difference are reported.
     test : {"exact", "chi2"}
         The exact McNemar test (doubling convention) or the uncorrected chi-square test.
     max_n : int
-        Largest n searched.
+        Largest n searched, at most :data:`~calculator.planning.inputs.MAX_N` (the default).
+        With much disagreement the search may stop earlier, to bound its time and memory; a
+        plan needing more pairs than it considers is refused, naming the bound.
 
     Returns
     -------
@@ -251,8 +263,9 @@ def plan(
     TypeError, ValueError
         Naming the input and why: a rate outside [0, 1], p10 + p01 > 1 or = 0, `alpha` or
         `power` outside (0, 1), a difference larger than the disagreement allows, both or
-        neither way of giving the rates, p10 == p01 when solving for n, or a plan needing more
-        than `max_n` pairs.
+        neither way of giving the rates, p10 == p01 when solving for n, an `n` or `max_n` above
+        :data:`~calculator.planning.inputs.MAX_N`, or a plan needing more pairs than the search
+        considers.
 
     Notes
     -----
@@ -313,7 +326,11 @@ def plan(
     alpha = check_probability(alpha, "alpha")
     power = check_probability(power, "power")
     test = check_test(test)
-    max_n = check_count(max_n, "max_n")
+    max_n = check_count(max_n, "max_n", maximum=MAX_N)
+    if n is not None:
+        n = check_count(n, "n", maximum=MAX_N)
+        if n == 0:
+            raise ValueError(message("n", "at least 1", 0))
     common = {
         "p10": p10,
         "p01": p01,
@@ -321,7 +338,7 @@ def plan(
         "test": test,
         "target_power": power,
         "pass_rate_a": pass_rate_a,
-        "connor_n": None if p10 == p01 else connor_n(p10, p01, alpha=alpha, power=power),
+        "connor_n": _connor_or_none(p10, p01, alpha, power),
     }
     if n is None:
         check_difference(p10, p01)
@@ -334,9 +351,6 @@ def plan(
             non_monotone=required.non_monotone,
             stable_n=required.stable_n,
         )
-    n = check_count(n, "n")
-    if n == 0:
-        raise ValueError("`n` must be at least 1, but got 0.")
     try:
         detectable = minimum_detectable_difference(
             n, p10 + p01, alpha=alpha, power=power, test=test
@@ -350,3 +364,13 @@ def plan(
         power=float(PowerModel(p10, p01, alpha, test).power(np.array([n]))[0]),
         minimum_detectable_difference=detectable,
     )
+
+
+def _connor_or_none(p10: float, p01: float, alpha: float, power: float) -> int | None:
+    """Connor's n, or None with no difference or one too small for any countable n."""
+    if p10 == p01:
+        return None
+    try:
+        return connor_n(p10, p01, alpha=alpha, power=power)
+    except ValueError:
+        return None

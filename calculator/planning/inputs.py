@@ -12,6 +12,7 @@ from calculator._validation import check_choice, check_probability
 
 __all__ = [
     "DEFAULT_MAX_N",
+    "MAX_N",
     "PLAN_TESTS",
     "cells_from_rates",
     "check_cells",
@@ -22,8 +23,13 @@ __all__ = [
 #: "exact": the two-sided exact McNemar test (doubling convention); "chi2": the uncorrected
 #: chi-square test.
 PLAN_TESTS = ("exact", "chi2")
-#: Plans needing more pairs than this are refused rather than searched.
-DEFAULT_MAX_N = 10_000_000
+#: Largest number of pairs any plan considers, given or searched for. Beyond it a plan is
+#: refused with Connor's approximate n, which costs nothing: exact power by enumeration costs
+#: O(sqrt(n)) per n, and sizing a study searches and tabulates around the answer, so a larger
+#: bound could not promise an answer within seconds and a bounded amount of memory.
+MAX_N = 1_000_000
+#: The default `max_n` of :func:`~calculator.planning.plan`: all of :data:`MAX_N`.
+DEFAULT_MAX_N = MAX_N
 
 
 def cells_from_rates(

@@ -11,14 +11,17 @@ from calculator._validation import (
     check_bounded_count,
     check_count,
     check_probability,
+    message,
 )
-from calculator.planning.inputs import check_test
-from calculator.planning.power import rejection_limits
+from calculator.planning.inputs import MAX_N, check_test
+from calculator.planning.power import MAX_TABULATED, limits_at
 
 __all__ = ["OptionalStopping", "simulate_optional_stopping"]
 
 _MAX_LOOKS = 1_000
 _MAX_EXPERIMENTS = 1_000_000
+# Looks of all experiments held at once (several int64 arrays of this many elements).
+_MAX_DRAWS = 4_000_000
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -81,7 +84,7 @@ def simulate_optional_stopping(
     Parameters
     ----------
     look_every : int
-        Cases added between looks (at least 1).
+        Cases added between looks, from 1 to :data:`~calculator.planning.inputs.MAX_N`.
     looks : int
         Largest number of looks (1 to 1000).
     disagreement : float
@@ -90,7 +93,8 @@ def simulate_optional_stopping(
     alpha : float
         Level at which each look declares significance, in (0, 1).
     experiments : int
-        Number of simulated experiments (1 to 1,000,000).
+        Number of simulated experiments (1 to 1,000,000), with experiments x looks at most
+        4,000,000.
     seed : int
         Seed of the numpy random Generator, so a run can be repeated exactly.
     test : {"exact", "chi2"}
@@ -106,9 +110,9 @@ def simulate_optional_stopping(
     -----
     Each block of `look_every` cases adds Bin(look_every, psi) discordant pairs, of which
     Bin(that, 1/2) favour A; cumulative sums give (b, c) at every look for all experiments at
-    once, and a look rejects when min(b, c) <= k(b + c) from :func:`rejection_limits`. Stopping
-    at the first rejection makes "rejected by look L" the running OR over looks. The nominal
-    alpha holds only for L = 1.
+    once, and a look rejects when min(b, c) <= k(b + c), the limit of
+    :func:`~calculator.planning.power.rejection_limits`. Stopping at the first rejection makes
+    "rejected by look L" the running OR over looks. The nominal alpha holds only for L = 1.
 
     References
     ----------
@@ -121,11 +125,17 @@ def simulate_optional_stopping(
     >>> bool(result.false_positive_rate[-1] > 2 * result.alpha)
     True
     """
-    look_every = check_count(look_every, "look_every")
+    look_every = check_count(look_every, "look_every", maximum=MAX_N)
     if look_every == 0:
-        raise ValueError("`look_every` must be at least 1, but got 0.")
+        raise ValueError(message("look_every", "at least 1", 0))
     looks = check_bounded_count(looks, "looks", 1, _MAX_LOOKS)
     experiments = check_bounded_count(experiments, "experiments", 1, _MAX_EXPERIMENTS)
+    if experiments * looks > _MAX_DRAWS:
+        raise ValueError(
+            f"`experiments` x `looks` must be at most {_MAX_DRAWS:,}, but got "
+            f"{experiments:,} x {looks:,} = {experiments * looks:,}: the simulation holds every "
+            "look of every experiment in memory at once."
+        )
     disagreement = check_probability(disagreement, "disagreement", open_interval=False)
     if disagreement == 0:
         raise ValueError(
@@ -139,8 +149,15 @@ def simulate_optional_stopping(
     new_for_a = rng.binomial(new_discordant, 0.5)
     discordant = np.cumsum(new_discordant, axis=1)
     for_a = np.cumsum(new_for_a, axis=1)
-    limits = rejection_limits(look_every * looks, alpha=alpha, test=test)
-    significant = np.minimum(for_a, discordant - for_a) <= limits[discordant]
+    # The limits only at the discordant counts that occur, which are few beside 0..max.
+    seen, where = np.unique(discordant, return_inverse=True)
+    if seen.size > MAX_TABULATED:
+        raise ValueError(
+            f"these settings reach {seen.size:,} different numbers of discordant pairs, more "
+            f"than the {MAX_TABULATED:,} one simulation tests: use fewer experiments or looks."
+        )
+    limits = limits_at(seen, alpha, test)[where.reshape(discordant.shape)]
+    significant = np.minimum(for_a, discordant - for_a) <= limits
     rate = np.logical_or.accumulate(significant, axis=1).mean(axis=0)
     look_numbers = np.arange(1, looks + 1)
     return OptionalStopping(

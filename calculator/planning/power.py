@@ -14,15 +14,18 @@ import math
 import numpy as np
 from scipy import stats
 
-from calculator._validation import check_count, check_probability
-from calculator.planning.inputs import check_cells, check_test
+from calculator._validation import check_count, check_probability, message
+from calculator.planning.inputs import MAX_N, check_cells, check_test
 
 __all__ = [
+    "MAX_TABULATED",
     "PowerModel",
     "clear_caches",
     "conditional_power",
     "exact_power",
     "expected",
+    "limits_at",
+    "limits_between",
     "power_curve",
     "rejection_limits",
     "window",
@@ -33,6 +36,15 @@ __all__ = [
 _TIE_TOLERANCE = 1e-9
 # Elements per block when power is summed for many n at once (bounds memory).
 _BLOCK_ELEMENTS = 1 << 21
+# Windows up to this wide get their weights from the ratio of successive pmf values; wider ones
+# from the pmf itself, as the rounding of the ratios would add up past 1e-13.
+_RATIO_WIDTH = 1024
+# Limits for discordant counts below this come from one cached table.
+_SMALL_TABLE = 1 << 16
+#: Most discordant counts whose conditional power one call tabulates or sums (limits and power
+#: for each cost a few incomplete beta functions). It bounds every planning call to seconds and
+#: well under 1 GB; a request that would need more is refused with the reason.
+MAX_TABULATED = 1 << 18
 
 
 # --- the test's rejection region ---------------------------------------------------------------
@@ -46,7 +58,7 @@ def rejection_limits(
     Parameters
     ----------
     max_discordant : int
-        Largest discordant count D in the table.
+        Largest discordant count D in the table, at most :data:`MAX_N`.
     alpha : float
         Significance level, in (0, 1).
     test : {"exact", "chi2"}
@@ -72,7 +84,7 @@ def rejection_limits(
     >>> rejection_limits(9, test="chi2").tolist()
     [-1, -1, -1, -1, 0, 0, 0, 0, 1, 1]
     """
-    max_discordant = check_count(max_discordant, "max_discordant")
+    max_discordant = check_count(max_discordant, "max_discordant", maximum=MAX_N)
     alpha = check_probability(alpha, "alpha")
     test = check_test(test)
     # Tables are cached per power-of-two size, so one alpha serves many plans.
@@ -80,9 +92,36 @@ def rejection_limits(
     return _limits_table(size, alpha, test)[: max_discordant + 1]
 
 
+def limits_between(low: int, high: int, alpha: float, test: str) -> np.ndarray:
+    """k(D) for D = low..high, as :func:`rejection_limits` gives them; O(high - low).
+
+    Small ranges come from the cached table; others are computed for the range alone, so that
+    the limits near a large D cost nothing for the D far below it.
+    """
+    if high < _SMALL_TABLE:
+        return rejection_limits(high, alpha=alpha, test=test)[low:]
+    return _limits_for(np.arange(low, high + 1, dtype=np.int64), alpha, test)
+
+
+def limits_at(discordant: np.ndarray, alpha: float, test: str) -> np.ndarray:
+    """k(D) for each D in `discordant` (non-negative integers, any order), cost O(its size)."""
+    discordant = np.asarray(discordant, dtype=np.int64)
+    if discordant.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    if int(discordant.max()) < _SMALL_TABLE:
+        return rejection_limits(int(discordant.max()), alpha=alpha, test=test)[discordant]
+    return _limits_for(discordant, alpha, test)
+
+
 @functools.lru_cache(maxsize=4)
 def _limits_table(size: int, alpha: float, test: str) -> np.ndarray:
-    discordant = np.arange(size, dtype=np.int64)
+    limit = _limits_for(np.arange(size, dtype=np.int64), alpha, test)
+    limit.flags.writeable = False
+    return limit
+
+
+def _limits_for(discordant: np.ndarray, alpha: float, test: str) -> np.ndarray:
+    """k(D) for each D in `discordant` (non-negative int64 values)."""
     root = np.sqrt(discordant)
     z = stats.norm.isf(alpha / 2)
     if test == "chi2":
@@ -92,25 +131,25 @@ def _limits_table(size: int, alpha: float, test: str) -> np.ndarray:
         limit += ((discordant - 2 * (limit + 1)) ** 2 >= critical) & (limit + 1 < discordant / 2)
         limit -= (discordant - 2 * limit) ** 2 < critical
         limit[discordant == 0] = -1
-    else:
-        half_alpha = alpha / 2 * (1 + _TIE_TOLERANCE)
-        # Normal guess with continuity correction, then step to the exact limit.
-        limit = np.floor((discordant - z * root) / 2 - 0.5).astype(np.int64)
-        limit = np.clip(limit, -1, None)
-        cdf = stats.binom.cdf(limit, discordant, 0.5)
-        while (too_high := cdf > half_alpha).any():
-            cdf[too_high] -= stats.binom.pmf(limit[too_high], discordant[too_high], 0.5)
-            limit[too_high] -= 1
-        while True:
-            after = cdf + stats.binom.pmf(limit + 1, discordant, 0.5)
-            step = after <= half_alpha
-            if not step.any():
-                break
-            limit[step] += 1
-            cdf[step] = after[step]
-    limit = np.maximum(limit, -1)
-    limit.flags.writeable = False
-    return limit
+        return np.maximum(limit, -1)
+    half_alpha = alpha / 2 * (1 + _TIE_TOLERANCE)
+    # Normal guess with continuity correction, then step to the exact limit; after the first
+    # pass only the counts that moved are looked at again.
+    limit = np.clip(np.floor((discordant - z * root) / 2 - 0.5).astype(np.int64), -1, None)
+    cdf = stats.binom.cdf(limit, discordant, 0.5)
+    moving = np.flatnonzero(cdf > half_alpha)
+    while moving.size:
+        cdf[moving] -= stats.binom.pmf(limit[moving], discordant[moving], 0.5)
+        limit[moving] -= 1
+        moving = moving[cdf[moving] > half_alpha]
+    moving = np.arange(discordant.size)
+    while moving.size:
+        after = cdf[moving] + stats.binom.pmf(limit[moving] + 1, discordant[moving], 0.5)
+        step = after <= half_alpha
+        moving = moving[step]
+        limit[moving] += 1
+        cdf[moving] = after[step]
+    return np.maximum(limit, -1)
 
 
 @functools.lru_cache(maxsize=4)
@@ -123,11 +162,15 @@ def _rate_table(size: int, theta: float, alpha: float, test: str) -> np.ndarray:
 
 
 def conditional_power(discordant: np.ndarray, theta: float, limits: np.ndarray) -> np.ndarray:
-    """P(reject | D) when b ~ Bin(D, theta): both tails, b <= k(D) or b >= D - k(D)."""
-    k = limits[discordant]
-    # binom.cdf(-1) = 0 and binom.sf(D) = 0, so k = -1 gives 0 with no special case.
-    return stats.binom.cdf(k, discordant, theta) + stats.binom.sf(
-        discordant - k - 1, discordant, theta
+    """P(reject | D) when b ~ Bin(D, theta): both tails, b <= k(D) or b >= D - k(D).
+
+    `limits` holds k(D) for each D in `discordant`, in the same order.
+    """
+    # b >= D - k is D - b <= k with D - b ~ Bin(D, 1 - theta): both tails are lower tails, which
+    # the incomplete beta function gives faster than an upper one. binom.cdf(-1) = 0, so
+    # k = -1 gives 0 with no special case.
+    return stats.binom.cdf(limits, discordant, theta) + stats.binom.cdf(
+        limits, discordant, 1 - theta
     )
 
 
@@ -164,8 +207,8 @@ def exact_power(
     Raises
     ------
     TypeError, ValueError
-        For a non-integer or negative `n`, a probability outside [0, 1], p10 + p01 > 1 or = 0,
-        `alpha` outside (0, 1), or an unknown `test`.
+        For a non-integer or negative `n`, an `n` above :data:`MAX_N`, a probability outside
+        [0, 1], p10 + p01 > 1 or = 0, `alpha` outside (0, 1), or an unknown `test`.
 
     Notes
     -----
@@ -174,8 +217,10 @@ def exact_power(
 
         power = sum_{D=0}^{n} P[D] (P[b <= k(D) | D] + P[b >= D - k(D) | D]),
 
-    one vectorised pass over D, O(n). At p10 = p01 this is the test's actual size, which for the
-    exact test is at most alpha and for the chi-square test can exceed it.
+    one vectorised pass over the D that carry all but 1e-15 of Bin(n, psi)'s probability (all of
+    them up to n = 100 or so; about 24 sqrt(n psi (1 - psi)) + 100 of them beyond), so the cost
+    is O(sqrt(n)). At p10 = p01 this is the test's actual size, which for the exact test is at
+    most alpha and for the chi-square test can exceed it. `n` is at most :data:`MAX_N`.
 
     References
     ----------
@@ -193,14 +238,15 @@ def exact_power(
     >>> round(exact_power(23, 0.05, 0.45), 4)
     0.7766
     """
-    n = check_count(n, "n")
+    n = check_count(n, "n", maximum=MAX_N)
     p10, p01 = check_cells(p10, p01)
     alpha = check_probability(alpha, "alpha")
     test = check_test(test)
     psi = p10 + p01
-    discordant = np.arange(n + 1)
+    low, high = (int(end[0]) for end in window(np.array([n]), psi))
+    discordant = np.arange(low, high + 1)
     weights = stats.binom.pmf(discordant, n, psi)
-    limits = rejection_limits(n, alpha=alpha, test=test)
+    limits = limits_between(low, high, alpha, test)
     return _clip_probability(float(weights @ conditional_power(discordant, p10 / psi, limits)))
 
 
@@ -221,13 +267,16 @@ def window(n: np.ndarray, psi: float) -> tuple[np.ndarray, np.ndarray]:
     return low, high
 
 
-def expected(n_values: np.ndarray, psi: float, table: np.ndarray, beyond: float) -> np.ndarray:
-    """E[f(D)] for D ~ Bin(n, psi), each n; f(D) = table[D], or `beyond` past the table's end.
+def expected(
+    n_values: np.ndarray, psi: float, table: np.ndarray, beyond: float, start: int = 0
+) -> np.ndarray:
+    """E[f(D)] for D ~ Bin(n, psi), each n; f(D) = table[D - start], or `beyond` past its end.
 
-    Only the window of :func:`window` is summed, so the cost per n is O(sqrt(n)). The weights
-    start from the pmf at the window's low end and follow the ratio
-    pmf(D + 1)/pmf(D) = (n - D)/(D + 1) psi/(1 - psi) in the log domain (relative error about
-    1e-13), which is several times faster than the pmf at every point.
+    Only the window of :func:`window` is summed, so the cost per n is O(sqrt(n)); every window
+    must begin at or after `start`. In windows up to 1,024 counts wide the weights start from
+    the pmf at the window's low end and follow the ratio pmf(D + 1)/pmf(D) =
+    (n - D)/(D + 1) psi/(1 - psi) in the log domain (relative error below 1e-13), several times
+    faster than the pmf at every point; wider windows take the pmf at every point.
     """
     n_values = np.asarray(n_values, dtype=np.int64)
     low, high = window(n_values, psi)
@@ -235,25 +284,39 @@ def expected(n_values: np.ndarray, psi: float, table: np.ndarray, beyond: float)
     rows = max(1, _BLOCK_ELEMENTS // width)
     offsets = np.arange(width)
     result = np.empty(n_values.shape, dtype=np.float64)
-    for start in range(0, n_values.size, rows):
-        block = slice(start, start + rows)
+    end = start + table.size
+    for first in range(0, n_values.size, rows):
+        block = slice(first, first + rows)
         n_block = n_values[block, None]
         # Past a row's window the weight is 0; clipping keeps the indices valid there.
         discordant = np.minimum(low[block, None] + offsets, high[block, None])
         inside = offsets <= (high - low)[block, None]
         if psi == 1:  # D = n for certain
             weights = ((discordant == n_block) & inside).astype(np.float64)
+        elif width > _RATIO_WIDTH:  # the ratios' rounding would add up: the pmf itself
+            weights = np.where(inside, stats.binom.pmf(discordant, n_block, psi), 0.0)
         else:
             steps = np.log((n_block - discordant + 1) / np.maximum(discordant, 1))
             steps += math.log(psi) - math.log1p(-psi)
-            steps[:, 0] = stats.binom.logpmf(low[block], n_values[block], psi)
+            steps[:, 0] = _log_pmf(low[block], n_values[block], psi)
             steps[~inside] = -np.inf  # the window is a prefix of each row: weight 0 after it
             weights = np.exp(np.cumsum(steps, axis=1))
-        values = table[np.minimum(discordant, table.size - 1)]
-        if int(high[block].max()) >= table.size:
-            values = np.where(discordant < table.size, values, beyond)
+        values = table[np.minimum(discordant, end - 1) - start]
+        if int(high[block].max()) >= end:
+            values = np.where(discordant < end, values, beyond)
         result[block] = np.einsum("ij,ij->i", weights, values)
     return np.clip(result, 0.0, 1.0)
+
+
+def _log_pmf(k: np.ndarray, n: np.ndarray, psi: float) -> np.ndarray:
+    """log P[Bin(n, psi) = k], from the pmf itself unless it underflows.
+
+    scipy's logpmf goes through log-gamma functions of size about n log n, whose rounding costs
+    about 1e-9 of relative accuracy at n = 10^6; the pmf is accurate to a few ulps.
+    """
+    pmf = stats.binom.pmf(k, n, psi)
+    with np.errstate(divide="ignore"):
+        return np.where(pmf > 1e-300, np.log(pmf), stats.binom.logpmf(k, n, psi))
 
 
 class PowerModel:
@@ -267,30 +330,61 @@ class PowerModel:
         self.table = np.zeros(0)
 
     def ensure(self, max_discordant: int) -> np.ndarray:
+        """r(D) for D = 0..max_discordant at least (cached per power-of-two size)."""
         if self.table.size <= max_discordant:
             size = 1 << max(6, max_discordant.bit_length())
             self.table = _rate_table(size, self.theta, self.alpha, self.test)
         return self.table
 
     def power(self, n_values: np.ndarray) -> np.ndarray:
-        """Power at each n (any order)."""
+        """Power at each n (any order).
+
+        While every window ends inside :data:`MAX_TABULATED`, one cached table from D = 0
+        serves; beyond, r is computed only at the discordant counts inside some window, which
+        for large n is a small part of 0..n. More than :data:`MAX_TABULATED` such counts are
+        refused (ValueError), as their cost would run to many seconds.
+        """
         n_values = np.asarray(n_values, dtype=np.int64)
-        _, high = window(n_values, self.psi)
-        table = self.ensure(int(high.max()) if n_values.size else 0)
-        return expected(n_values, self.psi, table, beyond=math.nan)
+        if n_values.size == 0:
+            return np.zeros(0)
+        lows, highs = window(n_values, self.psi)
+        top = int(highs.max())
+        if top < max(self.table.size, MAX_TABULATED):
+            return expected(n_values, self.psi, self.ensure(top), beyond=math.nan)
+        base = int(lows.min())
+        # Mark every D inside some window: +1 where a window opens, -1 past where it closes.
+        marks = np.zeros(top - base + 2, dtype=np.int64)
+        np.add.at(marks, lows - base, 1)
+        np.add.at(marks, highs - base + 1, -1)
+        covered = np.flatnonzero(np.cumsum(marks[:-1]) > 0) + base
+        if covered.size > MAX_TABULATED:
+            raise ValueError(
+                f"these sizes need the test at {covered.size:,} discordant counts, more than "
+                f"the {MAX_TABULATED:,} one call computes: ask for fewer or smaller sizes."
+            )
+        limits = limits_at(covered, self.alpha, self.test)
+        table = np.full(top - base + 1, math.nan)
+        table[covered - base] = conditional_power(covered, self.theta, limits)
+        return expected(n_values, self.psi, table, beyond=math.nan, start=base)
 
     def power_run(self, first: int, last: int) -> np.ndarray:
-        """Power at n = first, first + 1, ..., last, stepping the pmf from one n to the next.
+        """Power at n = first, first + 1, ..., last, every n of the run.
 
-        pmf_{n+1}(D) = (1 - psi) pmf_n(D) + psi pmf_n(D - 1) costs O(window) per n, with no
-        special functions. The array spans every window in the run, so the mass that leaves it
-        is below 1e-15 per step.
+        When the windows overlap a lot, the pmf is stepped from one n to the next,
+        pmf_{n+1}(D) = (1 - psi) pmf_n(D) + psi pmf_n(D - 1), O(span) per n with no special
+        functions; the array spans every window in the run, so the mass that leaves it is below
+        1e-15 per step. When the run is long beside one window (disagreement near 1, where a
+        window is about 100 counts wide), each n is summed over its own window instead, so the
+        cost stays O(run x window) rather than O(run^2).
         """
         sizes = np.arange(first, last + 1, dtype=np.int64)
         if sizes.size == 0:
             return np.zeros(0)
         lows, highs = window(sizes, self.psi)
         low, high = int(lows.min()), int(highs.max())
+        widest = int((highs - lows).max()) + 1
+        if high - low + 1 > 4 * widest:
+            return self.power(sizes)
         rates = self.ensure(high)[low : high + 1]
         pmf = stats.binom.pmf(np.arange(low, high + 1), first, self.psi)
         powers = np.empty(sizes.size)
@@ -316,7 +410,7 @@ def power_curve(
     p10, p01, alpha, test
         As in :func:`exact_power`.
     n_values : array_like of int
-        Sample sizes, each a non-negative integer.
+        Sample sizes, each an integer from 0 to :data:`MAX_N`.
 
     Returns
     -------
@@ -333,9 +427,8 @@ def power_curve(
     test = check_test(test)
     n_array = np.asarray(n_values)
     if n_array.ndim != 1 or not np.issubdtype(n_array.dtype, np.integer):
-        raise TypeError(
-            f"`n_values` must be a one-dimensional list of integers, but got {n_values!r}."
-        )
-    if (n_array < 0).any():
-        raise ValueError(f"`n_values` must be non-negative integers, but got {int(n_array.min())}.")
+        raise TypeError(message("n_values", "a one-dimensional list of integers", n_values))
+    if n_array.size and not 0 <= int(n_array.min()) <= int(n_array.max()) <= MAX_N:
+        wrong = int(n_array.min()) if int(n_array.min()) < 0 else int(n_array.max())
+        raise ValueError(message("n_values", f"integers from 0 to {MAX_N:,}", wrong))
     return PowerModel(p10, p01, alpha, test).power(n_array)

@@ -1,4 +1,4 @@
-"""Sample size: Connor's closed form, the exact required n, and the minimum detectable difference."""
+"""Sample size: Connor's closed form, the exact required n, the minimum detectable difference."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ import numpy as np
 from scipy import optimize, stats
 
 from calculator._validation import check_count, check_probability
-from calculator.planning.inputs import check_cells, check_difference, check_test
+from calculator.planning.inputs import MAX_N, check_cells, check_difference, check_test
 from calculator.planning.power import (
+    MAX_TABULATED,
     PowerModel,
     conditional_power,
     expected,
-    rejection_limits,
+    limits_between,
     window,
 )
 
@@ -41,8 +42,8 @@ def connor_n(p10: float, p01: float, *, alpha: float = 0.05, power: float = 0.8)
     Raises
     ------
     ValueError
-        As :func:`exact_power`, for a `power` outside (0, 1), or when p10 == p01 (no difference,
-        no finite n).
+        As :func:`exact_power`, for a `power` outside (0, 1), when p10 == p01 (no difference,
+        no finite n), or when n would exceed 10^308 (a difference near 1e-160 or less).
 
     Notes
     -----
@@ -70,9 +71,17 @@ def connor_n(p10: float, p01: float, *, alpha: float = 0.05, power: float = 0.8)
     check_difference(p10, p01)
     psi, delta = p10 + p01, p10 - p01
     root = stats.norm.isf(alpha / 2) * math.sqrt(psi) + stats.norm.ppf(power) * math.sqrt(
-        psi - delta**2
+        max(0.0, psi - delta**2)
     )
-    return max(1, math.ceil(root**2 / delta**2))
+    # (root / delta)^2 rather than root^2 / delta^2, which underflows for rates near 1e-170.
+    ratio = float(root) / abs(delta)
+    pairs = ratio * ratio  # a float product overflows to inf, with no error or warning
+    if not math.isfinite(pairs):
+        raise ValueError(
+            f"the difference {p10 - p01:+g} is too small for any number of pairs that a computer "
+            "can count: Connor's approximation exceeds 10^308."
+        )
+    return max(1, math.ceil(pairs))
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +111,14 @@ def required_n(
     passes (1 + target)/2, and that bound stands in for r beyond.
     """
     approximate = connor_n(p10, p01, alpha=alpha, power=target)
+    max_n, bound = _search_limit(p10 + p01, max_n)
+    too_small = (
+        f"the difference {p10 - p01:+g} is too small for power {target:g} at alpha {alpha:g}"
+    )
     if approximate > 4 * max_n:
         raise ValueError(
-            f"the plan needs about {approximate:,} pairs by Connor's approximation, far more "
-            f"than `max_n` = {max_n:,}: the difference {p10 - p01:+g} is too small for power "
-            f"{target:g} at alpha {alpha:g}."
+            f"the plan needs about {_pairs(approximate)} pairs by Connor's approximation, far more "
+            f"than {bound}: {too_small}."
         )
     model = PowerModel(p10, p01, alpha, test)
     psi = model.psi
@@ -130,10 +142,7 @@ def required_n(
         return float(expected(np.array([n]), psi, lower, beyond=tail_bound)[0])
 
     if upper_power(max_n) < target:
-        raise ValueError(
-            f"the plan needs more than `max_n` = {max_n:,} pairs: the difference "
-            f"{p10 - p01:+g} is too small for power {target:g} at alpha {alpha:g}."
-        )
+        raise ValueError(f"the plan needs more pairs than {bound}: {too_small}.")
     guess = min(max_n, approximate)
     # n_a: largest n with U(n) < target (U(0) = 0 < target, U(max_n) >= target).
     n_a = _smallest_where(lambda n: upper_power(n) >= target, 0, max_n, guess) - 1
@@ -145,10 +154,7 @@ def required_n(
     reached = np.flatnonzero(powers >= target)
     n = int(candidates[reached[0]]) if reached.size else n_b
     if n > max_n:
-        raise ValueError(
-            f"the plan needs {n:,} pairs, more than `max_n` = {max_n:,}: the difference "
-            f"{p10 - p01:+g} is too small for power {target:g} at alpha {alpha:g}."
-        )
+        raise ValueError(f"the plan needs {n:,} pairs, more than {bound}: {too_small}.")
     dips = candidates[(candidates > n) & (powers < target)]
     achieved = float(powers[reached[0]]) if reached.size else float(model.power(np.array([n]))[0])
     return RequiredN(
@@ -156,6 +162,34 @@ def required_n(
         power=achieved,
         non_monotone=bool(dips.size),
         stable_n=int(dips[-1]) + 1 if dips.size else n,
+    )
+
+
+def _pairs(count: int) -> str:
+    """A count of pairs for a message: 1,234,567, or 2.4e+171 when it has over 15 digits."""
+    return f"{count:,}" if count < 10**15 else f"{float(count):.2g}"
+
+
+def _search_limit(psi: float, max_n: int) -> tuple[int, str]:
+    """The largest n a search considers, and how a message names that bound.
+
+    The search tabulates r(D) from D = 0 to past the window of its largest n, so that n is the
+    largest whose window ends below :data:`MAX_TABULATED`; with much disagreement this is less
+    than `max_n` (about 260,000 pairs when the systems always disagree).
+    """
+
+    def fits(n: int) -> bool:
+        return int(window(np.array([n]), psi)[1][0]) < MAX_TABULATED
+
+    if fits(max_n):
+        return max_n, f"`max_n` = {max_n:,} pairs"
+    low, high = 0, max_n  # fits(0) holds, fits(max_n) does not
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low, (
+        f"the {low:,} pairs a search considers when the systems disagree on {psi * 100:.3g}% "
+        f"of the cases (it computes the test for at most {MAX_TABULATED:,} discordant counts)"
     )
 
 
@@ -198,7 +232,7 @@ def minimum_detectable_difference(
     Parameters
     ----------
     n : int
-        Number of paired cases (at least 1).
+        Number of paired cases, from 1 to :data:`~calculator.planning.inputs.MAX_N`.
     disagreement : float
         Share of cases where the systems disagree, psi = p10 + p01, in (0, 1].
     alpha, power, test
@@ -226,7 +260,7 @@ def minimum_detectable_difference(
     >>> round(minimum_detectable_difference(100, 0.2), 4)
     0.1277
     """
-    n = check_count(n, "n")
+    n = check_count(n, "n", maximum=MAX_N)
     if n == 0:
         raise ValueError("`n` must be at least 1, but got 0.")
     disagreement = check_probability(disagreement, "disagreement", open_interval=False)
@@ -242,7 +276,7 @@ def minimum_detectable_difference(
     low, high = (int(end[0]) for end in window(np.array([n]), disagreement))
     discordant = np.arange(low, high + 1)
     weights = stats.binom.pmf(discordant, n, disagreement)
-    limits = rejection_limits(high, alpha=alpha, test=test)
+    limits = limits_between(low, high, alpha, test)
 
     def shortfall(delta: float) -> float:
         theta = (disagreement + delta) / (2 * disagreement)
