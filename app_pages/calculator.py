@@ -16,6 +16,7 @@ from ui.widgets import calculator_inputs as inputs
 from ui.widgets import calculator_results as results
 from ui.widgets import state, teaching
 from ui.widgets.cache import cached_analysis
+from ui.widgets.odds_ratio import odds_ratio_section
 
 
 @st.fragment
@@ -53,6 +54,7 @@ def live_calculator() -> None:
     with results_col:
         results.table_results(wording, counts, analysis)
         if analysis is not None:
+            odds_ratio_section(wording, analysis)
             results.pvalue_chart(wording, counts, options, gate_options["alpha"])
     if analysis is not None:
         with gate_cards:

@@ -14,7 +14,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from calculator import CI_METHOD_NAMES, Analysis, GateRates
+from calculator import CI_METHOD_NAMES, CI_METHODS, Analysis, GateRates
 from calculator.formatting import (
     format_level,
     format_p_equals,
@@ -25,6 +25,7 @@ from calculator.formatting import (
 )
 
 __all__ = [
+    "CI_METHOD_HELP",
     "EXAMPLES_CAPTION",
     "EXAMPLES_TITLE",
     "GATES_INTRO",
@@ -33,6 +34,7 @@ __all__ = [
     "TITLE",
     "Card",
     "Wording",
+    "example_help",
     "example_note",
     "from_data_note",
     "gate_cards",
@@ -235,6 +237,12 @@ GATES_INTRO = (
     "A release often has to clear several checks, each a test at level α. Even when the "
     "change does nothing, every extra gate is another chance for a false alarm."
 )
+CI_METHOD_HELP = (
+    f"{', '.join(CI_METHODS)}. Agresti-Min is the default; Wald is for teaching only; "
+    "Bonett-Price, Newcombe and Tango are recommended by Fagerland, Lydersen & Laake (2014); "
+    "exact-compatible (Fay & Lumbard 2021) excludes 0 exactly when the exact McNemar test "
+    "rejects at the same level."
+)
 #: Below this many discordant pairs the chi-square approximation is rough.
 SMALL_DISCORDANT = 25
 
@@ -244,9 +252,29 @@ def from_data_note(source: str) -> str:
     return f"From data: {source}"
 
 
-def example_note(title: str) -> str:
-    """The note above a loaded worked example."""
-    return f"Worked example: {title}"
+def example_note(title: str, source: str = "", note: str = "") -> str:
+    """The note above a loaded worked example: its title and source, and what the table adds
+    to the source (a and d filled in, b and c mirrored) when it does.
+
+    Examples
+    --------
+    >>> example_note("Gap of 8", "The McNemar test article", "a and d were filled in.")
+    'Worked example: Gap of 8 (The McNemar test article). a and d were filled in.'
+    """
+    text = f"Worked example: {title}" + (f" ({source})" if source else "")
+    return f"{text}. {note}" if note else text
+
+
+def example_help(source: str, expect: str, note: str = "") -> str:
+    """The help text of a worked example's button: what its source reports, and the note.
+
+    Examples
+    --------
+    >>> example_help("The McNemar test article", "exact p = 0.185")
+    'The McNemar test article reports: exact p = 0.185.'
+    """
+    text = f"{source} reports: {expect}."
+    return f"{text} {note}" if note else text
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

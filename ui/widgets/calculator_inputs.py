@@ -43,7 +43,7 @@ def worked_examples() -> None:
                     key=f"example_{example.key}",
                     on_click=state.load_example,
                     args=(example,),
-                    help=f"The seed reports: {example.expect}",
+                    help=words.example_help(example.source, example.expect, example.note),
                     width="stretch",
                 )
 
@@ -118,8 +118,7 @@ def _test_options() -> dict[str, object]:
                 CI_METHODS,
                 key="ci",
                 bind=BIND,
-                help="agresti-min (default), wald (for teaching only), bonett-price, newcombe, "
-                "tango. The last three are recommended by Fagerland, Lydersen & Laake (2014).",
+                help=words.CI_METHOD_HELP,
             ),
             "convention": st.segmented_control(
                 "Exact p convention",

@@ -113,10 +113,14 @@ def open_table_in_calculator(a: int, b: int, c: int, d: int, *, source: str) -> 
 
 
 def load_example(example: WorkedExample) -> None:
-    """Button callback: load a worked example's counts, framing and continuity correction."""
-    _set_counts(*example.table, example_note(example.title))
+    """Button callback: load a worked example's counts and framing, and reset every option that
+    changes its numbers (continuity correction, convention, level, interval method), so that
+    the figure the example promises is the figure shown."""
+    _set_counts(*example.table, example_note(example.title, example.source, example.note))
     st.session_state["framing"] = example.framing
     st.session_state["cc"] = example.cc
+    for key in ("conv", "level", "ci"):
+        st.session_state[key] = DEFAULTS[key]
 
 
 def loaded_note() -> str | None:
