@@ -69,6 +69,9 @@ def _os_error(error: OSError) -> str:
     return str(error)
 
 
+# An error line longer than this keeps its start and its end (which says what would fix it).
+_LONGEST_MESSAGE = 500
+
 # A safety net: each input known to cause these is refused earlier with its own message.
 _BEYOND = {
     MemoryError: "the input needs more memory than this machine has",
@@ -78,5 +81,8 @@ _BEYOND = {
 
 
 def _fail(message: str) -> int:
-    print(printable(message.replace("\n", " ")), file=sys.stderr)
+    message = printable(message.replace("\n", " "))
+    if len(message) > _LONGEST_MESSAGE:  # a value of thousands of characters quoted in it
+        message = f"{message[:300]} ... {message[-150:]}"
+    print(message, file=sys.stderr)
     return EXIT_USAGE

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import argparse
 
+from calculator.cli.arguments import count
 from calculator.cli.output import print_json
-from calculator.planning import PLAN_TESTS, PowerPlan, plan
+from calculator.planning import MAX_N, PLAN_TESTS, PowerPlan, plan
 
 __all__ = ["add_parser", "run"]
 
@@ -35,7 +36,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
     target = parser.add_mutually_exclusive_group()
     target.add_argument("--power", type=float, help="target power; find the n (default 0.8)")
-    target.add_argument("--n", type=int, help="number of pairs; report its power")
+    target.add_argument("--n", type=count("n", MAX_N), help="number of pairs; report its power")
     parser.add_argument("--test", choices=PLAN_TESTS, default="exact", help="test (exact)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.set_defaults(func=run)

@@ -224,3 +224,26 @@ def test_gate_line_keeps_p_on_its_side_of_alpha(tmp_path, capsys):
     (gate,) = (line for line in out.splitlines() if line.startswith("gate"))
     assert "gate      pass: new worse than old at alpha = 0.0312" in gate
     assert gate.endswith("(p = 0.0313)")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["plan", "--p10", "0.1", "--p01", "0.3", "--n", "9" * 5000],  # argparse's int()
+        ["plan", "--p10", "x" * 5000, "--p01", "0.3"],  # argparse quotes the whole value
+        ["table", "x" * 5000, "2", "3", "4"],
+    ],
+    ids=["plan n", "plan p10", "table a"],
+)
+def test_a_value_of_thousands_of_characters_gives_a_short_line(capsys, argv):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and len(err) <= 500
+
+
+def test_a_long_column_name_keeps_the_end_of_the_message(tmp_path, capsys):
+    path = tmp_path / "runs.csv"
+    path.write_text("id,old,new\nq1,1,0\n")
+    status, _, err = run(capsys, "cases", str(path), "--a", "z" * 100_000, "--b", "new")
+    assert status == 2 and err.count("\n") == 1 and len(err) <= 500
+    assert err.rstrip().endswith("the columns are id, old, new.")  # what would fix it
