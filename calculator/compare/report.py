@@ -5,7 +5,6 @@ from __future__ import annotations
 from calculator.compare.cochran import CochranQResult
 from calculator.compare.systems import PairComparison, SystemComparison
 from calculator.formatting import format_p_equals, format_percent, format_points, plural
-from calculator.intervals import CI_METHOD_NAMES
 
 __all__ = ["ADJUSTMENT_NAMES", "describe_cochran", "describe_pairs", "describe_agreement"]
 
@@ -135,8 +134,3 @@ no evidence about any difference.'
         f"({share}: {result.all_pass:,} all pass, {result.all_fail:,} all fail); those cases "
         "carry no evidence about any difference."
     )
-
-
-def method_name(result: SystemComparison) -> str:
-    """The interval method's display name."""
-    return CI_METHOD_NAMES[result.ci_method]

@@ -181,3 +181,66 @@ def test_scores_pass_at_the_threshold():
     data = b"id,system,score\n1,a,0.9\n1,b,0.5\n1,c,0.49\n"
     cases = load_systems(data, system_column="system", threshold=0.5, file_names=["s.csv"])
     assert np.array_equal(cases.outcomes, [[True, True, False]])
+
+
+# --- Property: the reader against an independent count ---------------------------------------
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+CELLS = ["1", "0", "pass", "FAIL", "maybe", ""]  # readable: 1, 0, pass, FAIL
+
+
+@given(
+    st.integers(2, 4).flatmap(
+        lambda k: st.tuples(
+            st.just(k),
+            st.lists(
+                st.lists(st.lists(st.sampled_from(CELLS), max_size=2), min_size=k, max_size=k),
+                min_size=1,
+                max_size=8,
+            ),
+            st.randoms(use_true_random=False),
+        )
+    )
+)
+def test_long_reader_matches_an_independent_count(drawn):
+    k, cases, random = drawn
+    systems = [f"s{j}" for j in range(k)]
+    rows = [
+        (f"c{i}", systems[j], cell)
+        for i, per_system in enumerate(cases)
+        for j, cells in enumerate(per_system)
+        for cell in cells
+    ]
+    random.shuffle(rows)
+    data = "id,system,ok\n" + "".join(f"{i},{s},{c}\n" for i, s, c in rows)
+    if not rows:
+        return
+    if {s for _, s, _ in rows} != set(systems):  # a chosen system with no row: refused
+        with pytest.raises(ValueError, match="no system"):
+            load_systems(
+                data.encode(), system_column="system", outcome_column="ok", systems=systems,
+                file_names=["f.csv"],
+            )  # fmt: skip
+        return
+    result = load_systems(
+        data.encode(), system_column="system", outcome_column="ok", systems=systems,
+        file_names=["f.csv"],
+    )  # fmt: skip
+    # Independently: a case is used when each system has exactly one row, readable.
+    readable = {"1": True, "pass": True, "0": False, "fail": False}
+    first_seen = {}
+    for position, (case, _, _) in enumerate(rows):
+        first_seen.setdefault(case, position)
+    expected = []
+    for case in sorted(first_seen, key=first_seen.get):
+        i = int(case[1:])
+        cells = cases[i]
+        if all(len(c) == 1 and c[0].lower() in readable for c in cells):
+            expected.append((case, [readable[c[0].lower()] for c in cells]))
+    assert result.case_ids.tolist() == [case for case, _ in expected]
+    assert result.outcomes.tolist() == [flags for _, flags in expected]
+    assert result.rows_used == k * len(expected)
+    assert result.rows_read == len(rows)
+    balanced(result)
