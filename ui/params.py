@@ -21,9 +21,12 @@ from calculator import CI_METHODS, CONVENTIONS, FRAMINGS, MAX_GATES, MAX_NAME_LE
 __all__ = [
     "ALPHA_RANGE",
     "COUNT_MAX",
+    "DECISION_DEFAULTS",
     "DEFAULTS",
     "GATES_MAX",
     "LEVEL_RANGE",
+    "MARGIN_RANGE",
+    "PAGE_QUESTIONS",
     "PARAM_KEYS",
     "QueryCheck",
     "RHO_RANGE",
@@ -73,6 +76,11 @@ TEACHING_DEFAULTS: dict[str, object] = {
     "agree": "(the entered table's both-pass count)",
     "present": False,
 }
+#: URL keys of the "Decision" section (issue 12): the release question and the margin in
+#: percentage points (0.01 to 50). A shared link omits them at their defaults.
+PAGE_QUESTIONS = ("different", "better", "non-inferior", "equivalent")
+MARGIN_RANGE = (0.01, 50.0)
+DECISION_DEFAULTS: dict[str, object] = {"question": "different", "margin": 1.0}
 
 # Longer raw values are rejected before parsing (a number never needs this many characters).
 _MAX_RAW_CHARS = 64
@@ -149,6 +157,8 @@ _PARSERS: dict[str, Callable[[str], object]] = {
     "logp": _flag,
     **dict.fromkeys(("t_null", "t_oc", "t_pair", "t_quiz", "present"), _flag),
     "agree": _whole(0, COUNT_MAX),
+    "question": _choice(PAGE_QUESTIONS),
+    "margin": _decimal(*MARGIN_RANGE),
 }
 
 
@@ -252,7 +262,7 @@ def check_query(params: Mapping[str, str]) -> QueryCheck:
 
 
 def _format_default(key: str) -> str:
-    default = DEFAULTS[key] if key in DEFAULTS else TEACHING_DEFAULTS[key]
+    default = {**DEFAULTS, **TEACHING_DEFAULTS, **DECISION_DEFAULTS}[key]
     if key == "agree":
         return str(default)
     if isinstance(default, bool):
