@@ -1,0 +1,93 @@
+"""The decision's interval against the margin (pure): a result in, an Altair chart out.
+
+The interval for B - A is a bar with the estimate as a point; zero and, for a margin question,
+minus and plus the margin are vertical rules, so whether the bar clears the margin is visible.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from calculator import Decision
+from ui.words import Wording
+
+__all__ = ["decision_chart", "interval_frame", "rule_frame"]
+
+
+def interval_frame(decision: Decision) -> pd.DataFrame:
+    """One row: the interval limits and the estimate of B - A, in percentage points."""
+    return pd.DataFrame(
+        {
+            "low": [100.0 * decision.low],
+            "high": [100.0 * decision.high],
+            "estimate": [100.0 * decision.estimate],
+            "what": [f"{decision.level * 100:g}% interval"],
+        }
+    )
+
+
+def rule_frame(decision: Decision) -> pd.DataFrame:
+    """The vertical rules: zero, and -margin and +margin when the question has a margin."""
+    rows = [{"at": 0.0, "rule": "no difference"}]
+    if decision.margin is not None:
+        points = 100.0 * decision.margin
+        rows.append({"at": -points, "rule": "− margin"})
+        if decision.question != "non-inferior":
+            rows.append({"at": points, "rule": "+ margin"})
+    return pd.DataFrame(rows)
+
+
+def decision_chart(decision: Decision, wording: Wording) -> alt.LayerChart:
+    """The interval as a bar, the estimate as a point, zero and the margin(s) as rules."""
+    bar = interval_frame(decision)
+    rules = rule_frame(decision)
+    reach = max(
+        abs(float(bar["low"].iloc[0])),
+        abs(float(bar["high"].iloc[0])),
+        float(rules["at"].abs().max()),
+        0.5,
+    )
+    domain = [-1.1 * reach, 1.1 * reach]
+    rate = "accuracy" if wording.classifier else "pass rate"
+    x_title = f"{wording.name_b}'s {rate} minus {wording.name_a}'s (points)"
+    x = alt.X("low:Q", title=x_title, scale=alt.Scale(domain=domain, nice=False))
+    interval = (
+        alt.Chart(bar)
+        .mark_bar(height=16, color="#4c78a8", opacity=0.8)
+        .encode(
+            x=x,
+            x2="high:Q",
+            tooltip=[
+                alt.Tooltip("what:N", title="interval"),
+                alt.Tooltip("low:Q", format="+.2f", title="low (points)"),
+                alt.Tooltip("high:Q", format="+.2f", title="high (points)"),
+            ],
+        )
+    )
+    estimate = (
+        alt.Chart(bar)
+        .mark_point(filled=True, size=80, color="black")
+        .encode(
+            x=alt.X("estimate:Q", scale=alt.Scale(domain=domain, nice=False)),
+            tooltip=[alt.Tooltip("estimate:Q", format="+.2f", title="observed (points)")],
+        )
+    )
+    lines = (
+        alt.Chart(rules)
+        .mark_rule(strokeDash=[4, 3], strokeWidth=2)
+        .encode(
+            x=alt.X("at:Q", scale=alt.Scale(domain=domain, nice=False)),
+            color=alt.Color(
+                "rule:N",
+                title=None,
+                scale=alt.Scale(
+                    domain=["no difference", "− margin", "+ margin"],
+                    range=["#555555", "#d62728", "#d62728"],
+                ),
+                legend=alt.Legend(orient="bottom"),
+            ),
+            tooltip=[alt.Tooltip("rule:N"), alt.Tooltip("at:Q", format="+.2f", title="points")],
+        )
+    )
+    return (lines + interval + estimate).properties(height=90)

@@ -1,0 +1,174 @@
+"""Words of the "Decision" section (pure): the questions, the margin, P(B better), explanations.
+
+The answer sentence itself comes from the core (:attr:`calculator.Decision.sentence`), so the
+page, the report and the command line say the same thing.
+"""
+
+from __future__ import annotations
+
+from calculator import BetterProbability, Decision
+from calculator.formatting import format_percent, format_pvalue
+from ui.params import DECISION_DEFAULTS, MARGIN_RANGE, PAGE_QUESTIONS
+from ui.words import Wording
+
+__all__ = [
+    "DECISION_DEFAULTS",
+    "DECISION_EXPLANATION",
+    "DECISION_INTRO",
+    "MARGIN_HELP",
+    "MARGIN_RANGE",
+    "gate_sentence",
+    "PAGE_QUESTIONS",
+    "TWO_QUESTIONS",
+    "margin_label",
+    "pvalue_label",
+    "probability_label",
+    "probability_text",
+    "pvalue_text",
+    "question_label",
+    "takes_margin",
+    "two_questions",
+]
+
+DECISION_INTRO = (
+    "Ask the question the release asks. A two-sided test asks whether the systems differ; a "
+    "release usually asks whether the new system is better, or at least no worse than the old "
+    "by more than a small margin."
+)
+MARGIN_HELP = (
+    "The largest drop in pass rate, in percentage points, that you would still ship. Fix it "
+    "before you look at the results."
+)
+TWO_QUESTIONS = (
+    "They answer different questions. The p-value is how often data at least this far from "
+    "the null hypothesis would turn up if it were true. P({b} better) is how probable it is, "
+    "given these cases and a Jeffreys prior Beta(1/2, 1/2) on the share of disagreements that "
+    "{a} wins, that {b}'s {rate} is the higher one; it is not a test and needs no margin."
+)
+DECISION_EXPLANATION = """\
+**Not significant is not "no worse".** A two-sided test at zero that finds no difference says
+only that these cases cannot tell the systems apart. With few disagreements that is the usual
+outcome even when the new system is clearly worse: the interval for the difference is then wide
+and reaches well below zero. To claim that the new system is no worse, test that claim:
+non-inferiority at a margin rejects "worse by the margin or more" and succeeds only when the
+whole one-sided interval lies above minus the margin. Too few cases then fail the check
+instead of passing it.
+
+**Choosing a margin before looking.** The margin is a product decision: the largest drop in
+pass rate you would accept in exchange for what the new system brings (cost, speed, a simpler
+stack). Write it down before running the comparison, for example from the run-to-run spread of
+the old system or from the smallest change users notice. A margin picked after seeing the
+interval can always be made to pass, and then the check means nothing. The same margin sets how
+many cases you need (the Plan page).
+
+**Equivalence** asks for both sides at once: the interval must lie inside minus to plus the
+margin. **Better** with no margin is the one-sided exact McNemar test.
+"""
+
+
+def takes_margin(question: str) -> bool:
+    """True for the questions asked against a margin."""
+    return question in ("non-inferior", "equivalent")
+
+
+def question_label(wording: Wording, question: str, margin_points: float) -> str:
+    """The question in plain words, with the page's names and the margin.
+
+    Examples
+    --------
+    >>> question_label(Wording("old", "new"), "non-inferior", 1.0)
+    'Is new not worse than old by more than 1 point?'
+    >>> question_label(Wording(), "equivalent", 2.5)
+    'Are A and B equivalent within ± 2.5 points?'
+    """
+    a, b = wording.name_a, wording.name_b
+    points = _points(margin_points)
+    return {
+        "different": f"Is {b} different from {a}?",
+        "better": f"Is {b} better than {a}?",
+        "non-inferior": f"Is {b} not worse than {a} by more than {points}?",
+        "equivalent": f"Are {a} and {b} equivalent within ± {points}?",
+    }[question]
+
+
+def margin_label(wording: Wording) -> str:
+    """ "Margin (points of pass rate)" or "(points of accuracy)"."""
+    return f"Margin (points of {_rate(wording)})"
+
+
+def pvalue_label(decision: Decision) -> str:
+    """Label of the decision's p-value: which test gave it."""
+    if decision.question == "equivalent":
+        return "p, larger of two one-sided score tests"
+    if decision.margin is not None:
+        return "p, one-sided Tango score test"
+    sides = "two-sided" if decision.alternative == "two-sided" else "one-sided"
+    return f"p, {sides} exact McNemar"
+
+
+def pvalue_text(decision: Decision) -> str:
+    """The p-value as the page prints it, kept on its side of alpha."""
+    return format_pvalue(decision.pvalue, decision.log10_pvalue, alpha=decision.alpha)
+
+
+def probability_label(wording: Wording) -> str:
+    return f"P({wording.name_b} better | data)"
+
+
+def probability_text(better: BetterProbability) -> str:
+    """The posterior probability, never 0% or 100% unless exact.
+
+    Examples
+    --------
+    >>> from calculator import probability_b_better as better
+    >>> probability_text(better(5, 15)), probability_text(better(0, 4000))
+    ('98.9%', '> 99.9999%')
+    """
+    value = better.probability_B_better
+    if better.probability_A_better < 1e-6:
+        return "> 99.9999%"
+    if value < 1e-6:
+        return "< 0.0001%"
+    return format_percent(value)
+
+
+def two_questions(wording: Wording) -> str:
+    """The sentence on why the p-value and P(B better) differ, with the page's names."""
+    return TWO_QUESTIONS.format(a=wording.name_a, b=wording.name_b, rate=_rate(wording))
+
+
+def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
+    """What the release gate of the command line would do, in the terms of the question.
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> d = analyze(1000, 0, 0, 0, margin=0.01).decision
+    >>> print(gate_sentence(Wording(), d, fails=False))  # doctest: +NORMALIZE_WHITESPACE
+    As a release gate (command line: cases --fail-if-worse --margin 0.01) this comparison
+    passes: B is shown non-inferior to A at a margin of 1 point.
+    """
+    a, b = wording.name_a, wording.name_b
+    verdict = "fails" if fails else "passes"
+    if decision.question == "non-inferior" and decision.margin is not None:
+        shown = "not shown" if fails else "shown"
+        return (
+            f"As a release gate (command line: cases --fail-if-worse --margin "
+            f"{decision.margin:g}) this comparison {verdict}: {b} is {shown} non-inferior to "
+            f"{a} at a margin of {_points(100.0 * decision.margin)}."
+        )
+    return (
+        f"As a release gate (command line: cases --fail-if-worse) this comparison {verdict}: "
+        f"that gate fails only when the two-sided exact test shows {b} worse than {a} at "
+        f"α = {decision.alpha:g}, so too few cases pass it. Choose non-inferior to require "
+        f"evidence that {b} is no worse than {a} by more than a margin."
+    )
+
+
+def _rate(wording: Wording) -> str:
+    return "accuracy" if wording.classifier else "pass rate"
+
+
+def _points(value: float) -> str:
+    text = f"{round(value, 10):g}"
+    return f"{text} point" if text == "1" else f"{text} points"

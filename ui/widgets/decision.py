@@ -1,0 +1,123 @@
+"""The "Decision" section: the release question, its margin, the answer, its interval against the
+margin, and P(B better) beside the p-value (words in :mod:`ui.decision_words`, chart in
+:mod:`ui.decision_chart`, the answer from :func:`calculator.decide`).
+
+On the calculator page the question and the margin are bound to the URL (keys ``question`` and
+``margin``, the margin in percentage points); on the per-case page they are not, and the section
+also says what the release gate (``cases --fail-if-worse``) would do.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import streamlit as st
+
+from calculator import Analysis, Decision, decide, gate_fails
+from ui.decision_chart import decision_chart
+from ui.decision_words import (
+    DECISION_DEFAULTS,
+    DECISION_EXPLANATION,
+    DECISION_INTRO,
+    MARGIN_HELP,
+    MARGIN_RANGE,
+    PAGE_QUESTIONS,
+    gate_sentence,
+    margin_label,
+    probability_label,
+    probability_text,
+    pvalue_label,
+    pvalue_text,
+    question_label,
+    takes_margin,
+    two_questions,
+)
+from ui.words import Wording, escape_markdown
+
+__all__ = ["decision_section"]
+
+BIND = "query-params"
+
+
+def decision_section(
+    wording: Wording, analysis: Analysis, *, key_prefix: str = "", in_url: bool = True
+) -> Decision | None:
+    """Ask the question, show the answer; return the decision (None when it cannot be asked).
+
+    Parameters
+    ----------
+    wording : Wording
+        Names and framing of the page.
+    analysis : Analysis
+        The page's analysis; its alpha (the gate level) and exact-test convention are used.
+    key_prefix : str
+        Prefix of the widget keys ("" on the calculator page, whose keys are the URL keys).
+    in_url : bool
+        Bind the question and the margin to the URL.
+    """
+    st.subheader("Decision")
+    st.markdown(DECISION_INTRO)
+    question, margin_points = _question_inputs(wording, key_prefix, in_url)
+    try:
+        decision = decide(
+            analysis.table,
+            analysis.difference,
+            question=question,
+            margin=margin_points / 100.0 if takes_margin(question) else None,
+            alpha=analysis.gates.alpha,
+            convention=analysis.exact.convention,
+            names=analysis.names,
+            framing=analysis.framing,
+        )
+    except ValueError as error:
+        st.warning(escape_markdown(str(error)), icon=":material/warning:")
+        return None
+    show = st.success if decision.reject else st.info
+    show(escape_markdown(decision.sentence), icon=":material/gavel:")
+    st.altair_chart(decision_chart(decision, wording), key=f"{key_prefix}decision_chart")
+    pvalue_col, probability_col = st.columns(2)
+    pvalue_col.metric(pvalue_label(decision), pvalue_text(decision))
+    probability_col.metric(probability_label(wording), probability_text(analysis.better))
+    st.caption(escape_markdown(two_questions(wording)))
+    if not in_url:
+        verdict = gate_fails(_with(analysis, decision))
+        st.markdown(escape_markdown(gate_sentence(wording, decision, fails=verdict)))
+    with st.expander("Why “not significant” is not “no worse”, and how to choose a margin"):
+        st.markdown(DECISION_EXPLANATION)
+    return decision
+
+
+def _question_inputs(wording: Wording, key_prefix: str, in_url: bool) -> tuple[str, float]:
+    """The question (a radio with the questions in plain words) and the margin in points."""
+    shown = wording.escaped()
+    margin_key = f"{key_prefix}margin"
+    margin_now = float(st.session_state.get(margin_key, DECISION_DEFAULTS["margin"]))
+    bind = BIND if in_url else None
+    question_col, margin_col = st.columns([3, 2], gap="large")
+    with question_col:
+        question = st.radio(
+            "Question",
+            PAGE_QUESTIONS,
+            key=f"{key_prefix}question",
+            captions=[question_label(shown, key, margin_now) for key in PAGE_QUESTIONS],
+            bind=bind,
+        )
+    with margin_col:
+        margin = st.number_input(
+            margin_label(wording),
+            min_value=MARGIN_RANGE[0],
+            max_value=MARGIN_RANGE[1],
+            value=DECISION_DEFAULTS["margin"],
+            step=0.5,
+            format="%.2f",
+            key=margin_key,
+            bind=bind,
+            disabled=not takes_margin(question),
+            help=MARGIN_HELP,
+        )
+    return question, float(margin)
+
+
+def _with(analysis: Analysis, decision: Decision) -> Analysis:
+    """The analysis answering `decision`'s question (for the gate, which reads the decision)."""
+    return dataclasses.replace(analysis, decision=decision)
