@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from calculator._validation import check_count, check_probability, message
+from calculator.formatting import format_percent, format_points
 from calculator.planning.inputs import (
     DEFAULT_MAX_N,
     MAX_N,
@@ -180,38 +181,34 @@ class PowerPlan:
         """A sentence describing the plan, to paste into a design document."""
         test = "exact McNemar test" if self.test == "exact" else "McNemar chi-square test"
         assumption = (
-            f"if only A passes {_percent(self.p10)} of cases and only B passes "
-            f"{_percent(self.p01)} (a difference of {self.difference * 100:+.1f} points, "
-            f"disagreement on {_percent(self.disagreement)})"
+            f"if only A passes {format_percent(self.p10)} of cases and only B passes "
+            f"{format_percent(self.p01)} (a difference of {format_points(self.difference)} points, "
+            f"disagreement on {format_percent(self.disagreement)})"
         )
         if self.solved_for == "n":
             text = (
                 f"With {self.n:,} paired cases, a two-sided {test} at alpha = {self.alpha:g} has "
-                f"{_percent(self.power)} power {assumption}; Connor's approximation gives "
+                f"{format_percent(self.power)} power {assumption}; Connor's approximation gives "
                 f"{self.connor_n:,}."
             )
             if self.non_monotone:
                 text += (
                     f" Because the test is discrete, some larger samples have less power; from "
                     f"{self.stable_n:,} cases on, power stays at or above "
-                    f"{_percent(self.target_power)}."
+                    f"{format_percent(self.target_power)}."
                 )
             return text
         text = (
             f"With {self.n:,} paired cases, a two-sided {test} at alpha = {self.alpha:g} has "
-            f"{_percent(self.power)} power {assumption}."
+            f"{format_percent(self.power)} power {assumption}."
         )
         if self.minimum_detectable_difference is not None:
             text += (
                 f" At that disagreement, the smallest difference detected with "
-                f"{_percent(self.target_power)} power is "
-                f"{self.minimum_detectable_difference * 100:.1f} points."
+                f"{format_percent(self.target_power)} power is "
+                f"{format_points(self.minimum_detectable_difference).lstrip('+')} points."
             )
         return text
-
-
-def _percent(value: float) -> str:
-    return f"{value * 100:.1f}%"
 
 
 def plan(
