@@ -44,7 +44,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser("mcnemar" if installed else "python -m calculator").parse_args(argv)
         status = args.func(args)
-        sys.stdout.flush()  # a reader that went away shows here, not in Python's flush at exit
+        if sys.stdout is not None:  # a reader that went away shows here, not at Python's exit
+            sys.stdout.flush()
         return status
     except BrokenPipeError:  # `mcnemar ... | head`: the reader has all it wanted
         silence_stdout()

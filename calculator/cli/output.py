@@ -77,14 +77,20 @@ def print_json(payload: object) -> None:
 def write(text: str) -> None:
     """Print `text` and a newline to standard output, and flush it.
 
-    A reader that has gone away (``mcnemar ... | head``) is not an error: the rest of the output
-    is dropped and the command goes on to its exit status, so a release gate still fails with 1.
+    A reader that has gone away (``mcnemar ... | head``), or standard output closed from the
+    start, is not an error: the output is dropped and the command goes on to its exit status, so
+    a release gate still fails with 1. Any other failure to write (a full disk) raises OSError
+    naming standard output.
     """
+    if sys.stdout is None:  # started with standard output closed (`>&-`): no reader at all
+        return
     try:
         print(text)
         sys.stdout.flush()
     except BrokenPipeError:
         silence_stdout()
+    except OSError as error:  # a full disk, a device that refuses: say where it happened
+        raise OSError(error.errno, error.strerror, "standard output") from None
 
 
 def silence_stdout() -> None:

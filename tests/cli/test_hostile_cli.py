@@ -247,3 +247,19 @@ def test_a_long_column_name_keeps_the_end_of_the_message(tmp_path, capsys):
     status, _, err = run(capsys, "cases", str(path), "--a", "z" * 100_000, "--b", "new")
     assert status == 2 and err.count("\n") == 1 and len(err) <= 500
     assert err.rstrip().endswith("the columns are id, old, new.")  # what would fix it
+
+
+def _shell(redirect: str) -> subprocess.CompletedProcess[str]:
+    command = f"'{sys.executable}' -m calculator table 60 15 5 20 {redirect}"
+    return subprocess.run(
+        ["sh", "-c", command], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a POSIX shell and /dev/full")
+def test_standard_output_closed_or_full():
+    closed = _shell(">&-")  # was AttributeError: 'NoneType' object has no attribute 'flush'
+    assert (closed.returncode, closed.stderr) == (0, "")
+    full = _shell("> /dev/full")
+    assert full.returncode == 2
+    assert full.stderr == "error: standard output: No space left on device\n"
