@@ -13,16 +13,19 @@ ADJUSTMENT_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni"}
 
 
 def describe_cochran(result: SystemComparison) -> str:
-    """Cochran's Q, its chi-square p and what it says at alpha, then the permutation p.
+    """Cochran's Q with its chi-square and permutation p-values, then the verdict at alpha.
+
+    The verdict rests on the permutation p when it is exact or estimated, else on the
+    chi-square p; the sentence says which.
 
     Examples
     --------
     >>> from calculator.compare import compare_systems
     >>> r = compare_systems([[1, 0, 0], [1, 0, 0], [1, 1, 0], [0, 0, 1]], ["A", "B", "C"])
     >>> print(describe_cochran(r))  # doctest: +NORMALIZE_WHITESPACE
-    Cochran's Q = 2.00 on 2 degrees of freedom, p = 0.368 (chi-square): the data do not show
-    that the pass rates of the 3 systems differ at alpha = 0.05. Permutation p = 0.556 (exact,
-    given each case's number of passes).
+    Cochran's Q = 2.00 on 2 degrees of freedom: chi-square p = 0.368; permutation p = 0.556
+    (exact, given each case's number of passes). By the exact permutation p, the data do not
+    show that the pass rates of the 3 systems differ at alpha = 0.05.
     """
     q = result.cochran
     k = len(result.names)
@@ -31,33 +34,43 @@ def describe_cochran(result: SystemComparison) -> str:
             f"Cochran's Q is undefined: on every case the {k} systems all pass or all fail, so "
             "nothing tells them apart (p = 1)."
         )
-    p = format_p_equals(q.pvalue, q.log10_pvalue, alpha=result.alpha)
+    chi2 = format_p_equals(q.pvalue, q.log10_pvalue, alpha=result.alpha)
+    if q.method == "none":
+        basis, pvalue = "chi-square p", q.pvalue
+    else:
+        basis = "exact permutation p" if q.method == "exact" else "Monte Carlo permutation p"
+        pvalue = q.exact_pvalue
     verdict = (
-        f"the pass rates of the {k} systems are not all equal at alpha = {result.alpha:g}"
-        if q.pvalue <= result.alpha
+        f"equal pass rates of the {k} systems are rejected at alpha = {result.alpha:g}"
+        if pvalue <= result.alpha
         else f"the data do not show that the pass rates of the {k} systems differ at alpha = "
         f"{result.alpha:g}"
     )
     return (
-        f"Cochran's Q = {q.statistic:.2f} on {plural(q.df, 'degree')} of freedom, {p} "
-        f"(chi-square): {verdict}. {describe_permutation(q, result.alpha)}"
+        f"Cochran's Q = {_statistic(q.statistic)} on {plural(q.df, 'degree')} of freedom: "
+        f"chi-square {chi2}; {describe_permutation(q, result.alpha)} By the {basis}, {verdict}."
     )
 
 
+def _statistic(value: float) -> str:
+    """Two decimals, or two significant figures for a small non-zero value (never "0.00")."""
+    return f"{value:.2f}" if value == 0 or value >= 0.01 else f"{value:.2g}"
+
+
 def describe_permutation(q: CochranQResult, alpha: float) -> str:
-    """How the permutation p came about, with its value."""
+    """How the permutation p came about, with its value (a clause ending in a full stop)."""
     if q.method == "none":
         return (
-            "The permutation p was not computed: its arrangements are too many to enumerate or "
-            "sample within the limit; the chi-square p is an approximation that is good when "
-            "many cases separate the systems."
+            "the permutation p was not computed, as its arrangements are too many to enumerate "
+            "or sample within the limit (the chi-square p is a good approximation when many "
+            "cases separate the systems)."
         )
     p = format_p_equals(q.exact_pvalue, alpha=alpha)
     if q.method == "exact":
-        return f"Permutation {p} (exact, given each case's number of passes)."
+        return f"permutation {p} (exact, given each case's number of passes)."
     return (
-        f"Permutation {p} (Monte Carlo, {q.resamples:,} resamples with seed {q.seed}, standard "
-        f"error {q.standard_error:.4f})."
+        f"permutation {p} (Monte Carlo estimate from {q.resamples:,} resamples, seed {q.seed}, "
+        f"standard error {q.standard_error:.4f})."
     )
 
 

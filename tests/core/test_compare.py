@@ -427,3 +427,41 @@ def test_holm_lies_between_the_raw_and_the_bonferroni_pvalues(pvalues):
     # Holm keeps the order of the raw p-values.
     order = np.argsort(raw, kind="stable")
     assert np.all(np.diff(holm[order]) >= 0)
+
+
+# --- Sentences (calculator.compare.report) ----------------------------------------------------
+
+from calculator.compare.report import (  # noqa: E402
+    describe_agreement,
+    describe_cochran,
+    describe_pairs,
+)
+
+
+def test_sentences_for_the_drugs_example_say_q_rejects_but_no_pair_is_located():
+    result = compare_systems(DRUGS, ["A", "B", "C"])
+    cochran_text = describe_cochran(result)
+    assert cochran_text.startswith("Cochran's Q = 8.47 on 2 degrees of freedom: chi-square p = ")
+    assert "By the exact permutation p, equal pass rates of the 3 systems are rejected" in (
+        cochran_text
+    )
+    pairs_text = describe_pairs(result)
+    assert pairs_text.startswith("0 of the 3 pairs differ at alpha = 0.05 after Holm's")
+    assert "yet no single pair is separated" in pairs_text
+    assert describe_agreement(result).startswith("All 3 systems agree on 12 of the 46 cases")
+
+
+def test_the_verdict_rests_on_the_chi_square_p_when_no_permutation_p_exists():
+    rng = np.random.default_rng(9)
+    result = compare_systems(rng.random((2_000, 10)) < 0.6, [f"m{j}" for j in range(10)])
+    assert result.cochran.method == "none"
+    text = describe_cochran(result)
+    assert "the permutation p was not computed" in text and "By the chi-square p," in text
+
+
+def test_a_small_q_is_never_printed_as_zero():
+    # 200 cases only A passes, 199 only B, 200 only C: Q = 2 * (3 * 119_801 - 599^2) / 1_198.
+    x = expand([((1, 0, 0), 200), ((0, 1, 0), 199), ((0, 0, 1), 200)])
+    result = compare_systems(x, ["A", "B", "C"])
+    assert 0 < result.cochran.statistic < 0.01
+    assert "Cochran's Q = 0.0033 on" in describe_cochran(result)
