@@ -14,7 +14,7 @@ import streamlit as st
 from ui import words
 from ui.widgets import calculator_inputs as inputs
 from ui.widgets import calculator_results as results
-from ui.widgets import state, teaching
+from ui.widgets import decision, state, teaching
 from ui.widgets.cache import cached_analysis
 from ui.widgets.odds_ratio import odds_ratio_section
 
@@ -63,6 +63,9 @@ def live_calculator() -> None:
         results.gate_chart(gate_options)
 
     st.divider()
+    if analysis is not None:
+        decision.decision_section(wording, analysis)
+        st.divider()
     present = teaching.presenting()
     if analysis is not None:
         teaching.teaching_sections(counts, options, gate_options["alpha"])

@@ -368,7 +368,7 @@ def _no_margin_sentence(decision: Decision, table: PairedTable, words: _Words) -
     interval = words.interval(decision)
     if decision.question == "different":
         if decision.reject:
-            return f"{name_b} and {name_a} differ: {moved} ({test}; {interval})."
+            return f"{name_a} and {name_b} differ: {moved} ({test}; {interval})."
         return (
             f"No difference between {name_a} and {name_b} is shown ({test}): {moved} on these "
             f"cases, and {interval}. Not significant does not mean equal: every difference in "

@@ -72,7 +72,8 @@ def decision_section(
     except ValueError as error:
         st.warning(escape_markdown(str(error)), icon=":material/warning:")
         return None
-    show = st.success if decision.reject else st.info
+    # Green only for a claim in B's favour that the test shows; the rest is information.
+    show = st.success if decision.reject and decision.question != "different" else st.info
     show(escape_markdown(decision.sentence), icon=":material/gavel:")
     st.altair_chart(decision_chart(decision, wording), key=f"{key_prefix}decision_chart")
     pvalue_col, probability_col = st.columns(2)

@@ -1,0 +1,165 @@
+"""The calculator page's "Decision" section (AppTest), its chart (``chart.to_dict()``) and words.
+
+Expected answers come from the core (:func:`calculator.analyze` with the same question), whose
+figures are checked against references in tests/core/test_noninferiority.py and
+tests/core/test_decision.py.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from calculator import analyze, format_pvalue
+from ui.decision_chart import decision_chart, interval_frame, rule_frame
+from ui.decision_words import gate_sentence, probability_text, question_label
+from ui.params import check_query, share_query
+from ui.words import Wording
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+TIMEOUT = 60
+
+
+def run_app(query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update(query or {})
+    return at.run()
+
+
+def unescape(markdown: str) -> str:
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def answers(at: AppTest) -> list[str]:
+    return [unescape(box.value) for box in [*at.success, *at.info]]
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {unescape(m.label): m.value for m in at.metric}
+
+
+# ---------------------------------------------------------------------------------------------
+# AppTest: the section on the calculator page
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def default_app() -> AppTest:
+    return run_app()
+
+
+def test_default_question_is_the_two_sided_test_and_the_margin_waits(default_app):
+    assert not default_app.exception
+    assert default_app.radio(key="question").value == "different"
+    assert default_app.number_input(key="margin").disabled
+    expected = analyze(60, 15, 5, 20, gates=6).decision.sentence
+    assert expected in answers(default_app)
+    shown = metrics(default_app)
+    assert shown["p, two-sided exact McNemar"] == "0.041"
+    assert shown["P(B better | data)"] == "1.1%"
+
+
+def test_choosing_non_inferiority_answers_it_at_the_margin(default_app):
+    at = default_app
+    at.radio(key="question").set_value("non-inferior").run()
+    at.number_input(key="margin").set_value(20.0).run()
+    assert not at.exception
+    expected = analyze(60, 15, 5, 20, gates=6, margin=0.2).decision
+    assert expected.reject and expected.sentence in answers(at)
+    assert [unescape(s.value) for s in at.success] == [expected.sentence]
+    shown_p = format_pvalue(expected.pvalue, expected.log10_pvalue, alpha=0.05)
+    assert metrics(at)["p, one-sided Tango score test"] == shown_p == "0.018"
+
+
+def test_question_and_margin_come_from_the_url():
+    at = run_app(
+        {"question": "equivalent", "margin": "20", "a": "43", "b": "0", "c": "1", "d": "0"}
+    )
+    assert not at.exception
+    assert at.radio(key="question").value == "equivalent"
+    expected = analyze(43, 0, 1, 0, gates=6, question="equivalent", margin=0.2).decision
+    assert expected.sentence in answers(at)
+
+
+def test_bad_url_values_fall_back_with_a_warning():
+    at = run_app({"question": "worse", "margin": "abc"})
+    assert not at.exception
+    warnings = [unescape(w.value) for w in at.warning]
+    assert any('URL parameter "question" must be one of' in w for w in warnings)
+    assert any('URL parameter "margin" must be a number from 0.01 to 50' in w for w in warnings)
+    assert at.radio(key="question").value == "different"
+    assert at.number_input(key="margin").value == 1.0
+
+
+def test_alpha_of_a_half_with_a_margin_warns_instead_of_failing():
+    at = run_app({"alpha": "0.5", "question": "non-inferior"})
+    assert not at.exception
+    assert any("strictly between 0 and 0.5" in unescape(w.value) for w in at.warning)
+
+
+# ---------------------------------------------------------------------------------------------
+# URL keys (pure)
+# ---------------------------------------------------------------------------------------------
+def test_url_keys_parse_and_defaults_stay_out_of_the_shared_link():
+    check = check_query({"question": "non-inferior", "margin": "0.5"})
+    assert check.values == {"question": "non-inferior", "margin": 0.5}
+    assert check_query({"margin": "0"}).rejected == ("margin",)
+    assert check_query({"margin": "nan"}).rejected == ("margin",)
+    # The contract's share link is unchanged by the section's keys (they ride in the URL bar).
+    assert share_query({"question": "equivalent"}) == ""
+
+
+# ---------------------------------------------------------------------------------------------
+# The chart (pure builder, Vega-Lite spec)
+# ---------------------------------------------------------------------------------------------
+def test_non_inferiority_chart_has_the_interval_bar_zero_and_minus_margin():
+    decision = analyze(60, 5, 15, 20, margin=0.05).decision
+    spec = decision_chart(decision, Wording("old", "new")).to_dict()
+    marks = [layer["mark"]["type"] for layer in spec["layer"]]
+    assert marks == ["rule", "bar", "point"]
+    assert list(rule_frame(decision)["at"]) == [0.0, -5.0]
+    bar = interval_frame(decision).iloc[0]
+    assert (bar["low"], bar["high"]) == pytest.approx((100 * decision.low, 100 * decision.high))
+    assert spec["layer"][1]["encoding"]["x"]["title"] == "new's pass rate minus old's (points)"
+
+
+def test_equivalence_chart_draws_both_margins_and_the_domain_holds_them():
+    decision = analyze(43, 0, 1, 0, question="equivalent", margin=0.1).decision
+    assert list(rule_frame(decision)["at"]) == [0.0, -10.0, 10.0]
+    spec = decision_chart(decision, Wording()).to_dict()
+    low, high = spec["layer"][1]["encoding"]["x"]["scale"]["domain"]
+    assert low < -10.0 and high > 10.0
+
+
+def test_two_sided_chart_has_only_the_zero_rule():
+    decision = analyze(60, 15, 5, 20).decision
+    assert list(rule_frame(decision)["rule"]) == ["no difference"]
+
+
+def test_classifier_framing_labels_the_axis_with_accuracy():
+    decision = analyze(72, 6, 14, 8, framing="correct").decision
+    spec = decision_chart(decision, Wording(framing="correct")).to_dict()
+    assert spec["layer"][1]["encoding"]["x"]["title"] == "B's accuracy minus A's (points)"
+
+
+# ---------------------------------------------------------------------------------------------
+# Words (pure)
+# ---------------------------------------------------------------------------------------------
+def test_questions_in_plain_words():
+    wording = Wording("old", "new")
+    assert question_label(wording, "different", 1) == "Is new different from old?"
+    assert question_label(wording, "better", 1) == "Is new better than old?"
+    assert question_label(wording, "non-inferior", 0.5) == (
+        "Is new not worse than old by more than 0.5 points?"
+    )
+
+
+def test_probability_never_reads_zero_or_one_hundred_unless_exact():
+    assert probability_text(analyze(0, 0, 4000, 0).better) == "> 99.9999%"
+    assert probability_text(analyze(0, 4000, 0, 0).better) == "< 0.0001%"
+    assert probability_text(analyze(10, 0, 0, 0).better) == "50.0%"
+
+
+def test_gate_sentence_says_what_the_plain_gate_misses():
+    decision = analyze(50, 1, 0, 0).decision
+    text = gate_sentence(Wording(), decision, fails=False)
+    assert "passes" in text and "too few cases pass it" in text
