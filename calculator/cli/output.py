@@ -66,9 +66,8 @@ def print_json(payload: object) -> None:
     non-ASCII character is written as a JSON ``\\u`` escape, which reads back the same.
     """
     text = json.dumps(payload, allow_nan=False, ensure_ascii=False, indent=2)
-    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     try:
-        text.encode(encoding)
+        text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
     except UnicodeEncodeError:
         text = json.dumps(payload, allow_nan=False, ensure_ascii=True, indent=2)
     write(text)
@@ -84,6 +83,11 @@ def write(text: str) -> None:
     """
     if sys.stdout is None:  # started with standard output closed (`>&-`): no reader at all
         return
+    encoding = sys.stdout.encoding or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:  # an ASCII or Latin-1 terminal: "−" is written as "\u2212"
+        text = text.encode(encoding, "backslashreplace").decode(encoding)
     try:
         print(text)
         sys.stdout.flush()

@@ -263,3 +263,23 @@ def test_standard_output_closed_or_full():
     full = _shell("> /dev/full")
     assert full.returncode == 2
     assert full.stderr == "error: standard output: No space left on device\n"
+
+
+def test_a_terminal_that_is_not_utf8(tmp_path):
+    # Was "error: 'ascii' codec can't encode character '\u2212'" and no report at all.
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    path = tmp_path / "runs.csv"
+    path.write_text("id,old,new\nfrage-ü,1,0\n問題,0,1\nq3,1,1\n", encoding="utf-8")
+    common = {"cwd": ROOT, "capture_output": True, "timeout": 120, "check": False, "env": env}
+    text = subprocess.run(
+        [sys.executable, "-m", "calculator", "table", "60", "15", "5", "20"], **common
+    )
+    assert text.returncode == 0 and text.stderr == b""
+    assert b"A \\u2212 B" in text.stdout  # the minus sign, written as an escape
+    cases = [sys.executable, "-m", "calculator", "cases", str(path), "--a", "old", "--b", "new"]
+    done = subprocess.run([*cases, "--json"], **common)
+    assert done.returncode == 0 and done.stderr == b""
+    assert json.loads(done.stdout.decode("ascii"))["discordant_cases"] == {
+        "only_A": ["frage-ü"],
+        "only_B": ["問題"],
+    }
