@@ -80,8 +80,10 @@ def message(name: str, allowed: str, value: object) -> str:
     return f"`{name}` must be {allowed}, but got {shown(value)}."
 
 
-def check_count(value: object, name: str, *, maximum: int | None = MAX_COUNT) -> int:
-    """Return `value` as an int if it is a whole number from 0 to `maximum`, else raise.
+def check_count(
+    value: object, name: str, *, maximum: int | None = MAX_COUNT, minimum: int = 0
+) -> int:
+    """Return `value` as an int if it is a whole number from `minimum` to `maximum`, else raise.
 
     Python and numpy integers and integral floats (``3.0``) are accepted; ``bool``, fractions,
     negatives, NaN, infinities and strings are not.
@@ -94,13 +96,16 @@ def check_count(value: object, name: str, *, maximum: int | None = MAX_COUNT) ->
         The argument's name, as the message shows it.
     maximum : int or None
         Largest count accepted, by default :data:`MAX_COUNT`; None for no bound (for a seed).
+    minimum : int
+        Smallest count accepted, 0 by default; below a positive minimum the message says
+        "at least <minimum>".
 
     Raises
     ------
     TypeError
         If `value` is not a real number (strings, ``None``, ``bool``).
     ValueError
-        If `value` is negative, fractional, not finite, or above `maximum`.
+        If `value` is fractional, not finite, below `minimum` or above `maximum`.
 
     Examples
     --------
@@ -127,8 +132,8 @@ an integer of 401 digits.
         if not math.isfinite(number) or not number.is_integer():
             raise ValueError(message(name, allowed, value))
         count = int(number)
-    if count < 0:
-        raise ValueError(message(name, allowed, value))
+    if count < minimum:
+        raise ValueError(message(name, f"at least {minimum:,}" if minimum > 0 else allowed, value))
     if maximum is not None and count > maximum:
         raise ValueError(message(name, f"{allowed} of at most {_limit(maximum)}", value))
     return count

@@ -177,6 +177,9 @@ class PowerPlan:
             alpha=self.alpha,
         )
 
+    def _cases(self) -> str:
+        return "1 paired case" if self.n == 1 else f"{self.n:,} paired cases"
+
     def sentence(self) -> str:
         """A sentence describing the plan, to paste into a design document."""
         test = "exact McNemar test" if self.test == "exact" else "McNemar chi-square test"
@@ -187,7 +190,7 @@ class PowerPlan:
         )
         if self.solved_for == "n":
             text = (
-                f"With {self.n:,} paired cases, a two-sided {test} at alpha = {self.alpha:g} has "
+                f"With {self._cases()}, a two-sided {test} at alpha = {self.alpha:g} has "
                 f"{format_percent(self.power)} power {assumption}; Connor's approximation gives "
                 f"{self.connor_n:,}."
             )
@@ -199,7 +202,7 @@ class PowerPlan:
                 )
             return text
         text = (
-            f"With {self.n:,} paired cases, a two-sided {test} at alpha = {self.alpha:g} has "
+            f"With {self._cases()}, a two-sided {test} at alpha = {self.alpha:g} has "
             f"{format_percent(self.power)} power {assumption}."
         )
         if self.minimum_detectable_difference is not None:
@@ -325,9 +328,7 @@ def plan(
     test = check_test(test)
     max_n = check_count(max_n, "max_n", maximum=MAX_N)
     if n is not None:
-        n = check_count(n, "n", maximum=MAX_N)
-        if n == 0:
-            raise ValueError(message("n", "at least 1", 0))
+        n = check_count(n, "n", maximum=MAX_N, minimum=1)
     common = {
         "p10": p10,
         "p01": p01,

@@ -74,7 +74,8 @@ def connor_n(p10: float, p01: float, *, alpha: float = 0.05, power: float = 0.8)
         max(0.0, psi - delta**2)
     )
     # (root / delta)^2 rather than root^2 / delta^2, which underflows for rates near 1e-170.
-    ratio = float(root) / abs(delta)
+    # A power so low that the root is negative is reached, by the approximation, at any n.
+    ratio = max(0.0, float(root)) / abs(delta)
     pairs = ratio * ratio  # a float product overflows to inf, with no error or warning
     if not math.isfinite(pairs):
         raise ValueError(
@@ -113,7 +114,7 @@ def required_n(
     approximate = connor_n(p10, p01, alpha=alpha, power=target)
     max_n, bound = _search_limit(p10 + p01, max_n)
     too_small = (
-        f"the difference {p10 - p01:+g} is too small for power {target:g} at alpha {alpha:g}"
+        f"the difference {p10 - p01:+g} is too small for power {target!r} at alpha {alpha!r}"
     )
     if approximate > 4 * max_n:
         raise ValueError(

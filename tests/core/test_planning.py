@@ -334,7 +334,7 @@ INVALID_PLANS = [
     ),
     ({"pass_rate_a": 0.8, "difference": 0.05}, "`disagreement` missing"),
     ({"p10": 0.1, "p01": 0.3, "test": "wald"}, '`test` must be one of "exact", "chi2"'),
-    ({"p10": 0.1, "p01": 0.3, "n": -4}, "`n` must be a non-negative integer, but got -4"),
+    ({"p10": 0.1, "p01": 0.3, "n": -4}, "`n` must be at least 1, but got -4"),
     ({"p10": 0.1, "p01": 0.3, "n": 0}, "`n` must be at least 1"),
     ({"p10": 0.5001, "p01": 0.4999, "max_n": 10_000}, "`max_n` = 10,000"),
 ]

@@ -1,11 +1,21 @@
 """The paired table: validation of counts, and the three ways of building it."""
 
+import json
 import math
 
 import numpy as np
 import pytest
 
-from calculator import PairedTable, check_count, check_probability
+import calculator.table
+from calculator import (
+    PairedTable,
+    analyze,
+    both_pass_sweep,
+    check_count,
+    check_probability,
+    mcnemar_exact,
+)
+from calculator.table import MAX_COUNT
 
 
 @pytest.mark.parametrize("value", [0, 7, np.int64(7), np.uint8(7), 7.0, np.float64(7.0), 10**9])
@@ -123,3 +133,52 @@ def test_check_probability_closed_interval_and_types():
         check_probability("0.5", "alpha")
     with pytest.raises(TypeError):
         check_probability(True, "alpha")
+
+
+# --- the bound on counts (issue 16, item 9) -----------------------------------------------------
+# Counts of 10^16 to 10^400 once raised OverflowError or MemoryError, and 10^307 printed NaN into
+# JSON. Every cell is bounded by MAX_COUNT = 10^12, and a larger count is a ValueError naming it.
+
+HUGE_COUNTS = [
+    (10**12 + 1, "1000000000001"),
+    (10**16, "10000000000000000"),
+    (1e307, "1e+307"),
+    (10**400, "an integer of 401 digits"),
+    (10**5000, "an integer of about 5,000 digits"),  # str() of it would raise
+]
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"), HUGE_COUNTS, ids=["1e12+1", "1e16", "1e307", "1e400", "1e5000"]
+)
+def test_counts_beyond_the_bound_are_refused_naming_it(value, shown):
+    expected = (
+        f"`b` must be a non-negative integer of at most 1,000,000,000,000 (10^12), but got {shown}."
+    )
+    with pytest.raises(ValueError) as caught:
+        PairedTable(1, value, 1, 1)
+    assert str(caught.value) == expected
+    with pytest.raises(ValueError, match=r"at most 1,000,000,000,000 \(10\^12\)"):
+        analyze(1, value, 1, 1)
+    with pytest.raises(ValueError, match=r"\(10\^12\)"):
+        mcnemar_exact(value, 1)
+    with pytest.raises(ValueError, match=r"\(10\^12\)"):
+        both_pass_sweep([0, 1], value, 1, 1)
+    # In the swept both-pass counts a number too large for numpy is a TypeError.
+    with pytest.raises((TypeError, ValueError), match="`a_values` must"):
+        both_pass_sweep([0, value], 1, 1, 1)
+
+
+def test_counts_at_the_bound_give_finite_strict_json():
+    # Exactness up to the bound: b - c and n are exact floats, and the exact p-value at b = c
+    # is 1 (the doubled tail of a symmetric binomial at its centre, capped at 1).
+    result = analyze(MAX_COUNT, MAX_COUNT, MAX_COUNT, MAX_COUNT)
+    json.dumps(result.to_dict(), allow_nan=False)
+    assert result.exact.pvalue == 1.0
+    assert PairedTable(MAX_COUNT, 0, 0, 0).n == MAX_COUNT
+
+
+def test_the_bound_is_one_constant_shared_by_table_and_validation():
+    assert MAX_COUNT == calculator.table.MAX_COUNT == 10**12
+    assert check_count(MAX_COUNT, "a") == MAX_COUNT
+    assert check_count(10**15, "seed", maximum=None) == 10**15
