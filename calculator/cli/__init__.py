@@ -30,7 +30,11 @@ SUBCOMMANDS = (table, cases, compare, plan, teach)
 
 def build_parser(prog: str = "python -m calculator") -> Parser:
     """The parser of the whole command line, one subparser per module in :data:`SUBCOMMANDS`."""
-    parser = Parser(prog=prog, description=__doc__.split("\n\n")[0])
+    parser = Parser(
+        prog=prog,
+        description="Paired pass/fail comparisons of systems on the same cases: McNemar's tests, "
+        "intervals, release gates and sample sizes. Each command has its own --help.",
+    )
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for command in SUBCOMMANDS:
         command.add_parser(subparsers)
