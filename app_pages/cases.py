@@ -9,7 +9,8 @@ import streamlit as st
 
 from ui import cases_words as words
 from ui.widgets import cases_sections as sections
-from ui.widgets import compare
+from ui.widgets import compare, decision
+from ui.words import Wording
 
 
 def two_systems() -> None:
@@ -25,6 +26,7 @@ def two_systems() -> None:
         return
     analysis = sections.paired_table(cases)
     sections.cluster_section(cases, analysis)
+    decision.decision_section(Wording(*cases.names), analysis, key_prefix="cases_", in_url=False)
     sections.differing_cases(cases)
 
 

@@ -9,12 +9,14 @@ import re
 from pathlib import Path
 
 import pytest
+from apptest_pages import open_page
 from streamlit.testing.v1 import AppTest
 
 from calculator import analyze, format_pvalue
 from ui.decision_chart import decision_chart, interval_frame, rule_frame
 from ui.decision_words import gate_sentence, probability_text, question_label
 from ui.params import check_query, share_query
+from ui.widgets import cases_files as files
 from ui.words import Wording
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -163,3 +165,36 @@ def test_gate_sentence_says_what_the_plain_gate_misses():
     decision = analyze(50, 1, 0, 0).decision
     text = gate_sentence(Wording(), decision, fails=False)
     assert "passes" in text and "too few cases pass it" in text
+
+
+# ---------------------------------------------------------------------------------------------
+# AppTest: the same decision on the per-case page, with the release gate in its terms
+# ---------------------------------------------------------------------------------------------
+def upload_cases(both: int, only_old: int, only_new: int) -> AppTest:
+    rows = [f"q{i},1,1" for i in range(both)]
+    rows += [f"a{i},1,0" for i in range(only_old)] + [f"b{i},0,1" for i in range(only_new)]
+    at = open_page("app_pages/cases.py")
+    data = ("\n".join(["id,old,new", *rows]) + "\n").encode()
+    at.file_uploader(key=files.UPLOAD_KEYS[0]).set_value(("runs.csv", data, "text/plain")).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_per_case_page_answers_non_inferiority_and_describes_the_gate():
+    at = upload_cases(50, 1, 0)
+    at.radio(key="cases_question").set_value("non-inferior").run()
+    assert not at.exception
+    expected = analyze(50, 1, 0, 0, names=("old", "new"), margin=0.01).decision
+    assert expected.sentence in answers(at)
+    gate = [unescape(m.value) for m in at.markdown if "release gate" in unescape(m.value)]
+    assert gate == [
+        "As a release gate (command line: cases --fail-if-worse --margin 0.01) this comparison "
+        "fails: new is not shown non-inferior to old at a margin of 1 point."
+    ]
+
+
+def test_per_case_page_keeps_the_question_out_of_the_url():
+    at = upload_cases(900, 10, 30)
+    at.radio(key="cases_question").set_value("better").run()
+    assert not at.exception
+    assert "question" not in at.query_params and "cases_question" not in at.query_params
