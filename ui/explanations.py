@@ -51,14 +51,14 @@ SECTIONS: tuple[tuple[str, tuple[str | Formula, ...]], ...] = (
         (
             "Pass rates, their difference, and the number of discordant cases:",
             Formula(
-                r"p_A = \frac{a + b}{n},\quad p_B = \frac{a + c}{n},\quad "
-                r"p_A - p_B = \frac{b - c}{n},\quad m = b + c"
+                r"\begin{gathered}p_A = \frac{a + b}{n},\quad p_B = \frac{a + c}{n},\\ "
+                r"p_A - p_B = \frac{b - c}{n},\quad m = b + c\end{gathered}"
             ),
             "McNemar's chi-square statistic (1 degree of freedom), without and with "
             "Edwards' continuity correction:",
             Formula(
-                r"X^2 = \frac{(b - c)^2}{b + c},\qquad "
-                r"X^2_{cc} = \frac{\max(0,\ |b - c| - 1)^2}{b + c}"
+                r"\begin{gathered}X^2 = \frac{(b - c)^2}{b + c},\\ "
+                r"X^2_{cc} = \frac{\max(0,\ |b - c| - 1)^2}{b + c}\end{gathered}"
             ),
             "Exact test: under equal pass rates, *b* given *m* is binomial with probability "
             "one half. With k = min(b, c), the doubling convention gives",
@@ -67,9 +67,10 @@ SECTIONS: tuple[tuple[str, tuple[str | Formula, ...]], ...] = (
             "split is the only one as extreme as itself, so half of its probability is taken "
             "from 1:",
             Formula(
-                r"p_{mid} = 2\,P[\mathrm{Bin}(m, \tfrac12) \le k]"
-                r" - P[\mathrm{Bin}(m, \tfrac12) = k]\quad (b \ne c),\qquad "
+                r"\begin{gathered}p_{mid} = 2\,P[\mathrm{Bin}(m, \tfrac12) \le k]"
+                r" - P[\mathrm{Bin}(m, \tfrac12) = k]\quad (b \ne c),\\ "
                 r"p_{mid} = 1 - \tfrac12\,P[\mathrm{Bin}(m, \tfrac12) = k]\quad (b = c)"
+                r"\end{gathered}"
             ),
             "Agresti-Min interval (the default): add one half to every cell, then use the "
             "Wald formula on the adjusted table (n* = n + 2, b* = b + ½, c* = c + ½):",
@@ -82,8 +83,9 @@ SECTIONS: tuple[tuple[str, tuple[str | Formula, ...]], ...] = (
             "Many gates, each at level α, on a change that does nothing (independent gates), "
             "and the per-gate levels that hold the overall rate at α:",
             Formula(
-                r"P(\text{at least one false alarm}) = 1 - (1 - \alpha)^m \le m\alpha,\qquad "
-                r"\alpha_{Bonf} = \frac{\alpha}{m},\quad \alpha_{Sidak} = 1 - (1 - \alpha)^{1/m}"
+                r"\begin{gathered}P(\text{at least one false alarm}) = 1 - (1 - \alpha)^m"
+                r" \le m\alpha,\\ \alpha_{Bonf} = \frac{\alpha}{m},\quad "
+                r"\alpha_{Sidak} = 1 - (1 - \alpha)^{1/m}\end{gathered}"
             ),
         ),
     ),

@@ -27,7 +27,7 @@ def power_chart(curve: PowerCurve) -> alt.LayerChart:
     """Power against the number of pairs, with the target and the plan's n marked.
 
     Sizes past the plan's n whose power falls below the target (the saw-tooth's dips) are drawn
-    as orange dots.
+    as orange diamonds.
 
     Parameters
     ----------
@@ -59,9 +59,11 @@ def power_chart(curve: PowerCurve) -> alt.LayerChart:
     dots = base.mark_point(
         filled=True, size=30 if len(frame) <= _DOTS_UP_TO else 0, color=_LINE_COLOUR
     ).encode(tooltip=tooltip)
+    # With no dip the layer draws nothing; its empty mark group would still be announced as an
+    # unnamed graphic, so it is then hidden from assistive technology.
     dip_dots = (
         alt.Chart(frame[frame["status"] != "power"])
-        .mark_point(filled=True, size=70, color=_DIP_COLOUR)
+        .mark_point(filled=True, size=70, color=_DIP_COLOUR, shape="diamond", aria=bool(dips.any()))
         .encode(x="n:Q", y="power:Q", tooltip=tooltip)
     )
     target_rule = (
@@ -78,7 +80,7 @@ def power_chart(curve: PowerCurve) -> alt.LayerChart:
         text="label:N", y=alt.value(0)
     )
     dip_note = (
-        f"{int(dips.sum())} sizes beyond n = {curve.chosen_n:,} fall below it (orange dots)."
+        f"{int(dips.sum())} sizes beyond n = {curve.chosen_n:,} fall below it (orange diamonds)."
         if dips.any()
         else f"No size drawn beyond n = {curve.chosen_n:,} falls below it."
     )

@@ -211,11 +211,14 @@ def table_html(wording: Wording, a: int, b: int, c: int, d: int) -> str:
     return (
         '<table style="border-collapse:collapse;font-size:1.35rem;margin:0.3em 0" '
         'aria-label="Paired 2 by 2 table">'
-        f'<tr><th style="{_HEAD}"></th><th style="{_HEAD}">{col_good}</th>'
-        f'<th style="{_HEAD}">{col_bad}</th></tr>'
-        f'<tr><th style="{_HEAD}">{row_good}</th><td style="{_CELL}">a = {a:,}</td>'
+        # The corner names no row or column, so it is a plain cell (an empty header cell
+        # would be announced as a nameless header).
+        f'<tr><td style="{_HEAD}"></td><th scope="col" style="{_HEAD}">{col_good}</th>'
+        f'<th scope="col" style="{_HEAD}">{col_bad}</th></tr>'
+        f'<tr><th scope="row" style="{_HEAD}">{row_good}</th><td style="{_CELL}">a = {a:,}</td>'
         f'<td style="{_DISCORDANT}">b = {b:,}</td></tr>'
-        f'<tr><th style="{_HEAD}">{row_bad}</th><td style="{_DISCORDANT}">c = {c:,}</td>'
+        f'<tr><th scope="row" style="{_HEAD}">{row_bad}</th>'
+        f'<td style="{_DISCORDANT}">c = {c:,}</td>'
         f'<td style="{_CELL}">d = {d:,}</td></tr>'
         "</table>"
     )

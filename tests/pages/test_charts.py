@@ -22,7 +22,23 @@ from ui.calculator_charts import (
     sweep_grid,
 )
 
-OKABE_ITO = {"#0072B2", "#E69F00", "#CC79A7"}
+
+def contrast_ratio(colour: str, background: str = "#ffffff") -> float:
+    """WCAG 2.1 contrast ratio of two sRGB colours (relative luminance, section 1.4.3)."""
+
+    def luminance(hex_colour: str) -> float:
+        channels = [int(hex_colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(colour), luminance(background)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_contrast_ratio_matches_wcag_examples() -> None:
+    # WCAG's extremes: black on white is 21:1; #767676 on white is the familiar 4.54:1.
+    assert contrast_ratio("#000000") == pytest.approx(21.0)
+    assert contrast_ratio("#767676") == pytest.approx(4.54, abs=0.01)
 
 
 def layer_data(spec: dict, index: int) -> pd.DataFrame:
@@ -47,7 +63,10 @@ def test_pvalue_lines_encode_a_p_and_the_test(seed_spec: dict) -> None:
     assert (enc["y"]["field"], enc["y"]["scale"]) == ("p", {"zero": True, "nice": True})
     assert enc["color"]["field"] == enc["strokeDash"]["field"] == "test"
     assert enc["color"]["scale"]["domain"] == list(SWEEP_TESTS)
-    assert set(enc["color"]["scale"]["range"]) == OKABE_ITO
+    colours = enc["color"]["scale"]["range"]
+    assert len(set(colours)) == 3
+    # Chart marks need 3:1 against the white page (WCAG 2.1, 1.4.11 non-text contrast).
+    assert min(contrast_ratio(colour) for colour in colours) >= 3.0
     dashes = enc["strokeDash"]["scale"]["range"]
     assert len({tuple(d) for d in dashes}) == 3  # each line has its own dash pattern
     assert enc["color"]["legend"]["title"] == enc["strokeDash"]["legend"]["title"]  # one legend

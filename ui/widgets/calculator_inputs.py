@@ -142,7 +142,7 @@ def _test_options() -> dict[str, object]:
 def table_inputs() -> tuple[Wording, tuple[int, int, int, int], dict[str, object]]:
     """Names and framing, the four cells (a, b, c, d) and the test options, as the user set
     them."""
-    st.subheader("Inputs")
+    st.header("Inputs")
     wording = _wording()
     labels = wording.escaped().cell_labels()
     a, b, c, d = (

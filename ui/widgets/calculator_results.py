@@ -103,7 +103,7 @@ def gate_chart(gate_options: dict[str, object]) -> None:
 
 def report(analysis: Analysis) -> None:
     """The paste-ready report and the downloads."""
-    st.subheader("Report")
+    st.header("Report")
     st.caption("Paste-ready summary (copy button at its top right).")
     st.code(analysis.report, language=None, wrap_lines=True)
     results_dict = analysis.to_dict()
@@ -128,7 +128,7 @@ def report(analysis: Analysis) -> None:
 
 def share_link() -> None:
     """The link that reopens the page as it is: every input that differs from its default."""
-    st.subheader("Share this state")
+    st.header("Share this state")
     query = share_query({key: state.current(key) for key in PARAM_KEYS})
     st.code(f"{st.context.url or ''}?{query}" if query else (st.context.url or "?"), language=None)
     st.caption(
@@ -138,7 +138,7 @@ def share_link() -> None:
 
 def explanations() -> None:
     """The folded explanations: Markdown text and LaTeX formulas."""
-    st.subheader("Explanations")
+    st.header("Explanations")
     for title, parts in SECTIONS:
         with st.expander(title):
             for part in parts:
