@@ -81,7 +81,11 @@ def difference_heatmap(result: SystemComparison) -> alt.LayerChart:
             f"abs(datum.points) > {0.6 * reach}", alt.value("white"), alt.value("black")
         ),
     )
-    return (cells + labels).properties(width=max(size, 160), height=max(size, 160))
+    # "pad": the size is the grid's own, axes and legend come on top (the default "fit" would
+    # squeeze the rows to make room for the slanted labels).
+    return (cells + labels).properties(
+        width=max(size, 160), height=max(size, 160), autosize=alt.AutoSizeParams(type="pad")
+    )
 
 
 def ranking_frame(result: SystemComparison) -> pd.DataFrame:
@@ -124,4 +128,6 @@ def ranking_chart(result: SystemComparison) -> alt.LayerChart:
         x2="high:Q",
     )
     point = base.mark_point(filled=True, size=70, color="black").encode(x="rate:Q")
-    return (interval + point).properties(height=max(28 * len(order), 90))
+    return (interval + point).properties(
+        width=520, height=max(30 * len(order), 60), autosize=alt.AutoSizeParams(type="pad")
+    )

@@ -96,12 +96,22 @@ def heatmap_caption(result: SystemComparison) -> str:
 
 
 def ranking_caption(result: SystemComparison) -> str:
-    """What the ranking shows, and which systems it cannot order."""
+    """What the ranking shows, and which pairs of systems it cannot order.
+
+    Examples
+    --------
+    >>> from calculator.compare import compare_systems
+    >>> r = compare_systems([[1, 0, 0], [0, 1, 0], [1, 1, 0]], ["x", "y", "z"])
+    >>> ranking_caption(r)
+    'Pass rates with 95% Wilson intervals, highest first. Not separated after the adjustment: \
+x and y; x and z; y and z.'
+    """
     level = f"{100 * result.level:g}%"
+    rank = {name: position for position, name in enumerate(result.ranking)}
     tied = [
-        f"{name} with {', '.join(result.not_separated(name))}"
-        for name in result.ranking
-        if result.not_separated(name)
+        " and ".join(sorted((pair.a, pair.b), key=rank.__getitem__))
+        for pair in sorted(result.pairs, key=lambda p: sorted((rank[p.a], rank[p.b])))
+        if not pair.reject
     ]
     text = f"Pass rates with {level} Wilson intervals, highest first."
     if not tied:

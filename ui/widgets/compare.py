@@ -241,13 +241,11 @@ def _overview(result: SystemComparison) -> None:
     st.caption(escape_markdown(describe_agreement(result)))
     st.markdown("**Which pairs differ?**")
     st.write(escape_markdown(describe_pairs(result)))
-    left, right = st.columns(2)
-    with left:
-        st.altair_chart(charts.difference_heatmap(result), key="compare_heatmap")
-        st.caption(escape_markdown(words.heatmap_caption(result)))
-    with right:
-        st.altair_chart(charts.ranking_chart(result), key="compare_ranking")
-        st.caption(escape_markdown(words.ranking_caption(result)))
+    st.altair_chart(charts.difference_heatmap(result), width="content", key="compare_heatmap")
+    st.caption(escape_markdown(words.heatmap_caption(result)))
+    st.markdown("**Ranking**")
+    st.altair_chart(charts.ranking_chart(result), width="content", key="compare_ranking")
+    st.caption(escape_markdown(words.ranking_caption(result)))
 
 
 def _pair_buttons(result: SystemComparison, source: str) -> None:
