@@ -10,6 +10,9 @@ Modules, in reading order:
   required n, and :func:`minimum_detectable_difference`.
 - :mod:`~calculator.planning.design`: :func:`plan`, all of it at once, as a :class:`PowerPlan`
   (required n, or power at a given n), with its :class:`PowerCurve`.
+- :mod:`~calculator.planning.noninferiority`: :func:`noninferiority_plan` and
+  :func:`noninferiority_power`, for showing B no worse than A by more than a margin (Tango's
+  score test, exact power by enumeration of its rejection region).
 - :mod:`~calculator.planning.peeking`: :func:`simulate_optional_stopping`, the false-positive rate
   when someone stops at the first significant look.
 
@@ -24,6 +27,11 @@ of disagreement is psi = p10 + p01 and the pass-rate difference A - B is delta =
 
 from calculator.planning.design import PowerCurve, PowerPlan, plan
 from calculator.planning.inputs import DEFAULT_MAX_N, MAX_N, PLAN_TESTS, cells_from_rates
+from calculator.planning.noninferiority import (
+    NonInferiorityPlan,
+    noninferiority_plan,
+    noninferiority_power,
+)
 from calculator.planning.peeking import OptionalStopping, simulate_optional_stopping
 from calculator.planning.power import exact_power, power_curve, rejection_limits
 from calculator.planning.sample_size import connor_n, minimum_detectable_difference
@@ -32,6 +40,7 @@ __all__ = [
     "PLAN_TESTS",
     "DEFAULT_MAX_N",
     "MAX_N",
+    "NonInferiorityPlan",
     "OptionalStopping",
     "PowerCurve",
     "PowerPlan",
@@ -39,6 +48,8 @@ __all__ = [
     "connor_n",
     "exact_power",
     "minimum_detectable_difference",
+    "noninferiority_plan",
+    "noninferiority_power",
     "plan",
     "power_curve",
     "rejection_limits",

@@ -1,0 +1,388 @@
+"""Planning a non-inferiority comparison: the power of n pairs, and the pairs a margin needs.
+
+The test is Tango's (1998) score test of H0: pB - pA <= -margin against H1: pB - pA > -margin
+(:func:`calculator.noninferiority.score_test`, one-sided at level alpha), the test behind
+``analyze(..., margin=...)``. Its power is computed exactly, by enumeration of its rejection region,
+as for the McNemar plans: for each discordant count D the test rejects exactly when at least
+c*(D) of the D discordant pairs favour B, so
+
+    power(n) = sum_D P[D] P[C >= c*(D) | D],   D ~ Bin(n, psi),  C | D ~ Bin(D, p01/psi),
+
+summed over the D carrying all but 1e-15 of the probability. Here p10 is the share of cases only A
+passes and p01 the share only B passes, as in the rest of :mod:`calculator.planning`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from calculator._validation import check_count, check_probability, message
+from calculator.formatting import format_percent, format_points
+from calculator.noninferiority import check_alpha, score_test
+from calculator.planning.inputs import DEFAULT_MAX_N, MAX_N
+from calculator.planning.power import window
+
+__all__ = ["NonInferiorityPlan", "noninferiority_plan", "noninferiority_power"]
+
+
+def _check_effect(p10: object, p01: object, margin: object) -> tuple[float, float, float]:
+    p10 = check_probability(p10, "p10", open_interval=False)
+    p01 = check_probability(p01, "p01", open_interval=False)
+    if p10 + p01 > 1 + 1e-12:
+        raise ValueError(
+            f"`p10` + `p01` must be at most 1 (both are shares of the same cases), but got "
+            f"{p10:g} + {p01:g} = {p10 + p01:g}."
+        )
+    margin = check_probability(margin, "margin")
+    if margin >= 0.5:
+        raise ValueError(message("margin", "a number strictly between 0 and 0.5", margin))
+    return p10, p01, margin
+
+
+def _rejects(b: int, c: int, n: int, margin: float, log_alpha: float) -> bool:
+    """Whether the non-inferiority score test rejects at (b, c) among n pairs."""
+    return score_test(b, c, n, -margin, "greater")[1] <= log_alpha
+
+
+def _thresholds(n: int, low: int, high: int, margin: float, alpha: float) -> np.ndarray:
+    """c*(D) for D = low..high: the fewest pairs favouring B that reject; D + 1 if none do.
+
+    For fixed D the test's z rises with c (one more pair favouring B and one fewer favouring A),
+    so the rejected c form an upper run. c*(D) moves by a pair or so from one D to the next, so
+    each D starts from the last answer and steps: about two score tests per D.
+    """
+    log_alpha = math.log(alpha)
+    thresholds = np.empty(high - low + 1, dtype=np.int64)
+    # First D: bisection for the smallest rejecting c in [0, D + 1].
+    below, above = -1, low + 1  # not rejected at below (or none), rejected at above (or none)
+    while above - below > 1:
+        middle = (below + above) // 2
+        if _rejects(low - middle, middle, n, margin, log_alpha):
+            above = middle
+        else:
+            below = middle
+    guess = above
+    for index, discordant in enumerate(range(low, high + 1)):
+        if guess > discordant:  # none rejected at the last D: here, if any, c = D does
+            guess = discordant if _rejects(0, discordant, n, margin, log_alpha) else discordant + 1
+        if guess <= discordant and _rejects(discordant - guess, guess, n, margin, log_alpha):
+            while guess > 0 and _rejects(discordant - guess + 1, guess - 1, n, margin, log_alpha):
+                guess -= 1
+        else:
+            while guess <= discordant and not _rejects(
+                discordant - guess, guess, n, margin, log_alpha
+            ):
+                guess += 1
+        thresholds[index] = guess
+    return thresholds
+
+
+def _power(n: int, p10: float, p01: float, margin: float, alpha: float) -> float:
+    psi = p10 + p01
+    if psi == 0:  # no discordant pair, ever: the test decides on (0, 0, n) alone
+        return 1.0 if _rejects(0, 0, n, margin, math.log(alpha)) else 0.0
+    low, high = (int(end[0]) for end in window(np.array([n]), psi))
+    discordant = np.arange(low, high + 1)
+    thresholds = _thresholds(n, low, high, margin, alpha)
+    weights = stats.binom.pmf(discordant, n, psi)
+    # P[C >= c*] with C ~ Bin(D, p01/psi); sf(c* - 1) is 0 when c* = D + 1.
+    favour_b = stats.binom.sf(thresholds - 1, discordant, p01 / psi)
+    return min(1.0, max(0.0, float(weights @ favour_b)))
+
+
+def noninferiority_power(
+    n: int, p10: float, p01: float, *, margin: float, alpha: float = 0.05
+) -> float:
+    """Power of Tango's non-inferiority score test of B against A for n pairs, exactly.
+
+    Parameters
+    ----------
+    n : int
+        Number of paired cases, from 1 to :data:`~calculator.planning.inputs.MAX_N`.
+    p10, p01 : float
+        True shares of cases only A passes and only B passes (p10 + p01 <= 1; 0 is allowed,
+        as the test can decide with no discordant pair).
+    margin : float
+        Delta, strictly between 0 and 0.5: B is shown non-inferior when pB - pA > -Delta.
+    alpha : float
+        One-sided significance level, strictly between 0 and 0.5.
+
+    Returns
+    -------
+    float
+        P(the test rejects H0: pB - pA <= -margin) when the shares are p10 and p01.
+
+    Notes
+    -----
+    See the module's docstring for the sum. At the null boundary (p01 - p10 = -margin) the
+    power is the test's actual size, which for this asymptotic test can exceed alpha a little.
+
+    References
+    ----------
+    .. [1] Tango, T. (1998). Equivalence test and confidence interval for the difference in
+           proportions for the paired-sample design. Statistics in Medicine 17(8), 891-908.
+    .. [2] Nam, J. (1997). Establishing equivalence of two treatments and sample size
+           requirements in matched-pairs design. Biometrics 53(4), 1422-1430.
+
+    Examples
+    --------
+    With no discordant pair at all, n cases where A never beats B show non-inferiority at a
+    one-point margin once n Delta / (1 - Delta) > 1.645^2, that is from n = 268 on:
+
+    >>> [noninferiority_power(n, 0.0, 0.0, margin=0.01) for n in (267, 268)]
+    [0.0, 1.0]
+    """
+    n = check_count(n, "n", minimum=1, maximum=MAX_N)
+    p10, p01, margin = _check_effect(p10, p01, margin)
+    alpha = check_alpha(alpha)
+    return _power(n, p10, p01, margin, alpha)
+
+
+# --- sample size --------------------------------------------------------------------------------
+
+# A search evaluates the power at about ten sizes, each costing two score tests per discordant
+# count in its window; windows wider than this are refused, which bounds a search to seconds.
+_SEARCH_WINDOW = 8_192
+_SECANT_STEPS = 12
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NonInferiorityPlan:
+    """A non-inferiority comparison, sized or with its power. Build it with
+    :func:`noninferiority_plan`.
+
+    Attributes
+    ----------
+    p10, p01 : float
+        True shares of cases only A passes and only B passes.
+    margin : float
+        Delta: B is to be shown no worse than A by more than this (pB - pA > -Delta).
+    alpha : float
+        One-sided significance level.
+    target_power : float
+        The power the plan aims for.
+    solved_for : str
+        "n" (the smallest n found reaching `target_power`) or "power" (the power at a given n).
+    n : int
+        The required n, or the n given.
+    power : float
+        Exact power of Tango's score test at `n`.
+    approximate_n : int or None
+        Nam's (1997) normal approximation to the required n; None when no n reaches the
+        target by it (B truly worse by the margin or more).
+    """
+
+    p10: float
+    p01: float
+    margin: float
+    alpha: float
+    target_power: float
+    solved_for: str
+    n: int
+    power: float
+    approximate_n: int | None
+
+    @property
+    def difference(self) -> float:
+        """pB - pA = p01 - p10, the true difference in pass rates, B minus A."""
+        return self.p01 - self.p10
+
+    def to_dict(self) -> dict[str, object]:
+        """Inputs and results as plain JSON types."""
+        return {
+            "test": "tango-score non-inferiority",
+            "p10": self.p10,
+            "p01": self.p01,
+            "disagreement": self.p10 + self.p01,
+            "difference_b_minus_a": self.difference,
+            "margin": self.margin,
+            "alpha": self.alpha,
+            "target_power": self.target_power,
+            "solved_for": self.solved_for,
+            "n": self.n,
+            "power": self.power,
+            "approximate_n": self.approximate_n,
+        }
+
+    def sentence(self) -> str:
+        """A sentence describing the plan, to paste into a design document."""
+        cases = "1 paired case" if self.n == 1 else f"{self.n:,} paired cases"
+        return (
+            f"With {cases}, a one-sided Tango score test at alpha = {self.alpha:g} shows B "
+            f"no worse than A by more than {format_points(self.margin).lstrip('+')} points "
+            f"with {format_percent(self.power)} power if only A passes "
+            f"{format_percent(self.p10)} of cases and only B passes {format_percent(self.p01)} "
+            f"(B - A = {format_points(self.difference)} points)."
+        )
+
+
+def _approximate_n(p10: float, p01: float, margin: float, alpha: float, power: float):
+    """Nam's (1997) sample size for the score test, or None when B is worse by the margin.
+
+    With delta = p10 - p01 (A minus B) and v0 = 2 q + Delta (1 - Delta), q the restricted
+    estimate of p01 under pA - pB = Delta in the limit, the test's z is about
+    (sqrt(n) (Delta - delta) - z_alpha sqrt(v0)) / sqrt(psi - delta^2) standard normal, so
+    n = ((z_alpha sqrt(v0) + z_power sqrt(psi - delta^2)) / (Delta - delta))^2.
+    """
+    delta, psi = p10 - p01, p10 + p01
+    if delta >= margin:
+        return None
+    quad_b = -psi + (2 - p10 + p01) * margin
+    quad_c = -p01 * margin * (1 - margin)
+    q = (math.sqrt(quad_b**2 - 8 * quad_c) - quad_b) / 4
+    null_variance = 2 * q + margin * (1 - margin)
+    root = stats.norm.isf(alpha) * math.sqrt(null_variance) + stats.norm.ppf(power) * math.sqrt(
+        max(0.0, psi - delta**2)
+    )
+    return max(1, math.ceil((max(0.0, root) / (margin - delta)) ** 2))
+
+
+def _search_limit(psi: float, max_n: int) -> tuple[int, str]:
+    """The largest n a search considers: `max_n`, or less where the windows grow too wide."""
+
+    def fits(n: int) -> bool:
+        low, high = (int(end[0]) for end in window(np.array([n]), psi))
+        return high - low + 1 <= _SEARCH_WINDOW
+
+    if fits(max_n):
+        return max_n, f"`max_n` = {max_n:,} pairs"
+    low, high = 1, max_n
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low, (
+        f"the {low:,} pairs a non-inferiority search considers when the systems disagree on "
+        f"{psi * 100:.3g}% of the cases"
+    )
+
+
+def _required_n(p10, p01, margin, alpha, target, max_n) -> int:
+    """Smallest n found with power >= target: secant steps on the power, then unit steps.
+
+    The power of a discrete test is saw-toothed in n, but at the sizes where the score test is
+    planned the teeth are small beside the slope, so a secant search from Nam's approximation
+    lands within a few pairs, and unit steps then give an n reaching the target whose
+    predecessor does not.
+    """
+    approximate = _approximate_n(p10, p01, margin, alpha, target)
+    limit, bound = _search_limit(p10 + p01, max_n)
+    short = f"the margin {margin:g} with B - A = {p01 - p10:+g} needs more pairs than {bound}"
+    if approximate is None:
+        raise ValueError(
+            f"B is worse than A by {p10 - p01:g}, at least the margin {margin:g}: no number of "
+            "pairs shows non-inferiority, the power stays at most about alpha."
+        )
+    if approximate > 4 * limit:
+        raise ValueError(f"{short} (about {approximate:,} by Nam's approximation).")
+
+    def gap(n: int) -> float:
+        return _power(n, p10, p01, margin, alpha) - target
+
+    if gap(limit) < 0:
+        raise ValueError(f"{short}.")
+    below, above = 0, limit  # gap < 0 at below (n = 0 has no power), >= 0 at above
+    # The normal model's slope of the power in n, phi(z_power) (z_alpha + z_power) / (2 n),
+    # gives the first step; later steps are secants through the last two sizes.
+    z_power = stats.norm.ppf(target)
+    slope_times_n = stats.norm.pdf(z_power) * (stats.norm.isf(alpha) + z_power) / 2
+    n = min(approximate, limit)
+    previous: tuple[int, float] | None = None
+    for _ in range(_SECANT_STEPS):
+        value = gap(n)
+        below, above = (n, above) if value < 0 else (below, n)
+        if above - below <= 1:
+            break
+        if previous is None or previous[1] == value:
+            candidate = n - round(value * n / max(slope_times_n, 1e-3))
+        else:
+            candidate = n - round(value * (n - previous[0]) / (value - previous[1]))
+        previous = (n, value)
+        if not below < candidate < above:
+            candidate = (below + above) // 2
+        n = candidate
+    n = above
+    while n > 1 and gap(n - 1) >= 0:
+        n -= 1
+    return n
+
+
+def noninferiority_plan(
+    *,
+    p10: float,
+    p01: float,
+    margin: float,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    n: int | None = None,
+    max_n: int = DEFAULT_MAX_N,
+) -> NonInferiorityPlan:
+    """Size a non-inferiority comparison of B against A, or find the power of a given size.
+
+    Parameters
+    ----------
+    p10, p01 : float
+        True shares of cases only A passes and only B passes.
+    margin : float
+        Delta, strictly between 0 and 0.5 (0.01 = one point): B is to be shown no worse than
+        A by more than Delta. Choose it before seeing the data.
+    alpha : float
+        One-sided significance level, strictly between 0 and 0.5.
+    power : float
+        Target power, in (0, 1).
+    n : int, optional
+        Number of pairs (1 to :data:`~calculator.planning.inputs.MAX_N`). Omitted: the
+        smallest n reaching `power` is searched for.
+    max_n : int
+        Largest n searched; with much disagreement the search stops earlier (windows of at most
+        8,192 discordant counts), to bound its time, and says so when it needs more.
+
+    Returns
+    -------
+    NonInferiorityPlan
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the input and why, when B is worse than A by the margin or more (no n reaches
+        the power) or when the plan needs more pairs than the search considers.
+
+    Notes
+    -----
+    Power is exact (:func:`noninferiority_power`); the search starts from Nam's (1997) normal
+    approximation, reported as `approximate_n`.
+
+    Examples
+    --------
+    Equal pass rates, 20% disagreement, a margin of 5 points: Nam's approximation gives 507
+    pairs; the exact power first reaches 80% at 501.
+
+    >>> result = noninferiority_plan(p10=0.1, p01=0.1, margin=0.05)
+    >>> result.approximate_n, result.n, round(result.power, 4)
+    (507, 501, 0.8002)
+    """
+    p10, p01, margin = _check_effect(p10, p01, margin)
+    alpha = check_alpha(alpha)
+    power = check_probability(power, "power")
+    max_n = check_count(max_n, "max_n", minimum=1, maximum=MAX_N)
+    approximate = _approximate_n(p10, p01, margin, alpha, power)
+    if n is None:
+        n = _required_n(p10, p01, margin, alpha, power, max_n)
+        solved_for = "n"
+    else:
+        n = check_count(n, "n", minimum=1, maximum=MAX_N)
+        solved_for = "power"
+    return NonInferiorityPlan(
+        p10=p10,
+        p01=p01,
+        margin=margin,
+        alpha=alpha,
+        target_power=power,
+        solved_for=solved_for,
+        n=n,
+        power=_power(n, p10, p01, margin, alpha),
+        approximate_n=approximate,
+    )
