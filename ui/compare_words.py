@@ -70,7 +70,7 @@ def validation_line(cases: SystemCases) -> tuple[bool, str]:
     >>> validation_line(SimpleNamespace(rows_read=30, rows_used=27, n=9, names=("a", "b", "c"),
     ...                                 cases_missing_system=1, cases_with_excluded_row=0))
     (True, '9 cases of 3 systems compared (27 of 30 rows used); 1 case dropped because a system \
-has no row for it, 0 because a row was left out.')
+has no outcome for it, 0 because an outcome or row was left out.')
     """
     left_out = cases.rows_used < cases.rows_read
     text = (
@@ -80,7 +80,8 @@ has no row for it, 0 because a row was left out.')
     if cases.cases_missing_system or cases.cases_with_excluded_row:
         text += (
             f"; {plural(cases.cases_missing_system, 'case')} dropped because a system has no "
-            f"row for it, {cases.cases_with_excluded_row:,} because a row was left out"
+            f"outcome for it, {cases.cases_with_excluded_row:,} because an outcome or row was "
+            "left out"
         )
     return left_out, text + "."
 

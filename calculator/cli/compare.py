@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.cli.cases import CASES_EXTRA
 from calculator.cli.output import print_json, print_lines
-from calculator.formatting import format_p_equals, format_percent, format_points
+from calculator.formatting import format_p_equals, format_percent, format_points, plural
 from calculator.intervals import CI_METHOD_NAMES, CI_METHODS
 
 if TYPE_CHECKING:
@@ -114,12 +114,26 @@ def run(args: argparse.Namespace) -> int:
         outcome_column=args.outcome_column,
         threshold=args.threshold,
     )
+    if cases.n == 0:
+        raise ValueError(_nothing_left(cases))
     result = cases.compare(alpha=args.alpha, adjust=args.adjust, ci_method=args.ci_method)
     if args.json:
         print_json(build_payload(cases, result))
     else:
         print_lines(text_report(cases, result))
     return 0
+
+
+def _nothing_left(cases: SystemCases) -> str:
+    """One line: no complete case, the rows excluded by reason, and the first finding."""
+    parts = [f"{n:,} {reason.replace('_', ' ')}" for reason, n in cases.excluded.items() if n]
+    text = (
+        f"{' + '.join(cases.files)}: no case has a usable outcome for every one of the "
+        f"{len(cases.names)} systems ({cases.rows_read:,} rows read; excluded: {', '.join(parts)})"
+    )
+    if cases.issues:
+        text += f"; first problem: {cases.issues[0].message}"
+    return text
 
 
 def _require_cases_extra() -> None:
@@ -190,8 +204,8 @@ def _input_lines(cases: SystemCases) -> list[str]:
             lines.append(f"          excluded, {reason.replace('_', ' ')}: {count:,}")
     if cases.cases_missing_system or cases.cases_with_excluded_row:
         lines.append(
-            f"          cases dropped: {cases.cases_missing_system:,} with no row for some "
-            f"system, {cases.cases_with_excluded_row:,} with a row left out"
+            f"          cases dropped: {cases.cases_missing_system:,} with no outcome for some "
+            f"system, {cases.cases_with_excluded_row:,} with an outcome or row left out"
         )
     for issue in cases.issues:
         first = ", ".join(
@@ -212,7 +226,7 @@ def _systems_header(result: SystemComparison) -> str:
 
 def _pairs_header(result: SystemComparison) -> str:
     return (
-        f"each pair: first minus second in points ({100 * result.level:g}% CI, "
-        f"{CI_METHOD_NAMES[result.ci_method]}), exact McNemar p and p adjusted over "
-        f"{result.family_size:,} pairs"
+        f"each pair: first minus second in points ({100 * result.level:g}% CI for the pair "
+        f"alone, {CI_METHOD_NAMES[result.ci_method]}), exact McNemar p and p adjusted over "
+        f"{plural(result.family_size, 'pair')}"
     )

@@ -85,16 +85,18 @@ def describe_pairs(result: SystemComparison) -> str:
     2 of the 3 pairs differ at alpha = 0.05 after Holm's adjustment for 3 comparisons (exact
     McNemar tests): A passes more often than B (+84.6 points, 95% CI +41.5 to +100.0,
     adjusted p = 0.010); A passes more often than C (+84.6 points, 95% CI +41.5 to +100.0,
-    adjusted p = 0.010).
+    adjusted p = 0.010). Each interval is a 95% interval for its pair alone, not adjusted for
+    the number of pairs.
     """
     adjusted = ADJUSTMENT_NAMES[result.adjust]
     family = result.family_size
     separated = [pair for pair in result.pairs if pair.reject]
-    head = (
-        f"{len(separated)} of the {plural(family, 'pair')} differ"
-        if len(separated) != 1
-        else f"1 of the {plural(family, 'pair')} differs"
-    )
+    if family == 1:
+        head = "The pair differs" if separated else "The pair does not differ"
+    elif len(separated) == 1:
+        head = f"1 of the {plural(family, 'pair')} differs"
+    else:
+        head = f"{len(separated)} of the {plural(family, 'pair')} differ"
     text = (
         f"{head} at alpha = {result.alpha:g} after {adjusted}'s adjustment for "
         f"{plural(family, 'comparison')} (exact McNemar tests)"
@@ -103,6 +105,10 @@ def describe_pairs(result: SystemComparison) -> str:
         text += "."
     else:
         text += ": " + "; ".join(_pair_phrase(pair, result) for pair in separated) + "."
+        text += (
+            f" Each interval is a {100 * result.level:g}% interval for its pair alone, not "
+            "adjusted for the number of pairs."
+        )
     q = result.cochran
     if not separated and q.statistic is not None and q.pvalue <= result.alpha:
         text += (
@@ -136,6 +142,8 @@ def describe_agreement(result: SystemComparison) -> str:
 no evidence about any difference.'
     """
     k = len(result.names)
+    if result.agreeing == 0 and k == 2:
+        return f"The 2 systems disagree on each of the {plural(result.n, 'case')}."
     if result.agreeing == 0:
         return (
             f"The {k} systems never all agree: each of the {plural(result.n, 'case')} separates "
@@ -143,7 +151,8 @@ no evidence about any difference.'
         )
     share = format_percent(result.agreeing / result.n)
     return (
-        f"All {k} systems agree on {result.agreeing:,} of the {plural(result.n, 'case')} "
+        f"{'Both' if k == 2 else f'All {k}'} systems agree on {result.agreeing:,} of the "
+        f"{plural(result.n, 'case')} "
         f"({share}: {result.all_pass:,} all pass, {result.all_fail:,} all fail); those cases "
         "carry no evidence about any difference."
     )
