@@ -26,12 +26,13 @@ def live_calculator() -> None:
     A fragment, so that moving a slider reruns this part alone and leaves the title, the
     worked examples and the explanations (a third of the page's elements) as they are.
     """
+    headline = st.container()  # the headline result, above the inputs: a phone's first screen
     inputs_col, results_col = st.columns([2, 3], gap="large")
     with inputs_col:
         wording, counts, options = inputs.table_inputs()
 
     st.divider()
-    st.subheader("Many gates")
+    st.header("Many gates")
     st.markdown(words.GATES_INTRO)
     gate_cards = st.container()  # above the gate inputs, filled once the analysis is done
     gate_inputs_col, gate_chart_col = st.columns([2, 3], gap="large")
@@ -51,6 +52,9 @@ def live_calculator() -> None:
         with results_col:
             results.show_error(error)
 
+    if analysis is not None:
+        with headline:
+            results.headline(wording, analysis)
     with results_col:
         results.table_results(wording, counts, analysis)
         if analysis is not None:

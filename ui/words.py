@@ -38,6 +38,7 @@ __all__ = [
     "example_note",
     "from_data_note",
     "gate_cards",
+    "headline",
     "result_cards",
     "clean_name",
     "escape_markdown",
@@ -365,6 +366,29 @@ def result_cards(wording: Wording, analysis: Analysis) -> tuple[Card, Card, Card
             caption=f"Treats {shown.name_a} and {shown.name_b} as independent samples, "
             "discarding the pairing.",
         ),
+    )
+
+
+def headline(wording: Wording, analysis: Analysis) -> str:
+    """One Markdown line with the result that matters most: the difference, its interval and
+    the exact (or mid-) p. Shown above the inputs, so that a phone's first screen holds it.
+
+    `wording` is the page's wording with plain names; the line escapes them for Markdown.
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> headline(Wording(), analyze(60, 15, 5, 20))
+    'Pass-rate difference, A − B: **+10.0 pts** (95% CI +1.2 to +18.4 pts); exact McNemar p = 0.041'
+    """
+    diff, exact = analysis.difference, analysis.exact
+    value, interval = wording.difference_value(diff.estimate, diff.low, diff.high)
+    p_text = format_p_equals(exact.pvalue, exact.log10_pvalue, alpha=analysis.gates.alpha)
+    # format_p_equals writes "p = ..." or "p < ...": the test's name goes before it.
+    test = "exact McNemar " if exact.convention == "doubling" else "McNemar mid-"
+    return (
+        f"{wording.escaped().difference_title()}: **{value}** "
+        f"({diff.level * 100:g}% CI {interval}); {test}{p_text}"
     )
 
 

@@ -24,16 +24,24 @@ CHROMIUM_FLAGS = (
     "--disable-sync",
 )
 
-#: The calculator page has fully rendered: the script is idle, the seven result cards, the
-#: table and both charts (with their lines drawn) are on it.
-APP_RENDERED = """() => {
+#: Keys of the seven result cards the calculator page always draws (other sections may add more).
+CARD_KEYS = (
+    "difference", "chi2", "exact", "unpaired", "false_alarm", "per_gate", "union",
+)  # fmt: skip
+
+#: The calculator page has fully rendered: the script is idle, each of the seven result cards
+#: (by its key) shows a value, and the table and both charts (with their lines drawn) are on it.
+APP_RENDERED = (
+    """() => {
   const app = document.querySelector('[data-testid=stApp]');
   return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'
-    && document.querySelectorAll('[data-testid=stMetric]').length === 7
+    && KEYS.every(key => document.querySelector(
+         '.st-key-card_' + key + ' [data-testid=stMetricValue]') !== null)
     && document.querySelector('table[aria-label="Paired 2 by 2 table"]') !== null
     && Array.from(document.querySelectorAll('[data-testid=stVegaLiteChart]'))
-         .filter(chart => chart.querySelector('svg .mark-line path') !== null).length === 2;
+         .filter(chart => chart.querySelector('svg .mark-line path') !== null).length >= 2;
 }"""
+).replace("KEYS", repr(list(CARD_KEYS)))
 
 
 def free_port() -> int:

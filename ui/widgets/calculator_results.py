@@ -25,6 +25,7 @@ __all__ = [
     "explanations",
     "gate_chart",
     "gate_results",
+    "headline",
     "pvalue_chart",
     "report",
     "share_link",
@@ -40,6 +41,12 @@ def _cards(cards: Iterable[Card], columns: list) -> None:
         with column, st.container(border=True, key=card.key):
             st.metric(card.label, card.value)
             st.caption(card.caption)
+
+
+def headline(wording: Wording, analysis: Analysis) -> None:
+    """The difference with its interval and the exact p in one line, for the top of the page
+    (on a phone the inputs' column comes first, and the cards only after it)."""
+    st.markdown(words.headline(wording, analysis))
 
 
 def show_error(error: Exception) -> None:
