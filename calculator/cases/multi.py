@@ -164,7 +164,10 @@ def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
     codes, id_of_codes, id_of_row = None, None, (lambda p: None)
     if options.id_column is not None:
         codes, id_of_codes, id_of_row = id_codes([case_file], options.id_column)
-    ledger = RecordLedger((case_file.name,), np.zeros(len(frame), np.int8), rows, id_of_row)
+    index = frame.index
+    ledger = RecordLedger(
+        (case_file.name,), np.zeros(len(frame), np.int8), lambda p: index[p], id_of_row
+    )
     ledger.add_issues(case_file.issues)
     if codes is not None:
         exclude_bad_ids(ledger, codes, options.id_column, frame[options.id_column])
@@ -225,8 +228,9 @@ def _load_long(case_file: CaseFile, options: _Options) -> SystemCases:
             )
     check_names(tuple(chosen), f"{case_file.name}: the systems in {options.system_column!r}")
     position = {label: j for j, label in enumerate(chosen)}
-    remap = np.array([position.get(label, -2) for label in labels] + [-1], dtype=np.int64)
-    systems = remap[label_codes]  # -1: no label, -2: a system not chosen
+    remap = np.array([position.get(label, -2) for label in labels] + [-1], dtype=np.int8)
+    systems = remap[label_codes]  # -1: no label, -2: a system not chosen (k <= 50 fits int8)
+    del label_codes
     return _join_records(
         [case_file], tuple(chosen), systems, id_column, [outcome], options,
         system_column=options.system_column,
@@ -262,9 +266,7 @@ def _load_files(files: list[CaseFile], options: _Options) -> SystemCases:
     if len(names) != len(files):
         raise ValueError(f"Give one name per file: {len(files)} files but {len(names)} names.")
     check_names(tuple(names), "the system names")
-    systems = np.concatenate(
-        [np.full(len(f.frame), j, dtype=np.int64) for j, f in enumerate(files)]
-    )
+    systems = np.concatenate([np.full(len(f.frame), j, dtype=np.int8) for j, f in enumerate(files)])
     return _join_records(files, tuple(names), systems, id_column, outcomes, options)
 
 
@@ -281,11 +283,15 @@ def _join_records(
     """Validate every (case, system) row, then keep the cases that have all k systems."""
     k = len(names)
     codes, id_of_codes, id_of_row = id_codes(files, id_column)
-    rows = np.concatenate([np.asarray(f.frame.index, dtype=np.int64) for f in files])
-    file_of_row = np.concatenate(
-        [np.full(len(f.frame), j, dtype=np.int16) for j, f in enumerate(files)]
-    )
-    ledger = RecordLedger([f.name for f in files], file_of_row, rows, id_of_row)
+    sizes = [len(f.frame) for f in files]
+    offsets = np.cumsum([0, *sizes])
+    file_of_row = np.concatenate([np.full(n, j, dtype=np.int8) for j, n in enumerate(sizes)])
+
+    def row_number(p: int) -> int:
+        j = int(file_of_row[p])
+        return int(files[j].frame.index[p - offsets[j]])
+
+    ledger = RecordLedger([f.name for f in files], file_of_row, row_number, id_of_row)
     for f in files:
         ledger.add_issues(f.issues)
     exclude(ledger, codes < 0, "missing_value", id_column, "row", "without an id in {c!r}.")
@@ -330,7 +336,7 @@ def _join_records(
         names=names, layout="files" if len(files) > 1 else "long",
         files=tuple(f.name for f in files), id_column=id_column, system_column=system_column,
         outcome_columns=tuple(outcome_columns), threshold=options.threshold,
-        rows_read=len(rows) + unread, rows_used=int(np.count_nonzero(final)),
+        rows_read=int(offsets[-1]) + unread, rows_used=int(np.count_nonzero(final)),
         excluded=ledger.excluded_counts(unread),
         cases_missing_system=int(np.count_nonzero(seen & (systems_present < k))),
         cases_with_excluded_row=int(np.count_nonzero(seen & (systems_present == k) & ~complete)),

@@ -146,8 +146,9 @@ class RecordLedger:
         The file names, for the findings.
     file_of_row : numpy.ndarray of int
         For every row read, the index of its file in `files`.
-    row_numbers : numpy.ndarray of int
-        For every row, its row number in its file (from 1).
+    row_number : callable
+        Position -> the row's number in its file (from 1); called for the examples only, so
+        the numbers of millions of rows are never held.
     case_id : callable
         Position -> the row's case id as text (or None), for the examples.
     """
@@ -158,14 +159,14 @@ class RecordLedger:
         self,
         files: Sequence[str],
         file_of_row: np.ndarray,
-        row_numbers: np.ndarray,
+        row_number: Callable[[int], int],
         case_id: Callable[[int], str | None],
     ) -> None:
         self._files = tuple(files)
         self._file_of_row = file_of_row
-        self._rows = row_numbers
+        self._rows = row_number
         self._case_id = case_id
-        self._reason = np.zeros(len(row_numbers), dtype=np.int8)  # 0 = kept
+        self._reason = np.zeros(len(file_of_row), dtype=np.int8)  # 0 = kept
         self._issues: list[CaseIssue] = []
 
     @property
@@ -215,7 +216,7 @@ class RecordLedger:
                 continue
             positions = np.flatnonzero(in_file)[:EXAMPLES]
             examples = tuple(
-                OffendingRow(int(self._rows[p]), self._case_id(int(p)), clip(value(int(p))))
+                OffendingRow(int(self._rows(int(p))), self._case_id(int(p)), clip(value(int(p))))
                 for p in positions
             )
             self._issues.append(
