@@ -7,7 +7,8 @@ With one file, ``--a`` and ``--b`` name its two outcome columns; with two files,
 outcome column of FILE, ``--b`` that of FILE_B, and ``--id`` the column pairing their rows.
 Columns are guessed when omitted and obvious. Exit status: 0, or 1 with ``--fail-if-worse`` when
 B is worse than A at level alpha by the two-sided exact McNemar test (with ``--margin DELTA``:
-unless B is shown non-inferior, no worse than A by DELTA or more); 2 for unusable input.
+unless B is shown non-inferior, no worse than A by DELTA or more); 2 for unusable input. The
+gate fails in one direction only, so its false-alarm rate per comparison is at most alpha/2.
 """
 
 from __future__ import annotations
@@ -77,8 +78,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--fail-if-worse",
         action="store_true",
-        help="exit with status 1 when B is significantly worse than A (two-sided exact test); "
-        "with --margin, unless B is shown non-inferior",
+        help="exit with status 1 when B is significantly worse than A (two-sided exact test at "
+        "--alpha; the gate fires in that one direction only, so on a change that does nothing "
+        "it raises a false alarm at most alpha/2 of the time); with --margin, unless B is shown "
+        "non-inferior",
     )
     add_question_arguments(parser)
     parser.set_defaults(func=run)

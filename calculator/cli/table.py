@@ -12,7 +12,13 @@ from calculator.analysis import Analysis, analyze
 from calculator.cli.arguments import count
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import add_question_arguments, decision_lines, question_arguments
-from calculator.formatting import format_p_equals, format_percent, format_points, format_pvalue
+from calculator.formatting import (
+    format_p_equals,
+    format_percent,
+    format_points,
+    format_pvalue,
+    format_ratio,
+)
 from calculator.gates import MAX_GATES
 from calculator.intervals import CI_METHOD_NAMES, CI_METHODS
 from calculator.mcnemar import CONVENTIONS
@@ -90,9 +96,17 @@ def text_lines(result: Analysis) -> list[str]:
     )
     if exact.convention == "doubling":
         mid_p = format_pvalue(result.mid_p.pvalue, result.mid_p.log10_pvalue, alpha=alpha)
-        rule = f"doubled smaller tail; mid-p {mid_p}"
-    else:
-        rule = "mid-p"
+        label, rule = "exact McNemar p     ", f"doubled smaller tail; mid-p {mid_p}"
+    else:  # mid-p is not an exact p: it is not labelled as one
+        label, rule = "McNemar mid-p       ", "two-sided, the observed split counted half"
+    odds = result.odds_ratio
+    odds_text = (
+        "undefined (no discordant pairs)"
+        if odds.estimate is None
+        else f"{format_ratio(odds.estimate)}, {odds.level * 100:g}% CI {format_ratio(odds.low)} "
+        f"to {format_ratio(odds.high)} "
+        f"({'exact conditional' if odds.method == 'exact' else 'mid-p'})"
+    )
     return [
         result.report,
         "",
@@ -101,8 +115,8 @@ def text_lines(result: Analysis) -> list[str]:
         f"difference A - B    {format_points(diff.estimate)} points, {diff.level * 100:g}% CI "
         f"{format_points(diff.low)} to {format_points(diff.high)} "
         f"({CI_METHOD_NAMES[diff.method]})",
-        f"exact McNemar p     {format_pvalue(exact.pvalue, exact.log10_pvalue, alpha=alpha)} "
-        f"({rule})",
+        f"{label}{format_pvalue(exact.pvalue, exact.log10_pvalue, alpha=alpha)} ({rule})",
+        f"odds ratio b/c      {odds_text}",
         f"McNemar chi-square  {chi2_text}, 1 df, "
         f"{format_p_equals(chi2.pvalue, chi2.log10_pvalue, alpha=alpha)}"
         f"{' (continuity corrected)' if chi2.continuity_correction else ''}",
