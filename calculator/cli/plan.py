@@ -12,6 +12,7 @@ import argparse
 
 from calculator.cli.arguments import count
 from calculator.cli.output import print_json
+from calculator.cli.plan_margin import run_margin
 from calculator.planning import MAX_N, PLAN_TESTS, PowerPlan, plan
 
 __all__ = ["add_parser", "run"]
@@ -38,12 +39,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     target.add_argument("--power", type=float, help="target power; find the n (default 0.8)")
     target.add_argument("--n", type=count("n", MAX_N), help="number of pairs; report its power")
     parser.add_argument("--test", choices=PLAN_TESTS, default="exact", help="test (exact)")
+    parser.add_argument(
+        "--margin",
+        type=float,
+        help="plan a non-inferiority comparison instead: show B no worse than A by more than "
+        "this (0.01 = one point), by Tango's score test at one-sided level --alpha",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the plan for parsed arguments; invalid values raise ValueError (exit status 2)."""
+    if args.margin is not None:
+        return run_margin(args)
     result = plan(
         p10=args.p10,
         p01=args.p01,

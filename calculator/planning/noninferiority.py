@@ -30,6 +30,7 @@ __all__ = ["NonInferiorityPlan", "noninferiority_plan", "noninferiority_power"]
 
 
 def _check_effect(p10: object, p01: object, margin: object) -> tuple[float, float, float]:
+    original = margin
     p10 = check_probability(p10, "p10", open_interval=False)
     p01 = check_probability(p01, "p01", open_interval=False)
     if p10 + p01 > 1 + 1e-12:
@@ -37,9 +38,12 @@ def _check_effect(p10: object, p01: object, margin: object) -> tuple[float, floa
             f"`p10` + `p01` must be at most 1 (both are shares of the same cases), but got "
             f"{p10:g} + {p01:g} = {p10 + p01:g}."
         )
-    margin = check_probability(margin, "margin")
-    if margin >= 0.5:
-        raise ValueError(message("margin", "a number strictly between 0 and 0.5", margin))
+    try:
+        margin = check_probability(margin, "margin")
+    except ValueError:
+        margin = math.nan  # reported below with the narrower range
+    if not 0 < margin < 0.5:
+        raise ValueError(message("margin", "a number strictly between 0 and 0.5", original))
     return p10, p01, margin
 
 

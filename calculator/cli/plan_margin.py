@@ -1,0 +1,73 @@
+"""``python -m calculator plan --margin M``: pairs for a non-inferiority comparison, or its power.
+
+B is to be shown no worse than A by more than the margin (pB - pA > -M), by Tango's score test
+at the one-sided level ``--alpha``. The effect is given as for the other plans (``--p10`` and
+``--p01``, or the rates); ``--n N`` reports the power at N, otherwise the smallest n reaching
+``--power`` (0.8) is found. ``--json`` prints
+:meth:`calculator.planning.NonInferiorityPlan.to_dict`.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from calculator.cli.output import print_json
+from calculator.planning import NonInferiorityPlan, cells_from_rates, noninferiority_plan
+
+__all__ = ["run_margin"]
+
+
+def run_margin(args: argparse.Namespace) -> int:
+    """Print the non-inferiority plan; invalid values raise ValueError (exit status 2)."""
+    if args.test != "exact":
+        raise ValueError(
+            "`--test` does not apply with `--margin`: a non-inferiority plan uses Tango's score "
+            "test."
+        )
+    p10, p01 = args.p10, args.p01
+    rates = (args.pass_rate_a, args.difference, args.disagreement)
+    if p10 is None and p01 is None and all(value is not None for value in rates):
+        p10, p01 = cells_from_rates(
+            pass_rate_a=args.pass_rate_a,
+            difference=args.difference,
+            disagreement=args.disagreement,
+        )
+    elif p10 is None or p01 is None or any(value is not None for value in rates):
+        raise ValueError(
+            "give either `--p10` and `--p01`, or `--pass-rate-a`, `--difference` and "
+            "`--disagreement`."
+        )
+    result = noninferiority_plan(
+        p10=p10,
+        p01=p01,
+        margin=args.margin,
+        alpha=args.alpha,
+        power=0.8 if args.power is None else args.power,
+        n=args.n,
+    )
+    if args.json:
+        print_json(result.to_dict())
+    else:
+        print(_text(result))
+    return 0
+
+
+def _text(result: NonInferiorityPlan) -> str:
+    lines = [
+        result.sentence(),
+        "",
+        f"cells               only A passes p10 = {result.p10:.4g}, only B passes p01 = "
+        f"{result.p01:.4g}",
+        f"margin              {result.margin:.4g} (B - A > -{result.margin:.4g} to be shown); "
+        f"true B - A {result.difference:+.4g}",
+    ]
+    if result.solved_for == "n":
+        lines.append(
+            f"required n          {result.n:,} (exact power {result.power:.4f}, target "
+            f"{result.target_power:g})"
+        )
+    else:
+        lines.append(f"power at n = {result.n:,}    {result.power:.4f}")
+    if result.approximate_n is not None:
+        lines.append(f"Nam (1997) n        {result.approximate_n:,}")
+    return "\n".join(lines)
