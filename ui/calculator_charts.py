@@ -29,6 +29,7 @@ from calculator import (
 __all__ = [
     "GATE_RULES",
     "SWEEP_TESTS",
+    "sweep_tests",
     "false_alarm_datasets",
     "false_alarm_frame",
     "false_alarm_layout",
@@ -40,8 +41,22 @@ __all__ = [
     "sweep_grid",
 ]
 
-#: Names of the three lines of the p-value chart, in legend order.
+#: Names of the three lines of the p-value chart, in legend order (doubling convention).
 SWEEP_TESTS = ("Exact McNemar", "McNemar chi-square", "Unpaired z-test")
+
+
+def sweep_tests(convention: str = "doubling") -> tuple[str, str, str]:
+    """The p-value chart's line names: the binomial line is "McNemar mid-p" under the mid-p
+    convention, never "exact".
+
+    Examples
+    --------
+    >>> sweep_tests("mid-p")[0], sweep_tests()[0]
+    ('McNemar mid-p', 'Exact McNemar')
+    """
+    return ("McNemar mid-p", *SWEEP_TESTS[1:]) if convention == "mid-p" else SWEEP_TESTS
+
+
 #: Names of the three lines of the gates chart, in legend order.
 GATE_RULES = ("Uncorrected", "Bonferroni", "Šidák")
 
@@ -97,7 +112,7 @@ def pvalue_sweep_frame(
                 "p_text": [format_pvalue(p, lg) for p, lg in zip(pvalues, log10, strict=True)],
             }
         )
-        for test, (pvalues, log10) in zip(SWEEP_TESTS, columns, strict=True)
+        for test, (pvalues, log10) in zip(sweep_tests(convention), columns, strict=True)
     ]
     return pd.concat(parts, ignore_index=True)
 
@@ -156,7 +171,9 @@ def pvalue_datasets(
     }
 
 
-def pvalue_layout(*, alpha: float, log_axis: bool, x_title: str, title: str) -> alt.LayerChart:
+def pvalue_layout(
+    *, alpha: float, log_axis: bool, x_title: str, title: str, convention: str = "doubling"
+) -> alt.LayerChart:
     """The p-value chart without its data (see :func:`pvalue_datasets`)."""
     y_field = _y_field(log_axis)
     y_title = "log10 p-value" if log_axis else "p-value"
@@ -176,7 +193,7 @@ def pvalue_layout(*, alpha: float, log_axis: bool, x_title: str, title: str) -> 
             if not log_axis
             else alt.Scale(zero=False, nice=True),
         ),
-        **_line_encodings("test", SWEEP_TESTS, "Test"),
+        **_line_encodings("test", sweep_tests(convention), "Test"),
     )
     lines = base.mark_line(strokeWidth=3)
     # Invisible points make the tooltip easy to hit anywhere along a line.

@@ -46,7 +46,11 @@ def pvalue_chart(
     """The p-value chart with its data inline: p against a for the three tests, rules at the
     current a and at alpha (`frame` from :func:`ui.calculator_charts.pvalue_sweep_frame`)."""
     datasets = pvalue_datasets(frame, current_a=current_a, alpha=alpha, log_axis=log_axis)
-    layout = pvalue_layout(alpha=alpha, log_axis=log_axis, x_title=x_title, title=title)
+    # The binomial line is named after the frame's convention ("McNemar mid-p" or "Exact McNemar").
+    convention = "mid-p" if "McNemar mid-p" in set(frame["test"]) else "doubling"
+    layout = pvalue_layout(
+        alpha=alpha, log_axis=log_axis, x_title=x_title, title=title, convention=convention
+    )
     return layout.properties(datasets=_inline(datasets))
 
 

@@ -190,3 +190,16 @@ def test_loaded_example_says_a_and_d_were_filled_in_and_b_c_mirrored():
     at.button(key="example_errors_12_3").click().run()
     notes = "\n".join(_plain(i.value) for i in at.info)
     assert "a and d were filled in" in notes and "mirror" in notes
+
+
+def test_p_value_chart_calls_the_mid_p_line_mid_p():
+    from ui.calculator_charts import pvalue_layout, pvalue_sweep_frame
+
+    frame = pvalue_sweep_frame(70, 4, 12, 14, convention="mid-p")
+    assert "McNemar mid-p" in set(frame["test"]) and "Exact McNemar" not in set(frame["test"])
+    spec = str(
+        pvalue_layout(
+            alpha=0.05, log_axis=False, x_title="a", title="t", convention="mid-p"
+        ).to_dict()
+    )
+    assert "McNemar mid-p" in spec and "Exact McNemar" not in spec

@@ -91,8 +91,13 @@ def _arrow(datasets: dict[str, pd.DataFrame]) -> dict[str, bytes]:
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _pvalue_layout(alpha: float, log_axis: bool, x_title: str, title: str) -> dict[str, object]:
-    return _layout_spec(pvalue_layout(alpha=alpha, log_axis=log_axis, x_title=x_title, title=title))
+def _pvalue_layout(
+    alpha: float, log_axis: bool, x_title: str, title: str, convention: str
+) -> dict[str, object]:
+    layout = pvalue_layout(
+        alpha=alpha, log_axis=log_axis, x_title=x_title, title=title, convention=convention
+    )
+    return _layout_spec(layout)
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
@@ -113,7 +118,8 @@ def pvalue_spec(
     :func:`ui.calculator_charts.pvalue_layout` and its datasets in Arrow form."""
     frame = pvalue_sweep_frame(a, b, c, d, convention=convention, correction=correction)
     datasets = pvalue_datasets(frame, current_a=a, alpha=alpha, log_axis=log_axis)
-    return {**_pvalue_layout(alpha, log_axis, x_title, title), "datasets": _arrow(datasets)}
+    layout = _pvalue_layout(alpha, log_axis, x_title, title, convention)
+    return {**layout, "datasets": _arrow(datasets)}
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
