@@ -132,9 +132,8 @@ def _null_section(
     for sentence in words.null_summary(null):
         st.markdown(sentence)
     if null.discordant > 0:
-        st.altair_chart(
-            charts.null_distribution_chart(null, large=large), key="teaching_null_chart"
-        )
+        with st.container(key="teaching_null_chart"):
+            st.altair_chart(charts.null_distribution_chart(null, large=large))
 
 
 def _operating_section(
@@ -172,7 +171,8 @@ def _operating_section(
     for interval in oc.intervals:
         if interval.note and not large:
             st.caption(f"{interval.name}: {interval.note}")
-    st.altair_chart(charts.coverage_chart(oc, large=large), key="teaching_coverage_chart")
+    with st.container(key="teaching_coverage_chart"):
+        st.altair_chart(charts.coverage_chart(oc, large=large))
 
 
 def _pairing_section(
@@ -194,12 +194,12 @@ def _pairing_section(
     nearest = min(range(len(sweep.a)), key=lambda i: abs(sweep.a[i] - chosen))
     rate_a, rate_b = pass_a / n, pass_b / n
     independent = rate_a * rate_b + (1 - rate_a) * (1 - rate_b)
-    st.altair_chart(
-        charts.pairing_chart(
-            sweep, nearest, alpha=alpha, independent_agreement=independent, large=large
-        ),
-        key="teaching_pairing_chart",
-    )
+    with st.container(key="teaching_pairing_chart"):
+        st.altair_chart(
+            charts.pairing_chart(
+                sweep, nearest, alpha=alpha, independent_agreement=independent, large=large
+            )
+        )
 
 
 def _agreement_slider(lowest: int, highest: int, entered: int) -> int:

@@ -1,0 +1,113 @@
+"""The calculator page's teaching sections in a real browser (Debian's Chromium, Playwright).
+
+Each section is opened (by its URL key or its toggle), its chart is drawn, and moving a slider
+redraws it. Figures: the seed table 60, 15, 5, 20 (b = 15 of m = 20); the pairing sweep's last
+table 65, 10, 0, 25 (hand arithmetic: A passes 75, B 65, so at most 65 cases pass both).
+
+Every wait is for a condition on the page; nothing sleeps a fixed time.
+"""
+
+from __future__ import annotations
+
+import pytest
+from browser_setup import must_run, unavailable_reason
+
+REASON = unavailable_reason()
+if REASON is not None and not must_run():
+    pytest.skip(REASON, allow_module_level=True)
+try:
+    from playwright.sync_api import Page, expect
+except ImportError:  # only under CI=true: the fixtures fail each test with the reason
+    Page = expect = None
+
+pytestmark = pytest.mark.browser
+
+FIRST_RENDER_TIMEOUT_MS = 150_000  # the first render of a session, on a shared 2-core machine
+if expect is not None:
+    expect.set_options(timeout=30_000)
+
+
+# The page has rendered: the script is idle and the calculator's own charts have drawn their
+# lines (the teaching sections add metrics and charts, so counts of either would not do).
+RENDERED = """() => {
+  const app = document.querySelector('[data-testid=stApp]');
+  return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'
+    && document.querySelector('table[aria-label="Paired 2 by 2 table"]') !== null
+    && Array.from(document.querySelectorAll('[data-testid=stVegaLiteChart]'))
+         .filter(chart => chart.querySelector('svg .mark-line path') !== null).length >= 2;
+}"""
+
+
+def open_page(page: Page, url: str) -> Page:
+    page.goto(url)
+    page.wait_for_function(RENDERED, timeout=FIRST_RENDER_TIMEOUT_MS)
+    return page
+
+
+def chart(page: Page, key: str):
+    return page.locator(f".st-key-{key} [data-testid=stVegaLiteChart]")
+
+
+def drawing(page: Page, key: str) -> str:
+    svg = chart(page, key).locator("svg").first
+    expect(svg).to_be_visible()
+    return svg.inner_html()
+
+
+def wait_for_redraw(page: Page, key: str, before: str) -> None:
+    page.wait_for_function(
+        "([key, before]) => { const svg = document.querySelector("
+        "`.st-key-${key} [data-testid=stVegaLiteChart] svg`);"
+        " return svg !== null && svg.innerHTML !== before; }",
+        arg=[key, before],
+    )
+
+
+def press_on_slider(page: Page, key: str, presses: int, direction: str = "ArrowRight") -> None:
+    handle = page.locator(f".st-key-{key}[data-stale=false] input[type=range]").first
+    handle.focus()
+    for _ in range(presses):
+        page.keyboard.press(direction)
+
+
+def test_null_section_opens_by_toggle_and_follows_the_b_slider(new_page, app_server) -> None:
+    page = open_page(new_page(), app_server.url)
+    expect(chart(page, "teaching_null_chart")).to_have_count(0)  # folded: no chart sent
+    page.locator(".st-key-t_null label").first.click()
+    expect(chart(page, "teaching_null_chart")).to_have_count(1)
+    expect(page.locator(".st-key-teaching_null_chart")).to_contain_text("Binomial(20, 1/2)")
+    page.wait_for_function("() => location.search.includes('t_null=true')")
+    before = drawing(page, "teaching_null_chart")
+    press_on_slider(page, "b_slider", 1)  # b: 15 -> 16, m = 21
+    expect(page.locator(".st-key-teaching_null_chart")).to_contain_text("Binomial(21, 1/2)")
+    wait_for_redraw(page, "teaching_null_chart", before)
+    expect(page.locator("[data-testid=stException]")).to_have_count(0)
+
+
+def test_coverage_chart_follows_the_c_slider(new_page, app_server) -> None:
+    page = open_page(new_page(), f"{app_server.url}?t_oc=true")
+    before = drawing(page, "teaching_coverage_chart")
+    press_on_slider(page, "c_slider", 3)  # c: 5 -> 8
+    wait_for_redraw(page, "teaching_coverage_chart", before)
+    expect(page.locator("[data-testid=stException]")).to_have_count(0)
+
+
+def test_pairing_chart_follows_the_agreement_slider(new_page, app_server) -> None:
+    page = open_page(new_page(), f"{app_server.url}?t_pair=true")
+    before = drawing(page, "teaching_pairing_chart")
+    main = page.locator("[data-testid=stMain]")
+    expect(main).to_contain_text("Both pass 60, only A 15, only B 5, both fail 20")
+    press_on_slider(page, "agree", 5)  # both pass: 60 -> 65, the largest possible
+    expect(main).to_contain_text("Both pass 65, only A 10, only B 0, both fail 25")
+    wait_for_redraw(page, "teaching_pairing_chart", before)
+    page.wait_for_function("() => location.search.includes('agree=65')")
+
+
+def test_presenting_view_keeps_the_sections_live(new_page, app_server) -> None:
+    page = open_page(new_page(), f"{app_server.url}?present=true&t_null=true")
+    expect(
+        page.locator("[data-testid=stExpander]").filter(has_text="Worked examples")
+    ).to_have_count(0)
+    before = drawing(page, "teaching_null_chart")
+    press_on_slider(page, "c_slider", 1)
+    wait_for_redraw(page, "teaching_null_chart", before)
