@@ -203,3 +203,10 @@ def test_p_value_chart_calls_the_mid_p_line_mid_p():
         ).to_dict()
     )
     assert "McNemar mid-p" in spec and "Exact McNemar" not in spec
+
+
+def test_release_gate_sentence_states_its_one_sided_false_alarm_rate():
+    from ui.decision_words import gate_sentence
+
+    text = gate_sentence(words.Wording(), analyze(60, 15, 5, 20).decision, fails=False)
+    assert "at most α/2 = 0.025" in text
