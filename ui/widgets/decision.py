@@ -75,7 +75,8 @@ def decision_section(
     # Green only for a claim in B's favour that the test shows; the rest is information.
     show = st.success if decision.reject and decision.question != "different" else st.info
     show(escape_markdown(decision.sentence), icon=":material/gavel:")
-    st.altair_chart(decision_chart(decision, wording), key=f"{key_prefix}decision_chart")
+    with st.container(key=f"{key_prefix}decision_chart"):  # the key names it in the page
+        st.altair_chart(decision_chart(decision, wording))
     pvalue_col, probability_col = st.columns(2)
     pvalue_col.metric(pvalue_label(decision), pvalue_text(decision))
     probability_col.metric(probability_label(wording), probability_text(analysis.better))
