@@ -160,7 +160,8 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
     return (
         f"As a release gate (command line: cases --fail-if-worse) this comparison {verdict}: "
         f"that gate fails only when the two-sided exact test shows {b} worse than {a} at "
-        f"α = {decision.alpha:g}. It looks in that one direction, so on a change that does "
+        f"α = {decision.alpha:g}, so too few cases pass it. It looks in that one direction, "
+        "so on a change that does "
         f"nothing it fails at most α/2 = {decision.alpha / 2:g} of the time. Choose "
         f"non-inferior to require evidence that {b} is no worse than {a} by more than a margin."
     )
