@@ -291,6 +291,12 @@ class Card:
     caption: str
 
 
+_ZERO_WIDTH = (
+    " Zero width: Wald's standard error is 0 for this table, a flaw of the method, not "
+    "certainty; choose another interval."
+)
+
+
 def _chi2_hint(discordant: int) -> str:
     if discordant == 0:
         return "No discordant pairs: the statistic is undefined and p = 1."
@@ -344,7 +350,8 @@ def result_cards(wording: Wording, analysis: Analysis) -> tuple[Card, Card, Card
             label=shown.difference_title(),
             value=value,
             caption=f"{'Minus ' if wording.classifier else ''}(b − c)/n. "
-            f"{diff.level * 100:g}% CI {interval} ({CI_METHOD_NAMES[diff.method]}).",
+            f"{diff.level * 100:g}% CI {interval} ({CI_METHOD_NAMES[diff.method]})."
+            + (_ZERO_WIDTH if diff.method == "wald" and diff.low == diff.high else ""),
         ),
         Card(
             key="card_chi2",

@@ -210,3 +210,10 @@ def test_release_gate_sentence_states_its_one_sided_false_alarm_rate():
 
     text = gate_sentence(words.Wording(), analyze(60, 15, 5, 20).decision, fails=False)
     assert "at most α/2 = 0.025" in text
+
+
+def test_wald_zero_width_is_flagged_on_the_difference_card():
+    wald = words.result_cards(words.Wording(), analyze(10, 0, 0, 10, ci_method="wald"))[0]
+    assert "Zero width" in wald.caption
+    other = words.result_cards(words.Wording(), analyze(10, 0, 0, 10))[0]
+    assert "Zero width" not in other.caption
