@@ -32,6 +32,7 @@ __all__ = [
     "RHO_RANGE",
     "TEACHING_DEFAULTS",
     "check_query",
+    "decision_query",
     "parse_param",
     "share_query",
     "slider_max",
@@ -286,6 +287,24 @@ def share_query(values: Mapping[str, object]) -> str:
         key: str(values[key]).lower() if isinstance(values[key], bool) else values[key]
         for key in PARAM_KEYS
         if key in values and values[key] != DEFAULTS[key]
+    }
+    return urlencode(changed)
+
+
+def decision_query(values: Mapping[str, object]) -> str:
+    """The Decision section's part of a shareable link: its keys that differ from the default.
+
+    Examples
+    --------
+    >>> decision_query({"question": "non-inferior", "margin": 1.0})
+    'question=non-inferior'
+    >>> decision_query({"question": "different", "margin": 2.5})
+    'margin=2.5'
+    """
+    changed = {
+        key: f"{values[key]:g}" if isinstance(values[key], float) else values[key]
+        for key in DECISION_DEFAULTS
+        if key in values and values[key] != DECISION_DEFAULTS[key]
     }
     return urlencode(changed)
 

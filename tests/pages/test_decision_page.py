@@ -198,3 +198,11 @@ def test_per_case_page_keeps_the_question_out_of_the_url():
     at.radio(key="cases_question").set_value("better").run()
     assert not at.exception
     assert "question" not in at.query_params and "cases_question" not in at.query_params
+
+
+def test_shared_link_carries_the_question_and_margin_only_when_changed():
+    at = run_app({"question": "non-inferior", "margin": "2"})
+    assert not at.exception
+    link = at.code[-1].value
+    assert link.endswith("?question=non-inferior&margin=2")
+    assert "question" not in run_app().code[-1].value

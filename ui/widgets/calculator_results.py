@@ -15,7 +15,7 @@ from calculator import Analysis
 from ui import words
 from ui.explanations import SECTIONS, Formula
 from ui.export import results_csv, results_json
-from ui.params import PARAM_KEYS, share_query
+from ui.params import DECISION_DEFAULTS, PARAM_KEYS, decision_query, share_query
 from ui.widgets import state
 from ui.widgets.cache import false_alarm_spec, pvalue_spec
 from ui.words import Card, Wording, escape_markdown, table_html
@@ -137,6 +137,10 @@ def share_link() -> None:
     """The link that reopens the page as it is: every input that differs from its default."""
     st.header("Share this state")
     query = share_query({key: state.current(key) for key in PARAM_KEYS})
+    decision = decision_query(
+        {key: st.session_state[key] for key in DECISION_DEFAULTS if key in st.session_state}
+    )
+    query = "&".join(part for part in (query, decision) if part)
     st.code(f"{st.context.url or ''}?{query}" if query else (st.context.url or "?"), language=None)
     st.caption(
         "The link holds every input that differs from the defaults; copy it with the button."
