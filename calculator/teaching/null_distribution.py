@@ -17,12 +17,10 @@ import numpy as np
 from scipy import special
 
 from calculator._validation import check_choice, check_count, check_probability
-from calculator.mcnemar import CONVENTIONS, mcnemar_exact
+from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
 
 __all__ = ["ALTERNATIVES", "MAX_BARS", "NullDistribution", "null_distribution"]
 
-#: "two-sided"; "greater": B passes more often than A (c > b); "less": A passes more often.
-ALTERNATIVES = ("two-sided", "greater", "less")
 #: Up to this many discordant pairs every outcome 0..m is a bar; beyond it the distribution is
 #: an outline drawn through at most OUTLINE_POINTS outcomes around its centre.
 MAX_BARS = 400
@@ -247,28 +245,9 @@ def _tail_weights(
 
 
 def _log_pvalue(b: int, m: int, convention: str, alternative: str) -> float:
-    """Natural log of the exact p-value of b out of m, in the log domain."""
-    if m == 0:
-        return 0.0
-    if alternative == "two-sided":
-        return math.log(10.0) * mcnemar_exact(b, m - b, convention=convention).log10_pvalue
-    # One-sided: P[X <= j] with j = b ("greater") or j = m - b ("less"), by symmetry of X.
-    j = b if alternative == "greater" else m - b
-    log_cdf = _log_half_cdf(j, m)
-    if convention == "doubling":
-        return log_cdf
-    # mid-p: P[X <= j] - P[X = j]/2 = (P[X <= j] + P[X <= j - 1]) / 2.
-    return float(np.logaddexp(log_cdf, _log_half_cdf(j - 1, m))) - _LN2
-
-
-def _log_half_cdf(j: int, m: int) -> float:
-    """log P[Binomial(m, 1/2) <= j], from the doubled exact p of the split (j, m - j)."""
-    if j < 0:
-        return -math.inf
-    if 2 * j >= m:
-        # At or past the middle: P[X <= j] = 1 - P[X <= m - j - 1], which is >= 1/2.
-        return math.log1p(-math.exp(_log_half_cdf(m - j - 1, m)))
-    return math.log(10.0) * mcnemar_exact(j, m - j).log10_pvalue - _LN2
+    """Natural log of the exact p-value of b out of m: :func:`calculator.mcnemar_exact`'s."""
+    result = mcnemar_exact(b, m - b, convention=convention, alternative=alternative)
+    return math.log(10.0) * result.log10_pvalue
 
 
 def _rejection_limit(m: int, convention: str, alternative: str, alpha: float) -> int:

@@ -79,13 +79,13 @@ def test_no_discordant_pairs() -> None:
 
 
 @pytest.mark.parametrize("convention", ["doubling", "mid-p"])
-def test_two_sided_pvalue_is_mcnemar_exact(convention: str) -> None:
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_pvalue_is_mcnemar_exact(convention: str, alternative: str) -> None:
     for m in range(0, 41):
         for b in range(m + 1):
-            expected = mcnemar_exact(b, m - b, convention=convention).pvalue
-            assert null_distribution(m, b, convention=convention).pvalue == pytest.approx(
-                expected, rel=1e-12
-            )
+            expected = mcnemar_exact(b, m - b, convention=convention, alternative=alternative)
+            result = null_distribution(m, b, convention=convention, alternative=alternative)
+            assert result.pvalue == pytest.approx(expected.pvalue, rel=1e-12)
 
 
 @pytest.mark.parametrize(
