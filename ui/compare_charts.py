@@ -15,29 +15,31 @@ from calculator.formatting import format_p_equals, format_percent, format_points
 
 __all__ = ["difference_frame", "difference_heatmap", "ranking_chart", "ranking_frame"]
 
-_CELL = 46  # pixels per heatmap cell
+_CELL = 46  # pixels per heatmap cell, fewer when many systems share the grid
+_GRID = 640  # widest grid in pixels
+_LABELLED = 30  # smallest cell that shows its number (below, the tooltip does)
 
 
 def difference_frame(result: SystemComparison) -> pd.DataFrame:
-    """One row per ordered pair of distinct systems, in ranking order: the difference row -
-    column in points, its label (starred when the pair differs), and the adjusted p."""
+    """One row per ordered pair of distinct systems: the difference row - column in points,
+    its label (starred when the pair differs), and the adjusted p."""
     rows = []
-    for first in result.ranking:
-        for second in result.ranking:
-            if first == second:
-                continue
-            pair = result.pair(first, second)
-            points = 100.0 * pair.difference
+    for pair in result.pairs:  # each pair gives its cell and the mirrored one
+        adjusted = format_p_equals(
+            pair.adjusted_pvalue, pair.log10_adjusted_pvalue, alpha=result.alpha
+        )
+        for row, column, difference in (
+            (pair.a, pair.b, pair.difference),
+            (pair.b, pair.a, -pair.difference),
+        ):
             rows.append(
                 {
-                    "row": first,
-                    "column": second,
-                    "points": points,
-                    "label": format_points(pair.difference) + ("*" if pair.reject else ""),
+                    "row": row,
+                    "column": column,
+                    "points": 100.0 * difference,
+                    "label": format_points(difference) + ("*" if pair.reject else ""),
                     "differs": "differs" if pair.reject else "not separated",
-                    "adjusted": format_p_equals(
-                        pair.adjusted_pvalue, pair.log10_adjusted_pvalue, alpha=result.alpha
-                    ),
+                    "adjusted": adjusted,
                 }
             )
     return pd.DataFrame(rows)
@@ -52,7 +54,8 @@ def difference_heatmap(result: SystemComparison) -> alt.LayerChart:
     data = difference_frame(result)
     order = list(result.ranking)
     reach = max(1.0, float(data["points"].abs().max())) if len(data) else 1.0
-    size = _CELL * len(order)
+    cell = max(12, min(_CELL, _GRID // max(1, len(order))))
+    size = cell * len(order)
     base = alt.Chart(data).encode(
         x=alt.X("column:N", sort=order, title="minus (column)", axis=alt.Axis(labelAngle=-40)),
         y=alt.Y("row:N", sort=order, title="system (row)"),
@@ -75,7 +78,7 @@ def difference_heatmap(result: SystemComparison) -> alt.LayerChart:
         ),
         strokeWidth=alt.value(2),
     )
-    labels = base.mark_text(fontSize=11).encode(
+    labels = base.mark_text(fontSize=11, opacity=1 if cell >= _LABELLED else 0).encode(
         text="label:N",
         color=alt.condition(
             f"abs(datum.points) > {0.6 * reach}", alt.value("white"), alt.value("black")

@@ -119,11 +119,13 @@ class SystemComparison:
 
     def not_separated(self, name: str) -> tuple[str, ...]:
         """Systems that `name` is not told apart from after the adjustment, in ranking order."""
-        others = []
-        for other in self.ranking:
-            if other != name and not self.pair(name, other).reject:
-                others.append(other)
-        return tuple(others)
+        if name not in self.names:
+            raise ValueError(f"No system {name!r}; names: {self.names}.")
+        together = set()
+        for pair in self.pairs:  # one pass over the pairs, not a look-up per system
+            if not pair.reject and name in (pair.a, pair.b):
+                together.add(pair.b if pair.a == name else pair.a)
+        return tuple(other for other in self.ranking if other in together)
 
     def separating_cases(self, first: str, second: str) -> tuple[np.ndarray, np.ndarray]:
         """Row positions (from 0) where only `first` passes, and where only `second` passes."""
