@@ -20,6 +20,8 @@ __all__ = [
     "LAYOUTS",
     "MODES",
     "UPLOAD_PROMPT",
+    "CHOOSE_SYSTEMS",
+    "guess_system_column",
     "exclusion_table",
     "heatmap_caption",
     "pair_label",
@@ -37,6 +39,8 @@ INTRO = (
     "chosen system are compared."
 )
 UPLOAD_PROMPT = "Upload the results (one file, or one file per system), or try the example."
+CHOOSE_SYSTEMS = "Choose the outcome columns of at least two systems."
+_SYSTEM_NAMES = ("system", "model", "model_name", "system_name", "run", "name")
 #: How a single file is shaped, as the choice shows it, by layout key.
 LAYOUTS = {
     "wide": "One column per system (wide)",
@@ -118,6 +122,18 @@ x and y; x and z; y and z.'
     if not tied:
         return text + " Every pair is separated after the adjustment."
     return text + " Not separated after the adjustment: " + "; ".join(tied) + "."
+
+
+def guess_system_column(columns: list[str]) -> str | None:
+    """The column that most likely names the system in a long file, if one has a usual name.
+
+    Examples
+    --------
+    >>> guess_system_column(["id", "Model", "ok"]), guess_system_column(["id", "ok"])
+    ('Model', None)
+    """
+    lowered = {str(column).strip().lower(): column for column in columns}
+    return next((lowered[name] for name in _SYSTEM_NAMES if name in lowered), None)
 
 
 def pair_label(first: str, second: str) -> str:

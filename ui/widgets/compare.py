@@ -139,6 +139,7 @@ def _choose(case_files: list[CaseFile]) -> dict | None:
         )
         options.update(_one_file(first, layout, pick[1:], guess))
         if options.get("systems") == []:
+            st.info(words.CHOOSE_SYSTEMS)
             return None
     if st.checkbox("Outcomes are scores", key="compare_is_score"):
         options["threshold"] = st.number_input(
@@ -167,7 +168,10 @@ def _one_file(case_file: CaseFile, layout: str, pick: list, guess) -> dict:  # n
         "Case id", columns, index=_index(columns, guess.id_column), key="compare_id"
     )
     system_column = pick[1].selectbox(
-        "System column", columns, index=_index(columns, None, fallback=1), key="compare_system"
+        "System column",
+        columns,
+        index=_index(columns, words.guess_system_column(columns), fallback=1),
+        key="compare_system",
     )
     outcome = st.selectbox(
         "Outcome column",
