@@ -17,7 +17,7 @@ from pathlib import Path
 
 from calculator.cli import cases, compare, plan, table, teach
 from calculator.cli.arguments import EXIT_USAGE, Parser, UsageError
-from calculator.cli.output import printable, silence_stdout
+from calculator.cli.output import flush, printable, silence_stdout
 
 __all__ = ["SUBCOMMANDS", "UsageError", "build_parser", "main"]
 
@@ -48,8 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser("mcnemar" if installed else "python -m calculator").parse_args(argv)
         status = args.func(args)
-        if sys.stdout is not None:  # a reader that went away shows here, not at Python's exit
-            sys.stdout.flush()
+        flush()  # a reader that went away, or a full disk, shows here and not at Python's exit
         return status
     except BrokenPipeError:  # `mcnemar ... | head`: the reader has all it wanted
         silence_stdout()

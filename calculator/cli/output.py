@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Iterable
 
-__all__ = ["print_json", "print_lines", "printable", "silence_stdout", "write"]
+__all__ = ["flush", "print_json", "print_lines", "printable", "silence_stdout", "write"]
 
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -90,10 +90,22 @@ def write(text: str) -> None:
         text = text.encode(encoding, "backslashreplace").decode(encoding)
     try:
         print(text)
-        sys.stdout.flush()
     except BrokenPipeError:
         silence_stdout()
     except OSError as error:  # a full disk, a device that refuses: say where it happened
+        raise OSError(error.errno, error.strerror, "standard output") from None
+    flush()
+
+
+def flush() -> None:
+    """Flush standard output, with the care of :func:`write` (the command line's last step)."""
+    if sys.stdout is None:
+        return
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+    except OSError as error:
         raise OSError(error.errno, error.strerror, "standard output") from None
 
 

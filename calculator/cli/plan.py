@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from calculator.cli.arguments import count
-from calculator.cli.output import print_json
+from calculator.cli.output import print_json, write
 from calculator.cli.plan_margin import run_margin
 from calculator.planning import MAX_N, PLAN_TESTS, PowerPlan, plan
 
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result.to_dict())
     else:
-        print(_text(result))
+        write(_text(result))
     return 0
 
 
