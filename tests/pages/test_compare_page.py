@@ -128,3 +128,18 @@ def test_exclusion_table_uses_plain_words():
     table = words.exclusion_table(cases)
     assert table.loc["excluded: the case has no row for some system", "rows"] == 2
     assert table.loc["rows read", "rows"] == 5
+
+
+def test_one_file_per_system_is_joined_on_the_shared_id():
+    at = several(open_app_page(PAGE))
+    logs = []
+    for name, values in (("m1", [1, 0, 1, 1]), ("m2", [1, 1, 0, 1]), ("m3", [0, 0, 1])):
+        text = "doc_id,acc\n" + "".join(f"{i},{v}\n" for i, v in enumerate(values))
+        logs.append((f"{name}.csv", text.encode(), "text/csv"))
+    at.file_uploader(key="compare_upload").set_value(logs).run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="compare_id").value == "doc_id"
+    exclusions = next(f.value for f in at.dataframe if list(f.value.columns) == ["rows"])
+    # Doc 3 is in m1 and m2 only: its two rows are left out; docs 0-2 use 3 rows each.
+    assert exclusions.loc["rows used", "rows"] == 9
+    assert exclusions.loc["excluded: the case has no row for some system", "rows"] == 2
