@@ -180,16 +180,65 @@ def pairing_chart(
     >>> "paired" in spec["title"]["text"]
     True
     """
-    agreement = np.asarray(sweep.agreement)
+    frame = _pairing_frame(sweep)
+    x, y, colour, tooltip = _pairing_encodings(large)
+    lines = (
+        alt.Chart(frame)
+        .mark_line(strokeWidth=3 if large else 2)
+        .encode(
+            x=x,
+            y=y,
+            color=colour,
+            strokeDash=alt.StrokeDash(
+                "test:N",
+                legend=None,
+                scale=alt.Scale(domain=list(PAIRING_SERIES), range=[[1, 0], [8, 4]]),
+            ),
+            tooltip=tooltip,
+        )
+    )
+    picked = {sweep.entered_index: "entered table", selected: "slider"}  # slider wins a tie
+    rows = len(sweep.agreement)
+    marks = pd.concat(
+        [frame.iloc[[index, index + rows]].assign(which=label) for index, label in picked.items()],
+        ignore_index=True,
+    )
+    points = (
+        alt.Chart(marks)
+        .mark_point(filled=True, size=300 if large else 110)
+        .encode(
+            x=x,
+            y=y,
+            color=colour,
+            shape=alt.Shape(
+                "which:N",
+                title=None,
+                scale=alt.Scale(domain=["entered table", "slider"], range=["circle", "diamond"]),
+                legend=alt.Legend(orient="top", labelFontSize=_font(large)),
+            ),
+            tooltip=tooltip,
+        )
+    )
+    layers = [lines, points, *_pairing_rules(alpha, independent_agreement)]
+    title = alt.TitleParams(
+        "McNemar's exact p (paired, blue line) never rises with agreement; the unpaired p "
+        "(pink, dashed) ignores it",
+        fontSize=_font(large) + 1,
+    )
+    return alt.layer(*layers).properties(title=title, width="container", **_size(large))
+
+
+def _pairing_frame(sweep: MarginSweep) -> pd.DataFrame:
+    """Both tests' p-values at every table of the sweep, long format (exact rows first)."""
     series = {
         PAIRING_SERIES[0]: np.asarray(sweep.exact_log10),
         PAIRING_SERIES[1]: np.asarray(sweep.unpaired_log10),
     }
-    frame = pd.concat(
+    return pd.concat(
         [
             pd.DataFrame(
                 {
-                    "agreement": agreement,
+                    "agreement": np.asarray(sweep.agreement),
                     "p": np.maximum(10.0**log10, _P_FLOOR),
                     "p_text": [_p_text(v) for v in log10],
                     "test": name,
@@ -199,6 +248,9 @@ def pairing_chart(
         ],
         ignore_index=True,
     )
+
+
+def _pairing_encodings(large: bool) -> tuple[alt.X, alt.Y, alt.Color, list[alt.Tooltip]]:
     x = alt.X(
         "agreement:Q",
         title="Agreement: share of cases both pass or both fail",
@@ -222,63 +274,26 @@ def pairing_chart(
         alt.Tooltip("agreement:Q", title="Agreement", format=".1%"),
         alt.Tooltip("p_text:N", title="p"),
     ]
-    lines = (
-        alt.Chart(frame)
-        .mark_line(strokeWidth=3 if large else 2)
-        .encode(
-            x=x,
-            y=y,
-            color=colour,
-            strokeDash=alt.StrokeDash("test:N", legend=None),
-            tooltip=tooltip,
-        )
-    )
-    picked = {sweep.entered_index: "entered table", selected: "slider"}  # slider wins a tie
-    marks = pd.concat(
-        [
-            frame.iloc[[index, index + len(agreement)]].assign(which=label)
-            for index, label in picked.items()
-        ],
-        ignore_index=True,
-    )
-    points = (
-        alt.Chart(marks)
-        .mark_point(filled=True, size=300 if large else 110)
-        .encode(
-            x=x,
-            y=y,
-            color=colour,
-            shape=alt.Shape(
-                "which:N",
-                title=None,
-                scale=alt.Scale(domain=["entered table", "slider"], range=["circle", "diamond"]),
-                legend=alt.Legend(orient="top", labelFontSize=_font(large)),
-            ),
-            tooltip=tooltip,
-        )
-    )
-    rules = [{"y": alpha, "label": f"α = {alpha:g}"}]
-    alpha_rule = (
-        alt.Chart(pd.DataFrame(rules))
+    return x, y, colour, tooltip
+
+
+def _pairing_rules(alpha: float, independent_agreement: float | None) -> list[alt.Chart]:
+    """A dashed rule at alpha and a dotted one at the agreement of independent systems."""
+    rules = [
+        alt.Chart(pd.DataFrame({"y": [alpha], "label": [f"α = {alpha:g}"]}))
         .mark_rule(color=_RULE_COLOUR, strokeDash=[6, 3])
         .encode(y="y:Q", tooltip=alt.Tooltip("label:N", title="Level"))
-    )
-    layers = [lines, points, alpha_rule]
+    ]
     if independent_agreement is not None:
         independent = pd.DataFrame(
             {"x": [independent_agreement], "label": ["agreement of independent systems"]}
         )
-        layers.append(
+        rules.append(
             alt.Chart(independent)
             .mark_rule(color=_RULE_COLOUR, strokeDash=[2, 3])
             .encode(x="x:Q", tooltip=alt.Tooltip("label:N", title="Dotted line"))
         )
-    title = alt.TitleParams(
-        "McNemar's exact p (paired, blue) falls as agreement rises; the unpaired p (pink, "
-        "dashed) stays flat",
-        fontSize=_font(large) + 1,
-    )
-    return alt.layer(*layers).properties(title=title, width="container", **_size(large))
+    return rules
 
 
 def _p_text(log10_value: float) -> str:
