@@ -37,6 +37,8 @@ from ui.words import Wording, escape_markdown
 __all__ = ["decision_section"]
 
 BIND = "query-params"
+#: Starts the answer's paragraph, so that it reads as the section's conclusion.
+ANSWER_PREFIX = "**Answer:** "
 
 
 def decision_section(
@@ -72,9 +74,8 @@ def decision_section(
     except ValueError as error:
         st.warning(escape_markdown(str(error)), icon=":material/warning:")
         return None
-    # Green only for a claim in B's favour that the test shows; the rest is information.
-    show = st.success if decision.reject and decision.question != "different" else st.info
-    show(escape_markdown(decision.sentence), icon=":material/gavel:")
+    with st.container(border=True, key=f"{key_prefix}decision_answer"):
+        st.markdown(f"{ANSWER_PREFIX}{escape_markdown(decision.sentence)}")
     with st.container(key=f"{key_prefix}decision_chart"):  # the key names it in the page
         st.altair_chart(decision_chart(decision, wording))
     pvalue_col, probability_col = st.columns(2)
