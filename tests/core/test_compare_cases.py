@@ -244,3 +244,10 @@ def test_long_reader_matches_an_independent_count(drawn):
     assert result.rows_used == k * len(expected)
     assert result.rows_read == len(rows)
     balanced(result)
+
+
+def test_the_reader_is_exported_lazily_from_the_package():
+    import calculator
+
+    assert calculator.load_systems is load_systems
+    assert "load_systems" in calculator.__all__
