@@ -87,12 +87,16 @@ WORST_CASES = [
         "noninferiority_plan(p10=0.25, p01=0.25, margin=0.002, n=10**6)",
     ),
     (
+        "peeking, 2,000,000 draws: 2,000 x 1,000 looks x 1,000,000 cases",
+        "simulate_optional_stopping(look_every=10**6, looks=1_000, experiments=2_000)",
+    ),
+    (
         "peeking, page's largest: 10,000 x 100 looks x 10,000 cases",
         "simulate_optional_stopping(look_every=10_000, looks=100, experiments=10_000)",
     ),
     (
-        "peeking, 4,000,000 draws: 1,000,000 x 4 looks x 1,000,000 cases",
-        "simulate_optional_stopping(look_every=10**6, looks=4, experiments=10**6)",
+        "peeking, 2,000,000 draws: 1,000,000 x 2 looks x 1,000,000 cases",
+        "simulate_optional_stopping(look_every=10**6, looks=2, experiments=10**6)",
     ),
 ]
 

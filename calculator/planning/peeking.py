@@ -21,7 +21,7 @@ __all__ = ["OptionalStopping", "simulate_optional_stopping"]
 _MAX_LOOKS = 1_000
 _MAX_EXPERIMENTS = 1_000_000
 # Looks of all experiments held at once (several int64 arrays of this many elements).
-_MAX_DRAWS = 4_000_000
+_MAX_DRAWS = 2_000_000
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -94,7 +94,7 @@ def simulate_optional_stopping(
         Level at which each look declares significance, in (0, 1).
     experiments : int
         Number of simulated experiments (1 to 1,000,000), with experiments x looks at most
-        4,000,000.
+        2,000,000.
     seed : int
         Seed of the numpy random Generator, so a run can be repeated exactly.
     test : {"exact", "chi2"}
@@ -149,14 +149,22 @@ def simulate_optional_stopping(
     new_for_a = rng.binomial(new_discordant, 0.5)
     discordant = np.cumsum(new_discordant, axis=1)
     for_a = np.cumsum(new_for_a, axis=1)
-    # The limits only at the discordant counts that occur, which are few beside 0..max.
-    seen, where = np.unique(discordant, return_inverse=True)
+    # The limits only at the discordant counts that occur, which are few beside 0..max: marked
+    # in a table over their range (or sorted out, for a range too long to mark).
+    low, high = int(discordant.min()), int(discordant.max())
+    if high - low < 8 * _MAX_DRAWS:
+        marks = np.zeros(high - low + 1, dtype=bool)
+        marks[discordant.ravel() - low] = True
+        seen = np.flatnonzero(marks) + low
+    else:  # sorted by hand: numpy's unique hashes, which is slow for many distinct values
+        ordered = np.sort(discordant, axis=None)
+        seen = ordered[np.append(True, ordered[1:] != ordered[:-1])]
     if seen.size > MAX_TABULATED:
         raise ValueError(
             f"these settings reach {seen.size:,} different numbers of discordant pairs, more "
             f"than the {MAX_TABULATED:,} one simulation tests: use fewer experiments or looks."
         )
-    limits = limits_at(seen, alpha, test)[where.reshape(discordant.shape)]
+    limits = limits_at(seen, alpha, test)[np.searchsorted(seen, discordant)]
     significant = np.minimum(for_a, discordant - for_a) <= limits
     rate = np.logical_or.accumulate(significant, axis=1).mean(axis=0)
     look_numbers = np.arange(1, looks + 1)

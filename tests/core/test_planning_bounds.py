@@ -153,8 +153,8 @@ def test_limits_on_a_range_equal_the_table() -> None:
 
 
 def test_simulation_bounds_the_draws_held_in_memory() -> None:
-    with pytest.raises(ValueError, match=r"`experiments` x `looks` must be at most 4,000,000"):
-        simulate_optional_stopping(experiments=1_000_000, looks=5)
+    with pytest.raises(ValueError, match=r"`experiments` x `looks` must be at most 2,000,000"):
+        simulate_optional_stopping(experiments=1_000_000, looks=3)
     with pytest.raises(ValueError, match="`look_every`"):
         simulate_optional_stopping(look_every=MAX_N + 1)
 
