@@ -92,7 +92,8 @@ def test_matches_brute_force_over_every_table(n, p11, p10, p01, alpha, level) ->
             assert interval.note and interval.method not in VECTORISED
             continue
         assert interval.coverage == pytest.approx(coverage[interval.method], abs=1e-12)
-        assert interval.mean_width == pytest.approx(width[interval.method], abs=1e-6)
+        # Tango's limits are within 1.9e-6 each (20 bisections), so its width within 4e-6.
+        assert interval.mean_width == pytest.approx(width[interval.method], abs=5e-6)
 
 
 def test_size_is_power_at_equal_discordant_cells() -> None:
@@ -132,8 +133,8 @@ def test_array_limits_equal_the_scalar_intervals_on_every_small_table() -> None:
     for method, limits in VECTORISED.items():
         low, high = limits(a, b, c, d, z)
         low, high = np.clip(low, -1, 1), np.clip(high, -1, 1)
-        # Tango's ends come from 24 bisections (within 1.2e-7); the closed forms are exact.
-        tolerance = 2e-7 if method == "tango" else 1e-12
+        # Tango's ends come from 20 bisections (within 1.9e-6); the closed forms are exact.
+        tolerance = 2e-6 if method == "tango" else 1e-12
         for row, lo, hi in zip(tables.astype(int), low, high, strict=True):
             expected = difference_interval(*row, method=method).interval
             assert lo == pytest.approx(expected[0], abs=tolerance), (method, row)
