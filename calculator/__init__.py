@@ -67,7 +67,7 @@ from calculator.posterior import BetterProbability, probability_b_better
 from calculator.reconcile import reconciliation
 from calculator.release import describe_cluster_change, gate_fails, is_worse
 from calculator.sweep import PassSweep, both_pass_sweep
-from calculator.table import PairedTable, check_count, check_probability
+from calculator.table import MAX_COUNT, PairedTable, check_count, check_probability
 
 # Loaded on first use (PEP 562): they pull in scipy.stats, which the calculator page does not
 # need, and importing it would add about half a second to the page's cold start.
@@ -78,10 +78,13 @@ _LAZY = {
     "ClusteredTestResult": "calculator.clustered",
     "clustered_mcnemar": "calculator.clustered",
     "PLAN_TESTS": "calculator.planning",
+    "NonInferiorityPlan": "calculator.planning",
     "PowerPlan": "calculator.planning",
     "connor_n": "calculator.planning",
     "exact_power": "calculator.planning",
     "minimum_detectable_difference": "calculator.planning",
+    "noninferiority_plan": "calculator.planning",
+    "noninferiority_power": "calculator.planning",
     "plan": "calculator.planning",
     "power_curve": "calculator.planning",
     "simulate_optional_stopping": "calculator.planning",
@@ -138,12 +141,15 @@ __all__ = [
     "PLAN_TESTS",
     "ClusteredTestResult",
     "PairedCases",
+    "NonInferiorityPlan",
     "PowerPlan",
     "clustered_mcnemar",
     "connor_n",
     "exact_power",
     "load_cases",
     "minimum_detectable_difference",
+    "noninferiority_plan",
+    "noninferiority_power",
     "plan",
     "power_curve",
     "read_case_file",
@@ -153,6 +159,7 @@ __all__ = [
     "CONVENTIONS",
     "FRAMINGS",
     "MAX_NAME_LENGTH",
+    "MAX_COUNT",
     "MAX_GATES",
     "Analysis",
     "Chi2TestResult",
