@@ -231,10 +231,11 @@ def _gate_line(analysis: Analysis, alpha: float) -> str:
         return noninferiority_gate_line(analysis)
     name_a, name_b = analysis.names
     exact = analysis.exact
-    verdict = "FAIL" if is_worse(analysis, alpha) else "pass"
+    worse = is_worse(analysis, alpha)
+    verdict = f"FAIL: {name_b} is worse" if worse else f"pass: {name_b} is not shown worse"
     return (
-        f"gate      {verdict}: {name_b} worse than {name_a} at alpha = {alpha:g} by the "
-        f"two-sided exact test ({format_p_equals(exact.pvalue, exact.log10_pvalue, alpha=alpha)})"
+        f"gate      {verdict} than {name_a} at alpha = {alpha:g} (two-sided exact McNemar test, "
+        f"{format_p_equals(exact.pvalue, exact.log10_pvalue, alpha=alpha)})"
     )
 
 

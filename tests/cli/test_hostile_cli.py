@@ -222,8 +222,8 @@ def test_gate_line_keeps_p_on_its_side_of_alpha(tmp_path, capsys):
     )
     assert status == 0
     (gate,) = (line for line in out.splitlines() if line.startswith("gate"))
-    assert "gate      pass: new worse than old at alpha = 0.0312" in gate
-    assert gate.endswith("(p = 0.0313)")
+    assert "gate      pass: new is not shown worse than old at alpha = 0.0312" in gate
+    assert gate.endswith("McNemar test, p = 0.0313)")
 
 
 @pytest.mark.parametrize(
