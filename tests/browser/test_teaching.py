@@ -105,9 +105,9 @@ def test_pairing_chart_follows_the_agreement_slider(new_page, app_server) -> Non
 
 def test_presenting_view_keeps_the_sections_live(new_page, app_server) -> None:
     page = open_page(new_page(), f"{app_server.url}?present=true&t_null=true")
-    expect(
-        page.locator("[data-testid=stExpander]").filter(has_text="Worked examples")
-    ).to_have_count(0)
+    expanders = page.locator("[data-testid=stExpander]")
+    expect(expanders.filter(has_text="Worked examples")).to_have_count(0)
+    expect(expanders.filter(has_text="Test options")).to_be_hidden()  # the options panel
     before = drawing(page, "teaching_null_chart")
     press_on_slider(page, "c_slider", 1)
     wait_for_redraw(page, "teaching_null_chart", before)

@@ -4,7 +4,8 @@ what pairing buys, and questions for a class.
 Each section sits behind a toggle bound to the URL (``t_null``, ``t_oc``, ``t_pair``,
 ``t_quiz``) and stays closed unless opened: while closed it computes nothing and sends no chart,
 so the page's keypress latency does not change. ``?present=true`` is the presenting view: no
-explanations or worked examples, bigger numbers and charts, everything still live.
+explanations, worked examples or option panels, bigger numbers and charts, everything still
+live.
 """
 
 from __future__ import annotations
@@ -47,9 +48,11 @@ AGREEMENT_KEY = "agree"
 # Tables in the pairing sweep: every feasible table up to this many, else evenly spaced ones.
 _SWEEP_POINTS = 1_001
 
-# Bigger type for projecting: the metrics, the body text and the section labels.
+# Bigger type for projecting: the metrics, the body text and the section labels; the folded
+# option panels (test options) are hidden, their values still in force from the URL.
 _PRESENT_CSS = """
 <style>
+[data-testid="stExpander"] { display: none; }
 [data-testid="stMetricValue"] { font-size: 3.2rem; }
 [data-testid="stMarkdownContainer"] p { font-size: 1.35rem; }
 [data-testid="stWidgetLabel"] p { font-size: 1.2rem; }
