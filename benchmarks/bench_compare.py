@@ -127,6 +127,7 @@ def main() -> int:
         print(f"{args.cases:,} cases x {args.systems} systems: {rows:,} rows, {size_mb:.0f} MB")
         reference = [measure(REFERENCE, path) for _ in range(args.repeats)]
         cells = 3 * (rows + 1)
+        sys.path.insert(0, str(ROOT))
         from calculator.cases.reading import MAX_CELLS
 
         if cells > MAX_CELLS:
