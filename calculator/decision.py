@@ -218,9 +218,9 @@ def decide(
     >>> d.question, d.reject
     ('non-inferior', True)
     >>> print(d.sentence)  # doctest: +NORMALIZE_WHITESPACE
-    B is not worse than A by more than 2 points: the 90% Tango interval for B's pass rate
-    minus A's, +2.8 to +17.6 points, lies above -2 points (one-sided score test of
-    non-inferiority, p = 0.004, α = 0.05).
+    These cases show that B is not worse than A by more than 2 points: the 90% Tango interval
+    for B's pass rate minus A's, +2.8 to +17.6 points, lies above -2 points (one-sided score
+    test of non-inferiority, p = 0.004, α = 0.05).
     """
     question, margin = resolve_question(question, alternative, margin)
     check_choice(convention, "convention", CONVENTIONS)
@@ -368,7 +368,9 @@ def _no_margin_sentence(decision: Decision, table: PairedTable, words: _Words) -
     interval = words.interval(decision)
     if decision.question == "different":
         if decision.reject:
-            return f"{name_a} and {name_b} differ: {moved} ({test}; {interval})."
+            return (
+                f"These cases show that {name_a} and {name_b} differ: {moved} ({test}; {interval})."
+            )
         return (
             f"No difference between {name_a} and {name_b} is shown ({test}): {moved} on these "
             f"cases, and {interval}. Not significant does not mean equal: every difference in "
@@ -376,7 +378,10 @@ def _no_margin_sentence(decision: Decision, table: PairedTable, words: _Words) -
         )
     claim = "better" if decision.question == "better" else "worse"
     if decision.reject:
-        return f"{name_b} is {claim} than {name_a}: {moved} ({test}; {interval})."
+        return (
+            f"These cases show that {name_b} is {claim} than {name_a}: {moved} ({test}; "
+            f"{interval})."
+        )
     return (
         f"{name_b} is not shown to be {claim} than {name_a} ({test}): {moved} on these cases, "
         f"and {interval}."
@@ -396,35 +401,38 @@ def _margin_sentence(decision: Decision, table: PairedTable, words: _Words) -> s
         test = f"one-sided score test of non-inferiority, {p_text}"
         if decision.reject:
             return (
-                f"{name_b} is not worse than {name_a} by more than {delta}: {interval}, lies "
+                f"These cases show that {name_b} is not worse than {name_a} by more than "
+                f"{delta}: {interval}, lies "
                 f"above {minus} {unit} ({test})."
             )
         return (
-            f"{name_b} is not shown to be within {delta} of {name_a} or better: {interval}, "
-            f"reaches {minus} {unit} or below ({test}). "
+            f"{name_b} is not shown to be non-inferior to {name_a} at a margin of {delta}: "
+            f"{interval}, does not lie entirely above {minus} {unit} ({test}). "
             f"This does not show that {name_b} is worse; these cases cannot rule out a drop of "
-            f"more than {delta}."
+            f"{delta} or more."
         )
     if decision.question == "better":
         test = f"one-sided score test of superiority by the margin, {p_text}"
         if decision.reject:
             return (
-                f"{name_b} is better than {name_a} by more than {delta}: {interval}, lies "
+                f"These cases show that {name_b} is better than {name_a} by more than {delta}: "
+                f"{interval}, lies "
                 f"above {plus} {unit} ({test})."
             )
         return (
             f"{name_b} is not shown to be better than {name_a} by more than {delta}: "
-            f"{interval}, reaches {plus} {unit} or below ({test})."
+            f"{interval}, does not lie entirely above {plus} {unit} ({test})."
         )
     test = f"two one-sided score tests, larger {p_text}"
     if decision.reject:
         return (
-            f"{name_a} and {name_b} are equivalent within ±{delta}: {interval}, lies inside "
+            f"These cases show that {name_a} and {name_b} are equivalent within ±{delta}: "
+            f"{interval}, lies inside "
             f"{minus} to {plus} points ({test})."
         )
     return (
         f"Equivalence of {name_a} and {name_b} within ±{delta} is not shown: {interval}, "
-        f"reaches beyond {minus} to {plus} points ({test}). These cases cannot rule out a "
+        f"does not lie inside {minus} to {plus} points ({test}). These cases cannot rule out a "
         f"difference of {delta} or more."
     )
 

@@ -136,7 +136,9 @@ def test_extreme_tables_give_strict_json(table, question):
 def test_no_discordant_pairs_still_answer_non_inferiority():
     result = analyze(1000, 0, 0, 0, margin=0.01)
     assert result.decision.reject
-    assert result.decision.sentence.startswith("B is not worse than A by more than 1 point")
+    assert result.decision.sentence.startswith(
+        "These cases show that B is not worse than A by more than 1 point"
+    )
     assert "agree on every case" in result.report  # the two-sided part still says so
 
 
@@ -145,10 +147,13 @@ def test_no_discordant_pairs_still_answer_non_inferiority():
 # ---------------------------------------------------------------------------------------------
 def test_noninferiority_sentences_in_both_outcomes():
     shown = analyze(60, 5, 15, 20, margin=0.05, names=("old", "new")).decision.sentence
-    assert shown.startswith("new is not worse than old by more than 5 points:")
+    assert shown.startswith(
+        "These cases show that new is not worse than old by more than 5 points:"
+    )
     assert "lies above -5 points" in shown
     not_shown = analyze(60, 15, 5, 20, margin=0.05, names=("old", "new")).decision.sentence
-    assert not_shown.startswith("new is not shown to be within 5 points of old or better")
+    assert not_shown.startswith("new is not shown to be non-inferior to old at a margin of 5")
+    assert "does not lie entirely above -5 points" in not_shown
     assert "This does not show that new is worse" in not_shown
 
 
