@@ -1,29 +1,37 @@
-"""The calculator page in Chromium, measured beside Streamlit's floor (a one-slider app).
+"""The calculator page in Chromium, measured beside two floors: Streamlit's text floor (one
+slider, one line of text) and the chart floor (one slider, one metric, one Vega-Lite chart).
 
     python benchmarks/bench_page.py
 
-Both servers run in the same run on this machine, driven by one headless Chromium (Debian's,
-``apt-get install chromium``) on loopback only, and every figure is printed with its ratio to
-the floor's: the machine is shared, so ratios travel better than milliseconds.
+All three servers run in the same run on this machine, driven by one headless Chromium
+(Debian's, ``apt-get install chromium``) on loopback only; both floors run with Streamlit's
+default settings from an empty folder. Every figure is printed with its ratio to each floor:
+the machine is shared, so ratios travel better than milliseconds. What is measured
+(the browser side is in ``page_measures.py``):
 
-- cold start: process start to the first full render (calculator: seven cards, the table and
-  both charts drawn; floor: slider and text), median of alternating rounds;
+- cold start: process start to the first full render (calculator: the cards, the table and
+  both charts drawn; floors: their slider and text, or metric and chart), median of
+  alternating rounds;
+- warm page load: a new browser context (empty cache, new session) on the running server,
+  ``goto`` to every output drawn, median of alternating rounds; with the JavaScript each page
+  downloads (uncompressed bytes, from the page's Resource Timing entries);
 - keypress latency: ArrowRight on a focused slider to the last change of every output it
-  affects, timed inside the page (a capture-phase keydown listener and a MutationObserver on
-  the same clock). b slider: the 2 x 2 table, the four result cards and chart 1; gates
-  slider: chart 2; floor: its text. Each press moves to a value not seen before, so the page's
-  caches never answer for it;
-- server CPU per rerun: utime + stime of the server process (/proc/<pid>/stat) over the
-  single-session presses, divided by their number (one rerun per press), less the CPU the
-  server burns anyway while idle (measured over a quiet spell just before);
-- 10 and 20 concurrent sessions (one browser context each, all in this Chromium) pressing
-  the b slider (floor: its slider): latency median and p95, and errors (timeouts, page errors,
-  Streamlit exception boxes, tracebacks in the server log);
-- server resident memory (VmRSS) idle, with one session and with 20 sessions.
+  affects. b slider: the 2 x 2 table, the four result cards and chart 1; gates slider:
+  chart 2; text floor: its text; chart floor: its metric and chart. Each press moves to a
+  value not seen before, so the page's caches never answer for it;
+- server CPU per rerun: utime + stime of the server process over the single-session presses,
+  by their number, less the CPU the server burns anyway while idle (measured just before);
+- 10 and 20 concurrent browser sessions (one context each, all in this Chromium): latency
+  median and p95, and errors (timeouts, page errors, exception boxes, server tracebacks);
+- server resident memory (VmRSS) idle, with one session and with the most browser sessions;
+- the protocol load test of ``bench_load.py`` (no browser: simulated sessions speaking
+  Streamlit's websocket protocol, each moving a slider every 2 s give or take a random half)
+  for 10, 30 and 60 sessions, calculator beside the chart floor.
 
-Targets (issue 4): keypress-to-chart median <= 2x the floor's keypress-to-text median; server
-CPU <= 20 ms per rerun; 10 sessions p95 < 1 s with no error; 20 sessions with no error; cold
-start <= 1.5x the floor's.
+Targets (issue 15, ratios to the chart floor in the same run): keypress on b median <= 1.25x,
+warm load <= 1.3x, cold start <= 1.3x, server CPU per rerun <= 1x; 30 protocol sessions: p95
+<= 1.25x and no error; 60: no error and no growth of memory after the sessions close (the
+last round run twice: the second leaves at most 2% more resident memory than the first).
 """
 
 from __future__ import annotations
@@ -31,249 +39,92 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import shutil
 import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from playwright.async_api import Browser, Page, async_playwright
-from playwright.async_api import TimeoutError as PlaywrightTimeout
+from playwright.async_api import async_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import (  # noqa: E402
-    APP_RENDERED,
-    ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_FLAGS,
-    ROOT,
-    Server,
+import bench_load  # noqa: E402
+from harness import APP_RENDERED, ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS, ROOT, Server  # noqa: E402
+from page_measures import (  # noqa: E402
+    APP_OUTPUTS,
+    B_SLIDER,
+    CHART_FLOOR_OUTPUTS,
+    CHART_FLOOR_RENDERED,
+    FLOOR_OUTPUTS,
+    FLOOR_RENDERED,
+    GATES_SLIDER,
+    PressTimeout,
+    Target,
+    cold_start,
+    concurrent,
+    open_page,
+    percentile,
+    press,
+    warm_load,
 )
 
-VIEWPORT = {"width": 1400, "height": 900}
-QUIET_MS = 200  # a press is over when the script is idle and no output changed for this long
-PRESS_TIMEOUT_MS = 15_000
-OPEN_TIMEOUT_MS = 120_000
-OPENING_AT_ONCE = 4
+NAMES = ("floor", "chart", "calculator")  # text floor, chart floor, the app
 IDLE_SECONDS = 5.0
+MEMORY_GROWTH_TOLERANCE = 0.02  # "no growth": within 2% of the first round's memory
 # On the linear p axis, once the p-values sit near 0 a new b can leave chart 1's drawing the
 # same to the pixel (nothing to see, nothing to time); on the log axis every new p shows.
+# The gates slider spans 1-50 at the default m = 6, too short for 50 fresh values; from
+# m = 101 it spans 1-200 (the gates chart is then on its log-spaced grid).
 SINGLE_SESSION_QUERY = "?gates=101&logp=true"
+MB = 1024 * 1024
 
-FLOOR_RENDERED = """() => {
-  const app = document.querySelector('[data-testid=stApp]');
-  return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'
-    && document.querySelector('[data-testid=stSlider]') !== null
-    && document.querySelector('[data-testid=stMarkdownContainer] p') !== null;
-}"""
-
-# How each output reads in the page; a change of this string is a change of the output.
-APP_OUTPUTS = {
-    "table": "return document.querySelector('table[aria-label=\"Paired 2 by 2 table\"]').innerText",
-    "cards": "return ['difference', 'chi2', 'exact', 'unpaired']"
-    ".map(k => document.querySelector('.st-key-card_' + k).innerText).join('|')",
-    "chart1": "return chartDrawing(0)",
-    "chart2": "return chartDrawing(1)",
-}
-# A chart as drawn: its description, its lines and its rules (cheap enough to read on every
-# mutation, even in twenty pages at once).
-CHART_DRAWING = """(index) => {
-  const chart = document.querySelectorAll('[data-testid=stVegaLiteChart]')[index];
-  const svg = chart.querySelector('svg');
-  return chart.getAttribute('aria-label') + '|'
-    + Array.from(svg.querySelectorAll('.mark-line path'), path => path.getAttribute('d')).join()
-    + '|' + Array.from(svg.querySelectorAll('.mark-rule line'),
-                       line => line.getAttribute('transform')).join();
-}"""
-FLOOR_OUTPUTS = {
-    "text": "return Array.from(document.querySelectorAll('[data-testid=stMarkdownContainer] p'))"
-    ".map(p => p.innerText).filter(t => t.startsWith('The slider')).join('|')",
-}
-B_SLIDER = ".st-key-b_slider input[type=range]"
-GATES_SLIDER = ".st-key-gates_slider input[type=range]"
-FLOOR_SLIDER = ".st-key-value input[type=range]"
-
-# Installed in each page: records the keydown time and, through a MutationObserver, when each
-# output last changed, all on the page's own clock (performance.now()).
-RECORDER = r"""([outputs, chartDrawingSource]) => {
-  const chartDrawing = eval(chartDrawingSource);
-  const reads = {};
-  for (const [name, body] of Object.entries(outputs)) {
-    reads[name] = new Function('chartDrawing', body).bind(null, chartDrawing);
-  }
-  const read = (name) => { try { return reads[name]() ?? ''; } catch (error) { return ''; } };
-  const R = { armed: false, t0: null, base: {}, last: {}, changedAt: {} };
-  const scan = () => {
-    const now = performance.now();
-    for (const name of Object.keys(reads)) {
-      const value = read(name);
-      if (value !== R.last[name]) {
-        R.last[name] = value;
-        if (R.t0 !== null) R.changedAt[name] = now;
-      }
-    }
-  };
-  R.arm = () => {
-    R.t0 = null;
-    R.changedAt = {};
-    for (const name of Object.keys(reads)) R.base[name] = R.last[name] = read(name);
-    R.armed = true;
-  };
-  R.done = (expect, quietMs) => {
-    if (R.t0 === null) return false;
-    const app = document.querySelector('[data-testid=stApp]');
-    if (app === null || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-    for (const name of expect) if (R.last[name] === R.base[name]) return false;
-    return performance.now() - Math.max(R.t0, ...Object.values(R.changedAt)) >= quietMs;
-  };
-  R.latency = (names) => Math.max(...names.map(name => R.changedAt[name] - R.t0));
-  window.addEventListener('keydown', () => {
-    if (R.armed) { R.armed = false; R.t0 = performance.now(); }
-  }, true);
-  new MutationObserver(scan).observe(document.body,
-    { subtree: true, childList: true, attributes: true, characterData: true });
-  window.__bench = R;
-}"""
+Row = tuple[str, str, str, str, str, str, str, str]
 
 
-@dataclass
-class Target:
-    """One of the two apps under test."""
-
-    name: str
-    server: Server
-    rendered: str
-    outputs: dict[str, str]
-    errors: list[str] = field(default_factory=list)
-
-
-class PressTimeout(Exception):
-    pass
-
-
-async def open_page(browser: Browser, target: Target, query: str = "") -> Page:
-    context = await browser.new_context(viewport=VIEWPORT)
-    page = await context.new_page()
-    page.on("pageerror", lambda error: target.errors.append(f"page error: {error}"))
-    await page.goto(target.server.url + query, timeout=OPEN_TIMEOUT_MS)
-    await page.wait_for_function(target.rendered, polling=50, timeout=OPEN_TIMEOUT_MS)
-    await page.evaluate(RECORDER, [target.outputs, CHART_DRAWING])
-    return page
-
-
-async def press(page: Page, slider: str, outputs: list[str]) -> float:
-    """ArrowRight on `slider`; milliseconds from keydown until the last of `outputs` changed."""
-    await page.locator(slider).focus()
-    await page.evaluate("() => window.__bench.arm()")
-    await page.keyboard.press("ArrowRight")
-    try:
-        await page.wait_for_function(
-            f"() => window.__bench.done({json.dumps(outputs)}, {QUIET_MS})",
-            polling=50,
-            timeout=PRESS_TIMEOUT_MS,
-        )
-    except PlaywrightTimeout as error:
-        raise PressTimeout(slider) from error
-    return await page.evaluate(f"() => window.__bench.latency({json.dumps(outputs)})")
-
-
-async def cold_start(browser: Browser, target: Target) -> tuple[float, int]:
-    """Seconds from process start to the first full render, and the idle RSS before it."""
-    context = await browser.new_context(viewport=VIEWPORT)
-    page = await context.new_page()
-    started = time.perf_counter()
-    target.server.start()
-    target.server.wait_healthy()
-    idle_rss = target.server.rss_bytes()
-    await page.goto(target.server.url)
-    await page.wait_for_function(target.rendered, polling="raf", timeout=120_000)
-    seconds = time.perf_counter() - started
-    await context.close()
-    return seconds, idle_rss
-
-
-async def concurrent(
-    browser: Browser, target: Target, sessions: int, presses: int, first_a: int
-) -> dict[str, object]:
-    """`sessions` browser contexts, each pressing the b slider `presses` times at once."""
-    slider, outputs = (
-        (FLOOR_SLIDER, ["text"])
-        if target.name == "floor"
-        else (B_SLIDER, ["table", "cards", "chart1"])
-    )
-    tracebacks_before = target.server.traceback_count()
-    errors_before = len(target.errors)
-    # Each calculator session starts from its own a, so no press finds its result cached.
-    queries = [
-        "" if target.name == "floor" else f"?a={first_a + index}&logp=true"
-        for index in range(sessions)
-    ]
-    # A few at a time: twenty pages loading at once on two cores measure the browser, not the app.
-    opening = asyncio.Semaphore(OPENING_AT_ONCE)
-    failed_opens = 0
-
-    async def open_one(query: str) -> Page | None:
-        nonlocal failed_opens
-        async with opening:
-            try:
-                return await open_page(browser, target, query)
-            except PlaywrightTimeout:
-                failed_opens += 1
-                return None
-
-    opened = await asyncio.gather(*(open_one(query) for query in queries))
-    pages = [page for page in opened if page is not None]
-    latencies: list[float] = []
-    timeouts = failed_opens
-
-    async def session(index: int, page: Page) -> None:
-        nonlocal timeouts
-        await asyncio.sleep(0.1 * index)  # people do not press in step
-        for _ in range(presses):
-            try:
-                latencies.append(await press(page, slider, outputs))
-            except PressTimeout:
-                timeouts += 1
-
-    await asyncio.gather(*(session(index, page) for index, page in enumerate(pages)))
-    rss = target.server.rss_bytes()
-    exception_boxes = 0
-    for page in pages:
-        exception_boxes += await page.locator('[data-testid="stException"]').count()
-    for context in browser.contexts:
-        await context.close()
-    errors = (
-        timeouts
-        + exception_boxes
-        + (len(target.errors) - errors_before)
-        + (target.server.traceback_count() - tracebacks_before)
-    )
-    return {
-        "median_ms": statistics.median(latencies) if latencies else float("nan"),
-        "p95_ms": percentile(latencies, 95),
-        "errors": errors,
-        "presses": sessions * presses,
-        "rss": rss,
-    }
-
-
-def percentile(values: list[float], q: float) -> float:
-    if len(values) < 2:
-        return values[0] if values else float("nan")
-    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+def make_target(name: str, app: Path, scratch: Path) -> Target:
+    logs = ARTIFACTS / "bench"
+    if name == "floor":
+        server = Server(scratch / "floor_app.py", scratch, logs / "floor.log")
+        return Target("floor", server, FLOOR_RENDERED, FLOOR_OUTPUTS)
+    if name == "chart":
+        server = Server(scratch / "chart_floor_app.py", scratch, logs / "chart_floor.log")
+        return Target(
+            "chart", server, CHART_FLOOR_RENDERED, CHART_FLOOR_OUTPUTS,
+            press_outputs=("metric", "chart1"),
+        )  # fmt: skip
+    server = Server(app, app.parent, logs / "calculator.log")
+    return Target(
+        "calculator", server, APP_RENDERED, APP_OUTPUTS,
+        slider=B_SLIDER, press_outputs=("table", "cards", "chart1"), first_a=100,
+    )  # fmt: skip
 
 
 def ratio(value: float, floor: float) -> str:
     return f"{value / floor:.2f}x" if floor else "-"
 
 
-def print_table(rows: list[tuple[str, str, str, str, str, str]]) -> None:
+def row(measure: str, values: dict[str, float], fmt: str, target: str = "", met: str = "") -> Row:
+    """One line of the table: the three figures and the calculator's ratio to each floor."""
+    app, text, chart = values["calculator"], values["floor"], values["chart"]
+    return (
+        measure, format(app, fmt), format(text, fmt), format(chart, fmt),
+        ratio(app, text), ratio(app, chart), target, met,
+    )  # fmt: skip
+
+
+def verdict(ok: bool) -> str:
+    return "yes" if ok else "NO"
+
+
+def print_table(rows: list[Row]) -> None:
     """A Markdown table, so that it can be pasted into the README as it is."""
-    heads = ("measure", "calculator", "floor", "ratio", "target", "met")
-    widths = [max(len(str(row[i])) for row in [heads, *rows]) for i in range(len(heads))]
+    heads = (
+        "measure", "calculator", "text floor", "chart floor", "x text", "x chart", "target", "met",
+    )  # fmt: skip
+    widths = [max(len(str(r[i])) for r in [heads, *rows]) for i in range(len(heads))]
 
     def line(cells: tuple[str, ...]) -> str:
         return (
@@ -282,247 +133,206 @@ def print_table(rows: list[tuple[str, str, str, str, str, str]]) -> None:
 
     print(line(heads))
     print("|" + "|".join("-" * (width + 2) for width in widths) + "|")
-    for row in rows:
-        print(line(row))
+    for r in rows:
+        print(line(r))
 
 
-async def run(args: argparse.Namespace) -> None:
-    scratch = Path(tempfile.mkdtemp(prefix="bench_page_"))
-    # The floor runs from an empty folder: Streamlit's defaults, not this project's config.
-    shutil.copy(Path(__file__).with_name("floor_app.py"), scratch / "floor_app.py")
-    logs = ARTIFACTS / "bench"
+async def single_session(browser, targets: dict[str, Target], presses: int) -> dict:  # noqa: ANN001
+    """Interleaved presses in one page of each app, with the servers' CPU per rerun."""
+    pages = {
+        name: await open_page(browser, t, SINGLE_SESSION_QUERY if name == "calculator" else "")
+        for name, t in targets.items()
+    }
+    # The servers also burn CPU when nobody presses anything (Streamlit's own timers); that
+    # rate is measured first and taken out of the per-rerun figure.
+    idle_started = time.perf_counter()
+    idle_cpu = {name: t.server.cpu_seconds() for name, t in targets.items()}
+    await asyncio.sleep(IDLE_SECONDS)
+    idle_elapsed = time.perf_counter() - idle_started
+    idle_rate = {
+        name: (t.server.cpu_seconds() - idle_cpu[name]) / idle_elapsed
+        for name, t in targets.items()
+    }
+    started = time.perf_counter()
+    cpu_before = {name: t.server.cpu_seconds() for name, t in targets.items()}
+    ms: dict[str, list[float]] = {"b": [], "gates": [], "floor": [], "chart": []}
+    timeouts = dict.fromkeys(targets, 0)
+    plan = [
+        ("calculator", B_SLIDER, ("table", "cards", "chart1"), "b"),
+        ("calculator", GATES_SLIDER, ("chart2",), "gates"),
+        ("floor", targets["floor"].slider, ("text",), "floor"),
+        ("chart", targets["chart"].slider, ("metric", "chart1"), "chart"),
+    ]
+    # Interleaved, so that other load on the machine falls on every app alike.
+    for _ in range(presses):
+        for name, slider, outputs, out in plan:
+            try:
+                ms[out].append(await press(pages[name], slider, outputs))
+            except PressTimeout:
+                timeouts[name] += 1
+    elapsed = time.perf_counter() - started
+    reruns = {"calculator": 2 * presses, "floor": presses, "chart": presses}
+    raw = {
+        name: (t.server.cpu_seconds() - cpu_before[name]) / reruns[name]
+        for name, t in targets.items()
+    }
+    cpu = {name: raw[name] - idle_rate[name] * elapsed / reruns[name] for name in targets}
+    rss = {name: t.server.rss_bytes() for name, t in targets.items()}
+    for page in pages.values():
+        await page.context.close()
+    return {"ms": ms, "timeouts": timeouts, "idle": idle_rate, "cpu": cpu, "rss": rss}
 
-    def fresh(name: str) -> Target:
-        if name == "floor":
-            server = Server(scratch / "floor_app.py", scratch, logs / "floor.log")
-            return Target("floor", server, FLOOR_RENDERED, FLOOR_OUTPUTS)
-        server = Server(args.app, args.app.parent, logs / "calculator.log")
-        return Target("calculator", server, APP_RENDERED, APP_OUTPUTS)
 
-    cold: dict[str, list[float]] = {"calculator": [], "floor": []}
+async def browser_measures(args: argparse.Namespace, scratch: Path) -> dict:
+    cold: dict[str, list[float]] = {name: [] for name in NAMES}
+    warm: dict[str, list[float]] = {name: [] for name in NAMES}
+    js: dict[str, int] = {}
     idle_rss: dict[str, int] = {}
     targets: dict[str, Target] = {}
+    loads: dict[tuple[str, int], dict[str, object]] = {}
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
             executable_path=CHROMIUM, args=list(CHROMIUM_FLAGS)
         )
         try:
             for round_ in range(args.cold_rounds):
-                for name in ("floor", "calculator"):
-                    target = fresh(name)
+                for name in NAMES:
+                    target = make_target(name, args.app, scratch)
                     seconds, idle_rss[name] = await cold_start(browser, target)
                     cold[name].append(seconds)
                     if round_ < args.cold_rounds - 1:
                         target.server.stop()
                     else:
                         targets[name] = target
-            app, floor = targets["calculator"], targets["floor"]
             print(f"cold starts (s): {json.dumps(cold)}", file=sys.stderr)
-
-            # The gates slider spans 1-50 at the default m = 6, too short for 50 fresh values;
-            # from m = 101 it spans 1-200 (the gates chart is then on its log-spaced grid).
-            # Chart 1 on its log p axis: see SINGLE_SESSION_QUERY.
-            app_page = await open_page(browser, app, SINGLE_SESSION_QUERY)
-            floor_page = await open_page(browser, floor)
-            # Both servers also burn CPU when nobody presses anything (Streamlit polls its
-            # config files); that rate is measured first and taken out of the per-rerun figure.
-            idle_started = time.perf_counter()
-            idle_cpu = {name: t.server.cpu_seconds() for name, t in targets.items()}
-            await asyncio.sleep(IDLE_SECONDS)
-            idle_elapsed = time.perf_counter() - idle_started
-            idle_rate = {
-                name: (t.server.cpu_seconds() - idle_cpu[name]) / idle_elapsed
-                for name, t in targets.items()
-            }
-            started = time.perf_counter()
-            cpu_app, cpu_floor = app.server.cpu_seconds(), floor.server.cpu_seconds()
-            b_ms, gates_ms, floor_ms = [], [], []
-            # Interleaved, so that other load on the machine falls on both apps alike.
-            single_timeouts = {"calculator": 0, "floor": 0}
-            for _ in range(args.presses):
-                for page, slider, outputs, out, name in (
-                    (app_page, B_SLIDER, ["table", "cards", "chart1"], b_ms, "calculator"),
-                    (app_page, GATES_SLIDER, ["chart2"], gates_ms, "calculator"),
-                    (floor_page, FLOOR_SLIDER, ["text"], floor_ms, "floor"),
-                ):
-                    try:
-                        out.append(await press(page, slider, outputs))
-                    except PressTimeout:
-                        single_timeouts[name] += 1
-            elapsed = time.perf_counter() - started
-            raw_app = (app.server.cpu_seconds() - cpu_app) / (2 * args.presses)
-            raw_floor = (floor.server.cpu_seconds() - cpu_floor) / args.presses
-            cpu_app = raw_app - idle_rate["calculator"] * elapsed / (2 * args.presses)
-            cpu_floor = raw_floor - idle_rate["floor"] * elapsed / args.presses
-            one_rss = {name: t.server.rss_bytes() for name, t in targets.items()}
-            await app_page.context.close()
-            await floor_page.context.close()
+            for _ in range(args.warm_rounds):
+                for name in NAMES:
+                    seconds, js[name] = await warm_load(browser, targets[name])
+                    warm[name].append(seconds)
+            print(f"warm loads (s): {json.dumps(warm)}", file=sys.stderr)
+            single = await single_session(browser, targets, args.presses)
             print("single session done", file=sys.stderr)
-
-            loads: dict[tuple[str, int], dict[str, object]] = {}
-            first_a = 100
             for sessions in args.sessions:
-                for name in ("floor", "calculator"):
+                for name in NAMES:
                     loads[name, sessions] = await asyncio.wait_for(
-                        concurrent(browser, targets[name], sessions, args.session_presses, first_a),
-                        timeout=600,
+                        concurrent(browser, targets[name], sessions, args.session_presses),
+                        timeout=900,
                     )
                     print(f"{sessions} sessions, {name}: {loads[name, sessions]}", file=sys.stderr)
-                first_a += sessions
+                targets["calculator"].first_a += sessions
         finally:
             await browser.close()
             for target in targets.values():
                 target.server.stop()
-            shutil.rmtree(scratch, ignore_errors=True)
+    errors = {name: t.errors for name, t in targets.items()}
+    return {
+        "cold": cold, "warm": warm, "js": js, "idle_rss": idle_rss, "single": single,
+        "loads": loads, "errors": errors,
+    }  # fmt: skip
 
-    floor_text = statistics.median(floor_ms)
-    floor_p95 = percentile(floor_ms, 95)
-    cold_app, cold_floor = statistics.median(cold["calculator"]), statistics.median(cold["floor"])
-    mb = 1024 * 1024
 
-    def verdict(ok: bool) -> str:
-        return "yes" if ok else "NO"
-
-    rows = [
-        (
-            f"cold start, median of {args.cold_rounds} (s)",
-            f"{cold_app:.2f}",
-            f"{cold_floor:.2f}",
-            ratio(cold_app, cold_floor),
-            "<= 1.5x",
-            verdict(cold_app <= 1.5 * cold_floor),
-        ),
-        (
-            f"b key -> table, cards, chart 1: median of {args.presses} (ms)",
-            f"{statistics.median(b_ms):.0f}",
-            f"{floor_text:.0f}",
-            ratio(statistics.median(b_ms), floor_text),
-            "<= 2x",
-            verdict(statistics.median(b_ms) <= 2 * floor_text),
-        ),
-        (
-            "b key -> table, cards, chart 1: p95 (ms)",
-            f"{percentile(b_ms, 95):.0f}",
-            f"{floor_p95:.0f}",
-            ratio(percentile(b_ms, 95), floor_p95),
-            "",
-            "",
-        ),
-        (
-            f"gates key -> chart 2: median of {args.presses} (ms)",
-            f"{statistics.median(gates_ms):.0f}",
-            f"{floor_text:.0f}",
-            ratio(statistics.median(gates_ms), floor_text),
-            "<= 2x",
-            verdict(statistics.median(gates_ms) <= 2 * floor_text),
-        ),
-        (
-            "gates key -> chart 2: p95 (ms)",
-            f"{percentile(gates_ms, 95):.0f}",
-            f"{floor_p95:.0f}",
-            ratio(percentile(gates_ms, 95), floor_p95),
-            "",
-            "",
-        ),
-        (
-            "server CPU while idle (ms per s)",
-            f"{idle_rate['calculator'] * 1e3:.1f}",
-            f"{idle_rate['floor'] * 1e3:.1f}",
-            ratio(idle_rate["calculator"], idle_rate["floor"]),
-            "",
-            "",
-        ),
-        (
-            "server CPU per press, idle included (ms)",
-            f"{raw_app * 1e3:.1f}",
-            f"{raw_floor * 1e3:.1f}",
-            ratio(raw_app, raw_floor),
-            "",
-            "",
-        ),
-        (
-            "server CPU per rerun, idle taken out (ms)",
-            f"{cpu_app * 1e3:.1f}",
-            f"{cpu_floor * 1e3:.1f}",
-            ratio(cpu_app, cpu_floor),
-            "<= 20 ms",
-            verdict(cpu_app <= 0.020),
-        ),
-    ]
-    rows.append(
-        (
-            "single session: presses timed out",
-            str(single_timeouts["calculator"]),
-            str(single_timeouts["floor"]),
-            "",
-            "0",
-            verdict(single_timeouts["calculator"] == 0),
-        )
+def protocol_load(args: argparse.Namespace, scratch: Path) -> dict[str, list[bench_load.Round]]:
+    """bench_load's simulated classroom, on fresh servers of the chart floor and the app."""
+    options = argparse.Namespace(
+        sessions=args.load_sessions, seconds=args.load_seconds, pause=args.load_pause
     )
+    rounds = {}
+    for name, key in (("chart", "value"), ("calculator", "b_slider")):
+        server = make_target(name, args.app, scratch).server
+        rounds[name] = asyncio.run(bench_load.measure(server, key, options))
+        print(f"protocol load, {name} done", file=sys.stderr)
+    return rounds
+
+
+def browser_rows(args: argparse.Namespace, m: dict) -> list[Row]:
+    med = statistics.median
+    cold = {name: med(values) for name, values in m["cold"].items()}
+    warm = {name: med(values) for name, values in m["warm"].items()}
+    s = m["single"]
+    press_ms = {"calculator": s["ms"]["b"], "floor": s["ms"]["floor"], "chart": s["ms"]["chart"]}
+    gates_ms = {**press_ms, "calculator": s["ms"]["gates"]}
+    key_median = {name: med(values) for name, values in press_ms.items()}
+    rows = [
+        row(f"cold start, median of {args.cold_rounds} (s)", cold, ".2f", "<= 1.3x chart",
+            verdict(cold["calculator"] <= 1.3 * cold["chart"])),
+        row(f"warm page load, median of {args.warm_rounds} (s)", warm, ".2f", "<= 1.3x chart",
+            verdict(warm["calculator"] <= 1.3 * warm["chart"])),
+        row("JavaScript downloaded by a new visitor (MB)",
+            {name: value / MB for name, value in m["js"].items()}, ".1f"),
+        row(f"b key -> table, cards, chart 1: median of {args.presses} (ms)", key_median, ".0f",
+            "<= 1.25x chart", verdict(key_median["calculator"] <= 1.25 * key_median["chart"])),
+        row("b key: p95 (ms)", {n: percentile(v, 95) for n, v in press_ms.items()}, ".0f"),
+        row(f"gates key -> chart 2: median of {args.presses} (ms)",
+            {n: med(v) for n, v in gates_ms.items()}, ".0f"),
+        row("gates key: p95 (ms)", {n: percentile(v, 95) for n, v in gates_ms.items()}, ".0f"),
+        row("server CPU while idle (ms per s)", {n: v * 1e3 for n, v in s["idle"].items()}, ".1f"),
+        row("server CPU per rerun, idle taken out (ms)", {n: v * 1e3 for n, v in s["cpu"].items()},
+            ".1f", "<= 1x chart", verdict(s["cpu"]["calculator"] <= s["cpu"]["chart"])),
+        row("single session: presses timed out", s["timeouts"], "d", "0",
+            verdict(s["timeouts"]["calculator"] == 0)),
+    ]  # fmt: skip
     for sessions in args.sessions:
-        app_load, floor_load = loads["calculator", sessions], loads["floor", sessions]
-        presses = app_load["presses"]
-        p95_target = sessions == 10
+        load = {name: m["loads"][name, sessions] for name in NAMES}
+        presses = load["calculator"]["presses"]
         rows += [
-            (
-                f"{sessions} sessions, {presses} presses: median (ms)",
-                f"{app_load['median_ms']:.0f}",
-                f"{floor_load['median_ms']:.0f}",
-                ratio(app_load["median_ms"], floor_load["median_ms"]),
-                "",
-                "",
-            ),
-            (
-                f"{sessions} sessions: p95 (ms)",
-                f"{app_load['p95_ms']:.0f}",
-                f"{floor_load['p95_ms']:.0f}",
-                ratio(app_load["p95_ms"], floor_load["p95_ms"]),
-                "< 1000 ms" if p95_target else "",
-                verdict(app_load["p95_ms"] < 1000) if p95_target else "",
-            ),
-            (
-                f"{sessions} sessions: errors",
-                str(app_load["errors"]),
-                str(floor_load["errors"]),
-                "",
-                "0",
-                verdict(app_load["errors"] == 0),
-            ),
-        ]
+            row(f"{sessions} browser sessions, {presses} presses: median (ms)",
+                {n: v["median_ms"] for n, v in load.items()}, ".0f"),
+            row(f"{sessions} browser sessions: p95 (ms)",
+                {n: v["p95_ms"] for n, v in load.items()}, ".0f"),
+            row(f"{sessions} browser sessions: errors", {n: v["errors"] for n, v in load.items()},
+                "d", "0", verdict(load["calculator"]["errors"] == 0)),
+        ]  # fmt: skip
     top = max(args.sessions)
     rows += [
-        (
-            "server RSS idle (MB)",
-            f"{idle_rss['calculator'] / mb:.0f}",
-            f"{idle_rss['floor'] / mb:.0f}",
-            ratio(idle_rss["calculator"], idle_rss["floor"]),
-            "",
-            "",
-        ),
-        (
-            "server RSS, 1 session (MB)",
-            f"{one_rss['calculator'] / mb:.0f}",
-            f"{one_rss['floor'] / mb:.0f}",
-            ratio(one_rss["calculator"], one_rss["floor"]),
-            "",
-            "",
-        ),
-        (
-            f"server RSS, {top} sessions (MB)",
-            f"{loads['calculator', top]['rss'] / mb:.0f}",
-            f"{loads['floor', top]['rss'] / mb:.0f}",
-            ratio(loads["calculator", top]["rss"], loads["floor", top]["rss"]),
-            "",
-            "",
-        ),
-    ]
-    print(f"\n$ python benchmarks/bench_page.py {' '.join(sys.argv[1:])}".rstrip())
-    print(time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), end=", ")
-    print(f"{len(__import__('os').sched_getaffinity(0))} cores\n")
-    print_table(rows)
-    for name, target in targets.items():
-        if target.errors:
-            print(f"\n{name}: {len(target.errors)} page errors, first: {target.errors[0]}")
+        row("server RSS idle (MB)", {n: v / MB for n, v in m["idle_rss"].items()}, ".0f"),
+        row("server RSS, 1 session (MB)", {n: v / MB for n, v in s["rss"].items()}, ".0f"),
+        row(f"server RSS, {top} browser sessions (MB)",
+            {n: m["loads"][n, top]["rss"] / MB for n in NAMES}, ".0f"),
+    ]  # fmt: skip
+    return rows
+
+
+def protocol_rows(rounds: dict[str, list[bench_load.Round]]) -> list[Row]:
+    """The protocol load test: calculator beside the chart floor (no text floor: n/a)."""
+    rows: list[Row] = []
+
+    def line(measure: str, app: float, chart: float, fmt: str, target="", met="") -> Row:  # noqa: ANN001
+        return (
+            measure, format(app, fmt), "", format(chart, fmt), "", ratio(app, chart), target, met,
+        )  # fmt: skip
+
+    for app, chart in zip(rounds["calculator"][:-1], rounds["chart"][:-1], strict=True):
+        n = app.sessions
+        p95_target = n == 30
+        app_p95, chart_p95 = bench_load._p95(app.latencies), bench_load._p95(chart.latencies)
+        rows += [
+            line(f"{n} protocol sessions: rerun median (ms)",
+                 statistics.median(app.latencies or [0]) * 1e3,
+                 statistics.median(chart.latencies or [0]) * 1e3, ".0f"),
+            line(f"{n} protocol sessions: rerun p95 (ms)", app_p95 * 1e3, chart_p95 * 1e3, ".0f",
+                 "<= 1.25x chart" if p95_target else "",
+                 verdict(app_p95 <= 1.25 * chart_p95) if p95_target else ""),
+            line(f"{n} protocol sessions: reruns",
+                 len(app.latencies), len(chart.latencies), "d"),
+            line(f"{n} protocol sessions: errors", len(app.errors), len(chart.errors), "d",
+                 "0", verdict(not app.errors)),
+            line(f"{n} protocol sessions: server CPU per rerun (ms)",
+                 app.cpu_per_rerun * 1e3, chart.cpu_per_rerun * 1e3, ".1f"),
+            line(f"{n} protocol sessions: RSS peak (MB)", app.peak_rss / MB, chart.peak_rss / MB,
+                 ".0f"),
+            line(f"{n} protocol sessions: RSS after close (MB)", app.rss_after / MB,
+                 chart.rss_after / MB, ".0f"),
+        ]  # fmt: skip
+    first, again = rounds["calculator"][-2:]
+    chart_first, chart_again = rounds["chart"][-2:]
+    growth = again.rss_after - first.rss_after
+    chart_growth = chart_again.rss_after - chart_first.rss_after
+    rows.append(
+        (f"{again.sessions} protocol sessions again: RSS after close, change (MB)",
+         f"{growth / MB:+.1f}", "", f"{chart_growth / MB:+.1f}", "", "", "no growth",
+         verdict(growth <= MEMORY_GROWTH_TOLERANCE * first.rss_after and not again.errors))
+    )  # fmt: skip
+    return rows
 
 
 def main() -> None:
@@ -532,13 +342,37 @@ def main() -> None:
     )
     parser.add_argument("--presses", type=int, default=50, help="single-session presses per slider")
     parser.add_argument("--cold-rounds", type=int, default=3, help="cold starts of each app")
+    parser.add_argument("--warm-rounds", type=int, default=5, help="warm loads of each app")
     parser.add_argument(
-        "--sessions", type=int, nargs="+", default=[10, 20], help="concurrent session counts"
+        "--sessions", type=int, nargs="+", default=[10, 20], help="concurrent browser sessions"
     )
     parser.add_argument(
-        "--session-presses", type=int, default=10, help="presses per concurrent session"
+        "--session-presses", type=int, default=10, help="presses per concurrent browser session"
     )
-    asyncio.run(run(parser.parse_args()))
+    parser.add_argument("--load-sessions", type=int, nargs="+", default=[10, 30, 60])
+    parser.add_argument("--load-seconds", type=float, default=30.0, help="protocol round length")
+    parser.add_argument("--load-pause", type=float, default=2.0, help="seconds between moves")
+    args = parser.parse_args()
+    scratch = Path(tempfile.mkdtemp(prefix="bench_page_"))
+    # The floors run from an empty folder: Streamlit's defaults, not this project's config.
+    for script in ("floor_app.py", "chart_floor_app.py"):
+        shutil.copy(Path(__file__).with_name(script), scratch / script)
+    try:
+        measured = asyncio.run(browser_measures(args, scratch))
+        rounds = protocol_load(args, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(f"\n$ python benchmarks/bench_page.py {' '.join(sys.argv[1:])}".rstrip())
+    print(time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), end=", ")
+    print(f"{len(os.sched_getaffinity(0))} cores, load average {os.getloadavg()[0]:.1f}\n")
+    print_table(browser_rows(args, measured) + protocol_rows(rounds))
+    for name, errors in measured["errors"].items():
+        if errors:
+            print(f"\n{name}: {len(errors)} page errors, first: {errors[0]}")
+    for name, series in rounds.items():
+        for round_ in series:
+            for error in sorted(set(round_.errors))[:3]:
+                print(f"{name}, {round_.sessions} protocol sessions: {error}")
 
 
 if __name__ == "__main__":

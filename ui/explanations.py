@@ -50,16 +50,12 @@ SECTIONS: tuple[tuple[str, tuple[str | Formula, ...]], ...] = (
         "Formulas",
         (
             "Pass rates, their difference, and the number of discordant cases:",
-            Formula(
-                r"\begin{gathered}p_A = \frac{a + b}{n},\quad p_B = \frac{a + c}{n},\\ "
-                r"p_A - p_B = \frac{b - c}{n},\quad m = b + c\end{gathered}"
-            ),
+            Formula(r"p_A = \frac{a + b}{n},\quad p_B = \frac{a + c}{n},"),
+            Formula(r"p_A - p_B = \frac{b - c}{n},\quad m = b + c"),
             "McNemar's chi-square statistic (1 degree of freedom), without and with "
             "Edwards' continuity correction:",
-            Formula(
-                r"\begin{gathered}X^2 = \frac{(b - c)^2}{b + c},\\ "
-                r"X^2_{cc} = \frac{\max(0,\ |b - c| - 1)^2}{b + c}\end{gathered}"
-            ),
+            Formula(r"X^2 = \frac{(b - c)^2}{b + c},"),
+            Formula(r"X^2_{cc} = \frac{\max(0,\ |b - c| - 1)^2}{b + c}"),
             "Exact test: under equal pass rates, *b* given *m* is binomial with probability "
             "one half. With k = min(b, c), the doubling convention gives",
             Formula(r"p = \min\Bigl(1,\ 2 \sum_{j=0}^{k} \binom{m}{j} 2^{-m}\Bigr)"),
@@ -67,11 +63,10 @@ SECTIONS: tuple[tuple[str, tuple[str | Formula, ...]], ...] = (
             "split is the only one as extreme as itself, so half of its probability is taken "
             "from 1:",
             Formula(
-                r"\begin{gathered}p_{mid} = 2\,P[\mathrm{Bin}(m, \tfrac12) \le k]"
-                r" - P[\mathrm{Bin}(m, \tfrac12) = k]\quad (b \ne c),\\ "
-                r"p_{mid} = 1 - \tfrac12\,P[\mathrm{Bin}(m, \tfrac12) = k]\quad (b = c)"
-                r"\end{gathered}"
+                r"p_{mid} = 2\,P[\mathrm{Bin}(m, \tfrac12) \le k]"
+                r" - P[\mathrm{Bin}(m, \tfrac12) = k]\quad (b \ne c),"
             ),
+            Formula(r"p_{mid} = 1 - \tfrac12\,P[\mathrm{Bin}(m, \tfrac12) = k]\quad (b = c)"),
             "Agresti-Min interval (the default): add one half to every cell, then use the "
             "Wald formula on the adjusted table (n* = n + 2, b* = b + ½, c* = c + ½):",
             Formula(
@@ -82,10 +77,9 @@ SECTIONS: tuple[tuple[str, tuple[str | Formula, ...]], ...] = (
             Formula(r"z = \frac{p_A - p_B}{\sqrt{\bar p (1 - \bar p)\, 2 / n}}"),
             "Many gates, each at level α, on a change that does nothing (independent gates), "
             "and the per-gate levels that hold the overall rate at α:",
+            Formula(r"P(\text{at least one false alarm}) = 1 - (1 - \alpha)^m \le m\alpha,"),
             Formula(
-                r"\begin{gathered}P(\text{at least one false alarm}) = 1 - (1 - \alpha)^m"
-                r" \le m\alpha,\\ \alpha_{Bonf} = \frac{\alpha}{m},\quad "
-                r"\alpha_{Sidak} = 1 - (1 - \alpha)^{1/m}\end{gathered}"
+                r"\alpha_{Bonf} = \frac{\alpha}{m},\quad \alpha_{Sidak} = 1 - (1 - \alpha)^{1/m}"
             ),
         ),
     ),
