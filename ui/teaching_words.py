@@ -30,8 +30,10 @@ NULL_TITLE = "Why the test works: the null distribution of the split"
 NULL_EXPLAIN = (
     "Only the cases where the systems disagree carry evidence about which is better. If the two "
     "systems were equally good, each of those disagreements would be a fair coin toss between "
-    "them, so the count that favours A follows a Binomial(m, 1/2) distribution. The p-value is "
-    "the probability of a split at least as lopsided as the one observed: the shaded bars."
+    "them, so the count that favours A follows a Binomial(m, 1/2) distribution. The p-value adds "
+    "up the probability of every split at least as lopsided as the one observed, in the "
+    "direction tested: the shaded part of the chart (under mid-p, the splits exactly as lopsided "
+    "count half)."
 )
 OC_TITLE = "The tests' real error rates at this number of cases"
 OC_EXPLAIN = (
@@ -47,8 +49,9 @@ PAIR_EXPLAIN = (
     "Keep both pass rates as entered and change only how often the systems agree. The unpaired "
     "test sees only the two pass rates, so its p-value stays put; McNemar's test sees the "
     "disagreements, which become fewer as agreement rises while their imbalance stays the same, "
-    "so its p-value falls. Below the agreement that independent systems would show, the unpaired "
-    "p-value is the smaller one, but only because it then understates the real variability."
+    "so its p-value falls. When the systems agree less than independent systems would (dotted "
+    "line), the unpaired p-value tends to be the smaller one, but only because the unpaired test "
+    "then understates the real variability."
 )
 QUESTIONS_TITLE = "Check your understanding"
 
@@ -139,8 +142,9 @@ def null_summary(null: NullDistribution) -> list[str]:
 def oc_too_large(n: int, largest: int) -> str:
     """The sentence shown instead of the operating characteristics for a very large table."""
     return (
-        f"These exact sums are computed for up to {largest:,} cases; this table has {n:,}. At "
-        "that size the tests' error rates and the intervals' coverage are very close to nominal."
+        f"These exact sums are computed for up to {largest:,} cases; this table has {n:,}. The "
+        "exact test's real error rate depends on the number of discordant pairs: the null "
+        "distribution section shows it for this table."
     )
 
 
