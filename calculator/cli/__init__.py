@@ -42,7 +42,12 @@ def build_parser(prog: str = "python -m calculator") -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
+    """Run the command line; return the exit status.
+
+    0 when done; 1 only when ``cases --fail-if-worse`` finds B worse; 2 for a usage error,
+    unusable input or an internal error, with one line on stderr and never a traceback; 130 when
+    interrupted. A reader that stops early (a closed pipe) changes none of these.
+    """
     # Messages name the command as it was typed: the installed script, or the module.
     installed = argv is None and Path(sys.argv[0]).stem == "mcnemar"
     try:
@@ -64,6 +69,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _fail("interrupted")
         return EXIT_INTERRUPTED
+    except Exception as error:  # a bug: one line, and never exit 1, which means a failed gate
+        return _fail(
+            f"internal error ({type(error).__name__}: {error}); this is a bug in the "
+            "calculator, not in the input: please report it with the command that gave it"
+        )
 
 
 def _os_error(error: OSError) -> str:

@@ -192,6 +192,28 @@ def test_interruption_and_exhaustion_end_in_one_line(monkeypatch, capsys, error,
     assert_one_short_line(err)
 
 
+def test_an_internal_error_is_one_line_and_never_exit_1(monkeypatch, capsys):
+    # Exit 1 means "B is worse" to a release pipeline: a crash must not read as a failed gate.
+    def broken(*_args, **_kwargs):
+        raise AttributeError("'DataFrame' object has no attribute 'dtype'")
+
+    monkeypatch.setattr(calculator.cli.table, "analyze", broken)
+    status, out, err = run(capsys, "table", "60", "15", "5", "20")
+    assert status == 2 and out == "" and err.startswith("internal error (AttributeError: ")
+    assert err.count("\n") == 1
+
+
+def test_group_column_equal_to_the_id_column_of_two_files(tmp_path, capsys):
+    # Found by trying every option on two JSON Lines logs: an AttributeError traceback, exit 1.
+    for name, start in (("a.jsonl", 0), ("b.jsonl", 2)):
+        rows = [json.dumps({"doc_id": i, "acc": (i * 7) % 3 == 0}) for i in range(start, start + 9)]
+        (tmp_path / name).write_text("\n".join(rows) + "\n")
+    argv = ["cases", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--id", "doc_id"]
+    status, _, err = run(capsys, *argv, "--group", "doc_id", "--fail-if-worse")
+    assert status in (0, 2) and "Traceback" not in err
+    assert err == "" if status == 0 else err.count("\n") == 1
+
+
 def test_table_text_speaks_like_the_page(capsys):
     status, out, _ = run(
         capsys, "table", "60", "15", "5", "20", "--ci-method", "tango", "--level", "0.9"
