@@ -77,14 +77,21 @@ def wait_idle(page: Page) -> None:
     page.wait_for_function(CHARTS_DRAWN, timeout=FIRST_RENDER_TIMEOUT_MS)
 
 
+#: Every open expander has drawn its content (some send nothing until opened).
+OPEN_SECTIONS_FILLED = """() => Array.from(document.querySelectorAll(
+    '[data-testid=stExpander] details[open] [data-testid=stExpanderDetails]'))
+  .every(details => details.innerText.trim().length > 0)"""
+
+
 def open_every_section(page: Page) -> int:
-    """Unfold every expander (one rerun-free click each); return how many were opened."""
+    """Unfold every expander and wait for its content; return how many were opened."""
     summaries = page.locator("[data-testid=stExpander] details:not([open]) > summary")
     opened = 0
     while summaries.count() and opened < 50:
         summaries.first.click()
         opened += 1
-    wait_idle(page)
+        page.wait_for_function(OPEN_SECTIONS_FILLED, timeout=FIRST_RENDER_TIMEOUT_MS)
+        wait_idle(page)
     return opened
 
 

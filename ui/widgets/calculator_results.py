@@ -148,10 +148,18 @@ def share_link() -> None:
 
 
 def explanations() -> None:
-    """The folded explanations: Markdown text and LaTeX formulas."""
+    """The folded explanations: Markdown text and LaTeX formulas.
+
+    Each section sends nothing until it is opened (the expander tracks its state and reruns
+    the page when it opens), so a visitor who never opens one downloads no formula renderer
+    and the page starts with fewer elements.
+    """
     st.header("Explanations")
-    for title, parts in SECTIONS:
-        with st.expander(title):
+    for index, (title, parts) in enumerate(SECTIONS):
+        section = st.expander(title, key=f"explain_{index}", on_change="rerun")
+        with section:
+            if not section.open:
+                continue
             for part in parts:
                 if isinstance(part, Formula):
                     st.latex(part.latex)
