@@ -21,6 +21,10 @@ from calculator.planning.power import (
 
 __all__ = ["RequiredN", "connor_n", "minimum_detectable_difference", "required_n"]
 
+# Discordant counts a search tabulates from D = 0: half of what one call may compute, as the search
+# also sums the power at many sizes near the answer.
+_SEARCH_TABULATED = MAX_TABULATED // 2
+
 
 def connor_n(p10: float, p01: float, *, alpha: float = 0.05, power: float = 0.8) -> int:
     """Connor's (1987) approximate number of pairs for the two-sided McNemar test.
@@ -174,13 +178,14 @@ def _pairs(count: int) -> str:
 def _search_limit(psi: float, max_n: int) -> tuple[int, str]:
     """The largest n a search considers, and how a message names that bound.
 
-    The search tabulates r(D) from D = 0 to past the window of its largest n, so that n is the
-    largest whose window ends below :data:`MAX_TABULATED`; with much disagreement this is less
-    than `max_n` (about 260,000 pairs when the systems always disagree).
+    The search tabulates r(D) from D = 0 to past the window of its largest n, and computes power
+    at many n near the answer, so that n is the largest whose window ends below half of
+    :data:`MAX_TABULATED`; with much disagreement this is less than `max_n` (about 131,000 pairs
+    when the systems always disagree).
     """
 
     def fits(n: int) -> bool:
-        return int(window(np.array([n]), psi)[1][0]) < MAX_TABULATED
+        return int(window(np.array([n]), psi)[1][0]) < _SEARCH_TABULATED
 
     if fits(max_n):
         return max_n, f"`max_n` = {max_n:,} pairs"
@@ -190,7 +195,8 @@ def _search_limit(psi: float, max_n: int) -> tuple[int, str]:
         low, high = (middle, high) if fits(middle) else (low, middle)
     return low, (
         f"the {low:,} pairs a search considers when the systems disagree on {psi * 100:.3g}% "
-        f"of the cases (it computes the test for at most {MAX_TABULATED:,} discordant counts)"
+        f"of the cases (it computes the test for at most {_SEARCH_TABULATED:,} discordant "
+        "counts)"
     )
 
 

@@ -48,18 +48,18 @@ def full_enumeration(n: int, p10: float, p01: float, alpha: float = 0.05) -> flo
 
 def test_a_tiny_difference_at_full_disagreement_is_refused_with_the_largest_n_considered() -> None:
     # plan --p10 0.5005 --p01 0.4995 ran for over 400 s and took 1.4 GB.
-    with pytest.raises(ValueError, match=r"about 7,848,878 pairs .* the 262,143 pairs a search"):
+    with pytest.raises(ValueError, match=r"about 7,848,878 pairs .* the 131,071 pairs a search"):
         plan(p10=0.5005, p01=0.4995)
 
 
 def test_a_plan_just_past_the_search_bound_is_refused_and_one_inside_answers() -> None:
-    with pytest.raises(ValueError, match="more pairs than the 262,143 pairs a search considers"):
-        plan(p10=0.502, p01=0.498)
-    result = plan(p10=0.503, p01=0.497)
+    with pytest.raises(ValueError, match="more pairs than the 131,071 pairs a search considers"):
+        plan(p10=0.503, p01=0.497)  # needs 218,187
+    result = plan(p10=0.505, p01=0.495)
     # The smallest n reaching 80%: the power there reaches it and one pair fewer falls short.
-    assert result.n <= 262_143
-    assert exact_power(result.n, 0.503, 0.497) >= 0.8
-    assert exact_power(result.n - 1, 0.503, 0.497) < 0.8
+    assert result.n == 78_595
+    assert exact_power(result.n, 0.505, 0.495) >= 0.8
+    assert exact_power(result.n - 1, 0.505, 0.495) < 0.8
 
 
 def test_a_given_n_beyond_the_bound_is_refused_naming_it() -> None:
