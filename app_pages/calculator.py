@@ -72,7 +72,7 @@ def live_calculator() -> None:
         st.divider()
     present = teaching.presenting()
     if analysis is not None:
-        teaching.teaching_sections(counts, options, gate_options["alpha"])
+        teaching.teaching_sections(wording, counts, options, gate_options["alpha"])
         st.divider()
         if not present:
             results.report(analysis)

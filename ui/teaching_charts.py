@@ -42,7 +42,9 @@ def _font(large: bool) -> int:
     return 20 if large else 13
 
 
-def null_distribution_chart(null: NullDistribution, *, large: bool = False) -> alt.LayerChart:
+def null_distribution_chart(
+    null: NullDistribution, *, axis_title: str | None = None, large: bool = False
+) -> alt.LayerChart:
     """Bars of Binomial(m, 1/2) (an outline past a few hundred pairs), the tails of the p-value
     shaded, the observed b marked by a rule.
 
@@ -62,7 +64,7 @@ def null_distribution_chart(null: NullDistribution, *, large: bool = False) -> a
     )
     x = alt.X(
         "b:Q",
-        title=f"b: discordant pairs only A passes, out of m = {null.discordant:,}",
+        title=axis_title or f"b: discordant pairs, out of m = {null.discordant:,}",
         axis=alt.Axis(format=",d", labelFontSize=_font(large), titleFontSize=_font(large)),
     )
     y = alt.Y(
@@ -168,6 +170,7 @@ def pairing_chart(
     *,
     alpha: float,
     independent_agreement: float | None = None,
+    axis_title: str = "Agreement: share of cases both systems pass or both fail",
     large: bool = False,
 ) -> alt.LayerChart:
     """Both p-values (log axis) against agreement with both pass rates fixed; the entered table
@@ -181,7 +184,7 @@ def pairing_chart(
     True
     """
     frame = _pairing_frame(sweep)
-    x, y, colour, tooltip = _pairing_encodings(large)
+    x, y, colour, tooltip = _pairing_encodings(axis_title, large)
     lines = (
         alt.Chart(frame)
         .mark_line(strokeWidth=3 if large else 2)
@@ -250,10 +253,12 @@ def _pairing_frame(sweep: MarginSweep) -> pd.DataFrame:
     )
 
 
-def _pairing_encodings(large: bool) -> tuple[alt.X, alt.Y, alt.Color, list[alt.Tooltip]]:
+def _pairing_encodings(
+    axis_title: str, large: bool
+) -> tuple[alt.X, alt.Y, alt.Color, list[alt.Tooltip]]:
     x = alt.X(
         "agreement:Q",
-        title="Agreement: share of cases both pass or both fail",
+        title=axis_title,
         scale=alt.Scale(zero=False),
         axis=alt.Axis(format="%", labelFontSize=_font(large), titleFontSize=_font(large)),
     )

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from calculator.formatting import format_p_equals, format_percent
 from calculator.teaching import MarginSweep, NullDistribution
+from ui.words import Wording
 
 __all__ = [
     "NULL_TITLE",
@@ -21,6 +22,9 @@ __all__ = [
     "QUESTIONS",
     "QUESTIONS_TITLE",
     "Question",
+    "agreement_axis_title",
+    "cell_phrases",
+    "null_axis_title",
     "null_summary",
     "oc_too_large",
     "pairing_selected",
@@ -30,7 +34,8 @@ NULL_TITLE = "Why the test works: the null distribution of the split"
 NULL_EXPLAIN = (
     "Only the cases where the systems disagree carry evidence about which is better. If the two "
     "systems were equally good, each of those disagreements would be a fair coin toss between "
-    "them, so the count that favours A follows a Binomial(m, 1/2) distribution. The p-value adds "
+    "them, so b, the number that favour the first system, follows a Binomial(m, 1/2) "
+    "distribution. The p-value adds "
     "up the probability of every split at least as lopsided as the one observed, in the "
     "direction tested: the shaded part of the chart (under mid-p, the splits exactly as lopsided "
     "count half)."
@@ -148,15 +153,36 @@ def oc_too_large(n: int, largest: int) -> str:
     )
 
 
-def pairing_selected(sweep: MarginSweep, index: int, alpha: float) -> str:
+def cell_phrases(wording: Wording) -> tuple[str, str, str, str]:
+    """The four cells in the page's framing: "both pass", "only A passes", ... (or "correct")."""
+    a, b = wording.name_a, wording.name_b
+    if wording.classifier:
+        return ("both correct", f"only {a} correct", f"only {b} correct", "both wrong")
+    return ("both pass", f"only {a} passes", f"only {b} passes", "both fail")
+
+
+def null_axis_title(wording: Wording, m: int) -> str:
+    """x-axis title of the null-distribution chart."""
+    return f"b: cases {cell_phrases(wording)[1]}, of the m = {m:,} that differ"
+
+
+def agreement_axis_title(wording: Wording) -> str:
+    """x-axis title of the pairing chart."""
+    both_good, _, _, both_bad = cell_phrases(wording)
+    return f"Agreement: share of cases {both_good} or {both_bad}"
+
+
+def pairing_selected(sweep: MarginSweep, index: int, alpha: float, wording: Wording) -> str:
     """The table the agreement slider points at, with both p-values."""
     exact = format_p_equals(sweep.exact_pvalue[index], sweep.exact_log10[index], alpha=alpha)
     unpaired = format_p_equals(
         sweep.unpaired_pvalue[index], sweep.unpaired_log10[index], alpha=alpha
     )
+    cells = cell_phrases(wording)
+    counts = (sweep.a[index], sweep.b[index], sweep.c[index], sweep.d[index])
+    table = "; ".join(f"{phrase} {count:,}" for phrase, count in zip(cells, counts, strict=True))
     return (
-        f"Both pass {sweep.a[index]:,}, only A {sweep.b[index]:,}, only B {sweep.c[index]:,}, "
-        f"both fail {sweep.d[index]:,} (agreement {format_percent(sweep.agreement[index])}): "
+        f"{table[0].upper()}{table[1:]} (agreement {format_percent(sweep.agreement[index])}): "
         f"McNemar's exact {exact}; unpaired {unpaired}."
     )
 

@@ -96,9 +96,9 @@ def test_pairing_chart_follows_the_agreement_slider(new_page, app_server) -> Non
     page = open_page(new_page(), f"{app_server.url}?t_pair=true")
     before = drawing(page, "teaching_pairing_chart")
     main = page.locator("[data-testid=stMain]")
-    expect(main).to_contain_text("Both pass 60, only A 15, only B 5, both fail 20")
+    expect(main).to_contain_text("Both pass 60; only A passes 15; only B passes 5; both fail 20")
     press_on_slider(page, "agree", 5)  # both pass: 60 -> 65, the largest possible
-    expect(main).to_contain_text("Both pass 65, only A 10, only B 0, both fail 25")
+    expect(main).to_contain_text("Both pass 65; only A passes 10; only B passes 0; both fail 25")
     wait_for_redraw(page, "teaching_pairing_chart", before)
     page.wait_for_function("() => location.search.includes('agree=65')")
 

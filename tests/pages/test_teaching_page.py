@@ -90,7 +90,7 @@ def test_pairing_slider_moves_the_selected_table_and_keeps_the_pass_rates() -> N
     slider = next(s for s in at.slider if s.key == "agree")
     assert (slider.min, slider.max, slider.value) == (40, 65, 60)
     slider.set_value(65).run()
-    assert "Both pass 65, only A 10, only B 0, both fail 25" in texts(at)
+    assert "Both pass 65; only A passes 10; only B passes 0; both fail 25" in texts(at)
 
 
 def test_agreement_outside_the_range_falls_back_to_the_entered_table() -> None:

@@ -25,6 +25,7 @@ from ui.teaching_charts import (
     null_distribution_chart,
     pairing_chart,
 )
+from ui.words import Wording
 
 
 def _rows(spec: dict, layer: int) -> list[dict]:
@@ -72,9 +73,21 @@ def test_questions_cover_the_five_topics_and_their_numbers_hold() -> None:
 
 def test_pairing_sentence_names_the_table_and_both_pvalues() -> None:
     sweep = margin_sweep(60, 15, 5, 20)
-    text = words.pairing_selected(sweep, sweep.entered_index, 0.05)
-    assert "Both pass 60, only A 15, only B 5, both fail 20" in text
+    text = words.pairing_selected(sweep, sweep.entered_index, 0.05, Wording("A", "B", "pass"))
+    assert "Both pass 60; only A passes 15; only B passes 5; both fail 20" in text
     assert "exact p = 0.041" in text and "unpaired p = 0.123" in text
+
+
+def test_classifier_framing_and_names_relabel_the_cells_not_the_numbers() -> None:
+    sweep = margin_sweep(60, 15, 5, 20)
+    wording = Wording("old", "new", "correct")
+    text = words.pairing_selected(sweep, sweep.entered_index, 0.05, wording)
+    assert "Both correct 60; only old correct 15; only new correct 5; both wrong 20" in text
+    assert "exact p = 0.041" in text
+    assert (
+        words.null_axis_title(wording, 20) == "b: cases only old correct, of the m = 20 that differ"
+    )
+    assert "both correct or both wrong" in words.agreement_axis_title(wording)
 
 
 # --- charts ---------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from calculator.teaching import (
 )
 from ui import teaching_charts as charts
 from ui import teaching_words as words
+from ui.words import Wording
 
 __all__ = [
     "PRESENT_KEY",
@@ -90,17 +91,17 @@ def _sweep(a: int, b: int, c: int, d: int, convention: str) -> MarginSweep:
 
 
 def teaching_sections(
-    counts: tuple[int, int, int, int], options: dict[str, object], alpha: float
+    wording: Wording, counts: tuple[int, int, int, int], options: dict[str, object], alpha: float
 ) -> None:
-    """The four folded teaching sections, following the entered table and options."""
+    """The four folded teaching sections, following the entered table, names and options."""
     large = presenting()
     st.subheader("Teaching")
     if _opened("t_null"):
-        _null_section(counts, options, alpha, large)
+        _null_section(wording, counts, options, alpha, large)
     if _opened("t_oc"):
         _operating_section(counts, options, alpha, large)
     if _opened("t_pair"):
-        _pairing_section(counts, options, alpha, large)
+        _pairing_section(wording, counts, options, alpha, large)
     if _opened("t_quiz"):
         _questions()
 
@@ -115,7 +116,11 @@ def _explain(text: str, large: bool) -> None:
 
 
 def _null_section(
-    counts: tuple[int, int, int, int], options: dict[str, object], alpha: float, large: bool
+    wording: Wording,
+    counts: tuple[int, int, int, int],
+    options: dict[str, object],
+    alpha: float,
+    large: bool,
 ) -> None:
     _, b, c, _ = counts
     null = _null(
@@ -128,7 +133,9 @@ def _null_section(
     _explain(words.NULL_EXPLAIN, large)
     columns = st.columns(3)
     columns[0].metric(
-        "Observed split", f"{b:,} of {b + c:,}", help="b, the pairs only A passes, out of m"
+        "Observed split",
+        f"{b:,} of {b + c:,}",
+        help=f"b, the cases {words.cell_phrases(wording.escaped())[1]}, of the m that differ",
     )
     columns[1].metric("Exact test", format_p_equals(null.pvalue, null.log10_pvalue, alpha=alpha))
     columns[2].metric("Actual size at this m", format_percent(null.size) if null.size else "0")
@@ -136,7 +143,8 @@ def _null_section(
         st.markdown(sentence)
     if null.discordant > 0:
         with st.container(key="teaching_null_chart"):
-            st.altair_chart(charts.null_distribution_chart(null, large=large))
+            axis = words.null_axis_title(wording, null.discordant)
+            st.altair_chart(charts.null_distribution_chart(null, axis_title=axis, large=large))
 
 
 def _operating_section(
@@ -179,7 +187,11 @@ def _operating_section(
 
 
 def _pairing_section(
-    counts: tuple[int, int, int, int], options: dict[str, object], alpha: float, large: bool
+    wording: Wording,
+    counts: tuple[int, int, int, int],
+    options: dict[str, object],
+    alpha: float,
+    large: bool,
 ) -> None:
     a, b, c, d = counts
     n = a + b + c + d
@@ -189,23 +201,29 @@ def _pairing_section(
     sweep = _sweep(a, b, c, d, convention)
     _explain(words.PAIR_EXPLAIN, large)
     lowest, highest = sweep.a[0], sweep.a[-1]
-    chosen = _agreement_slider(lowest, highest, a)
+    label = words.cell_phrases(wording.escaped())[0].capitalize()
+    chosen = _agreement_slider(label, lowest, highest, a)
     pass_a, pass_b = a + b, a + c
     chosen_table = (chosen, pass_a - chosen, pass_b - chosen, n - pass_a - pass_b + chosen)
     here = _sweep(*chosen_table, convention)
-    st.markdown(words.pairing_selected(here, here.entered_index, alpha))
+    st.markdown(words.pairing_selected(here, here.entered_index, alpha, wording.escaped()))
     nearest = min(range(len(sweep.a)), key=lambda i: abs(sweep.a[i] - chosen))
     rate_a, rate_b = pass_a / n, pass_b / n
     independent = rate_a * rate_b + (1 - rate_a) * (1 - rate_b)
     with st.container(key="teaching_pairing_chart"):
         st.altair_chart(
             charts.pairing_chart(
-                sweep, nearest, alpha=alpha, independent_agreement=independent, large=large
+                sweep,
+                nearest,
+                alpha=alpha,
+                independent_agreement=independent,
+                axis_title=words.agreement_axis_title(wording),
+                large=large,
             )
         )
 
 
-def _agreement_slider(lowest: int, highest: int, entered: int) -> int:
+def _agreement_slider(label: str, lowest: int, highest: int, entered: int) -> int:
     """A slider over the both-pass count of the tables that keep both pass rates.
 
     A value left from another table (in the session or the URL) outside today's range is
@@ -224,7 +242,7 @@ def _agreement_slider(lowest: int, highest: int, entered: int) -> int:
             del st.query_params[AGREEMENT_KEY]
         st.session_state[AGREEMENT_KEY] = entered
     return st.slider(
-        "Both pass (more agreement to the right; the pass rates stay as entered)",
+        f"{label} (more agreement to the right; both systems' rates stay as entered)",
         min_value=lowest,
         max_value=highest,
         step=1,
