@@ -14,7 +14,15 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from calculator.cases.findings import EXAMPLES, CaseIssue, OffendingRow, clip, fatal, many
+from calculator.cases.findings import (
+    EXAMPLES,
+    CaseFileError,
+    CaseIssue,
+    OffendingRow,
+    clip,
+    fatal,
+    many,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,7 +42,7 @@ class _LineError(ValueError):
 
 
 def read_json_lines(
-    text: str, name: str, max_columns: int
+    text: str, name: str, *, max_rows: int, max_columns: int, max_cells: int
 ) -> tuple[pd.DataFrame, tuple[CaseIssue, ...]]:
     """The records of a JSON Lines text (index: line number), and a finding for the other lines.
 
@@ -44,22 +52,34 @@ def read_json_lines(
     Raises
     ------
     CaseFileError
-        When no line is a JSON object, or the records have more than `max_columns` keys.
+        When no line is a JSON object, or there are more than `max_rows` lines (objects in an
+        array), `max_columns` distinct keys or `max_cells` values in all.
 
     Examples
     --------
-    >>> frame, issues = read_json_lines('{"id": 1, "doc": {"q": "x"}}\\n\\n[1]\\n', "s.jsonl", 10)
+    >>> text = '{"id": 1, "doc": {"q": "x"}}\\n\\n[1]\\n'
+    >>> frame, issues = read_json_lines(text, "s.jsonl", max_rows=9, max_columns=9, max_cells=99)
     >>> frame.columns.tolist(), frame.index.tolist(), issues[0].examples[0].row
     (['id', 'doc.q'], [1], 3)
     """
-    import pandas as pd
-
+    columns = _Columns(name, max_columns=max_columns, max_cells=max_cells)
     stripped = text.lstrip()
+    # Each record costs a few microseconds in Python: bound their number before parsing any.
+    records = stripped.count("{") if stripped.startswith("[") else text.count("\n")
+    if records > max_rows:
+        raise fatal(
+            "too_large",
+            name,
+            f"{name}: about {records:,} records, over the limit of {max_rows:,} for JSON Lines; "
+            "split the file, or save it as CSV or Parquet (read up to "
+            f"{max_cells:,} cells).",
+            count=records,
+        )
     if stripped.startswith("["):  # a JSON array of objects, accepted too
-        records, line_numbers, bad = _array_records(stripped, name)
+        bad = _array_records(stripped, name, columns)
     else:
-        records, line_numbers, bad = _line_records(text)
-    if not records:
+        bad = _line_records(text, columns)
+    if not columns.rows:
         first = f" (line {bad[0][0]}: {bad[0][1]})." if bad else "."
         raise fatal(
             "unreadable_file",
@@ -68,9 +88,7 @@ def read_json_lines(
             count=len(bad),
             examples=tuple(OffendingRow(line, None, clip(shown)) for line, _, shown in bad[:5]),
         )
-    _check_columns(records, name, max_columns)
-    frame = pd.json_normalize(records, max_level=1)
-    frame.index = pd.Index(line_numbers)
+    frame = columns.frame()
     if not bad:
         return frame, ()
     reasons = Counter(reason for _, reason, _ in bad)
@@ -90,11 +108,14 @@ def read_json_lines(
     return frame, (issue,)
 
 
-def _line_records(text: str) -> tuple[list[dict], list[int], list[_Bad]]:
-    records: list[dict] = []
-    line_numbers: list[int] = []
+def _line_records(text: str, columns: _Columns) -> list[_Bad]:
+    """Each line's record into `columns`; the lines that are not records, with the reason."""
     bad: list[_Bad] = []
-    for number, line in enumerate(text.split("\n"), start=1):
+    start, number = 0, 0
+    while start <= len(text):  # split on "\n" only, without a list of every line
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line, start, number = text[start:end], end + 1, number + 1
         if not line.strip(" \t\r"):
             continue
         try:
@@ -103,39 +124,104 @@ def _line_records(text: str) -> tuple[list[dict], list[int], list[_Bad]]:
             bad.append((number, str(error), line))
             continue
         if isinstance(record, dict):
-            records.append(record)
-            line_numbers.append(number)
+            columns.add(record, number)
         else:
             bad.append((number, f"a JSON {type(record).__name__}, not an object", line))
-    return records, line_numbers, bad
+    return bad
 
 
-def _array_records(text: str, name: str) -> tuple[list[dict], list[int], list[_Bad]]:
+def _array_records(text: str, name: str, columns: _Columns) -> list[_Bad]:
+    """Each object of a JSON array into `columns` (numbered by position from 1)."""
     try:
         array = _loads(text)
     except _LineError as error:
         raise fatal("unreadable_file", name, f"{name}: not readable as JSON: {error}.") from None
-    records: list[dict] = []
-    positions: list[int] = []
     bad: list[_Bad] = []
     for number, record in enumerate(array if isinstance(array, list) else [array], start=1):
         if isinstance(record, dict):
-            records.append(record)
-            positions.append(number)
+            columns.add(record, number)
         else:
             bad.append((number, "not an object", json.dumps(record)[:80]))
-    return records, positions, bad
+    return bad
+
+
+class _Columns:
+    """Records gathered column by column (a list of values per key, not a dict per record),
+    nested objects flattened one level ("doc.question"), refused past the bounds."""
+
+    def __init__(self, name: str, *, max_columns: int, max_cells: int) -> None:
+        self._name = name
+        self._max_columns, self._max_cells = max_columns, max_cells
+        self._values: dict[str, list[object]] = {}  # every list as long as the rows so far
+        self._shapes: dict[tuple[str, ...], list[list[object]]] = {}
+        self._lines: list[int] = []
+        self._cells = 0
+
+    @property
+    def rows(self) -> int:
+        return len(self._lines)
+
+    def add(self, record: dict[str, object], line: int) -> None:
+        if dict in map(type, record.values()):
+            record = _flat(record)
+        shape = tuple(record)
+        targets = self._shapes.get(shape)
+        if targets is not None and len(shape) == len(self._values):  # the usual record
+            for values, value in zip(targets, record.values(), strict=True):
+                values.append(value)
+        else:
+            self._add_new_shape(record, shape)
+        self._lines.append(line)
+        self._cells += len(shape)
+        if self._cells > self._max_cells:
+            raise self._refused("too_large", "values", self._max_cells)
+
+    def _add_new_shape(self, record: dict[str, object], shape: tuple[str, ...]) -> None:
+        rows = len(self._lines)
+        for key in shape:
+            if key not in self._values:
+                if len(self._values) == self._max_columns:
+                    raise self._refused("too_many_columns", "distinct keys", self._max_columns)
+                self._values[key] = [None] * rows
+        for key, values in self._values.items():
+            values.append(record.get(key))
+        self._shapes[shape] = [self._values[key] for key in shape]
+
+    def frame(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(self._values, index=pd.Index(self._lines))
+
+    def _refused(self, kind: str, what: str, limit: int) -> CaseFileError:
+        return fatal(
+            kind,
+            self._name,
+            f"{self._name}: the records hold over {limit:,} {what} (nested keys flattened), "
+            "the most read from one file; keep the keys you need or split the file.",
+            count=limit + 1,
+        )
+
+
+def _flat(record: dict[str, object]) -> dict[str, object]:
+    flat: dict[str, object] = {}
+    for key, value in record.items():
+        if type(value) is dict and value:
+            prefix = key + "."
+            flat.update({prefix + inner: item for inner, item in value.items()})
+        else:
+            flat[key] = value
+    return flat
 
 
 def _loads(text: str) -> object:
     """One JSON value; _LineError with the reason when it cannot be a record's value."""
     try:
-        value = json.loads(text, parse_int=_integer, object_pairs_hook=_object)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as error:
         raise _LineError(f"not JSON ({error.msg}, column {error.colno})") from None
     except RecursionError:
         raise _LineError("nested too deeply") from None
-    if _SURROGATE.search(text):
+    if "\\u" in text and _SURROGATE.search(text):
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
@@ -144,6 +230,7 @@ def _loads(text: str) -> object:
 
 
 def _integer(text: str) -> int | str:
+    """An integer of up to 15 digits; a longer one as written (text); over 4,300, refused."""
     digits = len(text) - text.startswith("-")
     if digits <= _EXACT_DIGITS:
         return int(text)
@@ -153,6 +240,7 @@ def _integer(text: str) -> int | str:
 
 
 def _object(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """The object as a dict; refused when a key is repeated (JSON would keep the last)."""
     record = dict(pairs)
     if len(record) < len(pairs):
         repeated = next(key for key, count in Counter(k for k, _ in pairs).items() if count > 1)
@@ -160,24 +248,4 @@ def _object(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return record
 
 
-def _check_columns(records: list[dict], name: str, max_columns: int) -> None:
-    """Refuse records whose keys (nested ones flattened) number more than `max_columns`."""
-    columns: set[str] = set()
-    shapes: set[tuple] = set()
-    for record in records:
-        shape = tuple(record)
-        nested = [(key, tuple(value)) for key, value in record.items() if type(value) is dict]
-        if shape in shapes and not nested:
-            continue
-        shapes.add(shape)
-        columns.update(key for key in shape)
-        for key, inner in nested:
-            columns.update(f"{key}.{sub}" for sub in inner)
-        if len(columns) > max_columns:
-            raise fatal(
-                "too_many_columns",
-                name,
-                f"{name}: the records have over {max_columns:,} distinct keys (nested ones "
-                "flattened), the most columns read; keep the keys you need.",
-                count=len(columns),
-            )
+_DECODER = json.JSONDecoder(parse_int=_integer, object_pairs_hook=_object)

@@ -32,7 +32,15 @@ from calculator.cases.names import column_names
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["FORMATS", "MAX_FILE_BYTES", "MAX_COLUMNS", "MAX_CELLS", "CaseFile", "read_case_file"]
+__all__ = [
+    "FORMATS",
+    "MAX_FILE_BYTES",
+    "MAX_COLUMNS",
+    "MAX_CELLS",
+    "MAX_JSON_RECORDS",
+    "CaseFile",
+    "read_case_file",
+]
 
 #: File formats by extension; files with another extension are recognised by their content.
 FORMATS = {
@@ -55,7 +63,11 @@ MAX_COLUMNS = 1_000
 
 #: Most cells (rows x columns) read from one file, checked from the line count before reading:
 #: it bounds the memory a file can take once parsed, whatever its shape.
-MAX_CELLS = 50_000_000
+MAX_CELLS = 20_000_000
+
+#: Most records read from a JSON Lines file (lines, or objects of a JSON array): each is parsed
+#: in Python, so the bound keeps the reading of any file under the size limit to seconds.
+MAX_JSON_RECORDS = 1_000_000
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -169,7 +181,13 @@ def read_case_file(
     else:
         _check_text(data, name)
         if file_format == "jsonl":
-            frame, issues = read_json_lines(data.decode("utf-8-sig"), name, MAX_COLUMNS)
+            frame, issues = read_json_lines(
+                data.decode("utf-8-sig"),
+                name,
+                max_rows=MAX_JSON_RECORDS,
+                max_columns=MAX_COLUMNS,
+                max_cells=MAX_CELLS,
+            )
         else:
             _check_shape(data, name, file_format)
             frame, issues, lines = _delimited_frame(data, name, file_format)
