@@ -101,7 +101,8 @@ def read_delimited(data: bytes, name: str, file_format: str) -> DelimitedText:
     bad = np.array([number - 2 for number, _ in invalid], dtype=np.int64)  # data records from 0
     issues = []
     if invalid:
-        issues.append(_malformed(name, table.num_columns, invalid, _lines_of(starts, bad)))
+        lines_bad = _lines_of(starts, bad)
+        issues.append(_malformed(name, table.num_columns, invalid, lines_bad, table.num_rows))
     if isinstance(starts, int):
         lines: np.ndarray | int = starts
     else:
@@ -261,7 +262,7 @@ def _lines_of(starts: np.ndarray | int, records: np.ndarray) -> np.ndarray:
 
 
 def _malformed(
-    name: str, width: int, invalid: Sequence[tuple[int, str]], lines: np.ndarray
+    name: str, width: int, invalid: Sequence[tuple[int, str]], lines: np.ndarray, kept_rows: int
 ) -> CaseIssue:
     texts = [text for _, text in invalid]
     fields = [_field_count(text) for text in texts]
@@ -273,8 +274,11 @@ def _malformed(
     if fewer:
         parts.append(f"{many(fewer, 'line')} with fewer")
     hint = "a stray delimiter or quote?"
-    if more == len(fields) and len(set(fields)) == 1 and texts[0].rstrip().endswith((",", "\t")):
-        hint = "a delimiter at the end of each line? remove it, or name the last column"
+    trailing = all(text.rstrip("\r\n").endswith((",", "\t")) for text in texts)
+    if more == len(fields) and trailing:
+        hint = "a delimiter at the end of the line?"
+        if not kept_rows:
+            hint = "a delimiter at the end of each line? remove it, or name the last column"
     where = f"on line {lines[0]}" if len(lines) == 1 else f"the first on line {lines[0]}"
     return CaseIssue(
         kind="malformed_line",
