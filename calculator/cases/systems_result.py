@@ -214,7 +214,7 @@ class RecordLedger:
             count = int(np.count_nonzero(in_file))
             if not count:
                 continue
-            positions = np.flatnonzero(in_file)[:EXAMPLES]
+            positions = _first_positions(in_file, EXAMPLES)
             examples = tuple(
                 OffendingRow(int(self._rows(int(p))), self._case_id(int(p)), clip(value(int(p))))
                 for p in positions
@@ -229,3 +229,23 @@ class RecordLedger:
                     message=message(name, in_file),
                 )
             )
+
+
+def _first_positions(mask: np.ndarray, limit: int) -> np.ndarray:
+    """The first `limit` positions where `mask` is True, without indexing the whole mask.
+
+    Examples
+    --------
+    >>> _first_positions(np.array([False, True, True, False, True]), 2).tolist()
+    [1, 2]
+    """
+    found: list[np.ndarray] = []
+    total, block = 0, 1 << 16
+    for start in range(0, len(mask), block):
+        hits = np.flatnonzero(mask[start : start + block])
+        if len(hits):
+            found.append(hits[: limit - total] + start)
+            total += len(found[-1])
+            if total >= limit:
+                break
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
