@@ -50,7 +50,9 @@ def exclusion_table(cases: PairedCases) -> pd.DataFrame:
         if cases.excluded[reason]:
             labels.append(f"excluded: {reason_text(reason)}")
             counts.append(cases.excluded[reason])
-    return pd.DataFrame({"rows": counts}, index=labels)
+    # A named index: its header cell says what the row labels are (an empty header cell is
+    # announced as a nameless column).
+    return pd.DataFrame({"rows": counts}, index=pd.Index(labels, name="rows of the files"))
 
 
 def count_table(cases: PairedCases) -> pd.DataFrame:
@@ -59,7 +61,7 @@ def count_table(cases: PairedCases) -> pd.DataFrame:
     a, b, c, d = cases.counts
     return pd.DataFrame(
         {f"{name_b} passes": [a, c], f"{name_b} fails": [b, d]},
-        index=[f"{name_a} passes", f"{name_a} fails"],
+        index=pd.Index([f"{name_a} passes", f"{name_a} fails"], name=f"{name_a} \\ {name_b}"),
     )
 
 
