@@ -141,7 +141,7 @@ def _one_file_columns(case_file: CaseFile, pick: list) -> tuple:
 def choose_columns(case_files: list[CaseFile]) -> Columns | None:
     """The id, outcome and group columns, the score threshold and the names; None (with the
     reason shown) when the files cannot be paired."""
-    st.subheader("Columns")
+    st.header("Columns")
     pick = st.columns(3)
     two_files = len(case_files) == 2
     chosen = (
@@ -202,7 +202,7 @@ def load_cases(stored: list[files.StoredFile], columns: Columns) -> PairedCases 
     except (CaseFileError, ValueError, TypeError) as error:
         st.error(escape_markdown(str(error)))
         return None
-    st.subheader("Validation")
+    st.header("Validation")
     left_out, summary = words.validation_summary(cases.rows_read, cases.rows_used, cases.n)
     (st.warning if left_out else st.success)(summary)
     st.dataframe(tables.exclusion_table(cases), key="cases_exclusions")
@@ -219,7 +219,7 @@ def load_cases(stored: list[files.StoredFile], columns: Columns) -> PairedCases 
 def paired_table(cases: PairedCases) -> Analysis:
     """The 2 x 2 table, the report, and the button that opens the table in the calculator."""
     analysis = analyze(*cases.counts, names=cases.names)
-    st.subheader("Paired table from the data")
+    st.header("Paired table from the data")
     table_col, report_col = st.columns([2, 3])
     table_col.dataframe(tables.count_table(cases), key="cases_table")
     report_col.text(analysis.report)
@@ -232,7 +232,7 @@ def cluster_section(cases: PairedCases, analysis: Analysis) -> None:
     """The cluster-adjusted test beside the plain one, when a group column is chosen."""
     if cases.group_column is None:
         return
-    st.subheader("Clustered cases")
+    st.header("Clustered cases")
     cluster = clustered_mcnemar(*cases.cluster_counts())
     st.info(words.cluster_explanation(escape_markdown(repr(cases.group_column))))
     st.metric("Clusters", f"{cluster.clusters:,}")
@@ -244,7 +244,7 @@ def cluster_section(cases: PairedCases, analysis: Analysis) -> None:
 
 def differing_cases(cases: PairedCases) -> None:
     """The cases only A passes and only B passes: searchable, a page at a time, downloadable."""
-    st.subheader("Cases where the systems differ")
+    st.header("Cases where the systems differ")
     _, b, c, _ = cases.counts
     labels = [
         words.only_passes_label(escape_markdown(name), count)
