@@ -149,3 +149,13 @@ def test_the_module_runs_as_a_program():
     assert completed.returncode == 0, completed.stderr
     payload = json.loads(completed.stdout)
     assert payload["family_size"] == 1 and payload["input"]["layout"] == "files"
+
+
+def test_long_file_compares_only_the_systems_named(tmp_path, capsys):
+    status, out, _ = run_cli(capsys, long_file(tmp_path), "--system", "model", "--systems",
+                             "z,x", "--json")  # fmt: skip
+    assert status == 0
+    payload = json.loads(out)
+    assert [s["name"] for s in payload["systems"]] == ["z", "x"]
+    assert payload["input"]["excluded"]["other_system"] == 8  # the eight rows of y
+    assert payload["family_size"] == 1
