@@ -369,7 +369,7 @@ def result_cards(wording: Wording, analysis: Analysis) -> tuple[Card, Card, Card
         Card(
             key="card_unpaired",
             label="Unpaired test p, same data",
-            value=format_pvalue(unpaired.pvalue, unpaired.log10_pvalue),
+            value=format_pvalue(unpaired.pvalue, unpaired.log10_pvalue, alpha=alpha),
             caption=f"Treats {shown.name_a} and {shown.name_b} as independent samples, "
             "discarding the pairing.",
         ),
