@@ -127,6 +127,21 @@ def test_console_script_prints_what_the_module_prints(installed) -> None:
     assert not Path(where.stdout.strip()).is_relative_to(ROOT)
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["plan", "--p10", "0.05", "--p01", "0.45", "--json"],
+        ["teach", "--n", "40", "--p10", "0.1", "--p01", "0.2", "--json"],
+    ],
+    ids=["plan", "teach"],
+)
+def test_every_core_subcommand_runs_without_the_cases_extra(installed, command) -> None:
+    script = _run([str(installed["core"] / "mcnemar"), *command], cwd=installed["outside"])
+    module = _run([sys.executable, "-m", "calculator", *command], cwd=ROOT)
+    assert script.returncode == 0, script.stderr
+    assert script.stdout == module.stdout
+
+
 def test_a_usage_error_names_the_installed_command(installed) -> None:
     bad = _run([str(installed["core"] / "mcnemar"), "table", "1", "2"], cwd=installed["outside"])
     assert bad.returncode == 2 and bad.stdout == ""
