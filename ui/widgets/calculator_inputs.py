@@ -121,14 +121,14 @@ def _test_options() -> dict[str, object]:
                 help=words.CI_METHOD_HELP,
             ),
             "convention": st.segmented_control(
-                "Exact p convention",
+                "Binomial test's two-sided p",
                 CONVENTIONS,
                 default=DEFAULTS["conv"],
                 required=True,
                 key="conv",
                 bind=BIND,
-                help="doubling: twice the smaller binomial tail. mid-p: counts the observed "
-                "split only half, which is less conservative.",
+                help="doubling: twice the smaller binomial tail, the exact McNemar p. mid-p: "
+                "counts the observed split only half; less conservative, and not an exact p.",
             ),
             "correction": st.toggle(
                 "Continuity correction for chi-square",
