@@ -1,8 +1,9 @@
-"""What every subcommand of the command line shares: the parser, argument types, the output.
+"""What every subcommand of the command line shares: the parser and the argument types.
 
 A subcommand module defines ``add_parser(subparsers)``, which adds its parser (made by
 :class:`Parser`, so a mistake is one line) and sets ``func`` to a function taking the parsed
-arguments and returning the exit status.
+arguments and returning the exit status. What it prints goes through
+:mod:`calculator.cli.output`.
 """
 
 from __future__ import annotations
@@ -13,10 +14,6 @@ from collections.abc import Callable
 
 from calculator._validation import MAX_COUNT, shown
 
-# Printing lives in calculator.cli.output; print_json is also offered here, beside the parser,
-# for subcommand modules written before that module existed.
-from calculator.cli.output import print_json
-
 __all__ = [
     "EXIT_USAGE",
     "Parser",
@@ -25,7 +22,6 @@ __all__ = [
     "file_name",
     "finite_number",
     "level",
-    "print_json",
 ]
 
 #: Exit status for a usage error or an unusable value.
