@@ -6,6 +6,8 @@ file (names, columns) is escaped for Markdown by the page, not here.
 
 from __future__ import annotations
 
+from calculator.cases.names import neutral_text
+
 __all__ = [
     "FILE_TYPES",
     "INTRO",
@@ -16,6 +18,7 @@ __all__ = [
     "TITLE",
     "UPLOAD_PROMPT",
     "cluster_explanation",
+    "columns_used",
     "few_clusters_warning",
     "files_in_use",
     "issue_title",
@@ -77,6 +80,37 @@ def issue_title(kind: str, count: int) -> str:
 def files_in_use(names: list[str]) -> str:
     """The line naming the files the page is working on (plain text)."""
     return "Files in use: " + ", ".join(names)
+
+
+def columns_used(
+    names: tuple[str, str],
+    files: tuple[str, ...],
+    outcome_columns: tuple[str, str],
+    id_column: str | None,
+) -> str:
+    """Which column of which file each system's outcome is, and how the rows are paired (plain
+    text; control and bidirectional characters in file and column names written as escapes).
+
+    Examples
+    --------
+    >>> print(columns_used(("A", "B"), ("a.jsonl", "b.jsonl"), ("acc", "acc"), "doc_id"))
+    A: column 'acc' of a.jsonl
+    B: column 'acc' of b.jsonl
+    Paired on the id column 'doc_id'.
+    >>> print(columns_used(("old", "new"), ("runs.csv",), ("old", "new"), None))
+    old: column 'old' of runs.csv
+    new: column 'new' of runs.csv
+    Paired row by row (no id column).
+    """
+    lines = [
+        f"{neutral_text(name)}: column '{neutral_text(column)}' of {neutral_text(file)}"
+        for name, column, file in zip(names, outcome_columns, (files[0], files[-1]), strict=True)
+    ]
+    if id_column is None:
+        lines.append("Paired row by row (no id column).")
+    else:
+        lines.append(f"Paired on the id column '{neutral_text(id_column)}'.")
+    return "\n".join(lines)
 
 
 def validation_summary(rows_read: int, rows_used: int, cases: int) -> tuple[bool, str]:

@@ -32,6 +32,15 @@ def upload(at: AppTest, name: str, data: bytes, slot: int = 0) -> AppTest:
     return at
 
 
+def choice(at: AppTest, base: str):
+    """The column or name widget `base` ("cases_a", "cases_name_b", ...): its key carries a
+    signature of the files in use, so that a change of files drops every earlier choice."""
+    widgets = [*at.selectbox, *at.text_input, *at.checkbox, *at.number_input]
+    found = [w for w in widgets if w.key is not None and w.key.split("__")[0] == base]
+    assert len(found) == 1, [w.key for w in widgets]
+    return found[0]
+
+
 def exclusions(at: AppTest) -> pd.DataFrame:
     """The rows read / used / excluded table (the only one with a single "rows" column)."""
     return next(f.value for f in at.dataframe if list(f.value.columns) == ["rows"])
@@ -69,8 +78,8 @@ def test_example_logs_show_validation_table_and_lists():
     excluded = exclusions(at)
     assert excluded.loc["excluded: line not readable as a row", "rows"] == 1
     assert excluded.loc["excluded: id in one file only", "rows"] == 4
-    assert at.selectbox(key="cases_id").value == "doc_id"
-    assert at.selectbox(key="cases_a").value == "acc"
+    assert choice(at, "cases_id").value == "doc_id"
+    assert choice(at, "cases_a").value == "acc"
     table = count_table(at)
     assert table.to_numpy().sum() == 236
     assert "passes" in texts(at)
@@ -81,9 +90,9 @@ def test_one_file_upload_counts_and_searchable_paginated_lists():
     rows += [f"r{i},0,1,=cmd|' /C calc'!A{i}" for i in range(3)]  # only B passes: 3
     rows += ["s1,1,1,x", "s2,maybe,1,y"]
     at = upload(open_page(), "runs.csv", csv_text("id,old,new,question", *rows))
-    assert at.selectbox(key="cases_a").value == "old" or at.selectbox(key="cases_a").value
-    at.selectbox(key="cases_a").set_value("old").run()
-    at.selectbox(key="cases_b").set_value("new").run()
+    assert choice(at, "cases_a").value == "old" or choice(at, "cases_a").value
+    choice(at, "cases_a").set_value("old").run()
+    choice(at, "cases_b").set_value("new").run()
     table = count_table(at)
     assert table.to_numpy().tolist() == [[1, 120], [3, 0]]
     # A page shows at most PAGE_SIZE rows, never the whole list.
@@ -127,7 +136,7 @@ def test_header_only_and_binary_uploads():
 def test_group_column_shows_the_cluster_test():
     rows = ["q1,1,0,d1", "q2,1,0,d1", "q3,1,0,d2", "q4,0,1,d3", "q5,1,1,d3"]
     at = upload(open_page(), "runs.csv", csv_text("id,old,new,doc", *rows))
-    at.selectbox(key="cases_group").set_value("doc").run()
+    choice(at, "cases_group").set_value("doc").run()
     assert not at.exception
     assert "not independent" in at.info[0].value
     assert at.metric[0].value == "3"
@@ -141,10 +150,43 @@ def test_two_files_joined_on_id():
     second = csv_text("doc_id,acc", "2,0", "3,1", "4,1", "5,0")
     at = upload(open_page(), "a.csv", first)
     at = upload(at, "b.csv", second, slot=1)
-    assert at.selectbox(key="cases_id").value == "doc_id"
+    assert choice(at, "cases_id").value == "doc_id"
     # Shared ids 2 (1/0), 3 (0/1), 4 (1/1); 1 only in a.csv, 5 only in b.csv.
     assert count_table(at).to_numpy().tolist() == [[1, 1], [1, 0]]
     assert exclusions(at).loc["excluded: id in one file only", "rows"] == 2
+
+
+def jsonl(records: list[dict]) -> bytes:
+    return "".join(json.dumps(record) + "\n" for record in records).encode()
+
+
+# Two harness-style logs with the same columns. A's acc passes ids 0-19, B's acc passes ids 2-20
+# over ids 0-39: by hand a = 18 (2-19), b = 2 (0, 1), c = 1 (20), d = 19 (21-39). B's acc_norm
+# fails everywhere, so pairing A's acc with B's acc_norm (the one-file guess for A's second
+# outcome column) would give b = 20, c = 0: a "very significant" difference that is not there.
+LOG_A = jsonl([{"doc_id": i, "acc": int(i < 20), "acc_norm": int(i < 25)} for i in range(40)])
+LOG_B = jsonl([{"doc_id": i, "acc": int(2 <= i <= 20), "acc_norm": 0} for i in range(40)])
+
+
+def test_choices_are_guessed_anew_when_the_files_change():
+    at = upload(open_page(), "a.jsonl", LOG_A)
+    # One file: its two outcome columns are A and B, named after them.
+    assert choice(at, "cases_a").value == "acc" and choice(at, "cases_b").value == "acc_norm"
+    assert choice(at, "cases_name_b").value == "acc_norm"
+    at = upload(at, "b.jsonl", LOG_B, slot=1)
+    assert choice(at, "cases_a").value == "acc" and choice(at, "cases_b").value == "acc"
+    assert choice(at, "cases_name_a").value == "A" and choice(at, "cases_name_b").value == "B"
+    assert count_table(at).to_numpy().tolist() == [[18, 2], [1, 19]]
+    shown = texts(at)
+    assert "A: column 'acc' of a.jsonl\nB: column 'acc' of b.jsonl" in shown
+    assert "Paired on the id column 'doc_id'." in shown
+    # A choice made for these two files is dropped when B is removed: A's file alone again.
+    choice(at, "cases_group").set_value("acc_norm").run()
+    at.file_uploader(key=files.UPLOAD_KEYS[1]).set_value(None).run()
+    assert not at.exception
+    assert choice(at, "cases_group").value == "(none)"
+    assert choice(at, "cases_b").value == "acc_norm"
+    assert "acc: column 'acc' of a.jsonl\nacc_norm: column 'acc_norm' of a.jsonl" in texts(at)
 
 
 def test_send_table_to_the_calculator():
@@ -156,8 +198,8 @@ def test_send_table_to_the_calculator():
 
 def test_all_rows_excluded_is_an_error_not_a_crash():
     at = upload(open_page(), "runs.csv", csv_text("id,old,new", "q1,x,y", "q2,z,w"))
-    at.selectbox(key="cases_a").set_value("old").run()
-    at.selectbox(key="cases_b").set_value("new").run()
+    choice(at, "cases_a").set_value("old").run()
+    choice(at, "cases_b").set_value("new").run()
     assert not at.exception
     assert any("No case is left" in element.value for element in at.error)
 

@@ -17,6 +17,7 @@ from ui.examples import example_sample_logs
 __all__ = [
     "UPLOAD_KEYS",
     "StoredFile",
+    "choice_key",
     "clear_files",
     "load_example",
     "load_stored",
@@ -53,6 +54,18 @@ def remember_upload(slot: int) -> None:
     else:
         store[slot] = StoredFile.of(upload.name, upload.getvalue())
     st.session_state[_STORE_KEY] = store
+
+
+def choice_key(base: str) -> str:
+    """The key of a column or name widget for the files now remembered.
+
+    The key changes whenever the set of files (or their slots) changes, so every choice made for
+    other files is dropped and guessed anew: a choice kept across files would pair the wrong
+    columns without a word (one file's second outcome column read as B's outcome).
+    """
+    store = st.session_state.get(_STORE_KEY, {})
+    signature = ";".join(f"{slot}:{store[slot].digest}" for slot in sorted(store))
+    return f"{base}__{hashlib.sha256(signature.encode()).hexdigest()[:12]}"
 
 
 def stored_files() -> list[StoredFile]:

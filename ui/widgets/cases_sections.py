@@ -96,7 +96,7 @@ def _two_file_columns(case_files: list[CaseFile], pick: list) -> tuple | None:
         "Case id (in both files)",
         shared,
         index=_index(shared, guesses[0].id_column),
-        key="cases_id",
+        key=files.choice_key("cases_id"),
     )
     outcomes = []
     for slot, (system, columns, key) in enumerate(
@@ -107,7 +107,7 @@ def _two_file_columns(case_files: list[CaseFile], pick: list) -> tuple | None:
                 f"{system}'s outcome ({escape_markdown(case_files[slot].name)})",
                 columns,
                 index=_index(columns, (guesses[slot].outcome_columns or (None,))[0]),
-                key=key,
+                key=files.choice_key(key),
             )
         )
     groups = [words.NO_GROUP, *columns_a, *(c for c in columns_b if c not in columns_a)]
@@ -120,19 +120,22 @@ def _one_file_columns(case_file: CaseFile, pick: list) -> tuple:
     id_options = [words.NO_ID, *columns]
     outcomes = list(guess.outcome_columns)
     id_choice = pick[0].selectbox(
-        "Case id", id_options, index=_index(id_options, guess.id_column), key="cases_id"
+        "Case id",
+        id_options,
+        index=_index(id_options, guess.id_column),
+        key=files.choice_key("cases_id"),
     )
     a_column = pick[1].selectbox(
         "A's outcome",
         columns,
         index=_index(columns, outcomes[0] if outcomes else None),
-        key="cases_a",
+        key=files.choice_key("cases_a"),
     )
     b_column = pick[2].selectbox(
         "B's outcome",
         columns,
         index=_index(columns, outcomes[1] if len(outcomes) > 1 else None, fallback=1),
-        key="cases_b",
+        key=files.choice_key("cases_b"),
     )
     id_column = None if id_choice == words.NO_ID else id_choice
     return id_column, a_column, b_column, [words.NO_GROUP, *columns]
@@ -154,17 +157,20 @@ def choose_columns(case_files: list[CaseFile]) -> Columns | None:
     group_choice = more[0].selectbox(
         "Group (cluster) column, optional",
         group_options,
-        key="cases_group",
+        key=files.choice_key("cases_group"),
         help="Cases from one document, user or prompt template are not independent; choose the "
         "column naming that unit to get the cluster-adjusted test.",
     )
     is_score = more[1].checkbox(
         "Outcomes are scores",
-        key="cases_is_score",
+        key=files.choice_key("cases_is_score"),
         help="Pass when the score is at least the threshold.",
     )
     threshold = more[1].number_input(
-        "Threshold (pass at or above)", value=0.5, key="cases_threshold", disabled=not is_score
+        "Threshold (pass at or above)",
+        value=0.5,
+        key=files.choice_key("cases_threshold"),
+        disabled=not is_score,
     )
     defaults = ("A", "B") if two_files else (a_column, b_column)
     names = []
@@ -173,7 +179,7 @@ def choose_columns(case_files: list[CaseFile]) -> Columns | None:
             f"Name of {system}",
             value=default[:MAX_NAME_LENGTH],
             max_chars=MAX_NAME_LENGTH,
-            key=f"cases_name_{system.lower()}",
+            key=files.choice_key(f"cases_name_{system.lower()}"),
         )
         names.append(name.strip() or system)
     return Columns(
@@ -222,6 +228,9 @@ def paired_table(cases: PairedCases) -> Analysis:
     st.header("Paired table from the data")
     table_col, report_col = st.columns([2, 3])
     table_col.dataframe(tables.count_table(cases), key="cases_table")
+    table_col.text(
+        words.columns_used(cases.names, cases.files, cases.outcome_columns, cases.id_column)
+    )
     report_col.text(analysis.report)
     if st.button("Open this table in the calculator", key="cases_to_calculator", type="primary"):
         open_table_in_calculator(*cases.counts, source=" + ".join(cases.files))
