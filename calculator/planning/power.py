@@ -340,24 +340,28 @@ class PowerModel:
     def power(self, n_values: np.ndarray) -> np.ndarray:
         """Power at each n (any order).
 
-        While every window ends inside :data:`MAX_TABULATED`, one cached table from D = 0
-        serves; beyond, r is computed only at the discordant counts inside some window, which
-        for large n is a small part of 0..n. More than :data:`MAX_TABULATED` such counts are
-        refused (ValueError), as their cost would run to many seconds.
+        A table already built serves when it reaches far enough. Otherwise r is computed at the
+        discordant counts inside some window, unless those cover most of 0..max and that fits
+        in :data:`MAX_TABULATED`: then one cached table from D = 0 is built and shared. For large
+        n, or with disagreement near 1 (windows about 100 counts wide), the windows are a small
+        part of 0..n. More than :data:`MAX_TABULATED` counts inside windows are refused
+        (ValueError), as their cost would run to many seconds.
         """
         n_values = np.asarray(n_values, dtype=np.int64)
         if n_values.size == 0:
             return np.zeros(0)
         lows, highs = window(n_values, self.psi)
         top = int(highs.max())
-        if top < max(self.table.size, MAX_TABULATED):
-            return expected(n_values, self.psi, self.ensure(top), beyond=math.nan)
+        if top < self.table.size:
+            return expected(n_values, self.psi, self.table, beyond=math.nan)
         base = int(lows.min())
         # Mark every D inside some window: +1 where a window opens, -1 past where it closes.
         marks = np.zeros(top - base + 2, dtype=np.int64)
         np.add.at(marks, lows - base, 1)
         np.add.at(marks, highs - base + 1, -1)
         covered = np.flatnonzero(np.cumsum(marks[:-1]) > 0) + base
+        if top < MAX_TABULATED and 2 * covered.size > top:
+            return expected(n_values, self.psi, self.ensure(top), beyond=math.nan)
         if covered.size > MAX_TABULATED:
             raise ValueError(
                 f"these sizes need the test at {covered.size:,} discordant counts, more than "
