@@ -1,14 +1,20 @@
-"""Per-case data at scale: a 1,000,000-row CSV read and analysed, and a 100,000-case list page.
+"""Per-case data at scale: a 1,000,000-row CSV read and analysed, a 100,000-case list page, and
+the worst hostile inputs found (issue 16).
 
 Targets (issue 5): reading, validating, pairing and analysing (plain and cluster-adjusted tests)
 a 1,000,000-row CSV in under 3 s and under 500 MB peak memory; the page's list of 100,000
 discordant cases stays responsive (only a page is rendered; searching and paging are measured).
 
+Target (issue 16): no input of at most the upload limit takes more than 30 s or 2 GB in
+``load_cases``; inputs past a bound (columns, cells, JSON records, bytes) are refused quickly.
+``--hostile`` runs the worst cases found: each at the bound it tests (the largest input still
+read) and just past it (refused), each in a fresh process (wall and CPU seconds, peak RSS).
+
 Each measurement runs in a fresh subprocess so that its peak resident memory (ru_maxrss) is its
 own, beside a reference measured the same way in the same run: ``pandas.read_csv`` of the same
 file alone. Run from the repository root:
 
-    python benchmarks/bench_cases.py [--rows 1000000] [--repeats 3]
+    python benchmarks/bench_cases.py [--rows 1000000] [--repeats 3] [--hostile]
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+MAX_FILE_BYTES = 200 * 1024 * 1024  # the upload limit (calculator.cases.MAX_FILE_BYTES)
 TIME_LIMIT_S = 3.0
 MEMORY_LIMIT_MB = 500.0
 
@@ -126,11 +133,200 @@ def list_page_timings(cases: int = 100_000) -> dict[str, float]:
     return timings
 
 
+# --- hostile inputs (issue 16) -------------------------------------------------------------------
+
+HOSTILE_TIME_S, HOSTILE_MEMORY_MB = 30.0, 2048.0
+
+PROBE = """
+import json, resource, sys, time
+started = time.perf_counter()
+from calculator.cases import CaseFileError, load_cases
+imported = time.perf_counter()
+args = json.loads(sys.argv[1])
+try:
+    cases = load_cases(*args["files"], id_column=args.get("id"), a_column=args.get("a"),
+                       b_column=args.get("b"), file_names=tuple(args.get("names", (None, None))))
+    outcome = f"read: {cases.rows_read:,} rows, {cases.n:,} cases"
+except CaseFileError as error:
+    outcome = f"refused ({error.issue.kind})"
+usage = resource.getrusage(resource.RUSAGE_SELF)
+# VmHWM is this process's own peak: ru_maxrss keeps the parent's peak across fork and exec.
+status = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines())
+peak_mb = int(status["VmHWM"].split()[0]) / 1024
+print(json.dumps({"work_s": time.perf_counter() - imported,
+                  "cpu_s": usage.ru_utime + usage.ru_stime,
+                  "peak_mb": peak_mb, "outcome": outcome}))
+"""
+
+
+def _write_lines(path: Path, header: str, line: str, rows: int) -> None:
+    """`header`, then `line` `rows` times, written in blocks of about 1 MB."""
+    per_block = max(1, (1 << 20) // (len(line) + 1))
+    with path.open("w") as handle:
+        handle.write(header + "\n")
+        block = (line + "\n") * per_block
+        for _ in range(rows // per_block):
+            handle.write(block)
+        handle.write((line + "\n") * (rows % per_block))
+
+
+def hostile_cases(folder: Path) -> list[tuple[str, dict[str, object]]]:
+    """(label, load_cases arguments) for each worst case, its files written into `folder`."""
+    sys.path.insert(0, str(ROOT))
+    from calculator.cases.reading import MAX_CELLS, MAX_COLUMNS, MAX_JSON_RECORDS
+
+    cases: list[tuple[str, dict[str, object]]] = []
+    narrow = folder / "narrow.csv"  # two columns up to the cell bound
+    _write_lines(narrow, "a,b", "1,0", MAX_CELLS // 2 - 1)
+    cases.append(
+        (
+            f"2 columns x {MAX_CELLS // 2:,} rows (the cell bound)",
+            {"files": [str(narrow)], "a": "a", "b": "b"},
+        )
+    )
+    over = folder / "narrow_over.csv"  # the same shape at the upload limit: over the bound
+    _write_lines(over, "a,b", "1,0", MAX_FILE_BYTES // 4 - 1)
+    cases.append(
+        ("2 columns, 200 MB (past the cell bound)", {"files": [str(over)], "a": "a", "b": "b"})
+    )
+    width = MAX_COLUMNS
+    wide = folder / "wide.csv"
+    _write_lines(
+        wide,
+        ",".join(f"c{k}" for k in range(width)),
+        ",".join(["1"] * width),
+        MAX_CELLS // width - 1,
+    )
+    cases.append(
+        (
+            f"{width:,} columns x {MAX_CELLS // width:,} rows",
+            {"files": [str(wide)], "a": "c1", "b": "c2"},
+        )
+    )
+    wider = folder / "wider.csv"
+    _write_lines(wider, ",".join(f"c{k}" for k in range(50_000)), ",".join(["1"] * 50_000), 100)
+    cases.append(
+        ("50,000 columns (past the column bound)", {"files": [str(wider)], "a": "c1", "b": "c2"})
+    )
+    doubled = folder / "doubled.csv"  # tens of thousands of duplicate names, under the bound
+    _write_lines(
+        doubled,
+        "id," + ",".join(["acc"] * (width - 1)),
+        "q," + ",".join(["1"] * (width - 1)),
+        1_000,
+    )
+    cases.append(
+        (
+            f"{width - 1:,} columns all named 'acc'",
+            {"files": [str(doubled)], "a": "acc (column 2)", "b": "acc (column 3)"},
+        )
+    )
+    json_lines = folder / "records.jsonl"
+    record = (
+        '{"doc_id": %d, "doc": {"question": "What is %d?", "subject": "math"}, '
+        '"acc": %d, "acc_norm": %d}'
+    )
+    with json_lines.open("w") as handle:
+        handle.writelines(
+            record % (k, k, k % 2, (k // 2) % 2) + "\n" for k in range(MAX_JSON_RECORDS)
+        )
+    cases.append(
+        (
+            f"JSON Lines, {MAX_JSON_RECORDS:,} nested records",
+            {"files": [str(json_lines)], "id": "doc_id", "a": "acc", "b": "acc_norm"},
+        )
+    )
+    keys = folder / "keys.jsonl"
+    with keys.open("w") as handle:
+        handle.writelines(
+            json.dumps({"id": k, "a": 1, "b": 0, f"key{k}": 1}) + "\n"
+            for k in range(MAX_COLUMNS + 100)
+        )
+    cases.append(
+        (
+            "JSON Lines, over 1,000 distinct keys",
+            {"files": [str(keys)], "id": "id", "a": "a", "b": "b"},
+        )
+    )
+    deep = folder / "deep.jsonl"  # 1,000 lines nested 100,000 levels deep, and one good line
+    with deep.open("w") as handle:
+        handle.write('{"id": 1, "a": 1, "b": 0}\n')
+        handle.writelines('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}\n" for _ in range(1_000))
+    cases.append(
+        (
+            "JSON Lines, 1,000 lines nested 100,000 deep",
+            {"files": [str(deep)], "id": "id", "a": "a", "b": "b"},
+        )
+    )
+    spans = folder / "multiline.csv"  # every row with a quoted cell over two lines
+    _write_lines(spans, "id,a,b,note", 'q,1,0,"two\nlines"', 1_000_000)
+    cases.append(
+        ("1,000,000 rows each with a two-line cell", {"files": [str(spans)], "a": "a", "b": "b"})
+    )
+    rng = np.random.default_rng(2)
+    ids = np.array([f"case-{k}" for k in range(1_000_000)])
+    for name, order in (
+        ("ids_a.csv", np.arange(len(ids))),
+        ("ids_b.csv", rng.permutation(len(ids))),
+    ):
+        with (folder / name).open("w") as handle:
+            handle.write("id,acc\n")
+            handle.writelines(f"{ids[k]},{k % 2}\n" for k in order)
+    cases.append(
+        (
+            "two files of 1,000,000 ids, shuffled",
+            {
+                "files": [str(folder / "ids_a.csv"), str(folder / "ids_b.csv")],
+                "id": "id",
+                "a": "acc",
+                "b": "acc",
+            },
+        )
+    )
+    cases.append(
+        (
+            "/dev/zero (no size known in advance)",
+            {"files": ["/dev/zero"], "names": ["zero.csv", None], "a": "a", "b": "b"},
+        )
+    )
+    return cases
+
+
+def hostile_report() -> None:
+    print(f"\nHostile inputs: limits {HOSTILE_TIME_S:g} s and {HOSTILE_MEMORY_MB:,.0f} MB per call")
+    print(f"{'input':48}{'wall s':>8}{'CPU s':>8}{'peak MB':>9}  outcome")
+    worst_s = worst_mb = 0.0
+    with tempfile.TemporaryDirectory() as folder:
+        for label, arguments in hostile_cases(Path(folder)):
+            done = subprocess.run(
+                [sys.executable, "-c", PROBE, json.dumps(arguments)],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                check=True,
+            )
+            run = json.loads(done.stdout.strip().splitlines()[-1])
+            # The work is single-threaded: on an idle machine its wall time is its CPU time, and
+            # CPU time is what stays comparable when other jobs share the cores.
+            worst_s, worst_mb = max(worst_s, run["cpu_s"]), max(worst_mb, run["peak_mb"])
+            figures = f"{run['work_s']:8.1f}{run['cpu_s']:8.1f}{run['peak_mb']:9.0f}"
+            print(f"{label:48}{figures}  {run['outcome']}")
+    within = worst_s < HOSTILE_TIME_S and worst_mb < HOSTILE_MEMORY_MB
+    print(
+        f"worst: {worst_s:.1f} CPU s (imports included), {worst_mb:.0f} MB peak: "
+        f"{'met' if within else 'NOT met'}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--hostile", action="store_true", help="only the hostile inputs")
     args = parser.parse_args()
+    if args.hostile:
+        hostile_report()
+        return
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "cases.csv"
         write_csv(path, args.rows)

@@ -121,12 +121,12 @@ def _line_records(text: str, columns: _Columns) -> list[_Bad]:
         try:
             record = _loads(line)
         except _LineError as error:
-            bad.append((number, str(error), line))
+            bad.append((number, str(error), clip(line, 200)))  # a line may be megabytes
             continue
         if isinstance(record, dict):
             columns.add(record, number)
         else:
-            bad.append((number, f"a JSON {type(record).__name__}, not an object", line))
+            bad.append((number, f"a JSON {type(record).__name__}, not an object", clip(line, 200)))
     return bad
 
 
