@@ -35,6 +35,7 @@ __all__ = [
     "decision_query",
     "parse_param",
     "share_query",
+    "teaching_query",
     "slider_max",
 ]
 
@@ -306,6 +307,28 @@ def decision_query(values: Mapping[str, object]) -> str:
         for key in DECISION_DEFAULTS
         if key in values and values[key] != DECISION_DEFAULTS[key]
     }
+    return urlencode(changed)
+
+
+def teaching_query(values: Mapping[str, object], *, entered_a: int) -> str:
+    """The teaching sections' part of a shareable link: the open sections, the presenting
+    view, and the agreement when the pairing section is open at a table other than the entered.
+
+    Examples
+    --------
+    >>> teaching_query({"t_null": True, "t_oc": False, "t_pair": True, "agree": 55}, entered_a=60)
+    't_null=true&t_pair=true&agree=55'
+    >>> teaching_query({"t_pair": False, "agree": 55}, entered_a=60)
+    ''
+    """
+    changed: dict[str, object] = {
+        key: "true"
+        for key, default in TEACHING_DEFAULTS.items()
+        if isinstance(default, bool) and values.get(key) is True
+    }
+    agree = values.get("agree")
+    if values.get("t_pair") is True and isinstance(agree, int) and agree != entered_a:
+        changed["agree"] = agree
     return urlencode(changed)
 
 

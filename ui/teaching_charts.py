@@ -184,8 +184,31 @@ def pairing_chart(
     True
     """
     frame = _pairing_frame(sweep)
-    x, y, colour, tooltip = _pairing_encodings(axis_title, large)
-    lines = (
+    encodings = _pairing_encodings(axis_title, large)
+    picked = {sweep.entered_index: "entered table", selected: "slider"}  # slider wins a tie
+    rows = len(sweep.agreement)
+    marks = pd.concat(
+        [frame.iloc[[index, index + rows]].assign(which=label) for index, label in picked.items()],
+        ignore_index=True,
+    )
+    lines = _pairing_lines(frame, encodings, large)
+    points = _pairing_points(marks, encodings, large)
+    layers = [lines, points, *_pairing_rules(alpha, independent_agreement)]
+    title = alt.TitleParams(
+        "McNemar's exact p (paired, blue line) never rises with agreement; the unpaired p "
+        "(pink, dashed) ignores it",
+        fontSize=_font(large) + 1,
+    )
+    return alt.layer(*layers).properties(title=title, width="container", **_size(large))
+
+
+_Encodings = tuple[alt.X, alt.Y, alt.Color, list[alt.Tooltip]]
+
+
+def _pairing_lines(frame: pd.DataFrame, encodings: _Encodings, large: bool) -> alt.Chart:
+    """One line per test: solid for the paired test, dashed for the unpaired one."""
+    x, y, colour, tooltip = encodings
+    return (
         alt.Chart(frame)
         .mark_line(strokeWidth=3 if large else 2)
         .encode(
@@ -200,13 +223,12 @@ def pairing_chart(
             tooltip=tooltip,
         )
     )
-    picked = {sweep.entered_index: "entered table", selected: "slider"}  # slider wins a tie
-    rows = len(sweep.agreement)
-    marks = pd.concat(
-        [frame.iloc[[index, index + rows]].assign(which=label) for index, label in picked.items()],
-        ignore_index=True,
-    )
-    points = (
+
+
+def _pairing_points(marks: pd.DataFrame, encodings: _Encodings, large: bool) -> alt.Chart:
+    """The entered table (circles) and the slider's table (diamonds) on both lines."""
+    x, y, colour, tooltip = encodings
+    return (
         alt.Chart(marks)
         .mark_point(filled=True, size=300 if large else 110)
         .encode(
@@ -222,13 +244,6 @@ def pairing_chart(
             tooltip=tooltip,
         )
     )
-    layers = [lines, points, *_pairing_rules(alpha, independent_agreement)]
-    title = alt.TitleParams(
-        "McNemar's exact p (paired, blue line) never rises with agreement; the unpaired p "
-        "(pink, dashed) ignores it",
-        fontSize=_font(large) + 1,
-    )
-    return alt.layer(*layers).properties(title=title, width="container", **_size(large))
 
 
 def _pairing_frame(sweep: MarginSweep) -> pd.DataFrame:
@@ -253,9 +268,7 @@ def _pairing_frame(sweep: MarginSweep) -> pd.DataFrame:
     )
 
 
-def _pairing_encodings(
-    axis_title: str, large: bool
-) -> tuple[alt.X, alt.Y, alt.Color, list[alt.Tooltip]]:
+def _pairing_encodings(axis_title: str, large: bool) -> _Encodings:
     x = alt.X(
         "agreement:Q",
         title=axis_title,

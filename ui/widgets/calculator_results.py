@@ -15,7 +15,14 @@ from calculator import Analysis
 from ui import words
 from ui.explanations import SECTIONS, Formula
 from ui.export import results_csv, results_json
-from ui.params import DECISION_DEFAULTS, PARAM_KEYS, decision_query, share_query
+from ui.params import (
+    DECISION_DEFAULTS,
+    PARAM_KEYS,
+    TEACHING_DEFAULTS,
+    decision_query,
+    share_query,
+    teaching_query,
+)
 from ui.widgets import state
 from ui.widgets.cache import false_alarm_spec, pvalue_spec
 from ui.words import Card, Wording, escape_markdown, table_html
@@ -140,10 +147,15 @@ def share_link() -> None:
     decision = decision_query(
         {key: st.session_state[key] for key in DECISION_DEFAULTS if key in st.session_state}
     )
-    query = "&".join(part for part in (query, decision) if part)
+    teaching = teaching_query(
+        {key: st.session_state.get(key) for key in TEACHING_DEFAULTS},
+        entered_a=int(state.current("a")),
+    )
+    query = "&".join(part for part in (query, decision, teaching) if part)
     st.code(f"{st.context.url or ''}?{query}" if query else (st.context.url or "?"), language=None)
     st.caption(
-        "The link holds every input that differs from the defaults; copy it with the button."
+        "The link holds every input that differs from the defaults, and the teaching sections "
+        "that are open; copy it with the button."
     )
 
 
