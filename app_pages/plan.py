@@ -13,11 +13,18 @@ FALLBACK_DISAGREEMENT = 0.2
 
 st.title(words.TITLE)
 st.write(words.INTRO)
-effect = sections.effect_inputs()
-settings = sections.plan_settings()
-result = sections.plan_result(effect, settings)
+chosen = sections.question()
+margin = sections.margin_input() if chosen == words.NOT_WORSE else None
+effect = sections.effect_inputs(chosen)
+settings = sections.plan_settings(chosen)
+if margin is None:
+    result = sections.plan_result(effect, settings)
+    disagreement = None if result is None else result.disagreement
+else:
+    result = sections.noninferiority_result(effect, margin, settings)
+    disagreement = None if result is None else result.p10 + result.p01
 sections.peeking(
-    FALLBACK_DISAGREEMENT if result is None else result.disagreement,
+    FALLBACK_DISAGREEMENT if disagreement is None else disagreement,
     alpha=settings["alpha"],
     test=settings["test"],
 )

@@ -6,14 +6,21 @@ Pure Python (no Streamlit), so each wording decision is tested directly.
 
 from __future__ import annotations
 
-from calculator.formatting import format_percent
-from calculator.planning import OptionalStopping, PowerPlan, exact_power
+from calculator.formatting import format_percent, format_points
+from calculator.planning import NonInferiorityPlan, OptionalStopping, PowerPlan, exact_power
 
 __all__ = [
     "CELLS",
     "FIND_N",
     "FIND_POWER",
+    "DIFFERENT",
     "INTRO",
+    "MARGIN_HELP",
+    "NONINFERIORITY_ALPHA_HELP",
+    "NONINFERIORITY_SPINNER",
+    "NONINFERIORITY_TEST",
+    "NOT_WORSE",
+    "QUESTIONS",
     "PEEKING_INTRO",
     "PEEKING_TITLE",
     "RATES",
@@ -21,6 +28,10 @@ __all__ = [
     "TITLE",
     "cell_terms",
     "detectable_difference",
+    "noninferiority_cell_terms",
+    "noninferiority_error",
+    "noninferiority_metrics",
+    "noninferiority_sentence",
     "peeking_caption",
     "plan_error",
     "saw_tooth_warning",
@@ -40,6 +51,20 @@ CELLS = "Cell probabilities p10 and p01"
 FIND_N = "Find the number of pairs"
 FIND_POWER = "Power of a given number of pairs"
 TEST_NAMES = {"exact": "Exact McNemar (doubling)", "chi2": "McNemar chi-square (uncorrected)"}
+#: The two questions a plan can be made for.
+DIFFERENT = "Is B different from A?"
+NOT_WORSE = "Is B not worse than A by more than a margin?"
+QUESTIONS = (DIFFERENT, NOT_WORSE)
+MARGIN_HELP = (
+    "The largest loss of pass rate you would still accept, in points, fixed before any "
+    "result is seen. B is shown non-inferior when the data rule out a loss this large or larger."
+)
+NONINFERIORITY_ALPHA_HELP = "One-sided: the risk of calling B non-inferior when it is not."
+NONINFERIORITY_TEST = (
+    "Test: Tango's score test for paired proportions, one-sided, of H0: pB - pA <= -margin. "
+    "Power is exact, summed over every table the test could see."
+)
+NONINFERIORITY_SPINNER = "Summing the exact power (a few seconds at most)..."
 PEEKING_TITLE = "Why peeking misleads"
 PEEKING_INTRO = (
     "Suppose the two systems are in fact equally good, and you run the test after every few "
@@ -53,6 +78,34 @@ PEEKING_INTRO = (
 def plan_error(error: Exception) -> str:
     """Why the plan cannot be computed (the core's message names the input)."""
     return f"This plan cannot be computed: {error}"
+
+
+def noninferiority_error(error: Exception) -> str:
+    """Why the non-inferiority plan cannot be computed; a margin message also says what the
+    page's field (in points) allows, since the core speaks in fractions."""
+    text = f"This plan cannot be computed: {error}"
+    if "`margin`" in str(error):
+        text += " On this page: a margin above 0 and below 50 points."
+    return text
+
+
+def noninferiority_cell_terms(result: NonInferiorityPlan) -> str:
+    """The assumed effect of a non-inferiority plan in cell probabilities, with the margin.
+
+    Examples
+    --------
+    >>> from calculator.planning import noninferiority_plan
+    >>> plan = noninferiority_plan(p10=0.065, p01=0.035, margin=0.05, n=100)
+    >>> print(noninferiority_cell_terms(plan))  # doctest: +NORMALIZE_WHITESPACE
+    In cell terms: only A passes p10 = 0.065, only B passes p01 = 0.035; the systems disagree
+    on 10.0% of cases and B - A = -3.0 points, against a margin of 5.0 points.
+    """
+    return (
+        f"In cell terms: only A passes p10 = {result.p10:.4g}, only B passes p01 = "
+        f"{result.p01:.4g}; the systems disagree on {format_percent(result.p10 + result.p01)} "
+        f"of cases and B - A = {format_points(result.difference)} points, against a margin of "
+        f"{format_points(result.margin).lstrip('+')} points."
+    )
 
 
 def simulation_error(error: Exception) -> str:
@@ -82,6 +135,46 @@ def cell_terms(result: PowerPlan) -> str:
             f"B {format_percent(result.pass_rate_b)}."
         )
     return text
+
+
+def noninferiority_sentence(result: NonInferiorityPlan) -> str:
+    """A sentence a study protocol can quote: the test, the margin, the one-sided level, the
+    assumed cell probabilities and the power.
+
+    Examples
+    --------
+    >>> from calculator.planning import noninferiority_plan
+    >>> print(noninferiority_sentence(noninferiority_plan(p10=0.1, p01=0.1, margin=0.05)))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Both systems are run on the same 501 cases and B is declared non-inferior to A if Tango's
+    score test for paired proportions rejects H0: pB - pA <= -5.0 points at one-sided α = 0.05.
+    Assuming only A passes 10.0% of cases and only B passes 10.0% (B - A = 0.0 points), the
+    test's exact power is 80.0%.
+    """
+    cases = "1 case" if result.n == 1 else f"{result.n:,} cases"
+    return (
+        f"Both systems are run on the same {cases} and B is declared non-inferior to A if "
+        f"Tango's score test for paired proportions rejects H0: pB - pA <= "
+        f"-{format_points(result.margin).lstrip('+')} points at one-sided α = {result.alpha:g}. "
+        f"Assuming only A passes {format_percent(result.p10)} of cases and only B passes "
+        f"{format_percent(result.p01)} (B - A = {format_points(result.difference)} points), "
+        f"the test's exact power is {format_percent(result.power)}."
+    )
+
+
+def noninferiority_metrics(result: NonInferiorityPlan) -> list[tuple[str, str]]:
+    """Label and value of each figure of a non-inferiority plan, in the order shown."""
+    approximate = "none" if result.approximate_n is None else f"{result.approximate_n:,}"
+    if result.solved_for == "n":
+        return [
+            ("Required paired cases", f"{result.n:,}"),
+            ("Exact power at that n", format_percent(result.power)),
+            ("Nam's approximation", approximate),
+        ]
+    return [
+        ("Power", format_percent(result.power)),
+        (f"Nam's n for {format_percent(result.target_power)} power", approximate),
+    ]
 
 
 def saw_tooth_warning(result: PowerPlan) -> str | None:

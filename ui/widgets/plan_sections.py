@@ -10,17 +10,54 @@ from __future__ import annotations
 import streamlit as st
 
 from calculator.formatting import format_percent
-from calculator.planning import PLAN_TESTS, PowerPlan, plan, simulate_optional_stopping
+from calculator.planning import (
+    MAX_N,
+    PLAN_TESTS,
+    NonInferiorityPlan,
+    PowerPlan,
+    cells_from_rates,
+    noninferiority_plan,
+    plan,
+    simulate_optional_stopping,
+)
 from ui import plan_words as words
 from ui.plan_charts import optional_stopping_chart, power_chart
 
-__all__ = ["EXPERIMENTS", "effect_inputs", "peeking", "plan_result", "plan_settings"]
+__all__ = [
+    "EXPERIMENTS",
+    "effect_inputs",
+    "margin_input",
+    "noninferiority_result",
+    "peeking",
+    "plan_result",
+    "plan_settings",
+    "question",
+]
 
 #: Simulated experiments per peeking chart.
 EXPERIMENTS = 10_000
 
 
-def _rates(inputs: list) -> dict[str, float]:
+def question() -> str:
+    """The question the plan is for: a difference either way, or B no worse by a margin."""
+    return st.radio("The question", words.QUESTIONS, key="plan_question", horizontal=True)
+
+
+def margin_input() -> float:
+    """The non-inferiority margin as a fraction (the page asks in points)."""
+    margin = st.number_input(
+        "Margin: largest acceptable loss of B against A (points)",
+        min_value=0.0,
+        max_value=50.0,
+        value=5.0,
+        step=0.5,
+        key="plan_margin",
+        help=words.MARGIN_HELP,
+    )
+    return margin / 100
+
+
+def _rates(inputs: list, difference_label: str) -> dict[str, float]:
     pass_rate_a = inputs[0].number_input(
         "Expected pass rate of A (%)",
         min_value=0.0,
@@ -30,7 +67,7 @@ def _rates(inputs: list) -> dict[str, float]:
         key="plan_pass_rate_a",
     )
     difference = inputs[1].number_input(
-        "Smallest difference A - B worth detecting (points)",
+        difference_label,
         min_value=-100.0,
         max_value=100.0,
         value=3.0,
@@ -77,18 +114,31 @@ def _cells(inputs: list) -> dict[str, float]:
     return {"p10": p10, "p01": p01}
 
 
-def effect_inputs() -> dict[str, float]:
-    """The effect to detect: pass rate, difference and disagreement, or the two cells."""
+def effect_inputs(chosen: str = words.DIFFERENT) -> dict[str, float]:
+    """The effect to detect (or, for non-inferiority, the one expected): pass rate, difference
+    and disagreement, or the two cells."""
     mode = st.radio(
         "Describe the effect by", [words.RATES, words.CELLS], key="plan_mode", horizontal=True
     )
     inputs = st.columns(3)
-    return _rates(inputs) if mode == words.RATES else _cells(inputs)
+    if mode == words.CELLS:
+        return _cells(inputs)
+    label = (
+        "Smallest difference A - B worth detecting (points)"
+        if chosen == words.DIFFERENT
+        else "Expected difference A - B (points)"
+    )
+    return _rates(inputs, label)
 
 
-def plan_settings() -> dict[str, object]:
-    """Significance level, test, target power and, to find the power, the number of pairs."""
+def plan_settings(chosen: str = words.DIFFERENT) -> dict[str, object]:
+    """Significance level, test, target power and, to find the power, the number of pairs.
+
+    For non-inferiority the level is one-sided and the test is Tango's score test (said in a
+    caption); the McNemar test choice still sets the peeking simulation's test.
+    """
     settings = st.columns(3)
+    one_sided = chosen == words.NOT_WORSE
     alpha = settings[0].number_input(
         "Significance level α",
         min_value=0.0001,
@@ -97,14 +147,19 @@ def plan_settings() -> dict[str, object]:
         step=0.01,
         format="%.4f",
         key="plan_alpha",
+        help=words.NONINFERIORITY_ALPHA_HELP if one_sided else None,
     )
-    test = settings[1].selectbox(
-        "Test",
-        PLAN_TESTS,
-        format_func=words.TEST_NAMES.get,
-        key="plan_test",
-        help="Power is two-sided.",
-    )
+    if one_sided:
+        test = PLAN_TESTS[0]
+        settings[1].caption(words.NONINFERIORITY_TEST)
+    else:
+        test = settings[1].selectbox(
+            "Test",
+            PLAN_TESTS,
+            format_func=words.TEST_NAMES.get,
+            key="plan_test",
+            help="Power is two-sided.",
+        )
     goal = settings[2].radio("Goal", [words.FIND_N, words.FIND_POWER], key="plan_goal")
     targets = st.columns(3)
     power = targets[0].number_input(
@@ -113,7 +168,7 @@ def plan_settings() -> dict[str, object]:
     n = None
     if goal == words.FIND_POWER:
         n = targets[1].number_input(
-            "Number of paired cases", min_value=1, max_value=10_000_000, value=500, key="plan_n"
+            "Number of paired cases", min_value=1, max_value=MAX_N, value=500, key="plan_n"
         )
     return {"alpha": alpha, "power": power, "n": n, "test": test}
 
@@ -148,6 +203,42 @@ def plan_result(effect: dict[str, float], settings: dict[str, object]) -> PowerP
     st.altair_chart(power_chart(result.power_curve()), key="plan_power_chart")
     st.write("A sentence to paste into your plan:")
     st.code(result.sentence(), language=None, wrap_lines=True)
+    return result
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _noninferiority(
+    effect: dict[str, float], margin: float, alpha: float, power: float, n: int | None
+) -> NonInferiorityPlan:
+    # A search costs up to a few seconds near the core's bounds; a rerun for another section
+    # (the peeking simulation) should not pay it again.
+    if "p10" in effect:
+        p10, p01 = effect["p10"], effect["p01"]
+    else:
+        p10, p01 = cells_from_rates(**effect)
+    return noninferiority_plan(p10=p10, p01=p01, margin=margin, alpha=alpha, power=power, n=n)
+
+
+def noninferiority_result(
+    effect: dict[str, float], margin: float, settings: dict[str, object]
+) -> NonInferiorityPlan | None:
+    """The non-inferiority plan's figures and the sentence a protocol can quote; None (with the
+    reason shown) when it cannot be computed. No power chart: the core gives no cheap curve."""
+    try:
+        with st.spinner(words.NONINFERIORITY_SPINNER):
+            result = _noninferiority(
+                effect, margin, settings["alpha"], settings["power"], settings["n"]
+            )
+    except (ValueError, TypeError) as error:
+        st.error(words.noninferiority_error(error))
+        return None
+    st.caption(words.noninferiority_cell_terms(result))
+    for column, (label, value) in zip(
+        st.columns(3), words.noninferiority_metrics(result), strict=False
+    ):
+        column.metric(label, value)
+    st.write("A sentence to quote in your protocol:")
+    st.code(words.noninferiority_sentence(result), language=None, wrap_lines=True)
     return result
 
 
