@@ -105,7 +105,9 @@ def test_the_wheel_holds_the_calculator_package_and_declares_its_needs(installed
         scripts = wheel.read(entry_points).decode()
     top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert top == {"calculator"}  # no ui/, app_pages/, tests/ or benchmarks/
-    assert "calculator/cli/__init__.py" in names and "calculator/__main__.py" in names
+    # Every module of the package, subpackages included (one without __init__.py would be lost).
+    modules = {path.relative_to(ROOT).as_posix() for path in (ROOT / "calculator").rglob("*.py")}
+    assert modules <= set(names), sorted(modules - set(names))
     bare = sorted(requirement.split(";")[0].split("<")[0].split(">")[0] for requirement in requires)
     assert bare == ["numpy", "pandas", "pyarrow", "scipy"]
     extras = sorted(r.split(";")[0].split("<")[0] for r in requires if 'extra == "cases"' in r)
