@@ -101,7 +101,7 @@ def test_one_file_upload_counts_and_searchable_paginated_lists():
     assert pager.num_pages == 3
     pager.set_value(3).run()
     assert len(case_list(at, "a")) == 120 - 2 * tables.PAGE_SIZE
-    at.text_input(key="cases_search_a").set_value("QUESTION 11").run()
+    choice(at, "cases_search_a").set_value("QUESTION 11").run()
     found = case_list(at, "a")
     assert found["id"].tolist() == [
         "q11",
@@ -187,6 +187,15 @@ def test_choices_are_guessed_anew_when_the_files_change():
     assert choice(at, "cases_group").value == "(none)"
     assert choice(at, "cases_b").value == "acc_norm"
     assert "acc: column 'acc' of a.jsonl\nacc_norm: column 'acc_norm' of a.jsonl" in texts(at)
+
+
+def test_a_search_typed_for_other_files_does_not_hide_cases():
+    at = upload(open_page(), "a.csv", csv_text("id,old,new", "q1,1,0", "q2,1,0", "q3,0,1"))
+    choice(at, "cases_search_a").set_value("q1").run()
+    assert case_list(at, "a")["id"].tolist() == ["q1"]
+    at = upload(at, "c.csv", csv_text("id,old,new", "r1,1,0", "r2,1,0", "r3,1,1"))
+    assert choice(at, "cases_search_a").value == ""
+    assert case_list(at, "a")["id"].tolist() == ["r1", "r2"]
 
 
 def test_send_table_to_the_calculator():

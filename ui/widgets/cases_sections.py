@@ -262,10 +262,16 @@ def differing_cases(cases: PairedCases) -> None:
     tabs = st.tabs(labels)
     for tab, which, frame in ((tabs[0], "a", cases.only_a()), (tabs[1], "b", cases.only_b())):
         with tab:
-            query = st.text_input("Search any column", key=f"cases_search_{which}")
+            query = st.text_input(
+                "Search any column", key=files.choice_key(f"cases_search_{which}")
+            )
             found = tables.search_cases(frame, query)
             pages = tables.page_count(len(found))
-            page = st.pagination(pages, key=f"cases_page_{which}") if pages > 1 else 1
+            page = (
+                st.pagination(pages, key=files.choice_key(f"cases_page_{which}"))
+                if pages > 1
+                else 1
+            )
             st.caption(words.list_caption(len(found), page, pages))
             st.dataframe(
                 tables.display_frame(tables.page_of(found, page)),
