@@ -8,6 +8,7 @@ from calculator._validation import check_choice
 from calculator.caveats import few_pairs_caveat, zero_width_caveat
 from calculator.decision import Decision, decide
 from calculator.formatting import (
+    format_confidence,
     format_level,
     format_p_equals,
     format_percent,
@@ -233,7 +234,7 @@ def build_report(
 ) -> str:
     """Two to four plain sentences stating the rates, the difference, the tests and conventions."""
     name_a, name_b = names
-    level = f"{difference.level * 100:g}%"
+    level = format_confidence(difference.level)
     method = CI_METHOD_NAMES[difference.method]
     passes_a, passes_b = table.a + table.b, table.a + table.c
     if framing == "pass":

@@ -16,8 +16,10 @@ None of them prints NaN or inf; they raise ValueError on such input instead.
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 
 __all__ = [
+    "format_confidence",
     "TINY_PVALUE",
     "format_count",
     "format_level",
@@ -122,6 +124,26 @@ def format_level(value: float) -> str:
     """
     value = _check_finite(value, "value")
     return f"{value:#.3g}"
+
+
+def format_confidence(level: float) -> str:
+    """A confidence level as a percentage, with as many digits as it takes never to read as
+    100% (or 0%) when it is not ("95%", "99.9%", "99.99999999999999%").
+
+    Examples
+    --------
+    >>> format_confidence(0.95), format_confidence(0.999), format_confidence(0.9999999999999999)
+    ('95%', '99.9%', '99.99999999999999%')
+    >>> format_confidence(1e-6)
+    '0.0001%'
+    """
+    level = _check_finite(level, "level")
+    percent = level * 100
+    for digits in range(3, 18):
+        text = f"{percent:.{digits}g}"
+        if float(text) not in (0.0, 100.0) or percent in (0.0, 100.0):
+            break
+    return f"{Decimal(text):f}%"
 
 
 def _p_text(pvalue: float, digits: int | None) -> str:

@@ -9,7 +9,7 @@ functions here decide whether they disagree and say so, naming the interval that
 
 from __future__ import annotations
 
-from calculator.formatting import format_p_equals, plural
+from calculator.formatting import format_confidence, format_p_equals, plural
 from calculator.intervals import CI_METHOD_NAMES, DifferenceInterval
 from calculator.mcnemar import ExactTestResult
 
@@ -66,7 +66,7 @@ def reconciliation(difference: DifferenceInterval, exact: ExactTestResult) -> st
     excludes, rejects = interval_excludes_zero(difference), rejects_at(exact, alpha)
     if excludes == rejects:
         return None
-    level = f"{difference.level * 100:g}%"
+    level = format_confidence(difference.level)
     method = CI_METHOD_NAMES[difference.method]
     mid_p = exact.convention == "mid-p"
     test = "McNemar mid-p test" if mid_p else "exact McNemar test"

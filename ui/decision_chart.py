@@ -10,6 +10,7 @@ import altair as alt
 import pandas as pd
 
 from calculator import Decision
+from calculator.formatting import format_confidence
 from ui.words import Wording
 
 __all__ = ["decision_chart", "interval_frame", "rule_frame"]
@@ -22,7 +23,7 @@ def interval_frame(decision: Decision) -> pd.DataFrame:
             "low": [100.0 * decision.low],
             "high": [100.0 * decision.high],
             "estimate": [100.0 * decision.estimate],
-            "what": [f"{decision.level * 100:g}% interval"],
+            "what": [f"{format_confidence(decision.level)} interval"],
         }
     )
 

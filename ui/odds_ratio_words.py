@@ -7,7 +7,7 @@ only A passes (in the classifier framing, one that only A gets right).
 from __future__ import annotations
 
 from calculator import OddsRatio
-from calculator.formatting import format_ratio
+from calculator.formatting import format_confidence, format_ratio
 from ui.words import Wording
 
 __all__ = ["ODDS_RATIO_HELP", "odds_ratio_label", "odds_ratio_sentence"]
@@ -41,9 +41,8 @@ def odds_ratio_sentence(wording: Wording, odds: OddsRatio) -> str:
     if odds.estimate is None:
         return f"undefined: no discordant {wording.unit}"
     method = "exact conditional" if odds.method == "exact" else "mid-p"
-    interval = (
-        f"{odds.level * 100:g}% CI {format_ratio(odds.low)} to {format_ratio(odds.high)}, {method}"
-    )
+    limits = f"{format_ratio(odds.low)} to {format_ratio(odds.high)}"
+    interval = f"{format_confidence(odds.level)} CI {limits}, {method}"
     if odds.estimate == float("inf"):
         return f"infinite: all discordant {wording.unit} favour {wording.name_a} ({interval})"
     return f"{format_ratio(odds.estimate)} ({interval})"

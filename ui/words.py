@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from calculator import CI_METHOD_NAMES, CI_METHODS, Analysis, GateRates
 from calculator.formatting import (
+    format_confidence,
     format_level,
     format_p_equals,
     format_percent,
@@ -350,7 +351,7 @@ def result_cards(wording: Wording, analysis: Analysis) -> tuple[Card, Card, Card
             label=shown.difference_title(),
             value=value,
             caption=f"{'Minus ' if wording.classifier else ''}(b − c)/n. "
-            f"{diff.level * 100:g}% CI {interval} ({CI_METHOD_NAMES[diff.method]})."
+            f"{format_confidence(diff.level)} CI {interval} ({CI_METHOD_NAMES[diff.method]})."
             + (_ZERO_WIDTH if diff.method == "wald" and diff.low == diff.high else ""),
         ),
         Card(
@@ -395,7 +396,7 @@ def headline(wording: Wording, analysis: Analysis) -> str:
     test = "exact McNemar " if exact.convention == "doubling" else "McNemar mid-"
     return (
         f"{wording.escaped().difference_title()}: **{value}** "
-        f"({diff.level * 100:g}% CI {interval}); {test}{p_text}"
+        f"({format_confidence(diff.level)} CI {interval}); {test}{p_text}"
     )
 
 

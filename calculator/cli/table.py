@@ -13,6 +13,7 @@ from calculator.cli.arguments import count
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import add_question_arguments, decision_lines, question_arguments
 from calculator.formatting import (
+    format_confidence,
     format_p_equals,
     format_percent,
     format_points,
@@ -103,8 +104,8 @@ def text_lines(result: Analysis) -> list[str]:
     odds_text = (
         "undefined (no discordant pairs)"
         if odds.estimate is None
-        else f"{format_ratio(odds.estimate)}, {odds.level * 100:g}% CI {format_ratio(odds.low)} "
-        f"to {format_ratio(odds.high)} "
+        else f"{format_ratio(odds.estimate)}, {format_confidence(odds.level)} CI "
+        f"{format_ratio(odds.low)} to {format_ratio(odds.high)} "
         f"({'exact conditional' if odds.method == 'exact' else 'mid-p'})"
     )
     return [
@@ -112,8 +113,9 @@ def text_lines(result: Analysis) -> list[str]:
         "",
         f"pass rates          A {format_percent(result.table.pass_rate_a)}, "
         f"B {format_percent(result.table.pass_rate_b)} (n = {result.table.n:,})",
-        f"difference A - B    {format_points(diff.estimate)} points, {diff.level * 100:g}% CI "
-        f"{format_points(diff.low)} to {format_points(diff.high)} "
+        f"difference A - B    {format_points(diff.estimate)} points, "
+        f"{format_confidence(diff.level)} CI {format_points(diff.low)} to "
+        f"{format_points(diff.high)} "
         f"({CI_METHOD_NAMES[diff.method]})",
         f"{label}{format_pvalue(exact.pvalue, exact.log10_pvalue, alpha=alpha)} ({rule})",
         f"odds ratio b/c      {odds_text}",

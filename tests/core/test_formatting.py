@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from calculator import analyze, difference_interval
 from calculator.formatting import (
+    format_confidence,
     format_level,
     format_p_equals,
     format_percent,
@@ -157,3 +158,29 @@ def test_ratio_limit_just_below_one_does_not_read_one():
     # still below 1; a limit of 0.99957 would read "1.00" and look as if it touched 1.
     assert format_ratio(0.99957) == "0.9996"
     assert format_ratio(float("inf")) == "∞"
+
+
+# --- confidence levels: never "100%" for a level below 1 (a CLI finding: --level 0.9999999999999999
+# printed "100% CI"), never scientific notation ("1e-298% CI" for --level 1e-300).
+
+
+@pytest.mark.parametrize(
+    ("level", "expected"),
+    [
+        (0.95, "95%"),
+        (0.9, "90%"),
+        (0.999, "99.9%"),
+        (0.5, "50%"),
+        (0.9999999999999999, "99.99999999999999%"),
+    ],
+)
+def test_confidence_level_reads_as_a_plain_percentage(level: float, expected: str) -> None:
+    assert format_confidence(level) == expected
+
+
+@given(st.floats(min_value=1e-12, max_value=1.0, exclude_max=True))
+def test_confidence_level_below_one_never_reads_as_100_or_0(level: float) -> None:
+    text = format_confidence(level)
+    assert text.endswith("%") and "e" not in text
+    shown = float(text[:-1])
+    assert 0.0 < shown < 100.0
