@@ -198,6 +198,13 @@ def test_a_search_typed_for_other_files_does_not_hide_cases():
     assert case_list(at, "a")["id"].tolist() == ["r1", "r2"]
 
 
+def test_the_same_bytes_renamed_are_reported_under_the_new_name():
+    data = csv_text("id,old,new", "q1,1,0", "q2,1,1")
+    at = upload(upload(open_page(), "first.csv", data), "second.csv", data)
+    assert "old: column 'old' of second.csv" in texts(at)
+    assert "first.csv" not in texts(at)
+
+
 def test_send_table_to_the_calculator():
     at = upload(open_page(), "runs.csv", csv_text("id,old,new", "q1,1,0", "q2,1,1", "q3,0,0"))
     at.button(key="cases_to_calculator").click().run()

@@ -106,6 +106,7 @@ def read_stored(stored: StoredFile) -> CaseFile:
 @st.cache_resource(show_spinner="Pairing the cases...", max_entries=4)
 def _load_cached(
     digests: tuple[str, ...],
+    file_names: tuple[str, ...],
     _files: tuple[CaseFile, ...],
     id_column: str | None,
     a_column: str,
@@ -138,8 +139,11 @@ def load_stored(
 ) -> PairedCases:
     """:func:`calculator.cases.load_cases` on the remembered files, cached per choice."""
     files = tuple(read_stored(item) for item in stored)
+    # The names are part of the key: the same bytes under another name must be reported under
+    # that name, not the one of the earlier upload.
     return _load_cached(
         tuple(item.digest for item in stored),
+        tuple(item.name for item in stored),
         files,
         id_column,
         a_column,
