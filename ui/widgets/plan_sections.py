@@ -14,6 +14,7 @@ from calculator.planning import (
     MAX_N,
     PLAN_TESTS,
     NonInferiorityPlan,
+    PowerCurve,
     PowerPlan,
     cells_from_rates,
     noninferiority_plan,
@@ -190,17 +191,27 @@ def _metrics(result: PowerPlan) -> None:
         metrics[2].metric("Connor's n for the target power", f"{result.connor_n:,}")
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def _plan_and_curve(
+    effect: dict[str, float], settings: dict[str, object]
+) -> tuple[PowerPlan, PowerCurve]:
+    # Near MAX_N the plan and its curve take several seconds (the curve about 5 s at n = 10^6):
+    # a rerun for the peeking section below should not pay that again.
+    result = plan(**effect, **settings)
+    return result, result.power_curve()
+
+
 def plan_result(effect: dict[str, float], settings: dict[str, object]) -> PowerPlan | None:
     """The plan in cell terms, its figures, the power chart and the sentence to paste; None
     (with the reason shown) when the plan cannot be computed."""
     try:
-        result = plan(**effect, **settings)
+        result, curve = _plan_and_curve(effect, settings)
     except (ValueError, TypeError) as error:
         st.error(words.plan_error(error))
         return None
     st.caption(words.cell_terms(result))
     _metrics(result)
-    st.altair_chart(power_chart(result.power_curve()), key="plan_power_chart")
+    st.altair_chart(power_chart(curve), key="plan_power_chart")
     st.write("A sentence to paste into your plan:")
     st.code(result.sentence(), language=None, wrap_lines=True)
     return result
