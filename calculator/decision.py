@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 
 from calculator._validation import check_choice, check_probability
-from calculator.formatting import format_p_equals, format_points
+from calculator.formatting import format_confidence, format_p_equals, format_points
 from calculator.intervals import CI_METHOD_NAMES, DifferenceInterval
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
 from calculator.noninferiority import check_alpha, margin_test
@@ -229,13 +229,17 @@ def decide(
     if margin is None:
         tested = _ALTERNATIVE[question]
         exact = mcnemar_exact(table.b, table.c, convention=convention, alternative=tested)
-        kind = "doubled tail" if convention == "doubling" else "mid-p"
         sides = "two-sided" if tested == "two-sided" else "one-sided"
+        # A one-sided exact p is one tail, nothing doubled; mid-p is not an exact test.
+        name = {
+            ("doubling", True): "two-sided exact McNemar test (doubled tail)",
+            ("doubling", False): "one-sided exact McNemar test",
+        }.get((convention, tested == "two-sided"), f"{sides} McNemar mid-p test")
         decision = Decision(
             question=question,
             alternative=tested,
             margin=None,
-            test=f"{sides} exact McNemar test ({kind})",
+            test=name,
             statistic=exact.statistic,
             pvalue=exact.pvalue,
             log10_pvalue=exact.log10_pvalue,
@@ -301,8 +305,8 @@ class _Words:
             method = "Tango"
         bounds = [-decision.margin, decision.margin] if decision.margin else []
         return (
-            f"the {decision.level * 100:g}% {method} interval for {name_b}'s {self.rate} minus "
-            f"{name_a}'s, {limit_points(decision.low, bounds)} to "
+            f"the {format_confidence(decision.level)} {method} interval for {name_b}'s "
+            f"{self.rate} minus {name_a}'s, {limit_points(decision.low, bounds)} to "
             f"{limit_points(decision.high, bounds)} points"
         )
 
@@ -333,7 +337,10 @@ def limit_points(value: float, bounds: list[float]) -> str:
     if value == 0:
         return "0.0"
     bounds = [0.0, *bounds]
-    for decimals in range(1, 16):
+    first = format_points(value)  # as the report prints it: -0.0007, not -0.001
+    if "e" in first:
+        return first
+    for decimals in range(len(first.partition(".")[2]) or 1, 16):
         text = f"{100.0 * value:+.{decimals}f}"
         shown = float(text) / 100.0
         if all(_side(shown, bound) == _side(value, bound) for bound in bounds):
@@ -361,8 +368,8 @@ def _no_margin_sentence(decision: Decision, table: PairedTable, words: _Words) -
     if table.discordant == 0:
         return (
             f"{name_a} and {name_b} agree on every case, so no case tells them apart: the "
-            f"{decision.test} gives p = 1 and shows no difference; {words.interval(decision)}, "
-            "gives the differences the data still allow."
+            f"{decision.test} gives p = 1, and these cases carry no evidence either way; "
+            f"{words.interval(decision)}, gives the differences the data still allow."
         )
     moved = _moved(decision.estimate, words.rate, words.names)
     interval = words.interval(decision)
@@ -373,8 +380,8 @@ def _no_margin_sentence(decision: Decision, table: PairedTable, words: _Words) -
             )
         return (
             f"No difference between {name_a} and {name_b} is shown ({test}): {moved} on these "
-            f"cases, and {interval}. Not significant does not mean equal: every difference in "
-            "that interval remains possible."
+            f"cases, and {interval}, gives the differences the data still allow. Not "
+            "significant does not mean equal: every difference in that interval remains possible."
         )
     claim = "better" if decision.question == "better" else "worse"
     if decision.reject:
@@ -384,7 +391,7 @@ def _no_margin_sentence(decision: Decision, table: PairedTable, words: _Words) -
         )
     return (
         f"{name_b} is not shown to be {claim} than {name_a} ({test}): {moved} on these cases, "
-        f"and {interval}."
+        f"and {interval}, gives the differences the data still allow."
     )
 
 

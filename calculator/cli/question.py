@@ -73,7 +73,7 @@ def decision_lines(analysis: Analysis) -> list[str]:
     >>> from calculator import analyze
     >>> lines = decision_lines(analyze(60, 5, 15, 20, alternative="greater"))
     >>> print("\\n".join(lines[1:]))  # doctest: +NORMALIZE_WHITESPACE
-    decision p          0.021 (one-sided exact McNemar test (doubled tail); B better: yes)
+    decision p          0.021 (one-sided exact McNemar test; B better: yes)
     P(B better)         98.9% (posterior, Jeffreys prior; a probability of the direction,
     not a p-value)
     """

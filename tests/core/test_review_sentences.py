@@ -1,0 +1,78 @@
+"""A statistician's reading of the sentences the core writes (issues 11 and 12).
+
+Each test pins a fault found in review: a test named for what it is not (a one-sided exact p
+called "doubled", a mid-p called exact), a limit rounded to a number it is not (-0.000692
+points printed as -0.001), a sentence without a verb, and "shows no difference" from p = 1.
+
+Reference values: the Agresti-Min interval of 1,000,000/3/0/0 for pA - pB is
+(-9.2e-7, 6.92e-6) as a fraction (adds 1/2 to every cell; Agresti & Min 2005), so B - A runs
+from -0.000692 to +0.000092 points; the report prints these as -0.0007 and +0.00009.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from calculator import analyze
+from calculator.decision import limit_points
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_one_sided_exact_test_is_not_called_doubled(alternative):
+    decision = analyze(70, 4, 12, 14, alternative=alternative).decision
+    assert decision.test == "one-sided exact McNemar test"
+    assert "doubled" not in decision.sentence
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_mid_p_decision_is_never_called_exact(alternative):
+    decision = analyze(70, 4, 12, 14, alternative=alternative, convention="mid-p").decision
+    assert "exact" not in decision.test
+    assert "mid-p" in decision.test
+    assert "exact McNemar" not in decision.sentence
+
+
+def test_two_sided_doubling_still_names_its_rule():
+    assert analyze(70, 4, 12, 14).decision.test == "two-sided exact McNemar test (doubled tail)"
+
+
+def test_decision_limits_read_as_the_report_prints_them():
+    analysis = analyze(1_000_000, 3, 0, 0, alternative="greater")
+    sentence = analysis.decision.sentence
+    assert "-0.0007 to +0.00009 points" in sentence
+    assert "-0.001" not in sentence  # -0.000692 is not -0.001
+    # The same interval, mirrored, in the report's own line.
+    assert "-0.00009 to +0.0007" in analysis.report
+
+
+@pytest.mark.parametrize(
+    ("value", "bounds", "expected"),
+    [
+        (-6.919888959735913e-06, [], "-0.0007"),
+        (9.19918959585914e-07, [], "+0.00009"),
+        (-0.0099996, [-0.01, 0.01], "-0.99996"),  # kept off the margin
+        (0.1234, [], "+12.3"),
+    ],
+)
+def test_limit_points_first_digit_then_more_only_if_a_side_needs_it(value, bounds, expected):
+    assert limit_points(value, bounds) == expected
+
+
+@pytest.mark.parametrize(
+    ("table", "alternative"),
+    [((5, 1, 0, 5), "greater"), ((10, 5, 5, 10), "two-sided"), ((70, 4, 12, 14), "less")],
+)
+def test_non_significant_sentence_is_a_sentence(table, alternative):
+    sentence = analyze(*table, alternative=alternative).decision.sentence
+    # The interval clause has its verb: "..., -28.6 to +13.2 points, gives ...".
+    assert re.search(r"points, gives the differences the data still allow\.", sentence)
+    assert not sentence.rstrip().endswith("points.")
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_no_discordant_pair_is_no_evidence_not_no_difference(alternative):
+    sentence = analyze(0, 0, 0, 10, alternative=alternative).decision.sentence
+    assert "shows no difference" not in sentence
+    assert "no evidence either way" in sentence
