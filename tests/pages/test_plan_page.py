@@ -10,7 +10,8 @@ import pytest
 from apptest_pages import open_page as open_app_page
 from streamlit.testing.v1 import AppTest
 
-from calculator.planning import plan, simulate_optional_stopping
+from calculator.formatting import format_percent
+from calculator.planning import MAX_N, plan, simulate_optional_stopping
 from ui.plan_charts import optional_stopping_chart, power_chart
 
 PAGE = "app_pages/plan.py"
@@ -70,6 +71,30 @@ def test_power_for_a_given_n_and_the_saw_tooth_warning() -> None:
     at.number_input(key="plan_n").set_value(21).run()
     assert not at.exception and not at.error
     assert metrics(at)["Power"] == f"{plan(p10=0.2, p01=0.8, n=21).power:.1%}"
+
+
+def test_number_of_pairs_is_bounded_by_the_cores_max_n() -> None:
+    # Issue 16, item 10: the field allowed 10^7 pairs, beyond what the core computes.
+    at = open_page()
+    at.radio(key="plan_goal").set_value("Power of a given number of pairs").run()
+    assert at.number_input(key="plan_n").max == MAX_N
+    at.number_input(key="plan_n").set_value(MAX_N + 1).run()
+    assert at.number_input(key="plan_n").value == 500  # refused by the field, the last value kept
+    at.number_input(key="plan_n").set_value(MAX_N).run()
+    assert not at.exception and not at.error
+    expected = plan(pass_rate_a=0.8, difference=0.03, disagreement=0.1, n=MAX_N)
+    assert metrics(at)["Power"] == format_percent(expected.power)
+
+
+def test_a_plan_beyond_the_search_bound_is_refused_quickly_with_the_reason() -> None:
+    # Issue 16, item 10: these cells (which the page accepts) once ran for over 400 s.
+    at = open_page()
+    at.radio(key="plan_mode").set_value("Cell probabilities p10 and p01").run()
+    at.number_input(key="plan_p10").set_value(0.5005).run()
+    at.number_input(key="plan_p01").set_value(0.4995).run()
+    assert not at.exception
+    assert "a search considers when the systems disagree" in at.error[0].value
+    assert len(charts(at)) == 1  # the peeking simulation still runs
 
 
 def test_peeking_section_reports_the_simulated_rate() -> None:
