@@ -26,6 +26,7 @@ def live_calculator() -> None:
     A fragment, so that moving a slider reruns this part alone and leaves the title, the
     worked examples and the explanations (a third of the page's elements) as they are.
     """
+    present = teaching.presenting()
     headline = st.container()  # the headline result, above the inputs: a phone's first screen
     inputs_col, results_col = st.columns([2, 3], gap="large")
     with inputs_col:
@@ -33,10 +34,11 @@ def live_calculator() -> None:
 
     st.divider()
     st.header("Many gates")
-    st.markdown(words.GATES_INTRO)
+    if not present:
+        st.markdown(words.GATES_INTRO)
     gate_cards = st.container()  # above the gate inputs, filled once the analysis is done
     gate_inputs_col, gate_chart_col = st.columns([2, 3], gap="large")
-    with gate_inputs_col:
+    with gate_inputs_col, st.container(key="gate_options"):  # hidden when presenting
         gate_options = inputs.gate_inputs()
 
     try:
@@ -70,7 +72,6 @@ def live_calculator() -> None:
     if analysis is not None:
         decision.decision_section(wording, analysis)
         st.divider()
-    present = teaching.presenting()
     if analysis is not None:
         teaching.teaching_sections(wording, counts, options, gate_options["alpha"])
         st.divider()

@@ -9,13 +9,16 @@ p = 0.041.
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from calculator import null_distribution
 from calculator.formatting import format_percent
+from ui import teaching_charts
 from ui import teaching_words as words
+from ui.widgets import teaching
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 60
@@ -49,6 +52,53 @@ def test_sections_are_folded_and_cost_nothing_by_default() -> None:
     assert not any(s.key == "agree" for s in closed.slider)
     # Closed sections send no chart: only the page's own two charts are there.
     assert len(charts(opened)) == len(charts(closed)) + 3
+
+
+def test_folded_sections_compute_and_draw_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every teaching computation and chart builder raises: folded, the page must not notice.
+    def forbidden(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a folded teaching section computed or drew something")
+
+    names = ("null_distribution", "operating_characteristics", "margin_sweep")
+    names += ("_null", "_operating", "_sweep")
+    for name in names:
+        monkeypatch.setattr(teaching, name, forbidden)
+    for name in ("null_distribution_chart", "coverage_chart", "pairing_chart"):
+        monkeypatch.setattr(teaching_charts, name, forbidden)
+    folded = run_app()
+    assert not folded.exception
+    assert [folded.toggle(key=key).value for key in SECTIONS] == [False] * 4
+    folded.number_input(key="b").set_value(30).run()  # a rerun of the live part
+    assert not folded.exception
+    # The patch is in force: opening a section reaches it.
+    for key in SECTIONS[:3]:
+        opened = run_app({key: "true"})
+        assert opened.exception, key
+
+
+def share_link(at: AppTest) -> str:
+    return next(c.value for c in at.code if "?" in c.value or c.value.startswith("http"))
+
+
+def test_share_link_carries_the_open_sections_and_reopens_them() -> None:
+    assert not any(key in share_link(run_app()) for key in (*SECTIONS, "agree", "present"))
+    at = run_app({"t_oc": "true"})
+    at.toggle(key="t_null").set_value(True).run()
+    at.toggle(key="t_pair").set_value(True).run()
+    next(s for s in at.slider if s.key == "agree").set_value(55).run()
+    query = dict(parse_qsl(urlsplit(share_link(at)).query))
+    assert query == {"t_null": "true", "t_oc": "true", "t_pair": "true", "agree": "55"}
+    reopened = run_app(query)
+    assert not reopened.exception
+    assert [reopened.toggle(key=key).value for key in SECTIONS] == [True, True, True, False]
+    assert next(s for s in reopened.slider if s.key == "agree").value == 55
+    assert len(charts(reopened)) == len(charts(at))
+
+
+def test_share_link_omits_the_agreement_at_the_entered_table() -> None:
+    at = run_app({"t_pair": "true", "agree": "60"})
+    query = dict(parse_qsl(urlsplit(share_link(at)).query))
+    assert query == {"t_pair": "true"}
 
 
 def test_null_section_shows_the_split_its_p_and_the_size() -> None:

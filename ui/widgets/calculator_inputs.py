@@ -143,7 +143,8 @@ def table_inputs() -> tuple[Wording, tuple[int, int, int, int], dict[str, object
     """Names and framing, the four cells (a, b, c, d) and the test options, as the user set
     them."""
     st.header("Inputs")
-    wording = _wording()
+    with st.container(key="names_framing"):  # hidden when presenting
+        wording = _wording()
     labels = wording.escaped().cell_labels()
     a, b, c, d = (
         paired_input(key, labels[key], minimum=0, maximum=COUNT_MAX) for key in state.COUNT_KEYS

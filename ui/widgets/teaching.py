@@ -49,13 +49,20 @@ AGREEMENT_KEY = "agree"
 # Tables in the pairing sweep: every feasible table up to this many, else evenly spaced ones.
 _SWEEP_POINTS = 1_001
 
-# Bigger type for projecting: the metrics, the body text and the section labels; the folded
-# option panels (test options) are hidden, their values still in force from the URL.
+# The presenting view, for a lecture hall: the options (names and framing, test options, the
+# gates' inputs, the release question) are hidden, their values still in force from the URL;
+# captions and folded panels (explanations) are hidden, and the sidebar, to give the page the
+# projector's width; numbers, text and charts are bigger.
 _PRESENT_CSS = """
 <style>
-[data-testid="stExpander"] { display: none; }
+[data-testid="stExpander"], [data-testid="stCaptionContainer"],
+.st-key-names_framing, .st-key-gate_options,
+.st-key-question, .st-key-margin { display: none; }
 [data-testid="stMetricValue"] { font-size: 3.2rem; }
-[data-testid="stMarkdownContainer"] p { font-size: 1.35rem; }
+[data-testid="stMetricLabel"] p { font-size: 1.2rem; white-space: normal; }
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] { display: none; }
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li,
+[data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 1.35rem; }
 [data-testid="stWidgetLabel"] p { font-size: 1.2rem; }
 </style>
 """
