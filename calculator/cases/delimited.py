@@ -96,7 +96,10 @@ def read_delimited(data: bytes, name: str, file_format: str) -> DelimitedText:
             raise _wrong_delimiter(data, name, file_format, delimiter, other)
     table, invalid = _parse(data, name, file_format)
     records = table.num_rows + len(invalid)
-    multiline = _multiline_rows(table) or any("\n" in text or "\r" in text for _, text in invalid)
+    # A line break can only sit inside a quoted cell: without a quote there is none to look for.
+    multiline = b'"' in data and (
+        _multiline_rows(table) or any("\n" in text or "\r" in text for _, text in invalid)
+    )
     starts = _record_lines(data, delimiter, records, multiline)
     bad = np.array([number - 2 for number, _ in invalid], dtype=np.int64)  # data records from 0
     issues = []
