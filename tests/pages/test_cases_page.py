@@ -205,6 +205,15 @@ def test_the_same_bytes_renamed_are_reported_under_the_new_name():
     assert "first.csv" not in texts(at)
 
 
+def test_forgotten_files_leave_no_uploader_showing_them():
+    at = upload(open_page(), "a.csv", csv_text("id,old,new", "q1,1,0", "q2,1,1"))
+    at.button(key="cases_clear").click().run()
+    assert [uploader.value for uploader in at.file_uploader] == [None, None]
+    at.button(key="cases_example").click().run()
+    assert [uploader.value for uploader in at.file_uploader] == [None, None]
+    assert "samples_model_a.jsonl" in texts(at) and "a.csv" not in texts(at)
+
+
 def test_send_table_to_the_calculator():
     at = upload(open_page(), "runs.csv", csv_text("id,old,new", "q1,1,0", "q2,1,1", "q3,0,0"))
     at.button(key="cases_to_calculator").click().run()

@@ -24,12 +24,14 @@ __all__ = [
     "read_stored",
     "remember_upload",
     "stored_files",
+    "upload_key",
     "upload_limit",
 ]
 
 #: Uploader widget keys, for file A (or the only file) and file B.
 UPLOAD_KEYS = ("cases_upload_a", "cases_upload_b")
 _STORE_KEY = "_cases_files"
+_GENERATION_KEY = "_cases_upload_generation"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +47,20 @@ class StoredFile:
         return cls(name, data, hashlib.sha256(data).hexdigest())
 
 
+def upload_key(slot: int) -> str:
+    """The key of uploader `slot`: a new one after the files are forgotten or replaced by the
+    example, so no uploader still shows a file the page no longer uses."""
+    generation = st.session_state.get(_GENERATION_KEY, 0)
+    return UPLOAD_KEYS[slot] if generation == 0 else f"{UPLOAD_KEYS[slot]}_{generation}"
+
+
+def _empty_uploaders() -> None:
+    st.session_state[_GENERATION_KEY] = st.session_state.get(_GENERATION_KEY, 0) + 1
+
+
 def remember_upload(slot: int) -> None:
     """Callback of uploader `slot` (0: file A, 1: file B): keep the new file, or forget it."""
-    upload = st.session_state.get(UPLOAD_KEYS[slot])
+    upload = st.session_state.get(upload_key(slot))
     store = dict(st.session_state.get(_STORE_KEY, {}))
     if upload is None:
         store.pop(slot, None)
@@ -81,11 +94,13 @@ def load_example() -> None:
         0: StoredFile.of("samples_model_a.jsonl", first),
         1: StoredFile.of("samples_model_b.jsonl", second),
     }
+    _empty_uploaders()
 
 
 def clear_files() -> None:
     """Button callback: forget every remembered file."""
     st.session_state[_STORE_KEY] = {}
+    _empty_uploaders()
 
 
 @st.cache_resource(show_spinner="Reading the file...", max_entries=4)

@@ -54,7 +54,7 @@ def uploads() -> list[files.StoredFile]:
         column.file_uploader(
             label,
             type=list(words.FILE_TYPES),
-            key=files.UPLOAD_KEYS[slot],
+            key=files.upload_key(slot),
             on_change=files.remember_upload,
             args=(slot,),
         )
