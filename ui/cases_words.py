@@ -15,6 +15,7 @@ __all__ = [
     "NO_GROUP",
     "NO_ID",
     "NO_SHARED_COLUMN",
+    "ONLY_B_GIVEN",
     "TITLE",
     "UPLOAD_PROMPT",
     "cluster_explanation",
@@ -36,6 +37,10 @@ INTRO = (
 )
 UPLOAD_PROMPT = "Upload a file (CSV, TSV, JSON Lines or Parquet), or try the example."
 NO_SHARED_COLUMN = "The two files share no column name, so their rows cannot be paired by id."
+ONLY_B_GIVEN = (
+    "Only B's uploader holds a file, so it is read as a file with both systems' outcomes; "
+    "to pair two files, upload A's results as well."
+)
 NO_CASES_LEFT = "No case is left to analyse; fix the problems above or choose other columns."
 #: Choice meaning "no id column" (one file) and "no group column".
 NO_ID = "(number the rows)"

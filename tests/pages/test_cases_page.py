@@ -214,6 +214,12 @@ def test_forgotten_files_leave_no_uploader_showing_them():
     assert "samples_model_a.jsonl" in texts(at) and "a.csv" not in texts(at)
 
 
+def test_a_file_in_b_alone_is_said_to_be_read_as_both_systems():
+    at = upload(open_page(), "b.csv", csv_text("id,old,new", "q1,1,0", "q2,1,1"), slot=1)
+    assert any("Only B's uploader holds a file" in box.value for box in at.info)
+    assert "old: column 'old' of b.csv" in texts(at)
+
+
 def test_send_table_to_the_calculator():
     at = upload(open_page(), "runs.csv", csv_text("id,old,new", "q1,1,0", "q2,1,1", "q3,0,0"))
     at.button(key="cases_to_calculator").click().run()

@@ -21,6 +21,7 @@ __all__ = [
     "clear_files",
     "load_example",
     "load_stored",
+    "only_b_given",
     "read_stored",
     "remember_upload",
     "stored_files",
@@ -79,6 +80,11 @@ def choice_key(base: str) -> str:
     store = st.session_state.get(_STORE_KEY, {})
     signature = ";".join(f"{slot}:{store[slot].digest}" for slot in sorted(store))
     return f"{base}__{hashlib.sha256(signature.encode()).hexdigest()[:12]}"
+
+
+def only_b_given() -> bool:
+    """Whether B's uploader holds the only file (it is then read as the file of both systems)."""
+    return set(st.session_state.get(_STORE_KEY, {})) == {1}
 
 
 def stored_files() -> list[StoredFile]:

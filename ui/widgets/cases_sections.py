@@ -69,6 +69,8 @@ def uploads() -> list[files.StoredFile]:
 def read_files(stored: list[files.StoredFile]) -> list[CaseFile] | None:
     """The remembered files read; None (with the problem shown) when one cannot be used."""
     st.text(words.files_in_use([item.name for item in stored]))
+    if files.only_b_given():
+        st.info(words.ONLY_B_GIVEN)
     try:
         return [files.read_stored(item) for item in stored]
     except CaseFileError as error:
