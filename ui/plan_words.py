@@ -81,11 +81,14 @@ def plan_error(error: Exception) -> str:
 
 
 def noninferiority_error(error: Exception) -> str:
-    """Why the non-inferiority plan cannot be computed; a margin message also says what the
-    page's field (in points) allows, since the core speaks in fractions."""
+    """Why the non-inferiority plan cannot be computed. The core speaks in shares and the page
+    in points, so a message about the margin says how to read it, and a bad margin what the
+    page's field allows."""
     text = f"This plan cannot be computed: {error}"
     if "`margin`" in str(error):
-        text += " On this page: a margin above 0 and below 50 points."
+        return text + " On this page: a margin above 0 and below 50 points."
+    if "margin" in str(error):
+        text += " (Differences and margins here are shares: 0.01 is one point.)"
     return text
 
 

@@ -106,6 +106,7 @@ def test_b_worse_than_a_by_the_margin_has_no_plan() -> None:
     at.number_input(key="plan_margin").set_value(2.0).run()  # A - B = 3 points by default
     assert not at.exception
     assert "no number of pairs shows non-inferiority" in at.error[0].value
+    assert "0.01 is one point" in at.error[0].value  # the core's figures are shares
 
 
 def test_a_plan_beyond_the_cores_search_bound_is_refused_with_the_bound() -> None:
@@ -143,8 +144,8 @@ def test_switching_back_restores_the_two_sided_plan() -> None:
 def test_only_a_margin_message_gets_the_pages_range_in_points() -> None:
     margin = words.noninferiority_error(ValueError("`margin` must be ..."))
     other = words.noninferiority_error(ValueError("`p10` + `p01` must be at most 1"))
-    assert margin.endswith("below 50 points.")
-    assert "points" not in other
+    assert margin.endswith("below 50 points.") and "0.01 is one point" not in margin
+    assert "point" not in other
 
 
 def test_metrics_say_none_when_nams_approximation_has_no_n() -> None:
