@@ -17,7 +17,7 @@ import argparse
 
 from calculator.cli.arguments import UsageError, count, finite_number, level
 from calculator.cli.output import print_json, print_lines
-from calculator.formatting import format_p_equals
+from calculator.formatting import format_p_equals, format_points, plural
 from calculator.mcnemar import CONVENTIONS
 from calculator.teaching import (
     ALTERNATIVES,
@@ -161,12 +161,28 @@ def _sweep_text(sweep: MarginSweep) -> list[str]:
     ]
 
 
+def _four(value: float) -> str:
+    """A probability or width with four decimals that never reads 0 or 1 when it is not.
+
+    Examples
+    --------
+    >>> _four(0.0294), _four(0.0), _four(3e-7), _four(0.99996), _four(1.0)
+    ('0.0294', '0.0000', '3e-07', '> 0.9999', '1.0000')
+    """
+    text = f"{value:.4f}"
+    if value != 0 and float(text) == 0:
+        return f"{value:.0e}"
+    if value != 1 and float(text) == 1:
+        return "> 0.9999"
+    return text
+
+
 def _oc_text(oc: OperatingCharacteristics) -> list[str]:
     lines = [
-        f"n = {oc.n:,} pairs, p10 = {oc.p10:.4g}, p01 = {oc.p01:.4g}; true difference "
-        f"A - B = {oc.difference:+.4g}",
+        f"n = {plural(oc.n, 'pair')}, p10 = {oc.p10:.4g}, p01 = {oc.p01:.4g}; true difference "
+        f"A - B = {format_points(oc.difference)} points",
         f"test                            size (alpha {oc.alpha:g})   power",
-        *(f"  {t.name:<30}{t.size:10.4f}   {t.power:8.4f}" for t in oc.tests),
+        *(f"  {t.name:<30}{_four(t.size):>10}   {_four(t.power):>8}" for t in oc.tests),
         f"interval                        coverage ({oc.level:g})   mean width",
     ]
     for interval in oc.intervals:
@@ -174,9 +190,13 @@ def _oc_text(oc: OperatingCharacteristics) -> list[str]:
             lines += [f"  {interval.name}", f"    {interval.note}"]
         else:
             lines.append(
-                f"  {interval.name:<30}{interval.coverage:10.4f}   {interval.mean_width:10.4f}"
+                f"  {interval.name:<30}{_four(interval.coverage):>10}   "
+                f"{_four(interval.mean_width):>10}"
             )
-    lines.append(
-        f"(exact sums; the tables left out have probability below {oc.truncation_error:.1g})"
+    left_out = (
+        "no table left out"
+        if oc.truncation_error == 0
+        else f"the tables left out have probability below {oc.truncation_error:.1g}"
     )
+    lines.append(f"(exact sums; {left_out})")
     return lines

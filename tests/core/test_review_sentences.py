@@ -76,3 +76,36 @@ def test_no_discordant_pair_is_no_evidence_not_no_difference(alternative):
     sentence = analyze(0, 0, 0, 10, alternative=alternative).decision.sentence
     assert "shows no difference" not in sentence
     assert "no evidence either way" in sentence
+
+
+# ---------------------------------------------------------------------------------------------
+# teach's text: a count agrees in number, a zero truncation is not "probability below 0", and
+# no size or coverage that is not 0 or 1 prints as 0.0000 or 1.0000. At n = 8 with
+# p10 = p01 = 0.001 the tests reject only when several of the 8 pairs are discordant, an event
+# of probability near 1e-13 or below, so the mid-p and chi-square sizes are tiny but not zero.
+# ---------------------------------------------------------------------------------------------
+def _teach(capsys, *argv: str) -> str:
+    from calculator.cli import main
+
+    assert main(["teach", *argv]) == 0
+    return capsys.readouterr().out
+
+
+def test_teach_one_pair_is_singular_and_nothing_left_out(capsys):
+    out = _teach(capsys, "--n", "1", "--p10", "0", "--p01", "0")
+    assert out.startswith("n = 1 pair,")
+    assert "probability below 0)" not in out
+    assert "no table left out" in out
+
+
+def test_teach_difference_in_points_with_sign(capsys):
+    out = _teach(capsys, "--n", "100", "--p10", "0.15", "--p01", "0.05")
+    assert "true difference A - B = +10.0 points" in out
+
+
+def test_teach_tiny_rates_never_read_zero_or_one(capsys):
+    out = _teach(capsys, "--n", "8", "--p10", "0.001", "--p01", "0.001")
+    mid_p = next(line for line in out.splitlines() if "Exact mid-p" in line)
+    assert "0.0000" not in mid_p  # the size is about 1e-13, not zero
+    wald = next(line for line in out.splitlines() if line.strip().startswith("Wald"))
+    assert "1.0000" not in wald and "> 0.9999" in wald
