@@ -261,8 +261,10 @@ def _exact_tail(counts: dict[int, int], k: int, observed: int) -> float | None:
                         new_state += [value] * (size - h) + [value + 1] * h
                     following[tuple(new_state)] += probability * weight
             states = following
-    tail = sum(p for state, p in states.items() if sum(t * t for t in state) >= observed)
-    return min(1.0, tail)
+    inside = [p for state, p in states.items() if sum(t * t for t in state) >= observed]
+    if len(inside) == len(states):
+        return 1.0  # every arrangement is as extreme (Q = 0): exactly 1, not 1 - 1e-16
+    return min(1.0, sum(inside))
 
 
 def _monte_carlo_tail(

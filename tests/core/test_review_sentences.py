@@ -109,3 +109,20 @@ def test_teach_tiny_rates_never_read_zero_or_one(capsys):
     assert "0.0000" not in mid_p  # the size is about 1e-13, not zero
     wald = next(line for line in out.splitlines() if line.strip().startswith("Wald"))
     assert "1.0000" not in wald and "> 0.9999" in wald
+
+
+# ---------------------------------------------------------------------------------------------
+# Cochran's Q = 0: every arrangement of the passes within cases gives Q >= 0, so the exact
+# permutation p is 1 exactly (it summed to 1 - 1.1e-16 and printed "p > 0.999", a p below 1).
+# ---------------------------------------------------------------------------------------------
+def test_cochran_exact_p_is_one_when_q_is_zero():
+    import numpy as np
+
+    from calculator import compare_systems
+    from calculator.compare.report import describe_cochran
+
+    outcomes = np.array([[1, 1, 1], [1, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 0]])
+    result = compare_systems(outcomes, ["s1", "s2", "s3"])
+    assert result.cochran.statistic == 0
+    assert result.cochran.exact_pvalue == 1.0
+    assert "> 0.999" not in describe_cochran(result)
