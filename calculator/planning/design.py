@@ -185,7 +185,8 @@ class PowerPlan:
         test = "exact McNemar test" if self.test == "exact" else "McNemar chi-square test"
         assumption = (
             f"if only A passes {format_percent(self.p10)} of cases and only B passes "
-            f"{format_percent(self.p01)} (a difference of {format_points(self.difference)} points, "
+            f"{format_percent(self.p01)} (a difference A - B of "
+            f"{format_points(self.difference)} points, "
             f"disagreement on {format_percent(self.disagreement)})"
         )
         if self.solved_for == "n":
