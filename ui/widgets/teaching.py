@@ -52,18 +52,19 @@ _SWEEP_POINTS = 1_001
 # The presenting view, for a lecture hall: the options (names and framing, test options, the
 # gates' inputs, the release question) are hidden, their values still in force from the URL;
 # captions and folded panels (explanations) are hidden, and the sidebar, to give the page the
-# projector's width; numbers, text and charts are bigger.
+# projector's width; text, tables and inputs are zoomed and the numbers more. Charts are
+# drawn at their own size (Vega measures its container unzoomed, so a zoomed chart overflows);
+# the teaching charts enlarge their own type.
 _PRESENT_CSS = """
 <style>
 [data-testid="stExpander"], [data-testid="stCaptionContainer"],
 .st-key-names_framing, .st-key-gate_options,
 .st-key-question, .st-key-margin { display: none; }
-[data-testid="stMetricValue"] { font-size: 3.2rem; }
-[data-testid="stMetricLabel"] p { font-size: 1.2rem; white-space: normal; }
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] { display: none; }
-[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li,
-[data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 1.35rem; }
-[data-testid="stWidgetLabel"] p { font-size: 1.2rem; }
+[data-testid="stMainBlockContainer"] { zoom: 1.25; max-width: 100%; }
+[data-testid="stVegaLiteChart"] { zoom: 0.8; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.6rem; }
+[data-testid="stMetricLabel"] p { white-space: normal; }
 </style>
 """
 
