@@ -15,11 +15,13 @@ from ui.params import (
     COUNT_MAX,
     DEFAULTS,
     PARAM_KEYS,
+    TEACHING_DEFAULTS,
     QueryCheck,
     check_query,
     parse_param,
     share_query,
     slider_max,
+    teaching_query,
 )
 from ui.words import Wording, clean_name, escape_markdown
 
@@ -30,11 +32,17 @@ CONTRACT_KEYS = (
 )  # fmt: skip
 
 
+# The teaching sections' URL keys (issue 13), beside the contract: a shared link carries them too.
+TEACHING_KEYS = ("t_null", "t_oc", "t_pair", "t_quiz", "agree", "present")
+
+
 NAME_RULE = f"a name of 1 to {MAX_NAME_LENGTH} printable characters"
 
 
 def test_keys_are_exactly_the_contract() -> None:
     assert PARAM_KEYS == CONTRACT_KEYS
+    assert tuple(TEACHING_DEFAULTS) == TEACHING_KEYS
+    assert not set(TEACHING_KEYS) & set(CONTRACT_KEYS)
 
 
 def test_default_state_is_the_seed_page() -> None:
@@ -194,6 +202,17 @@ def test_share_query_round_trips_through_check_query() -> None:
     parsed = check_query(dict(parse_qsl(query)))
     assert parsed.values == {"a": 0, "gates": 12, "rho": 0.35, "logp": True, "name_b": "v2 & co"}
     assert share_query(DEFAULTS) == ""
+
+
+def test_teaching_query_round_trips_and_omits_defaults() -> None:
+    opened = {"t_null": True, "t_oc": True, "t_pair": True, "t_quiz": True, "present": True}
+    query = teaching_query({**opened, "agree": 42}, entered_a=60)
+    parsed = check_query(dict(parse_qsl(query)))
+    assert parsed.values == {**opened, "agree": 42}  # every teaching key, none rejected
+    assert set(parsed.values) == set(TEACHING_KEYS)
+    closed = dict.fromkeys(opened, False)
+    assert teaching_query({**closed, "agree": 42}, entered_a=60) == ""  # folded: no agreement
+    assert teaching_query({"t_pair": True, "agree": 60}, entered_a=60) == "t_pair=true"
 
 
 def test_table_html_escapes_the_names_it_puts_in_raw_html():
