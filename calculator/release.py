@@ -115,9 +115,12 @@ def describe_cluster_change(cluster: ClusteredTestResult, plain: Chi2TestResult)
         return "no cluster leans towards either system (every b_i equals c_i), so p = 1."
     factor = cluster.log10_pvalue - plain.log10_pvalue
     times = f"{10**factor:.2g}" if abs(factor) < 300 else f"10^{factor:.0f}"
-    return (
+    both = (
         f"cluster-adjusted McNemar X2 = {cluster.statistic:.3f}, "
         f"p = {format_pvalue(cluster.pvalue, cluster.log10_pvalue)}; plain chi-square "
-        f"p = {format_pvalue(plain.pvalue, plain.log10_pvalue)}, so counting clusters "
-        f"multiplies p by {times}."
+        f"p = {format_pvalue(plain.pvalue, plain.log10_pvalue)}"
     )
+    if times == "1":
+        # Equal to two figures (exactly equal when every cluster holds one case).
+        return f"{both}: counting clusters leaves p as it was."
+    return f"{both}, so counting clusters multiplies p by {times}."

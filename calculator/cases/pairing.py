@@ -184,6 +184,7 @@ def _one_file_columns(case_file: CaseFile, options: PairingOptions) -> PairingOp
             )
     if a_column == b_column:
         raise ValueError(f"A and B must be different columns, but both are {a_column!r}.")
+    _refuse_outcome_as_key(case_file, (a_column, b_column), options)
     for column, role in (
         (options.id_column, "the id"),
         (a_column, "A's outcome"),
@@ -193,6 +194,26 @@ def _one_file_columns(case_file: CaseFile, options: PairingOptions) -> PairingOp
         if column is not None:
             _require_column(case_file, column, role)
     return dataclasses.replace(options, a_column=a_column, b_column=b_column)
+
+
+def _refuse_outcome_as_key(
+    case_file: CaseFile,
+    outcomes: tuple[str, ...],
+    options: PairingOptions,
+    id_column: str | None = None,
+) -> None:
+    """An outcome column cannot also pair the rows (id) or cluster them (group): every case
+    would be matched or grouped by its own outcome."""
+    keys = (
+        (id_column if id_column is not None else options.id_column, "id"),
+        (options.group_column, "group"),
+    )
+    for column, role in keys:
+        if column is not None and column in outcomes:
+            raise ValueError(
+                f"{case_file.name}: {column!r} is chosen both as an outcome column and as the "
+                f"{role} column; choose a different {role} column."
+            )
 
 
 # --- two files --------------------------------------------------------------------------------
@@ -255,6 +276,8 @@ def _two_file_columns(first: CaseFile, second: CaseFile, options: PairingOptions
                 )
             column = free[0]
         columns[role] = column
+    _refuse_outcome_as_key(first, (columns["A"],), options, id_column)
+    _refuse_outcome_as_key(second, (columns["B"],), options, id_column)
     _require_column(first, id_column, "the id")
     _require_column(second, id_column, "the id")
     _require_column(first, columns["A"], "A's outcome")
@@ -333,7 +356,10 @@ def _merge(
     out_group = options.group_column
     if out_group is not None and out_group in clash:
         out_group = f"{out_group} ({tag_a if group_in_first else tag_b})"
-    first_columns = [id_column, out_a, out_b] + ([out_group] if out_group else [])
+    # The group may be the id itself (every case its own cluster): list each column once.
+    first_columns = list(
+        dict.fromkeys([id_column, out_a, out_b] + ([out_group] if out_group else []))
+    )
     ordered = first_columns + [c for c in merged.columns if c not in first_columns]
     return merged[ordered], a_pass[rows_a], b_pass[partners], out_group
 

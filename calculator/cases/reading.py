@@ -274,11 +274,11 @@ def _read_bytes(source: object, name: str | None, max_bytes: int) -> tuple[bytes
     if size > max_bytes:
         # A file whose size was not known in advance (a device, a pipe) is read only up to
         # the limit: its size is then "over" the limit.
-        shown = f"{size:,}" if stated else f"over {max_bytes:,}"
+        shown = f"is {size:,} bytes" if stated else f"has more than {max_bytes:,} bytes"
         raise fatal(
             "too_large",
             name,
-            f"{name}: the file is {shown} bytes, over the limit of {max_bytes:,} bytes; "
+            f"{name}: the file {shown}, over the limit of {max_bytes:,} bytes; "
             "keep the columns you need or split the file.",
             count=size,
         )

@@ -209,9 +209,10 @@ def test_group_column_equal_to_the_id_column_of_two_files(tmp_path, capsys):
         rows = [json.dumps({"doc_id": i, "acc": (i * 7) % 3 == 0}) for i in range(start, start + 9)]
         (tmp_path / name).write_text("\n".join(rows) + "\n")
     argv = ["cases", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--id", "doc_id"]
-    status, _, err = run(capsys, *argv, "--group", "doc_id", "--fail-if-worse")
-    assert status in (0, 2) and "Traceback" not in err
-    assert err == "" if status == 0 else err.count("\n") == 1
+    status, out, err = run(capsys, *argv, "--group", "doc_id", "--fail-if-worse")
+    # Every case its own cluster: the adjusted test equals the plain one.
+    assert (status, err) == (0, "")
+    assert "clusters  " in out and "groups in 'doc_id'" in out
 
 
 def test_table_text_speaks_like_the_page(capsys):

@@ -356,3 +356,37 @@ def test_no_finding_on_a_clean_file():
     )
     assert cases.issues == () and cases.counts == (0, 1, 1, 0)
     assert np.array_equal(cases.a_pass, [True, False])
+
+
+# --- roles: an outcome column cannot also be the id or the group (found from the command line:
+# `cases runs.csv --a old --b new --id old` paired every row by its own outcome, most rows then
+# "duplicate ids"; `--group doc_id --id doc_id` on two files raised AttributeError).
+
+
+@pytest.mark.parametrize("role", ["id_column", "group_column"])
+def test_an_outcome_column_cannot_also_be_the_id_or_the_group(role):
+    data = b"id,old,new\n1,1,0\n2,1,1\n3,0,1\n"
+    with pytest.raises(ValueError, match="both as an outcome column and as the"):
+        load_cases(
+            data, a_column="old", b_column="new", file_names=("r.csv", None), **{role: "old"}
+        )
+
+
+def test_an_outcome_column_of_two_files_cannot_be_their_id():
+    a = b"doc_id,acc\n1,1\n2,0\n"
+    b = b"doc_id,acc\n1,0\n2,0\n"
+    with pytest.raises(ValueError, match="both as an outcome column and as the id column"):
+        load_cases(
+            a, b, id_column="acc", a_column="acc", b_column="acc", file_names=("a.csv", "b.csv")
+        )
+
+
+def test_the_group_may_be_the_id_of_two_files_each_case_its_own_cluster():
+    a = b"doc_id,acc\n1,1\n2,1\n3,0\n4,1\n"
+    b = b"doc_id,acc\n1,0\n2,1\n3,1\n4,0\n"
+    cases = load_cases(
+        a, b, id_column="doc_id", group_column="doc_id", file_names=("a.jsonl.csv", "b.csv")
+    )
+    assert list(cases.cases.columns).count("doc_id") == 1
+    b_i, c_i = cases.cluster_counts()
+    assert (b_i.sum(), c_i.sum()) == (cases.b, cases.c) == (2, 1)

@@ -57,3 +57,15 @@ def test_cluster_sentence_without_a_leaning_cluster() -> None:
     cluster = clustered_mcnemar([1, 2], [1, 2])
     assert cluster.statistic is None
     assert "every b_i equals c_i" in describe_cluster_change(cluster, mcnemar_chi2(3, 3))
+
+
+def test_cluster_sentence_says_p_is_unchanged_when_every_cluster_is_one_case() -> None:
+    # One case per cluster: the cluster-adjusted statistic equals McNemar's (Durkalski et al.
+    # 2003), so "multiplies p by 1" would be an odd way to say nothing changed.
+    from calculator import mcnemar_chi2
+    from calculator.clustered import clustered_mcnemar
+
+    cluster = clustered_mcnemar([1, 1, 1, 0, 0], [0, 0, 0, 1, 0])
+    text = describe_cluster_change(cluster, mcnemar_chi2(3, 1))
+    assert text.endswith("counting clusters leaves p as it was.")
+    assert "multiplies" not in text
