@@ -59,9 +59,9 @@ SECTIONS: tuple[tuple[str, tuple[str | Formula, ...]], ...] = (
             "Exact test: under equal pass rates, *b* given *m* is binomial with probability "
             "one half. With k = min(b, c), the doubling convention gives",
             Formula(r"p = \min\Bigl(1,\ 2 \sum_{j=0}^{k} \binom{m}{j} 2^{-m}\Bigr)"),
-            "and the mid-p version counts the observed split only half; when b = c the observed "
-            "split is the only one as extreme as itself, so half of its probability is taken "
-            "from 1:",
+            "and the mid-p version counts the observed split only half; when b = c every split "
+            "is at least as extreme as the observed one, so the mid-p is 1 less half the "
+            "observed split's probability:",
             Formula(
                 r"p_{mid} = 2\,P[\mathrm{Bin}(m, \tfrac12) \le k]"
                 r" - P[\mathrm{Bin}(m, \tfrac12) = k]\quad (b \ne c),"
