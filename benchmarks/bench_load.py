@@ -112,7 +112,11 @@ async def session(port: int, key: str, seconds: float, pause: float, seed: int, 
     rng = random.Random(seed)
     url = f"ws://127.0.0.1:{port}/_stcore/stream"
     try:
-        async with websockets.connect(url, max_size=None, open_timeout=ANSWER_TIMEOUT) as socket:
+        # No client keepalive pings: a busy server answers them late and the client would drop
+        # the session (a browser does not ping this way); ANSWER_TIMEOUT bounds every wait.
+        async with websockets.connect(
+            url, max_size=None, open_timeout=ANSWER_TIMEOUT, ping_interval=None
+        ) as socket:
             first = BackMsg()
             first.rerun_script.query_string = ""
             await socket.send(first.SerializeToString())
