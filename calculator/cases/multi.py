@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from calculator.cases.columns import guess_columns
-from calculator.cases.findings import cell_text
+from calculator.cases.findings import cell_text, fatal
 from calculator.cases.multi_checks import (
     check_names,
     display_name,
@@ -51,6 +51,21 @@ class _Options:
     outcome_column: str | None
     threshold: float | None
     names: tuple[str, ...] | None
+
+
+def _refuse_repeated_files(files: list[CaseFile]) -> None:
+    """The same bytes given twice would be one system compared with itself (p = 1 always)."""
+    seen: dict[bytes, str] = {}
+    for case_file in files:
+        if case_file.data and case_file.data in seen:
+            raise fatal(
+                "same_file",
+                case_file.name,
+                f"{seen[case_file.data]} and {case_file.name} are the same file, byte for byte: "
+                "a system compared with itself always gives p = 1; give each system's own "
+                "results.",
+            )
+        seen.setdefault(case_file.data, case_file.name)
 
 
 def load_systems(
@@ -131,6 +146,7 @@ def load_systems(
         read_case_file(source, name=name, max_bytes=max_bytes)
         for source, name in zip(listed, given_names, strict=True)
     ]
+    _refuse_repeated_files(files)
     options = _Options(
         id_column=id_column,
         systems=None if systems is None else tuple(str(s) for s in systems),

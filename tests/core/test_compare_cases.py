@@ -251,3 +251,17 @@ def test_the_reader_is_exported_lazily_from_the_package():
 
     assert calculator.load_systems is load_systems
     assert "load_systems" in calculator.__all__
+
+
+def test_the_same_file_given_for_two_systems_is_refused():
+    # As for two systems (issue 16, item 7): byte-identical files would compare a system with
+    # itself and report p = 1 for that pair. Found on `compare s1.csv s2.csv s3.csv`.
+    one, other = b"id,acc\n1,1\n2,0\n3,1\n", b"id,acc\n1,0\n2,0\n3,1\n"
+    with pytest.raises(CaseFileError, match="same file, byte for byte") as raised:
+        load_systems(
+            [one, other, one],
+            id_column="id",
+            outcome_column="acc",
+            file_names=["s1.csv", "s2.csv", "s3.csv"],
+        )
+    assert raised.value.issue.kind == "same_file"
