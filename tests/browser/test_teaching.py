@@ -108,6 +108,10 @@ def test_presenting_view_keeps_the_sections_live(new_page, app_server) -> None:
     expanders = page.locator("[data-testid=stExpander]")
     expect(expanders.filter(has_text="Worked examples")).to_have_count(0)
     expect(expanders.filter(has_text="Test options")).to_be_hidden()  # the options panel
+    for options in ("names_framing", "gate_options"):  # names, framing and the gates' inputs
+        expect(page.locator(f".st-key-{options}")).to_be_hidden()
+    expect(page.locator("[data-testid=stSidebar]")).to_be_hidden()
+    expect(page.locator(".st-key-c_slider")).to_be_visible()  # the counts stay adjustable
     before = drawing(page, "teaching_null_chart")
     press_on_slider(page, "c_slider", 1)
     wait_for_redraw(page, "teaching_null_chart", before)
