@@ -32,7 +32,7 @@ __all__ = [
 #: and the chi-square test without and with Edwards' continuity correction.
 OC_TESTS = {
     "exact": "Exact (doubling)",
-    "mid-p": "Exact mid-p",
+    "mid-p": "Mid-p (not an exact test)",
     "chi2": "Chi-square",
     "chi2-corrected": "Chi-square, corrected",
 }

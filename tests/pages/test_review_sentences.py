@@ -20,3 +20,17 @@ def test_mid_p_at_equal_split_is_described_as_computed():
     assert "the only one as extreme" not in text
     assert "every split" in text and "at least as extreme" in text
     assert mcnemar_exact(5, 5, convention="mid-p").pvalue == 1 - 252 / 2048
+
+
+def test_non_significant_is_not_called_finding_no_difference():
+    from ui.decision_words import DECISION_EXPLANATION
+
+    text = " ".join(DECISION_EXPLANATION.split())
+    assert "finds no difference" not in text
+    assert "finds no significant difference" in text
+
+
+def test_mid_p_test_is_not_named_exact_in_the_operating_characteristics():
+    from calculator.teaching.operating import OC_TESTS
+
+    assert "exact" not in OC_TESTS["mid-p"].lower().replace("not an exact", "")
