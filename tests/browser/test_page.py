@@ -25,6 +25,7 @@ from browser_setup import APP_RENDERED, must_run, unavailable_reason
 from scipy import stats
 
 from calculator import format_pvalue
+from ui.words import EXAMPLES_TITLE
 
 REASON = unavailable_reason()
 if REASON is not None and not must_run():
@@ -232,7 +233,7 @@ def test_a_hostile_url_shows_warnings_and_no_traceback(new_page, app_server) -> 
 
 def test_a_worked_example_button_loads_its_values(new_page, app_server) -> None:
     page = open_page(new_page(), app_server.url)
-    page.get_by_text("Worked examples from the seed documents").click()
+    page.get_by_text(EXAMPLES_TITLE).click()
     page.locator(".st-key-example_mcnemar_seed button:visible").click()
     for key, value in zip("abcd", ("70", "4", "12", "14"), strict=True):
         expect(number_field(page, key)).to_have_value(value)
@@ -241,7 +242,8 @@ def test_a_worked_example_button_loads_its_values(new_page, app_server) -> None:
     expect(card(page, "exact")).to_have_text("0.077")
     expect(card(page, "chi2")).to_have_text("3.06")
     expect(card(page, "unpaired")).to_have_text("0.172")
-    expect(page.locator('[data-testid="stAlertContentInfo"]')).to_contain_text("McNemar seed")
+    note = page.locator('[data-testid="stAlertContentInfo"]').filter(has_text="Worked example:")
+    expect(note).to_contain_text("McNemar article: 70, 4, 12, 14")
     assert_no_exception_box(page)
 
 
