@@ -198,7 +198,8 @@ def analyze(
         names=names,
         framing=framing,
     )
-    if decision.question != "different":
+    # With no discordant pair and no margin the decision only restates the report's sentence.
+    if decision.question != "different" and (table.discordant or margin is not None):
         report = f"{report} {decision.sentence}"
     return Analysis(
         table=table,

@@ -279,7 +279,7 @@ def decide(
             interval_method="tango",
             sentence="",
         )
-        sentence = _margin_sentence(decision, table, words)
+        sentence = _margin_sentence(decision, table, words) + _no_disagreement_note(decision, table)
     return _with_sentence(decision, sentence)
 
 
@@ -392,6 +392,18 @@ def _no_margin_sentence(decision: Decision, table: PairedTable, words: _Words) -
     return (
         f"{name_b} is not shown to be {claim} than {name_a} ({test}): {moved} on these cases, "
         f"and {interval}, gives the differences the data still allow."
+    )
+
+
+def _no_disagreement_note(decision: Decision, table: PairedTable) -> str:
+    """Why a margin test still answers when no case separates the systems (m = 0)."""
+    if table.discordant or decision.question not in ("non-inferior", "equivalent"):
+        return ""
+    return (
+        " No case separates the systems here, yet the score test still answers: a difference "
+        "in pass rates needs cases on which the systems disagree, and agreement on all "
+        f"{table.n:,} cases bounds how often they can disagree, so enough agreeing cases can "
+        "show this on their own."
     )
 
 

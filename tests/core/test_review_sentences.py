@@ -126,3 +126,22 @@ def test_cochran_exact_p_is_one_when_q_is_zero():
     assert result.cochran.statistic == 0
     assert result.cochran.exact_pvalue == 1.0
     assert "> 0.999" not in describe_cochran(result)
+
+
+# --- no discordant pair (issue 12: "m = 0 ... the non-inferiority test still has an answer
+# there: say what it is and why"), and no sentence said twice in the report.
+
+
+@pytest.mark.parametrize("n", [10, 300])
+def test_margin_test_without_disagreements_says_why_it_still_answers(n):
+    result = analyze(0, 0, 0, n, margin=0.01)
+    sentence = result.decision.sentence
+    assert "No case separates the systems here, yet the score test still answers" in sentence
+    assert sentence in result.report
+    # Agreement on 300 cases is enough at a 1-point margin (alpha 0.05); on 10 it is not.
+    assert result.decision.reject is (n == 300)
+
+
+def test_one_sided_question_without_disagreements_is_not_said_twice():
+    report = analyze(0, 0, 0, 10, alternative="greater").report
+    assert report.count("agree on every case") == 1
