@@ -158,7 +158,7 @@ def optional_stopping_chart(result: OptionalStopping) -> alt.LayerChart:
         title=alt.Title(
             "Peeking raises the false-positive rate",
             subtitle=f"{result.experiments:,} simulated experiments with no real difference "
-            f"(seed {result.seed})",
+            f"(random seed {result.seed}, so the figure can be reproduced)",
         ),
         description=description,
         height=320,

@@ -10,8 +10,8 @@
 - A phone (390 x 844): the first screen, without scrolling, shows the headline result (the
   difference with its interval and the exact p) and at least one input.
 
-Expected figures: the default table is the seed calculator page (60, 15, 5, 20), whose values
-are in the reference table at the end of /work/shared/METHODS.md: difference +10.0 points,
+Expected figures: the default table is the original calculator page's (60, 15, 5, 20), whose
+printed figures are: difference +10.0 points,
 95% Agresti-Min interval +1.2 to +18.4 points, exact McNemar p = 0.041
 (``scipy.stats.binomtest(5, 20).pvalue`` = 0.0414).
 

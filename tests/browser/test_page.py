@@ -1,8 +1,8 @@
 """The calculator page in a real browser (Debian's Chromium through Playwright).
 
-Expected figures: the defaults are the seed calculator page (60, 15, 5, 20; 6 gates at
-alpha 0.05), whose values are in the reference table at the end of /work/shared/METHODS.md;
-the McNemar seed example (70, 4, 12, 14, continuity-corrected) likewise. Figures for other
+Expected figures: the defaults are the original calculator page's (60, 15, 5, 20; 6 gates at
+alpha 0.05), with the figures that page prints; the McNemar article's example
+(70, 4, 12, 14, continuity-corrected) likewise, as the article prints them. Figures for other
 tables come from scipy, as written next to each: `scipy.stats.binomtest(min(b, c), b + c)`
 for the exact two-sided McNemar p, and the closed forms (b - c) / n and (b - c)^2 / (b + c).
 
@@ -107,7 +107,7 @@ def assert_no_exception_box(page: Page) -> None:
 
 def test_default_page_shows_the_seed_example(new_page, app_server) -> None:
     page = open_page(new_page(), app_server.url)
-    # METHODS.md reference rows for 60, 15, 5, 20 and for 6 gates at alpha 0.05.
+    # As the original calculator page prints them for 60, 15, 5, 20 and 6 gates at alpha 0.05.
     expect(card(page, "difference")).to_have_text("+10.0 pts")
     expect(card(page, "chi2")).to_have_text("5.00")
     expect(card(page, "exact")).to_have_text("0.041")
@@ -221,7 +221,7 @@ def test_a_hostile_url_shows_warnings_and_no_traceback(new_page, app_server) -> 
     text = " ".join(warnings.all_inner_texts())
     for key in REJECTED:
         assert f'"{key}"' in text, f"no warning names {key}: {text}"
-    # Rejected values fall back to the defaults: the seed page's numbers.
+    # Rejected values fall back to the defaults: the original page's numbers.
     expect(card(page, "exact")).to_have_text("0.041")
     expect(card(page, "false_alarm")).to_have_text("26.5%")
     # The name is allowed, but shown as text: no element is made from it.

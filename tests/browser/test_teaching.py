@@ -1,8 +1,8 @@
 """The calculator page's teaching sections in a real browser (Debian's Chromium, Playwright).
 
 Each section is opened (by its URL key or its toggle), its chart is drawn, and moving a slider
-redraws it. Figures: the seed table 60, 15, 5, 20 (b = 15 of m = 20); the pairing sweep's last
-table 65, 10, 0, 25 (hand arithmetic: A passes 75, B 65, so at most 65 cases pass both).
+redraws it. Figures: the original page's table 60, 15, 5, 20 (b = 15 of m = 20); the pairing sweep's
+last table 65, 10, 0, 25 (hand arithmetic: A passes 75, B 65, so at most 65 cases pass both).
 
 Every wait is for a condition on the page; nothing sleeps a fixed time.
 """

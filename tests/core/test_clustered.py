@@ -1,7 +1,7 @@
 """The cluster-adjusted McNemar test (Durkalski, Palesch, Lipsitz & Rust 2003, Stat Med 22:2417).
 
-X2 = (b - c)^2 / sum_i (b_i - c_i)^2 on 1 df (METHODS.md). Reference values are worked by hand in
-the comments; p-values of a given X2 come from scipy: ``scipy.stats.chi2.sf(x2, 1)`` (1.17).
+X2 = (b - c)^2 / sum_i (b_i - c_i)^2 on 1 df (their test statistic). Reference values are worked by
+hand in the comments; p-values of a given X2 come from scipy: ``scipy.stats.chi2.sf(x2, 1)`` (1.17).
 """
 
 from __future__ import annotations

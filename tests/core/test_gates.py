@@ -10,8 +10,8 @@ from calculator import MAX_GATES, false_alarm_rate, gate_rates
 
 
 def test_seed_page_six_gates():
-    # calculator-page.txt: 6 gates at alpha 0.05 -> 26.5%; Bonferroni 0.0083; Sidak 0.0085;
-    # union bound 6 * 0.05 = 0.30 (METHODS.md reference table).
+    # The original calculator page: 6 gates at alpha 0.05 -> 26.5%; Bonferroni 0.0083; Sidak 0.0085;
+    # union bound 6 * 0.05 = 0.30, as that page prints them.
     g = gate_rates(6, 0.05)
     assert round(100 * g.false_alarm, 1) == 26.5
     assert round(g.bonferroni_alpha, 4) == 0.0083
@@ -59,7 +59,8 @@ def test_correlated_gates_match_multivariate_normal_box_probability(count, rho):
     assert false_alarm_rate(count, alpha, rho) == pytest.approx(1 - box, abs=2e-4)
 
 
-# Independent implementation: adaptive quadrature (scipy.integrate.quad) of METHODS.md's integral.
+# Independent implementation: adaptive quadrature (scipy.integrate.quad) of the equicorrelated-
+# normal integral.
 @pytest.mark.parametrize("rho", [0.1, 0.5, 0.6, 0.9, 0.99, 0.999, 0.99999])
 @pytest.mark.parametrize(("count", "alpha"), [(2, 0.05), (6, 0.05), (50, 0.05), (10**5, 1e-4)])
 def test_correlated_gates_match_adaptive_quadrature(count, alpha, rho):

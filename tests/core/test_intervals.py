@@ -37,7 +37,7 @@ def test_every_method_reproduces_contingencytables_on_cavo_2012(method, low, hig
 # inconsistent with the same copy's method 8 value 0.8737, which must be equal there).
 NEWCOMBE_TABLE_III = [
     ((36, 12, 2, 0), 0.0569, 0.3404),
-    ((20, 12, 2, 16), 0.0562, 0.3292),  # METHODS.md's check case
+    ((20, 12, 2, 16), 0.0562, 0.3292),  # also StatsDirect's matched-pairs odds-ratio example
     ((18, 12, 2, 18), 0.0562, 0.3290),
     ((36, 14, 0, 0), 0.1528, 0.4167),
     ((35, 14, 0, 1), 0.1461, 0.4175),
@@ -103,7 +103,7 @@ def test_seed_page_agresti_min_interval():
 
 def test_tango_limits_are_roots_of_the_score_statistic():
     # Independent check of the root finding: |T(limit)| = z at both interior limits, with T
-    # written out from METHODS.md.
+    # written out from Tango (1998).
     a, b, c, d = 20, 12, 2, 16
     n = a + b + c + d
     z = special.ndtri(0.975)

@@ -2,8 +2,8 @@
 
 Provenance of the reference values:
 
-- The seed table 60, 15, 5, 20 (../shared/METHODS.md): exact p 0.041 and unpaired p 0.123 at the
-  entered table.
+- The original calculator page's table 60, 15, 5, 20, as that page prints it: exact p 0.041 and
+  unpaired p 0.123 at the entered table.
 - Hand arithmetic: A passes 75 of 100 and B 65, so the both-pass count runs from 75 + 65 - 100
   = 40 to min(75, 65) = 65; at a = 65 the table is 65, 10, 0, 25 and the exact p is
   2 * 2^-10 = 0.001953125.

@@ -13,7 +13,8 @@ from scipy import stats
 from calculator import mcnemar_chi2, mcnemar_exact, unpaired_z_test
 from calculator.mcnemar import log_binom_half_cdf
 
-# --- Seeds' worked examples (shared/seeds, collected at the end of METHODS.md), rounded as printed.
+# --- Published worked examples (the McNemar test article, the classifier-comparison tutorial and
+# the original calculator page), rounded as printed there.
 SEED_EXACT = [
     # (b, c, printed p, tolerance of the printed digits)
     (4, 12, 0.077, 5e-4),  # mcnemar-test.txt: 70, 4, 12, 14
@@ -46,7 +47,7 @@ def test_fagerland_2013_example():
 
 
 def test_mid_p_at_equal_counts_follows_fagerland():
-    # METHODS.md: b = c = 5 gives 1 - P[Bin(10, 1/2) = 5]/2 = 1 - 252/2048 = 0.8770.
+    # By hand: b = c = 5 gives 1 - P[Bin(10, 1/2) = 5]/2 = 1 - 252/2048 = 0.8770.
     result = mcnemar_exact(5, 5, convention="mid-p")
     assert result.pvalue == pytest.approx(1 - comb(10, 5) / 2**11, rel=1e-14)
     assert round(result.pvalue, 4) == 0.8770
@@ -71,11 +72,12 @@ def test_exact_pvalue_is_one_when_b_equals_c():
 
 
 def test_exact_log10_far_below_the_double_range():
-    # METHODS.md: b = 0, c = 5000 gives p = 2 * 2^-5000, log10 p = -1504.85.
+    # By hand: b = 0, c = 5000 gives p = 2 * 2^-5000, log10 p = -4999 log10(2) = -1504.85.
     result = mcnemar_exact(0, 5000)
     assert result.log10_pvalue == pytest.approx(math.log10(2) - 5000 * math.log10(2), abs=1e-9)
     assert round(result.log10_pvalue, 2) == -1504.85
-    # METHODS.md: b = 0, c = 2000 has log10 p = -601.759 (scipy's logcdf gives -inf there).
+    # By hand: b = 0, c = 2000 has log10 p = -1999 log10(2) = -601.759 (scipy's logcdf gives -inf
+    # there).
     assert mcnemar_exact(0, 2000).log10_pvalue == pytest.approx(-601.759, abs=5e-4)
 
 

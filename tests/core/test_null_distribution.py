@@ -8,7 +8,8 @@ Provenance of the reference values:
   (m = 10: k = 1, size = 2 * 11 / 1024; m = 20: k = 5, size = 2 * 21700 / 2^20). The test also
   recomputes them with scipy, so a transcription slip cannot pass.
 - One-sided p-values: scipy.stats.binomtest(b, m, 0.5, alternative=...).pvalue.
-- Two-sided p-values: calculator.mcnemar_exact, whose own tests reproduce the seed values.
+- Two-sided p-values: calculator.mcnemar_exact, whose own tests reproduce the published worked
+  examples.
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ def _mp_limits(b, c, level, method):
 
 REFERENCE_TABLES = [
     (12, 2, 0.95),
-    (4, 12, 0.95),  # the seed example 70/4/12/14
+    (4, 12, 0.95),  # the McNemar article's example 70/4/12/14
     (15, 5, 0.95),
     (2, 10, 0.99),
     (0, 7, 0.95),

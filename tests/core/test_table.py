@@ -99,8 +99,9 @@ def test_from_outcomes_rejects_unequal_lengths_and_non_booleans():
 
 
 def test_classifier_framing_maps_cells_as_methods_says():
-    # METHODS.md: both correct -> a, both wrong -> d, only A wrong -> c, only B wrong -> b.
-    # Seed tutorial example: 72 both right, 8 both wrong, 14 only A wrong, 6 only B wrong.
+    # The classifier-comparison tutorial's errors framing: both correct -> a, both wrong -> d, only
+    # A wrong -> c, only B wrong -> b.
+    # The tutorial's example: 72 both right, 8 both wrong, 14 only A wrong, 6 only B wrong.
     table = PairedTable.from_errors(both_right=72, both_wrong=8, only_a_wrong=14, only_b_wrong=6)
     assert table == PairedTable(72, 6, 14, 8)
     # Error rates 0.22 vs 0.14 in the seed: R_A - R_B = -(pass-rate difference).

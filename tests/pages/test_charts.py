@@ -59,7 +59,7 @@ def test_pvalue_lines_encode_a_p_and_the_test(seed_spec: dict) -> None:
     enc = lines["encoding"]
     assert (enc["x"]["field"], enc["x"]["type"]) == ("a", "quantitative")
     # From 0 up to what the data and the alpha rule need (not fixed at 1, which squashed the
-    # seed example's lines at 0.025 and 0.041 together).
+    # worked example's lines at 0.025 and 0.041 together).
     assert (enc["y"]["field"], enc["y"]["scale"]) == ("p", {"zero": True, "nice": True})
     assert enc["color"]["field"] == enc["strokeDash"]["field"] == "test"
     assert enc["color"]["scale"]["domain"] == list(SWEEP_TESTS)
@@ -120,7 +120,8 @@ def test_unpaired_p_can_be_smaller_than_mcnemar() -> None:
 
 
 def test_log_axis_uses_finite_log10_values_even_when_p_underflows() -> None:
-    # b = 0, c = 5000: exact log10 p = -1504.85 (METHODS.md); p itself underflows to 0.
+    # b = 0, c = 5000: exact log10 p = -4999 log10(2) = -1504.85 (by hand); p itself underflows to
+    # 0.
     frame = pvalue_sweep_frame(10, 0, 5000, 10)
     assert (frame["p"] == 0).any()
     assert np.isfinite(frame["log10_p"]).all()
@@ -174,7 +175,8 @@ def test_gates_chart_encodings_and_rules(gates_spec: dict) -> None:
 
 def test_gates_data_matches_the_seed(gates_spec: dict) -> None:
     data = layer_data(gates_spec, 0).set_index(["rule", "gates"])
-    # METHODS.md: 6 gates at 0.05 -> 26.5% false alarms; Bonferroni 0.0083; Sidak 0.0085.
+    # The original calculator page: 6 gates at 0.05 -> 26.5% false alarms; Bonferroni 0.0083; Sidak
+    # 0.0085.
     assert data.loc[("Uncorrected", 6), "rate"] == pytest.approx(0.265, abs=5e-4)
     assert data.loc[("Bonferroni", 6), "per_gate_alpha"] == pytest.approx(0.0083, abs=5e-5)
     assert data.loc[("Šidák", 6), "per_gate_alpha"] == pytest.approx(0.0085, abs=5e-5)

@@ -2,8 +2,8 @@
 URL key or its toggle, following the table, and the presenting view.
 
 Expected figures come from the core (calculator.teaching), whose tests carry the provenance
-(tests/core/test_null_distribution.py and siblings); the seed table 60, 15, 5, 20 has exact
-p = 0.041.
+(tests/core/test_null_distribution.py and siblings); the original page's table 60, 15, 5, 20 has
+exact p = 0.041.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 (ui/teaching_charts.py, checked through ``chart.to_dict()``).
 
 Reference values: the null distribution of m = 5 (smallest two-sided p 2/2^5 = 0.0625, from the
-binomial distribution) and m = 20 (size 2 * 21700 / 2^20); the seed table 60, 15, 5, 20; the
-question answers' numbers from calculator.mcnemar_exact (12 vs 2: p = 0.01294; 110 vs 100:
+binomial distribution) and m = 20 (size 2 * 21700 / 2^20); the original page's table 60, 15, 5, 20;
+the question answers' numbers from calculator.mcnemar_exact (12 vs 2: p = 0.01294; 110 vs 100:
 p = 0.5347) and 1 - 0.95^6 = 0.2649.
 """
 
