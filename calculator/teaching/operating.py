@@ -270,6 +270,14 @@ def _central_ranges(
         counts = sizes.copy() if p >= 1 else np.zeros_like(sizes)
         index = np.arange(len(sizes))
         return counts, index, np.ones(len(sizes)), np.zeros(len(sizes))
+    smallest = min(p, 1.0 - p)
+    if int(sizes.max(initial=0)) * smallest <= TAIL_EPSILON / 2:
+        # Every count but the mode (0 or size) has probability at most size * p, below the
+        # tail bound, so the mode alone is the range. (Boost's binomial pmf overflows on
+        # subnormal p, such as 1.1e-308.)
+        counts = sizes.copy() if p > 0.5 else np.zeros_like(sizes)
+        omitted = -np.expm1(sizes * np.log1p(-smallest))  # 1 - (1 - p)^size
+        return counts, np.arange(len(sizes)), 1.0 - omitted, omitted
     low = np.maximum(0, stats.binom.ppf(TAIL_EPSILON / 2, sizes, p)).astype(np.int64)
     high = np.minimum(sizes, stats.binom.isf(TAIL_EPSILON / 2, sizes, p)).astype(np.int64)
     high = np.maximum(high, low)

@@ -261,7 +261,7 @@ def test_a_file_of_unknown_size_is_read_only_up_to_the_limit(tmp_path):
     writer = threading.Thread(target=write)
     writer.start()
     try:
-        with pytest.raises(CaseFileError, match="over 1,000 bytes") as caught:
+        with pytest.raises(CaseFileError, match="more than 1,000 bytes") as caught:
             read_case_file(fifo, max_bytes=1000)
     finally:
         writer.join(timeout=10)
@@ -270,7 +270,7 @@ def test_a_file_of_unknown_size_is_read_only_up_to_the_limit(tmp_path):
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
 def test_dev_zero_is_refused_at_the_limit():
-    with pytest.raises(CaseFileError, match="over 4,096 bytes"):
+    with pytest.raises(CaseFileError, match="more than 4,096 bytes"):
         read_case_file("/dev/zero", name="zero.csv", max_bytes=4096)
 
 

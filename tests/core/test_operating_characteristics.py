@@ -265,3 +265,18 @@ def test_exact_size_keeps_alpha_over_a_grid() -> None:
     for n, psi in itertools.product((5, 17, 60, 250, 1000), (0.05, 0.3, 0.7, 1.0)):
         size = operating_characteristics(n, psi / 2, psi / 2).tests[0].size
         assert size <= 0.05, (n, psi)
+
+
+@pytest.mark.parametrize(
+    ("p10", "p01"), [(1.1125369292536007e-308, 0.0), (0.0, 5e-324), (1e-20, 1e-18)]
+)
+def test_vanishing_disagreement_is_no_error(p10, p01):
+    # Found by the hypothesis test above in CI: Boost's binomial pmf overflowed at a subnormal
+    # rate (OverflowError in ibeta_derivative). With n p below the tail bound every table has
+    # b = c = 0, so no test can reject.
+    result = operating_characteristics(3, p10, p01)
+    assert all(test.size == 0.0 and test.power == 0.0 for test in result.tests)
+    coverage = {interval.method: interval.coverage for interval in result.intervals}
+    assert all(value is None or 0.0 <= value <= 1.0 for value in coverage.values())
+    # Agresti-Min's interval at b = c = 0 has positive width around 0, so it always covers.
+    assert coverage["agresti-min"] == pytest.approx(1.0)
