@@ -122,21 +122,26 @@ def check_count(
 an integer of 401 digits.
     """
     allowed = "a non-negative integer"
-    # bool is an Integral, but True as a count is almost always a mistake.
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(message(name, allowed, value))
-    if isinstance(value, numbers.Integral):
-        count = int(value)
-    else:
-        number = float(value)
-        if not math.isfinite(number) or not number.is_integer():
-            raise ValueError(message(name, allowed, value))
-        count = int(number)
+    count = _whole_number(value, name, allowed)
     if count < minimum:
         raise ValueError(message(name, f"at least {minimum:,}" if minimum > 0 else allowed, value))
     if maximum is not None and count > maximum:
         raise ValueError(message(name, f"{allowed} of at most {_limit(maximum)}", value))
     return count
+
+
+def _whole_number(value: object, name: str, allowed: str) -> int:
+    """`value` as an int when it is a whole number (an integral float counts), else raise with
+    `allowed` in the message. bool is an Integral, but True as a count is almost always a
+    mistake, so it is refused."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(message(name, allowed, value))
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    number = float(value)
+    if not math.isfinite(number) or not number.is_integer():
+        raise ValueError(message(name, allowed, value))
+    return int(number)
 
 
 def check_bounded_count(value: object, name: str, low: int, high: int) -> int:
@@ -152,15 +157,7 @@ def check_bounded_count(value: object, name: str, low: int, high: int) -> int:
     ValueError: `looks` must be an integer from 1 to 1,000, but got 0.
     """
     allowed = f"an integer from {low:,} to {high:,}"
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(message(name, allowed, value))
-    if isinstance(value, numbers.Integral):
-        count = int(value)
-    else:
-        number = float(value)
-        if not math.isfinite(number) or not number.is_integer():
-            raise ValueError(message(name, allowed, value))
-        count = int(number)
+    count = _whole_number(value, name, allowed)
     if not low <= count <= high:
         raise ValueError(message(name, allowed, value))
     return count
