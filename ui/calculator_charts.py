@@ -6,7 +6,8 @@ hundred rows. Each chart is put together from two pure parts, which the page cac
 titles and alt text, no data) and its named datasets (``*_datasets``: tables in, tables out).
 The layout depends on neither the table nor the number of gates, so when only those change the
 browser swaps rows into the drawn chart instead of drawing it anew. The tests join the two and
-check the result through Altair's ``chart.to_dict()``.
+check the result through Altair's ``chart.to_dict()``. ``large=True`` draws a layout bigger,
+for the presenting view (sizes from :mod:`ui.chart_sizes`; colours and dashes unchanged).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from calculator import (
     format_pvalue,
     gate_rates,
 )
+from ui.chart_sizes import axis, fonts, grown, grown_area, title_fonts
 
 __all__ = [
     "GATE_RULES",
@@ -117,14 +119,17 @@ def pvalue_sweep_frame(
     return pd.concat(parts, ignore_index=True)
 
 
-def _line_encodings(field: str, domain: tuple[str, ...], title: str) -> dict[str, alt.ChannelMixin]:
+def _line_encodings(
+    field: str, domain: tuple[str, ...], title: str, large: bool
+) -> dict[str, alt.ChannelMixin]:
     legend = alt.Legend(
         title=title,
         orient="bottom",
         columns=1,  # one entry per row: a row of three was cut off at phone width (390 px)
         symbolType="stroke",  # a short line in the line's dash pattern, not a dot
-        symbolStrokeWidth=3,
-        symbolSize=400,
+        symbolStrokeWidth=grown(3, large),
+        symbolSize=grown_area(400, large),
+        **fonts(large),
     )
     return {
         "color": alt.Color(
@@ -142,13 +147,13 @@ def _line_encodings(field: str, domain: tuple[str, ...], title: str) -> dict[str
     }
 
 
-def _marker_rule(dataset: str, *, dashed: bool = False, **position: str) -> alt.Chart:
+def _marker_rule(dataset: str, *, large: bool, dashed: bool = False, **position: str) -> alt.Chart:
     """A grey rule at the position held in `dataset` (the current value, or alpha dashed),
     with the dataset's label as its tooltip."""
     dash = {"strokeDash": [4, 4]} if dashed else {}
     return (
         alt.Chart(alt.NamedData(name=dataset))
-        .mark_rule(color=_RULE_COLOUR, strokeWidth=2, **dash)
+        .mark_rule(color=_RULE_COLOUR, strokeWidth=grown(2, large), **dash)
         .encode(**position, tooltip=alt.Tooltip("label:N", title="Marker"))
     )
 
@@ -172,9 +177,16 @@ def pvalue_datasets(
 
 
 def pvalue_layout(
-    *, alpha: float, log_axis: bool, x_title: str, title: str, convention: str = "doubling"
+    *,
+    alpha: float,
+    log_axis: bool,
+    x_title: str,
+    title: str,
+    convention: str = "doubling",
+    large: bool = False,
 ) -> alt.LayerChart:
-    """The p-value chart without its data (see :func:`pvalue_datasets`)."""
+    """The p-value chart without its data (see :func:`pvalue_datasets`); `large` for the
+    presenting view."""
     y_field = _y_field(log_axis)
     y_title = "log10 p-value" if log_axis else "p-value"
     tooltip = [
@@ -183,26 +195,31 @@ def pvalue_layout(
         alt.Tooltip("p_text:N", title="p"),
     ]
     base = alt.Chart(alt.NamedData(name="sweep")).encode(
-        x=alt.X("a:Q", title=x_title, axis=alt.Axis(format="~s")),
+        x=alt.X("a:Q", title=x_title, axis=axis(large, format="~s")),
         y=alt.Y(
             f"{y_field}:Q",
             title=y_title,
+            axis=axis(large),
             # Linear axis: from 0 to the largest p shown (or alpha), not to 1, so lines near
             # p = 0.02 and 0.04 stay apart; the alpha rule is on this axis, so it stays in view.
             scale=alt.Scale(zero=True, nice=True)
             if not log_axis
             else alt.Scale(zero=False, nice=True),
         ),
-        **_line_encodings("test", sweep_tests(convention), "Test"),
+        **_line_encodings("test", sweep_tests(convention), "Test", large),
     )
-    lines = base.mark_line(strokeWidth=3)
+    lines = base.mark_line(strokeWidth=grown(3, large))
     # Invisible points make the tooltip easy to hit anywhere along a line.
-    hover = base.mark_point(size=60, opacity=0).encode(tooltip=tooltip)
-    a_rule = _marker_rule("current_a", x="a:Q")
-    alpha_rule = _marker_rule("alpha", dashed=True, y=f"{y_field}:Q")
-    alpha_text = alpha_rule.mark_text(align="left", dx=4, dy=-8, color=_RULE_COLOUR).encode(
-        text="label:N", x=alt.value(0)
-    )
+    hover = base.mark_point(size=grown_area(60, large), opacity=0).encode(tooltip=tooltip)
+    a_rule = _marker_rule("current_a", large=large, x="a:Q")
+    alpha_rule = _marker_rule("alpha", large=large, dashed=True, y=f"{y_field}:Q")
+    alpha_text = alpha_rule.mark_text(
+        align="left",
+        dx=4,
+        dy=-grown(8, large),
+        color=_RULE_COLOUR,
+        **fonts(large, ("fontSize",)),
+    ).encode(text="label:N", x=alt.value(0))
     # The alt text leaves out the current a, which the page shows beside the chart: with it,
     # every new a would be a new spec, and the browser would draw the chart anew.
     description = (
@@ -212,9 +229,11 @@ def pvalue_layout(
         f"horizontal rule marks α = {alpha:g}."
     )
     return alt.layer(lines, hover, a_rule, alpha_rule, alpha_text).properties(
-        title=alt.Title(title, subtitle="McNemar ignores a; the unpaired test does not."),
+        title=alt.Title(
+            title, subtitle="McNemar ignores a; the unpaired test does not.", **title_fonts(large)
+        ),
         description=description,
-        height=320,
+        height=grown(320, large),
     )
 
 
@@ -303,10 +322,13 @@ def _uncorrected_trend(alpha: float, rho: float) -> str:
     )
 
 
-def false_alarm_layout(*, alpha: float, rho: float, log_x: bool) -> alt.LayerChart:
+def false_alarm_layout(
+    *, alpha: float, rho: float, log_x: bool, large: bool = False
+) -> alt.LayerChart:
     """The gates chart without its data (see :func:`false_alarm_datasets`).
 
-    `log_x` puts the gates on a log axis, for the log-spaced grid of more than 50 gates.
+    `log_x` puts the gates on a log axis, for the log-spaced grid of more than 50 gates;
+    `large` draws it bigger, for the presenting view.
     """
     # Linear: exactly the grid's span (1 to 50, or to 2m), not rounded out to 0.
     x_scale = alt.Scale(type="log") if log_x else alt.Scale(zero=False, nice=False)
@@ -317,19 +339,19 @@ def false_alarm_layout(*, alpha: float, rho: float, log_x: bool) -> alt.LayerCha
         alt.Tooltip("rate_text:N", title="P(≥ 1 false alarm)"),
     ]
     base = alt.Chart(alt.NamedData(name="rates")).encode(
-        x=alt.X("gates:Q", title="m: number of gates", scale=x_scale),
+        x=alt.X("gates:Q", title="m: number of gates", scale=x_scale, axis=axis(large)),
         y=alt.Y(
             "rate:Q",
             title="P(at least one false alarm)",
             scale=alt.Scale(domain=[0, 1]),
-            axis=alt.Axis(format="%"),
+            axis=axis(large, format="%"),
         ),
-        **_line_encodings("rule", GATE_RULES, "Per-gate level"),
+        **_line_encodings("rule", GATE_RULES, "Per-gate level", large),
     )
-    lines = base.mark_line(strokeWidth=3)
-    hover = base.mark_point(size=60, opacity=0).encode(tooltip=tooltip)
-    m_rule = _marker_rule("current_m", x="gates:Q")
-    alpha_rule = _marker_rule("alpha", dashed=True, y="rate:Q")
+    lines = base.mark_line(strokeWidth=grown(3, large))
+    hover = base.mark_point(size=grown_area(60, large), opacity=0).encode(tooltip=tooltip)
+    m_rule = _marker_rule("current_m", large=large, x="gates:Q")
+    alpha_rule = _marker_rule("alpha", large=large, dashed=True, y="rate:Q")
     # Without the current m, like the p-value chart's alt text (see there).
     description = (
         "Line chart of the chance of at least one false alarm against the number of gates m, "
@@ -339,8 +361,10 @@ def false_alarm_layout(*, alpha: float, rho: float, log_x: bool) -> alt.LayerCha
     )
     return alt.layer(lines, hover, m_rule, alpha_rule).properties(
         title=alt.Title(
-            "False alarms across many gates", subtitle=f"{_correlation(rho)}, α = {alpha:g}"
+            "False alarms across many gates",
+            subtitle=f"{_correlation(rho)}, α = {alpha:g}",
+            **title_fonts(large),
         ),
         description=description,
-        height=320,
+        height=grown(320, large),
     )

@@ -2,6 +2,7 @@
 
 The interval for B - A is a bar with the estimate as a point; zero and, for a margin question,
 minus and plus the margin are vertical rules, so whether the bar clears the margin is visible.
+``large=True`` draws it bigger for the presenting view (sizes from :mod:`ui.chart_sizes`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import pandas as pd
 
 from calculator import Decision
 from calculator.formatting import format_confidence
+from ui.chart_sizes import axis, fonts, grown, grown_area
 from ui.words import Wording
 
 __all__ = ["decision_chart", "interval_frame", "rule_frame"]
@@ -39,8 +41,9 @@ def rule_frame(decision: Decision) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def decision_chart(decision: Decision, wording: Wording) -> alt.LayerChart:
-    """The interval as a bar, the estimate as a point, zero and the margin(s) as rules."""
+def decision_chart(decision: Decision, wording: Wording, *, large: bool = False) -> alt.LayerChart:
+    """The interval as a bar, the estimate as a point, zero and the margin(s) as rules; `large`
+    for the presenting view."""
     bar = interval_frame(decision)
     rules = rule_frame(decision)
     reach = max(
@@ -52,10 +55,10 @@ def decision_chart(decision: Decision, wording: Wording) -> alt.LayerChart:
     domain = [-1.1 * reach, 1.1 * reach]
     rate = "accuracy" if wording.classifier else "pass rate"
     x_title = f"{wording.name_b}'s {rate} minus {wording.name_a}'s (points)"
-    x = alt.X("low:Q", title=x_title, scale=alt.Scale(domain=domain, nice=False))
+    x = alt.X("low:Q", title=x_title, scale=alt.Scale(domain=domain, nice=False), axis=axis(large))
     interval = (
         alt.Chart(bar)
-        .mark_bar(height=16, color="#4c78a8", opacity=0.8)
+        .mark_bar(height=grown(16, large), color="#4c78a8", opacity=0.8)
         .encode(
             x=x,
             x2="high:Q",
@@ -68,7 +71,7 @@ def decision_chart(decision: Decision, wording: Wording) -> alt.LayerChart:
     )
     estimate = (
         alt.Chart(bar)
-        .mark_point(filled=True, size=80, color="black")
+        .mark_point(filled=True, size=grown_area(80, large), color="black")
         .encode(
             x=alt.X("estimate:Q", scale=alt.Scale(domain=domain, nice=False)),
             tooltip=[alt.Tooltip("estimate:Q", format="+.2f", title="observed (points)")],
@@ -76,7 +79,7 @@ def decision_chart(decision: Decision, wording: Wording) -> alt.LayerChart:
     )
     lines = (
         alt.Chart(rules)
-        .mark_rule(strokeDash=[4, 3], strokeWidth=2)
+        .mark_rule(strokeDash=[4, 3], strokeWidth=grown(2, large))
         .encode(
             x=alt.X("at:Q", scale=alt.Scale(domain=domain, nice=False)),
             color=alt.Color(
@@ -86,9 +89,9 @@ def decision_chart(decision: Decision, wording: Wording) -> alt.LayerChart:
                     domain=["no difference", "− margin", "+ margin"],
                     range=["#555555", "#d62728", "#d62728"],
                 ),
-                legend=alt.Legend(orient="bottom"),
+                legend=alt.Legend(orient="bottom", **fonts(large)),
             ),
             tooltip=[alt.Tooltip("rule:N"), alt.Tooltip("at:Q", format="+.2f", title="points")],
         )
     )
-    return (lines + interval + estimate).properties(height=90)
+    return (lines + interval + estimate).properties(height=grown(90, large))

@@ -1,7 +1,8 @@
 """The teaching sections' Altair charts: the null distribution, coverage, what pairing buys.
 
 Each builder is pure (a result of :mod:`calculator.teaching` in, an Altair chart out) and is
-tested through ``chart.to_dict()``. ``large=True`` draws them bigger for projecting.
+tested through ``chart.to_dict()``. ``large=True`` draws them bigger for projecting (sizes from
+:mod:`ui.chart_sizes`, shared with the page's other charts).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import pandas as pd
 
 from calculator.formatting import format_percent
 from calculator.teaching import MarginSweep, NullDistribution, OperatingCharacteristics
+from ui.chart_sizes import font, grown, grown_area
 
 __all__ = [
     "PAIRING_SERIES",
@@ -35,11 +37,7 @@ _P_FLOOR = 1e-12
 
 
 def _size(large: bool) -> dict[str, int]:
-    return {"height": 420 if large else 260}
-
-
-def _font(large: bool) -> int:
-    return 20 if large else 13
+    return {"height": grown(260, large)}
 
 
 def null_distribution_chart(
@@ -65,18 +63,18 @@ def null_distribution_chart(
     x = alt.X(
         "b:Q",
         title=axis_title or f"b: discordant pairs, out of m = {null.discordant:,}",
-        axis=alt.Axis(format=",d", labelFontSize=_font(large), titleFontSize=_font(large)),
+        axis=alt.Axis(format=",d", labelFontSize=font(large), titleFontSize=font(large)),
     )
     y = alt.Y(
         "probability:Q",
         title="Probability if A and B are equally good",
-        axis=alt.Axis(labelFontSize=_font(large), titleFontSize=_font(large)),
+        axis=alt.Axis(labelFontSize=font(large), titleFontSize=font(large)),
     )
     colour = alt.Color(
         "tail:N",
         title=None,
         scale=alt.Scale(domain=list(TAIL_LABELS.values()), range=list(_TAIL_COLOURS)),
-        legend=alt.Legend(orient="top", labelFontSize=_font(large)),
+        legend=alt.Legend(orient="top", labelFontSize=font(large)),
     )
     tooltip = [
         alt.Tooltip("b:Q", title="b", format=",d"),
@@ -94,12 +92,12 @@ def null_distribution_chart(
         alt.Chart(
             pd.DataFrame({"b": [null.statistic], "label": [f"observed b = {null.statistic:,}"]})
         )
-        .mark_rule(color=_RULE_COLOUR, strokeWidth=2, strokeDash=[6, 3])
+        .mark_rule(color=_RULE_COLOUR, strokeWidth=grown(2, large), strokeDash=[6, 3])
         .encode(x="b:Q", tooltip=alt.Tooltip("label:N", title="Observed"))
     )
     title = alt.TitleParams(
         f"Null distribution: b ~ Binomial({null.discordant:,}, 1/2); dashed line: observed b",
-        fontSize=_font(large) + 1,
+        fontSize=font(large) + 1,
     )
     return (
         alt.layer(shape, observed)
@@ -133,17 +131,17 @@ def coverage_chart(oc: OperatingCharacteristics, *, large: bool = False) -> alt.
         "coverage:Q",
         title="Coverage probability",
         scale=alt.Scale(domain=[max(0.0, lowest - 0.01), 1.0]),
-        axis=alt.Axis(format="%", labelFontSize=_font(large), titleFontSize=_font(large)),
+        axis=alt.Axis(format="%", labelFontSize=font(large), titleFontSize=font(large)),
     )
     points = (
         alt.Chart(frame)
-        .mark_point(filled=True, size=260 if large else 120, color=_LINE_COLOURS[0])
+        .mark_point(filled=True, size=grown_area(120, large), color=_LINE_COLOURS[0])
         .encode(
             x=alt.X(
                 "method:N",
                 title=None,
                 sort=None,
-                axis=alt.Axis(labelAngle=0, labelFontSize=_font(large), labelLimit=200),
+                axis=alt.Axis(labelAngle=0, labelFontSize=font(large), labelLimit=200),
             ),
             y=y,
             tooltip=[
@@ -154,12 +152,12 @@ def coverage_chart(oc: OperatingCharacteristics, *, large: bool = False) -> alt.
     )
     nominal = (
         alt.Chart(pd.DataFrame({"level": [oc.level], "label": [f"nominal {oc.level:g}"]}))
-        .mark_rule(color=_RULE_COLOUR, strokeDash=[6, 3], strokeWidth=2)
+        .mark_rule(color=_RULE_COLOUR, strokeDash=[6, 3], strokeWidth=grown(2, large))
         .encode(y="level:Q", tooltip=alt.Tooltip("label:N", title="Level"))
     )
     title = alt.TitleParams(
         f"Coverage of each interval at n = {oc.n:,} (dashed line: the nominal {oc.level:g})",
-        fontSize=_font(large) + 1,
+        fontSize=font(large) + 1,
     )
     return alt.layer(points, nominal).properties(title=title, width="container", **_size(large))
 
@@ -197,7 +195,7 @@ def pairing_chart(
     title = alt.TitleParams(
         "McNemar's exact p (paired, blue line) never rises with agreement; the unpaired p "
         "(pink, dashed) ignores it",
-        fontSize=_font(large) + 1,
+        fontSize=font(large) + 1,
     )
     return alt.layer(*layers).properties(title=title, width="container", **_size(large))
 
@@ -210,7 +208,7 @@ def _pairing_lines(frame: pd.DataFrame, encodings: _Encodings, large: bool) -> a
     x, y, colour, tooltip = encodings
     return (
         alt.Chart(frame)
-        .mark_line(strokeWidth=3 if large else 2)
+        .mark_line(strokeWidth=grown(2, large))
         .encode(
             x=x,
             y=y,
@@ -230,7 +228,7 @@ def _pairing_points(marks: pd.DataFrame, encodings: _Encodings, large: bool) -> 
     x, y, colour, tooltip = encodings
     return (
         alt.Chart(marks)
-        .mark_point(filled=True, size=300 if large else 110)
+        .mark_point(filled=True, size=grown_area(110, large))
         .encode(
             x=x,
             y=y,
@@ -239,7 +237,7 @@ def _pairing_points(marks: pd.DataFrame, encodings: _Encodings, large: bool) -> 
                 "which:N",
                 title=None,
                 scale=alt.Scale(domain=["entered table", "slider"], range=["circle", "diamond"]),
-                legend=alt.Legend(orient="top", labelFontSize=_font(large)),
+                legend=alt.Legend(orient="top", labelFontSize=font(large)),
             ),
             tooltip=tooltip,
         )
@@ -273,19 +271,19 @@ def _pairing_encodings(axis_title: str, large: bool) -> _Encodings:
         "agreement:Q",
         title=axis_title,
         scale=alt.Scale(zero=False),
-        axis=alt.Axis(format="%", labelFontSize=_font(large), titleFontSize=_font(large)),
+        axis=alt.Axis(format="%", labelFontSize=font(large), titleFontSize=font(large)),
     )
     y = alt.Y(
         "p:Q",
         title="p-value (log scale)",
         scale=alt.Scale(type="log"),
-        axis=alt.Axis(labelFontSize=_font(large), titleFontSize=_font(large)),
+        axis=alt.Axis(labelFontSize=font(large), titleFontSize=font(large)),
     )
     colour = alt.Color(
         "test:N",
         title=None,
         scale=alt.Scale(domain=list(PAIRING_SERIES), range=list(_LINE_COLOURS)),
-        legend=alt.Legend(orient="top", labelFontSize=_font(large)),
+        legend=alt.Legend(orient="top", labelFontSize=font(large)),
     )
     tooltip = [
         alt.Tooltip("test:N", title="Test"),

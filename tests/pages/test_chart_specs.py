@@ -3,18 +3,34 @@
 `ui.widgets.cache` builds each chart's layout once and hands its datasets to Streamlit already in
 Arrow form. The reference here is the plain route: the layout with its data inline
 (`apptest_pages.pvalue_chart`, `false_alarm_chart`), then Altair's schema-validated `to_dict()`.
+
+The presenting view's charts (`large=True`) differ from the normal ones in their sizes alone, and
+the normal ones are what the builders drew before `large` existed (chart_specs_before_large.json).
 """
 
 from __future__ import annotations
 
+import json
+import re
 import warnings
+from pathlib import Path
 
+import altair as alt
 import pandas as pd
 import pyarrow as pa
 import pytest
 from apptest_pages import false_alarm_chart, pvalue_chart
 
-from ui.calculator_charts import false_alarm_frame, pvalue_sweep_frame
+from calculator import analyze, margin_sweep, null_distribution, operating_characteristics
+from ui.calculator_charts import (
+    false_alarm_frame,
+    false_alarm_layout,
+    pvalue_layout,
+    pvalue_sweep_frame,
+)
+from ui.decision_chart import decision_chart
+from ui.teaching_charts import coverage_chart, null_distribution_chart, pairing_chart
+from ui.words import Wording
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -86,3 +102,145 @@ def test_a_new_gate_count_changes_only_the_data_of_the_gates_spec(first, second)
     before, after = false_alarm_spec(first, 0.05, 0.0), false_alarm_spec(second, 0.05, 0.0)
     assert layout(after) == layout(before)
     assert after["datasets"]["current_m"] != before["datasets"]["current_m"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The presenting view's large charts (`large=True`): only sizes change
+# ---------------------------------------------------------------------------------------------
+# What `large` may change: text sizes, line widths, point areas, mark and chart heights, and the
+# offset of a label that grows with its text. Nothing else: data, encodings, colours, dashes.
+SIZE_KEYS = frozenset(
+    {
+        "labelFontSize", "titleFontSize", "fontSize", "subtitleFontSize",
+        "strokeWidth", "symbolStrokeWidth", "symbolSize", "size", "height", "dy",
+    }
+)  # fmt: skip
+FONT_KEYS = frozenset({"labelFontSize", "titleFontSize", "fontSize", "subtitleFontSize"})
+# The Streamlit theme's chart text (streamlit 1.67 frontend, CustomTheme: axis labels twoSm = 12 px,
+# axis and legend titles sm = 14 px, chart titles md = 16 px) and Vega-Lite's defaults (10, 11, 13
+# px): a large chart's text must beat them all. The teaching charts set 13 px themselves.
+LARGEST_THEME_FONT = 16
+
+
+def _charts(large: bool) -> dict[str, alt.TopLevelMixin]:
+    """Every chart builder of the calculator page, at both kinds of input that shape it."""
+    return {
+        "p-value, linear": pvalue_layout(
+            alpha=0.05, log_axis=False, x_title="x", title="t", large=large
+        ),
+        "p-value, log, mid-p": pvalue_layout(
+            alpha=0.01, log_axis=True, x_title="x", title="t", convention="mid-p", large=large
+        ),
+        "gates, linear": false_alarm_layout(alpha=0.05, rho=0.0, log_x=False, large=large),
+        "gates, log": false_alarm_layout(alpha=0.01, rho=0.5, log_x=True, large=large),
+        "decision, non-inferior": decision_chart(
+            analyze(60, 5, 15, 20, margin=0.05).decision, Wording("old", "new"), large=large
+        ),
+        "decision, equivalent": decision_chart(
+            analyze(43, 0, 1, 0, question="equivalent", margin=0.1).decision, Wording(), large=large
+        ),
+        "decision, two-sided": decision_chart(
+            analyze(60, 15, 5, 20).decision, Wording(), large=large
+        ),
+        "null, bars": null_distribution_chart(null_distribution(10, 2), large=large),
+        "null, outline": null_distribution_chart(null_distribution(1000, 480), large=large),
+        "coverage": coverage_chart(operating_characteristics(30, 0.2, 0.1), large=large),
+        "pairing": pairing_chart(
+            margin_sweep(60, 15, 5, 20), 20, alpha=0.05, independent_agreement=0.6, large=large
+        ),
+    }
+
+
+@pytest.fixture(scope="module")
+def specs() -> dict[bool, dict[str, dict]]:
+    return {large: {k: c.to_dict() for k, c in _charts(large).items()} for large in (False, True)}
+
+
+def sizes(spec: object, path: tuple = ()) -> dict[tuple, object]:
+    """Every size property in `spec`, by its path (keys and list indices)."""
+    found: dict[tuple, object] = {}
+    if isinstance(spec, dict):
+        for key, value in spec.items():
+            if key in SIZE_KEYS and not isinstance(value, dict | list):
+                found[(*path, key)] = value
+            else:
+                found.update(sizes(value, (*path, key)))
+    elif isinstance(spec, list):
+        for index, value in enumerate(spec):
+            found.update(sizes(value, (*path, index)))
+    return found
+
+
+def spec_at(spec: object, path: tuple) -> object:
+    for step in path:
+        spec = spec[step]
+    return spec
+
+
+def without_sizes(spec: object) -> object:
+    """`spec` with its size properties taken out, and any object left empty by that."""
+    if isinstance(spec, dict):
+        kept = {k: without_sizes(v) for k, v in spec.items() if k not in SIZE_KEYS}
+        return {k: v for k, v in kept.items() if v != {} or spec[k] == {}}
+    if isinstance(spec, list):
+        return [without_sizes(v) for v in spec]
+    return spec
+
+
+CHART_NAMES = list(_charts(False))
+
+
+@pytest.mark.parametrize("name", CHART_NAMES)
+def test_large_chart_has_the_same_data_encodings_colours_and_dashes(specs, name):
+    assert without_sizes(specs[True][name]) == without_sizes(specs[False][name])
+
+
+@pytest.mark.parametrize("name", CHART_NAMES)
+def test_large_chart_is_taller_with_thicker_lines_and_bigger_text(specs, name):
+    normal, large = sizes(specs[False][name]), sizes(specs[True][name])
+    assert large[("height",)] > normal[("height",)]
+    assert set(normal) <= set(large)  # nothing set normally is left to the theme when large
+    for path, value in large.items():
+        if path[-2:] == ("mark", "size") and spec_at(specs[True][name], path[:-1])["type"] == "bar":
+            continue  # a bar's width: fitted to the number of bars across the chart's width
+        if path in normal:  # e.g. a line width, an area, a height, a teaching chart's 13 px text
+            assert abs(value) > abs(normal[path]), path
+        else:  # text the normal chart leaves to the theme
+            assert path[-1] in FONT_KEYS and value > LARGEST_THEME_FONT, path
+    axes = [p for p in large if p[-1] == "labelFontSize" and "axis" in p]
+    assert axes and all(large[p] > LARGEST_THEME_FONT for p in axes)
+    strokes = [p for p in large if p[-1] == "strokeWidth" and p in normal]
+    assert strokes  # every chart has a line or a rule that thickens
+
+
+def canonical(spec: dict) -> dict:
+    """A spec for comparing across versions of Altair and of the core's last digits: without its
+    schema address or Altair's theme, datasets named in the order the layers use them (Altair
+    names them by a hash of their rows), numbers to 12 significant digits."""
+    kept = {k: v for k, v in spec.items() if k not in {"$schema", "config"}}
+    uses = json.dumps({k: v for k, v in kept.items() if k != "datasets"}, sort_keys=True)
+    text = json.dumps(kept, sort_keys=True)
+    for index, name in enumerate(dict.fromkeys(re.findall(r'"(data-[0-9a-f]{32})"', uses))):
+        text = text.replace(name, f"data-{index}")
+
+    def rounded(value: object) -> object:
+        if isinstance(value, float):
+            return float(f"{value:.12g}")
+        if isinstance(value, dict):
+            return {k: rounded(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [rounded(v) for v in value]
+        return value
+
+    return rounded(json.loads(text))
+
+
+# The page's own charts as their builders drew them before `large` existed (commit 24adc0f,
+# written through `canonical`); the teaching charts already had `large` and are not in it.
+BEFORE_LARGE = Path(__file__).parent / "chart_specs_before_large.json"
+
+
+@pytest.mark.parametrize("name", json.loads(BEFORE_LARGE.read_text(encoding="utf-8")))
+def test_normal_page_chart_is_what_it_was_before_large(specs, name):
+    before = json.loads(BEFORE_LARGE.read_text(encoding="utf-8"))[name]
+    assert canonical(specs[False][name]) == before
