@@ -15,6 +15,7 @@ from ui.words import Wording
 __all__ = [
     "NULL_TITLE",
     "NULL_EXPLAIN",
+    "ONE_TABLE",
     "OC_TITLE",
     "OC_EXPLAIN",
     "PAIR_TITLE",
@@ -58,6 +59,8 @@ PAIR_EXPLAIN = (
     "line), the unpaired p-value tends to be the smaller one, but only because the unpaired test "
     "then understates the real variability."
 )
+#: In place of the agreement slider when a system passes every case or none.
+ONE_TABLE = "Only one table keeps both pass rates: there is no agreement to vary."
 QUESTIONS_TITLE = "Check your understanding"
 
 

@@ -149,6 +149,15 @@ def test_agreement_outside_the_range_falls_back_to_the_entered_table() -> None:
     assert next(s for s in at.slider if s.key == "agree").value == 60
 
 
+def test_one_feasible_table_is_said_in_the_presenting_view_too() -> None:
+    # A passes all 75 cases (c = d = 0), so both pass = B's 60 passes: one table keeps both
+    # rates. The sentence is a fact about the table, not an explanation the view hides.
+    at = run_app({"t_pair": "true", "c": "0", "d": "0", "present": "true"})
+    assert not at.exception
+    assert words.ONE_TABLE in texts(at)
+    assert not any(s.key == "agree" for s in at.slider)
+
+
 def test_questions_reveal_their_answers_on_click() -> None:
     at = run_app({"t_quiz": "true"})
     assert words.QUESTIONS[0].answer not in texts(at)

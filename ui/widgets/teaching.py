@@ -238,7 +238,7 @@ def _agreement_slider(label: str, lowest: int, highest: int, entered: int) -> in
     replaced by the entered table's before the slider is drawn.
     """
     if lowest == highest:
-        st.caption("Only one table keeps both pass rates: there is no agreement to vary.")
+        st.markdown(words.ONE_TABLE)  # a fact about this table, shown when presenting too
         return lowest
     raw = st.session_state.get(AGREEMENT_KEY, st.query_params.get(AGREEMENT_KEY))
     try:
