@@ -5,10 +5,14 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from calculator._validation import message
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["PASS_WORDS", "FAIL_WORDS", "ParsedOutcomes", "parse_outcomes", "check_threshold"]
 
@@ -18,6 +22,7 @@ PASS_WORDS = ("true", "pass", "passed", "yes", "correct", "right")
 FAIL_WORDS = ("false", "fail", "failed", "no", "wrong", "incorrect")
 _PASS_TEXT = (*PASS_WORDS, "1", "1.0")
 _FAIL_TEXT = (*FAIL_WORDS, "0", "0.0")
+_BY_VALUE = 10_000  # longer text columns are read once per distinct value
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -68,6 +73,22 @@ def parse_outcomes(values: object, *, threshold: float | None = None) -> ParsedO
 
     cut = check_threshold(threshold)
     series = values if isinstance(values, pd.Series) else pd.Series(list(values), dtype=object)
+    if len(series) > _BY_VALUE and series.dtype == "str":
+        # Text: each distinct value is read once (a long column repeats a few spellings).
+        codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        once = _parse_each(pd.Series(uniques, dtype=series.dtype), cut)
+        return ParsedOutcomes(  # code -1 (a missing value) takes the appended last entry
+            passed=np.append(once.passed, False)[codes],
+            missing=np.append(once.missing, True)[codes],
+            unparseable=np.append(once.unparseable, False)[codes],
+        )
+    return _parse_each(series, cut)
+
+
+def _parse_each(series: pd.Series, cut: float | None) -> ParsedOutcomes:
+    """:func:`parse_outcomes` value by value (vectorised)."""
+    import pandas as pd
+
     missing = series.isna().to_numpy(dtype=bool)
     if pd.api.types.is_numeric_dtype(series.dtype):  # bool columns included: True is 1
         scores = series.to_numpy(dtype=np.float64, na_value=np.nan)
