@@ -15,18 +15,30 @@ metric, one Vega-Lite chart, run with Streamlit's defaults from an empty folder)
 on loopback only, for each number of sessions:
 
 - rerun latency: widget change sent to ``script_finished`` received, median and p95;
-- errors: exception elements, a script that did not finish, a closed socket, no answer in time;
+- errors, counted by kind (the first run or a later one; an exception element, a script that
+  did not finish, the socket closed by the server, no message for ``--answer-timeout`` seconds,
+  a traceback in the server's log), so that a reader can tell a slow server from a broken one;
 - server CPU per rerun (utime + stime of the server process over the round, by reruns);
 - server memory (VmRSS): at the peak of the round, and some seconds after every session closed.
 
 The last round is run twice: memory after the second equal to after the first is "no growth".
-Every figure is printed beside the chart floor's, with their ratio.
+Every figure is printed beside the chart floor's, with their ratio; a round in which no rerun
+finished prints "-" for its latencies, never 0.
+
+The client sends no keepalive pings of its own. With them (the ``websockets`` default: a ping
+every 20 s, the session dropped if the pong is 20 s late) a server busy with dozens of first runs
+answered late and the client itself closed every session ("sent 1011 (internal error) keepalive
+ping timeout") before a single rerun finished: the chart floor's 30 and 60-session rounds once
+showed one error per session and no rerun at all. A browser does not ping this way (the server
+pings the browser, and these sessions answer the server's pings as a browser does), so every
+error counted now is the server's.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import random
 import shutil
 import statistics
@@ -44,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import ARTIFACTS, ROOT, Server  # noqa: E402
 
-ANSWER_TIMEOUT = 60.0  # seconds without script_finished before a rerun counts as an error
+ANSWER_TIMEOUT = 60.0  # default seconds without any message before a run counts as an error
 SETTLE_SECONDS = 8.0  # after the sessions close, before memory is read again
 _OK = {
     ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY,
@@ -54,14 +66,28 @@ _OK = {
 
 @dataclass
 class Round:
-    """What one round of N sessions measured on one server."""
+    """What one round of N sessions measured on one server.
+
+    `errors` holds one kind per error (a short fixed phrase, so that they can be counted);
+    `examples` the first full message seen of each kind.
+    """
 
     sessions: int
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    examples: dict[str, str] = field(default_factory=dict)
     cpu_per_rerun: float = 0.0
     peak_rss: int = 0
     rss_after: int = 0
+
+    def error(self, kind: str, detail: str = "") -> None:
+        self.errors.append(kind)
+        self.examples.setdefault(kind, detail)
+
+    def error_counts(self) -> list[tuple[str, int, str]]:
+        """(kind, how many, first message) for each kind of error, the most frequent first."""
+        counts = collections.Counter(self.errors).most_common()
+        return [(kind, count, self.examples.get(kind, "")) for kind, count in counts]
 
 
 @dataclass
@@ -71,13 +97,16 @@ class Slider:
     page_hash: str
 
 
-async def _read_run(socket, found: dict[str, Slider], key: str) -> list[str]:  # noqa: ANN001
-    """Read messages until the run finishes; return the errors seen, note the slider found."""
-    errors: list[str] = []
+async def _read_run(  # noqa: ANN001
+    socket, found: dict[str, Slider], key: str, timeout: float
+) -> tuple[str, str] | None:
+    """Read messages until the run finishes and note the slider found; return the failure of
+    the run as (kind, detail) if it showed an exception or did not finish successfully."""
     page_hash = ""
+    failure: tuple[str, str] | None = None
     while True:
         message = ForwardMsg()
-        message.ParseFromString(await asyncio.wait_for(socket.recv(), ANSWER_TIMEOUT))
+        message.ParseFromString(await asyncio.wait_for(socket.recv(), timeout))
         kind = message.WhichOneof("type")
         if kind == "new_session":
             page_hash = message.new_session.page_script_hash
@@ -85,13 +114,15 @@ async def _read_run(socket, found: dict[str, Slider], key: str) -> list[str]:  #
             element = message.delta.new_element
             inner = getattr(element, element.WhichOneof("type"))
             if element.WhichOneof("type") == "exception":
-                errors.append(f"exception: {inner.type}: {inner.message[:80]}")
+                failure = failure or ("exception shown", f"{inner.type}: {inner.message[:120]}")
             elif getattr(inner, "id", "").endswith(key) and key not in found:
                 found[key] = Slider(inner.id, message.delta.fragment_id, page_hash)
         elif kind == "script_finished":
-            if message.script_finished not in _OK:
-                errors.append(f"script finished with status {message.script_finished}")
-            return errors
+            status = message.script_finished
+            if status not in _OK:
+                name = ForwardMsg.ScriptFinishedStatus.Name(status)
+                failure = failure or (f"script finished with {name}", "")
+            return failure
 
 
 def _move(slider: Slider, value: float) -> bytes:
@@ -107,45 +138,73 @@ def _move(slider: Slider, value: float) -> bytes:
     return message.SerializeToString()
 
 
-async def session(port: int, key: str, seconds: float, pause: float, seed: int, out: Round) -> None:
-    """One simulated student: open the page, then move the slider for `seconds`."""
+async def session(
+    port: int, key: str, seconds: float, pause: float, seed: int, out: Round, timeout: float
+) -> None:
+    """One simulated student: open the page, then move the slider for `seconds`.
+
+    Every error is counted by its kind and by the run it happened in (the first run or a
+    rerun). A run that showed an exception or did not finish is not a latency; the session goes
+    on, as a student can. No message in time, or a closed socket, ends the session.
+    """
     rng = random.Random(seed)
     url = f"ws://127.0.0.1:{port}/_stcore/stream"
+    phase = "connecting"
     try:
-        # No client keepalive pings: a busy server answers them late and the client would drop
-        # the session (a browser does not ping this way); ANSWER_TIMEOUT bounds every wait.
+        # No client keepalive pings (see the module's docstring); `timeout` bounds every wait.
         async with websockets.connect(
-            url, max_size=None, open_timeout=ANSWER_TIMEOUT, ping_interval=None
+            url, max_size=None, open_timeout=timeout, ping_interval=None
         ) as socket:
+            phase = "first run"
             first = BackMsg()
             first.rerun_script.query_string = ""
             await socket.send(first.SerializeToString())
             found: dict[str, Slider] = {}
-            out.errors.extend(await _read_run(socket, found, key))
+            if failure := await _read_run(socket, found, key, timeout):
+                out.error(f"{phase}: {failure[0]}", failure[1])
             if key not in found:
-                out.errors.append(f"no slider with key {key!r} in the first run")
+                out.error(f"first run: no slider with key {key!r}")
                 return
+            phase = "rerun"
             until = time.monotonic() + seconds
             await asyncio.sleep(rng.uniform(0, pause))
             while time.monotonic() < until:
                 value = float(rng.randrange(0, 101))
                 started = time.perf_counter()
                 await socket.send(_move(found[key], value))
-                errors = await _read_run(socket, found, key)
-                out.latencies.append(time.perf_counter() - started)
-                out.errors.extend(errors)
+                if failure := await _read_run(socket, found, key, timeout):
+                    out.error(f"{phase}: {failure[0]}", failure[1])
+                else:
+                    out.latencies.append(time.perf_counter() - started)
                 await asyncio.sleep(pause * rng.uniform(0.5, 1.5))
     except TimeoutError:
-        out.errors.append(f"no answer within {ANSWER_TIMEOUT:.0f} s")
+        out.error(f"{phase}: no message within {timeout:.0f} s")
+    except websockets.ConnectionClosed as error:
+        if error.rcvd is not None:
+            closed = f"closed by the server (code {error.rcvd.code})"
+        elif error.sent is not None:
+            closed = f"closed by this client (code {error.sent.code})"
+        else:
+            closed = "connection lost"
+        out.error(f"{phase}: {closed}", str(error))
     except (OSError, websockets.WebSocketException) as error:
-        out.errors.append(f"socket: {type(error).__name__}: {error}")
+        out.error(f"{phase}: {type(error).__name__}", str(error))
 
 
-async def run_round(server: Server, key: str, sessions: int, seconds: float, pause: float) -> Round:
+async def run_round(
+    server: Server,
+    key: str,
+    sessions: int,
+    seconds: float,
+    pause: float,
+    timeout: float = ANSWER_TIMEOUT,
+) -> Round:
     result = Round(sessions)
     cpu_before = server.cpu_seconds()
     tracebacks_before = server.traceback_count()
-    students = [session(server.port, key, seconds, pause, seed, result) for seed in range(sessions)]
+    students = [
+        session(server.port, key, seconds, pause, seed, result, timeout) for seed in range(sessions)
+    ]
     gathered = asyncio.gather(*students)
     while not gathered.done():
         result.peak_rss = max(result.peak_rss, server.rss_bytes())
@@ -155,8 +214,8 @@ async def run_round(server: Server, key: str, sessions: int, seconds: float, pau
     result.cpu_per_rerun = (server.cpu_seconds() - cpu_before) / reruns
     await asyncio.sleep(SETTLE_SECONDS)
     result.rss_after = server.rss_bytes()
-    tracebacks = server.traceback_count() - tracebacks_before
-    result.errors.extend(["traceback in the server log"] * tracebacks)
+    for _ in range(server.traceback_count() - tracebacks_before):
+        result.error("traceback in the server's log", str(server.log_path))
     return result
 
 
@@ -165,8 +224,27 @@ def _p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))] if ordered else 0.0
 
 
-def _ratio(value: float, floor: float) -> str:
-    return f"{value / floor:.2f}x" if floor > 0 else "n/a"
+def latency_ms(values: list[float], which: str) -> float | None:
+    """Median or p95 of the rerun latencies in ms; None when no rerun finished (never 0)."""
+    if not values:
+        return None
+    return (statistics.median(values) if which == "median" else _p95(values)) * 1e3
+
+
+def _ratio(value: float | None, floor: float | None) -> str:
+    return f"{value / floor:.2f}x" if value is not None and floor else "-"
+
+
+def _cell(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.0f}"
+
+
+def error_lines(name: str, round_: Round) -> list[str]:
+    """One line per kind of error of a round: how many, and the first message of that kind."""
+    return [
+        f"{name}, {round_.sessions} sessions: {count} x {kind}" + (f" ({detail})" if detail else "")
+        for kind, count, detail in round_.error_counts()
+    ]
 
 
 def report(rounds: dict[str, list[Round]]) -> None:
@@ -175,9 +253,10 @@ def report(rounds: dict[str, list[Round]]) -> None:
     for floor, app in zip(rounds["floor"], rounds["calculator"], strict=True):
         n = app.sessions
         rows = [
-            ("rerun latency, median (ms)", statistics.median(floor.latencies or [0]) * 1e3,
-             statistics.median(app.latencies or [0]) * 1e3),
-            ("rerun latency, p95 (ms)", _p95(floor.latencies) * 1e3, _p95(app.latencies) * 1e3),
+            ("rerun latency, median (ms)", latency_ms(floor.latencies, "median"),
+             latency_ms(app.latencies, "median")),
+            ("rerun latency, p95 (ms)", latency_ms(floor.latencies, "p95"),
+             latency_ms(app.latencies, "p95")),
             ("reruns", len(floor.latencies), len(app.latencies)),
             ("errors", len(floor.errors), len(app.errors)),
             ("server CPU per rerun (ms)", floor.cpu_per_rerun * 1e3, app.cpu_per_rerun * 1e3),
@@ -186,11 +265,13 @@ def report(rounds: dict[str, list[Round]]) -> None:
         ]  # fmt: skip
         for name, left, right in rows:
             ratio = _ratio(right, left) if name not in ("reruns", "errors") else ""
-            print(f"| {n} | {name} | {left:,.0f} | {right:,.0f} | {ratio} |")
-    for name, series in rounds.items():
-        for round_ in series:
-            for error in sorted(set(round_.errors))[:5]:
-                print(f"{name}, {round_.sessions} sessions: {error}", file=sys.stderr)
+            print(f"| {n} | {name} | {_cell(left)} | {_cell(right)} | {ratio} |")
+    lines = [
+        line for name, series in rounds.items() for r in series for line in error_lines(name, r)
+    ]
+    if lines:
+        print("\nerrors by kind:")
+        print("\n".join(lines))
 
 
 async def measure(server: Server, key: str, args: argparse.Namespace) -> list[Round]:
@@ -198,7 +279,8 @@ async def measure(server: Server, key: str, args: argparse.Namespace) -> list[Ro
     try:
         server.wait_healthy()
         plan = [*args.sessions, args.sessions[-1]]  # the last round twice: memory growth
-        return [await run_round(server, key, n, args.seconds, args.pause) for n in plan]
+        timeout = getattr(args, "answer_timeout", ANSWER_TIMEOUT)
+        return [await run_round(server, key, n, args.seconds, args.pause, timeout) for n in plan]
     finally:
         server.stop()
 
@@ -210,6 +292,10 @@ def main() -> None:
     parser.add_argument(
         "--pause", type=float, default=2.0, help="seconds between a session's moves"
     )
+    parser.add_argument(
+        "--answer-timeout", type=float, default=ANSWER_TIMEOUT,
+        help="seconds without any message from the server before a run counts as an error",
+    )  # fmt: skip
     parser.add_argument("--app", type=Path, default=ROOT / "app.py")
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="bench_load_"))
