@@ -23,21 +23,27 @@ What was searched, and what was found
 
 So the "published coverage figure" line of issue 13 is NOT met by this file. What it checks:
 
-1. Coverage and mean width of Wald and Agresti-Min against an independent implementation:
-   R 4.2.2 with contingencytables 3.0.1, whose ``Wald_CI_diff_paired_2x2(n, alpha)`` and
-   ``Wald_CI_AgrestiMin_paired_2x2(n, alpha)`` (Fagerland's code, written apart from ours) were
+1. Coverage and mean width of Wald and Agresti-Min (and of Bonett-Price, Newcombe and Tango)
+   against an independent implementation: R 4.2.2 with contingencytables 3.0.1, whose
+   ``Wald_CI_diff_paired_2x2(n, alpha)`` and ``Wald_CI_AgrestiMin_paired_2x2(n, alpha)``
+   (and the functions named at OTHER_SETTINGS; Fagerland's code, written apart from ours) were
    evaluated on every table ``n = matrix(c(n11, n12, n21, n22), 2, 2, byrow = TRUE)`` of N pairs,
    each weighted by ``dmultinom(c(n11, n12, n21, n22), prob = c(p11, p10, p01, p00))``: coverage
    is the sum of the weights of the tables with ``lower <= p10 - p01 <= upper``, mean width the
    weighted sum of ``upper - lower``. That is complete enumeration over (a, b, c, d) with no
    tail left out, where our function sums over (m, b) with array formulas. The weights summed to
-   1 within 1e-12 in every setting. Values printed with ``sprintf("%.10f")``.
+   1 within 1e-12 in every setting. Values printed with ``sprintf("%.10f")``. The definitions
+   agree with ours (read in its R/ sources): Wald with standard error
+   sqrt((b + c) - (b - c)^2 / N) / N, Agresti-Min the same after adding 1/2 to each of the four
+   cells (N + 2 in all), both truncated to [-1, 1].
 2. A claim printed in the abstract of Fagerland, Lydersen & Laake (2013, BMC Med Res Methodol
    13:91): the mid-p McNemar test "did not violate the nominal level in any of the 9595
    scenarios". The scenarios are n = 10, 15, ..., 100, equal marginal pass rates
    p1+ = p+1 = 0, 0.01, ..., 1, and odds ratio psi = p11 p22 / (p12 p21) in {1, 2, 3, 5, 10}
    (19 x 101 x 5 = 9595, the count the abstract gives; the grid is as P. Laud reproduced it in
    cpplot R/create_outputs.R at commit 3c44025, "Parameter scenarios matching Fagerland 2013").
+   Their mid-p value is the exact (doubled) p-value less the probability of the observed split,
+   and 1 - pmf/2 at b = c (their supplementary material), as ours.
 3. The size of the uncorrected chi-square (asymptotic McNemar) test at scenarios of that grid,
    against P. Laud's enumeration stored in cpplot data/tiers.Rdata (commit 59b0e35, column
    ``mcnemar``, read with R 4.2.2 ``load()``), computed with ratesci's score statistic at
@@ -137,6 +143,39 @@ def test_wald_and_agresti_min_coverage_on_the_fagerland_2013_grid(
     oc = operating_characteristics(n, p12, p12, p11=p11)
     assert oc.difference == 0.0
     _assert_wald_and_agresti_min(oc, wald, agresti_min, wald_width, am_width)
+
+
+# Same provenance for the other methods whose formulas contingencytables 3.0.1 gives:
+# Wald_CI_BonettPrice_paired_2x2, Newcombe_square_and_add_CI_paired_2x2 and
+# Tango_asymptotic_score_CI_paired_2x2 (limits truncated to [-1, 1] before the sums). Coverage to
+# 1e-10 as above. Tango's limits come from root finders on both sides (R's uniroot with tol 1e-7,
+# our bisection to within 2^-19), so its mean width is compared to 4e-6 only; its coverage is
+# exact on our side (|T(truth)| <= z) and matched R's to all printed digits.
+OTHER_SETTINGS = [
+    # n, p11, p10, p01, level, method, coverage, mean width
+    (25, 0.30, 0.20, 0.10, 0.95, "bonett-price", 0.9702207776, 0.4323465633),
+    (25, 0.30, 0.20, 0.10, 0.95, "newcombe", 0.9514073918, 0.4113843181),
+    (25, 0.30, 0.20, 0.10, 0.95, "tango", 0.9537600658, 0.4394995411),
+    (20, 0.60, 0.02, 0.18, 0.95, "bonett-price", 0.9707685614, 0.4096375918),
+    (20, 0.60, 0.02, 0.18, 0.95, "newcombe", 0.9678654540, 0.3958544252),
+    (20, 0.60, 0.02, 0.18, 0.95, "tango", 0.9783030776, 0.4206762997),
+    (15, 0.10, 0.50, 0.10, 0.99, "bonett-price", 0.9910945000, 0.8760314568),
+    (15, 0.10, 0.50, 0.10, 0.99, "newcombe", 0.9857417974, 0.7669807011),
+    (15, 0.10, 0.50, 0.10, 0.99, "tango", 0.9937109290, 0.8399634600),
+]
+TANGO_WIDTH_TOLERANCE = 4e-6
+
+
+@pytest.mark.parametrize(
+    ("n", "p11", "p10", "p01", "level", "method", "coverage", "width"), OTHER_SETTINGS
+)
+def test_other_interval_methods_match_contingencytables_enumeration(
+    n, p11, p10, p01, level, method, coverage, width
+) -> None:
+    interval = _by_method(operating_characteristics(n, p10, p01, p11=p11, level=level))[method]
+    width_tolerance = TANGO_WIDTH_TOLERANCE if method == "tango" else R_TOLERANCE
+    assert interval.coverage == pytest.approx(coverage, abs=R_TOLERANCE)
+    assert interval.mean_width == pytest.approx(width, abs=width_tolerance)
 
 
 # --- 2. Fagerland et al. (2013), abstract: the mid-p test keeps its level in 9595 scenarios ------
