@@ -17,6 +17,16 @@ from ui.words import Wording
 
 __all__ = ["decision_chart", "interval_frame", "rule_frame"]
 
+# Colour and dash pattern of each rule: zero grey and finely dotted, the margins red and dashed.
+_RULES = {
+    "no difference": ("#555555", [2, 2]),
+    "− margin": ("#d62728", [8, 4]),
+    "+ margin": ("#d62728", [8, 4]),
+}
+# The whole chart's height: Streamlit fits the axis and the legend (about 130 px) inside it, so
+# the plot keeps about 40 px for the bar and the rules.
+_HEIGHT = 170
+
 
 def interval_frame(decision: Decision) -> pd.DataFrame:
     """One row: the interval limits and the estimate of B - A, in percentage points."""
@@ -77,21 +87,39 @@ def decision_chart(decision: Decision, wording: Wording, *, large: bool = False)
             tooltip=[alt.Tooltip("estimate:Q", format="+.2f", title="observed (points)")],
         )
     )
-    lines = (
+    return (_rule_layer(rules, domain, large) + interval + estimate).properties(
+        height=grown(_HEIGHT, large)
+    )
+
+
+def _rule_layer(rules: pd.DataFrame, domain: list[float], large: bool) -> alt.Chart:
+    """The rules, told apart by dash pattern as well as colour; the legend lists only the rules
+    drawn (a one-sided margin has no "+ margin")."""
+    shown = list(rules["rule"])
+    legend = alt.Legend(
+        orient="bottom",
+        symbolType="stroke",
+        symbolStrokeWidth=grown(2, large),
+        symbolSize=grown_area(300, large),
+        **fonts(large),
+    )
+    return (
         alt.Chart(rules)
-        .mark_rule(strokeDash=[4, 3], strokeWidth=grown(2, large))
+        .mark_rule(strokeWidth=grown(2, large))
         .encode(
             x=alt.X("at:Q", scale=alt.Scale(domain=domain, nice=False)),
             color=alt.Color(
                 "rule:N",
                 title=None,
-                scale=alt.Scale(
-                    domain=["no difference", "− margin", "+ margin"],
-                    range=["#555555", "#d62728", "#d62728"],
-                ),
-                legend=alt.Legend(orient="bottom", **fonts(large)),
+                scale=alt.Scale(domain=shown, range=[_RULES[r][0] for r in shown]),
+                legend=legend,
+            ),
+            strokeDash=alt.StrokeDash(
+                "rule:N",
+                title=None,
+                scale=alt.Scale(domain=shown, range=[_RULES[r][1] for r in shown]),
+                legend=legend,
             ),
             tooltip=[alt.Tooltip("rule:N"), alt.Tooltip("at:Q", format="+.2f", title="points")],
         )
     )
-    return (lines + interval + estimate).properties(height=grown(90, large))

@@ -5,7 +5,7 @@ Arrow form. The reference here is the plain route: the layout with its data inli
 (`apptest_pages.pvalue_chart`, `false_alarm_chart`), then Altair's schema-validated `to_dict()`.
 
 The presenting view's charts (`large=True`) differ from the normal ones in their sizes alone, and
-the normal ones are what the builders drew before `large` existed (chart_specs_before_large.json).
+the normal ones are as reviewed (chart_specs_normal.json).
 """
 
 from __future__ import annotations
@@ -235,12 +235,29 @@ def canonical(spec: dict) -> dict:
     return rounded(json.loads(text))
 
 
-# The page's own charts as their builders drew them before `large` existed (commit 24adc0f,
-# written through `canonical`); the teaching charts already had `large` and are not in it.
-BEFORE_LARGE = Path(__file__).parent / "chart_specs_before_large.json"
+# The page's own charts at their normal size, written through `canonical`: the p-value and gates
+# charts as their builders drew them before `large` existed (commit 24adc0f); the decision chart
+# as since its fix (170 px, so that the plot keeps room beside the axis and legend that Streamlit
+# fits into that height; a legend of the rules drawn, told apart by dash pattern too). The teaching
+# charts had `large` already and are not in it.
+NORMAL_SPECS = Path(__file__).parent / "chart_specs_normal.json"
 
 
-@pytest.mark.parametrize("name", json.loads(BEFORE_LARGE.read_text(encoding="utf-8")))
-def test_normal_page_chart_is_what_it_was_before_large(specs, name):
-    before = json.loads(BEFORE_LARGE.read_text(encoding="utf-8"))[name]
+@pytest.mark.parametrize("name", json.loads(NORMAL_SPECS.read_text(encoding="utf-8")))
+def test_normal_page_chart_is_unchanged_by_large(specs, name):
+    before = json.loads(NORMAL_SPECS.read_text(encoding="utf-8"))[name]
     assert canonical(specs[False][name]) == before
+
+
+@pytest.mark.parametrize("large", [False, True])
+def test_decision_legend_lists_the_rules_drawn_each_with_its_own_dash(specs, large):
+    for name, drawn in [
+        ("decision, two-sided", ["no difference"]),
+        ("decision, non-inferior", ["no difference", "− margin"]),
+        ("decision, equivalent", ["no difference", "− margin", "+ margin"]),
+    ]:
+        encoding = specs[large][name]["layer"][0]["encoding"]
+        assert encoding["color"]["scale"]["domain"] == drawn
+        assert encoding["strokeDash"]["scale"]["domain"] == drawn
+        dashes = encoding["strokeDash"]["scale"]["range"]
+        assert dashes[0] not in dashes[1:]  # zero and the margins differ without colour
