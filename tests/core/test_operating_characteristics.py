@@ -10,8 +10,9 @@ Provenance of the reference values:
   chi-square tests' power (tested there against scipy.stats.binomtest and Monte Carlo).
 - A seeded Monte Carlo (numpy default_rng(20131), 40,000 tables): the exact figures must lie
   within 4 standard errors sqrt(p (1 - p) / N) of the simulated rates.
-- Published coverage figures (Fagerland, Lydersen & Laake 2014, Stat Med 33:2850) are drawn as
-  curves, not tabulated; they are not reproduced here (see the report of issue 13).
+- Published sources (Fagerland, Lydersen & Laake's contingencytables R code by complete
+  enumeration, the mid-p size claim of Fagerland et al. 2013 over its 9595 scenarios, P. Laud's
+  chi-square sizes) are checked in test_teaching_published.py.
 """
 
 from __future__ import annotations
