@@ -26,7 +26,7 @@ from calculator import (
     format_pvalue,
     gate_rates,
 )
-from ui.chart_sizes import axis, fonts, grown, grown_area, title_fonts
+from ui.chart_sizes import axis, fonts, grown, grown_area, legend_text, title_fonts
 
 __all__ = [
     "GATE_RULES",
@@ -129,7 +129,7 @@ def _line_encodings(
         symbolType="stroke",  # a short line in the line's dash pattern, not a dot
         symbolStrokeWidth=grown(3, large),
         symbolSize=grown_area(400, large),
-        **fonts(large),
+        **legend_text(large),
     )
     return {
         "color": alt.Color(

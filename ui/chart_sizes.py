@@ -18,6 +18,7 @@ __all__ = [
     "FONT",
     "GROWTH",
     "LARGE_FONT",
+    "LARGE_LABEL_LIMIT",
     "LARGE_TITLE_FONT",
     "TEXT",
     "axis",
@@ -25,6 +26,7 @@ __all__ = [
     "fonts",
     "grown",
     "grown_area",
+    "legend_text",
     "title_fonts",
 ]
 
@@ -36,6 +38,8 @@ LARGE_FONT = 20
 LARGE_TITLE_FONT = LARGE_FONT + 1
 #: How many times longer a length is when large (heights, line widths); areas grow by its square.
 GROWTH = 1.6
+#: Widest legend label of a large chart, in pixels (Vega's default, 160, cuts "McNemar chi-square").
+LARGE_LABEL_LIMIT = 320
 #: The font-size properties of an axis or a legend: its labels and its title.
 TEXT = ("labelFontSize", "titleFontSize")
 
@@ -63,6 +67,18 @@ def fonts(large: bool, properties: tuple[str, ...] = TEXT) -> dict[str, int]:
     {}
     """
     return dict.fromkeys(properties, LARGE_FONT) if large else {}
+
+
+def legend_text(large: bool) -> dict[str, int]:
+    """A legend's font sizes when large, with room for its longest label at that size (Vega
+    cuts a label past 160 px); none otherwise.
+
+    Examples
+    --------
+    >>> legend_text(True)["labelLimit"]
+    320
+    """
+    return {**fonts(large), "labelLimit": LARGE_LABEL_LIMIT} if large else {}
 
 
 def title_fonts(large: bool) -> dict[str, int]:

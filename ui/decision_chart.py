@@ -12,7 +12,7 @@ import pandas as pd
 
 from calculator import Decision
 from calculator.formatting import format_confidence
-from ui.chart_sizes import axis, fonts, grown, grown_area
+from ui.chart_sizes import axis, grown, grown_area, legend_text
 from ui.words import Wording
 
 __all__ = ["decision_chart", "interval_frame", "rule_frame"]
@@ -101,7 +101,7 @@ def _rule_layer(rules: pd.DataFrame, domain: list[float], large: bool) -> alt.Ch
         symbolType="stroke",
         symbolStrokeWidth=grown(2, large),
         symbolSize=grown_area(300, large),
-        **fonts(large),
+        **legend_text(large),
     )
     return (
         alt.Chart(rules)

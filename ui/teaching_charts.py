@@ -141,7 +141,9 @@ def coverage_chart(oc: OperatingCharacteristics, *, large: bool = False) -> alt.
                 "method:N",
                 title=None,
                 sort=None,
-                axis=alt.Axis(labelAngle=0, labelFontSize=font(large), labelLimit=200),
+                axis=alt.Axis(
+                    labelAngle=0, labelFontSize=font(large), labelLimit=grown(200, large)
+                ),
             ),
             y=y,
             tooltip=[

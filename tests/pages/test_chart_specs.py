@@ -112,7 +112,7 @@ def test_a_new_gate_count_changes_only_the_data_of_the_gates_spec(first, second)
 SIZE_KEYS = frozenset(
     {
         "labelFontSize", "titleFontSize", "fontSize", "subtitleFontSize",
-        "strokeWidth", "symbolStrokeWidth", "symbolSize", "size", "height", "dy",
+        "strokeWidth", "symbolStrokeWidth", "symbolSize", "size", "height", "dy", "labelLimit",
     }
 )  # fmt: skip
 FONT_KEYS = frozenset({"labelFontSize", "titleFontSize", "fontSize", "subtitleFontSize"})
@@ -205,8 +205,8 @@ def test_large_chart_is_taller_with_thicker_lines_and_bigger_text(specs, name):
             continue  # a bar's width: fitted to the number of bars across the chart's width
         if path in normal:  # e.g. a line width, an area, a height, a teaching chart's 13 px text
             assert abs(value) > abs(normal[path]), path
-        else:  # text the normal chart leaves to the theme
-            assert path[-1] in FONT_KEYS and value > LARGEST_THEME_FONT, path
+        else:  # text the normal chart leaves to the theme, and the room a legend gives it
+            assert path[-1] in {*FONT_KEYS, "labelLimit"} and value > LARGEST_THEME_FONT, path
     axes = [p for p in large if p[-1] == "labelFontSize" and "axis" in p]
     assert axes and all(large[p] > LARGEST_THEME_FONT for p in axes)
     strokes = [p for p in large if p[-1] == "strokeWidth" and p in normal]
