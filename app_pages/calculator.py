@@ -61,16 +61,16 @@ def live_calculator() -> None:
         results.table_results(wording, counts, analysis)
         if analysis is not None:
             odds_ratio_section(wording, analysis)
-            results.pvalue_chart(wording, counts, options, gate_options["alpha"])
+            results.pvalue_chart(wording, counts, options, gate_options["alpha"], large=present)
     if analysis is not None:
         with gate_cards:
             results.gate_results(analysis)
     with gate_chart_col:
-        results.gate_chart(gate_options)
+        results.gate_chart(gate_options, large=present)
 
     st.divider()
     if analysis is not None:
-        decision.decision_section(wording, analysis)
+        decision.decision_section(wording, analysis, present=present)
         st.divider()
     if analysis is not None:
         teaching.teaching_sections(wording, counts, options, gate_options["alpha"])

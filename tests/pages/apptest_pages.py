@@ -2,6 +2,7 @@
 the calculator page's two charts joined from their layout and datasets as Altair would draw them.
 """
 
+import re
 from pathlib import Path
 
 import altair as alt
@@ -27,6 +28,16 @@ def open_page(page: str) -> AppTest:
     at.switch_page(page).run()
     assert not at.exception
     return at
+
+
+def share_link(at: AppTest) -> str:
+    """The calculator page's share link: the target of the Markdown link whose text is the
+    address itself (``ui.widgets.calculator_results.share_markdown``)."""
+    for markdown in at.markdown:
+        found = re.fullmatch(r"\[(.+)\]\((\S+)\)", markdown.value, re.DOTALL)
+        if found and re.sub(r"\\(.)", r"\1", found[1]).endswith(found[2].rpartition("?")[2]):
+            return found[2]
+    raise AssertionError("no share link on the page")
 
 
 def _inline(datasets: dict[str, pd.DataFrame]) -> dict[str, list[dict[str, object]]]:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from apptest_pages import share_link
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
@@ -19,6 +21,7 @@ from streamlit.testing.v1 import AppTest
 from calculator import analyze, format_pvalue
 from ui.examples import EXAMPLES
 from ui.params import DEFAULTS
+from ui.widgets.calculator_results import REPORT_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -102,9 +105,13 @@ def test_default_widgets_hold_the_defaults(default_app: AppTest) -> None:
     assert default_app.text_input(key="name_b").value == "B"
 
 
-def test_report_is_the_analysis_report(default_app: AppTest) -> None:
-    expected = analyze(60, 15, 5, 20, gates=6, alpha=0.05).report
-    assert default_app.code[0].value == expected
+def test_report_is_drawn_when_asked_and_is_the_analysis_report(default_app: AppTest) -> None:
+    # No code block until asked: the first one makes the browser load a syntax highlighter.
+    assert not default_app.code
+    at = run_app()
+    at.toggle(key=REPORT_KEY).set_value(True).run()
+    assert_clean(at)
+    assert [block.value for block in at.code] == [analyze(60, 15, 5, 20, gates=6).report]
 
 
 def test_discordant_cells_are_highlighted_in_the_table(default_app: AppTest) -> None:
@@ -352,6 +359,7 @@ def test_framing_switch_relabels_without_changing_any_p() -> None:
     assert "A is correct on 74 of 100 cases, B on 82" in texts(at)
     assert "B correct" in next(m.value for m in at.markdown if m.value.startswith("<table"))
     # The report uses the error wording too (from analyze(..., framing="correct")).
+    at.toggle(key=REPORT_KEY).set_value(True).run()
     assert at.code[0].value == analyze(70, 4, 12, 14, gates=6, framing="correct").report
 
 
@@ -459,3 +467,15 @@ def test_no_input_reaches_the_page_as_an_exception(query, counts, gates, name) -
         assert shown.get("Exact McNemar p") or shown.get("McNemar mid-p")
     else:
         assert at.error
+
+
+def test_share_link_is_a_link_that_reopens_the_state() -> None:
+    at = run_app({"name_a": "M (new) [x]_*", "b": "30"})
+    assert_clean(at)
+    assert not at.code  # a link, not a code block (see test_report_is_drawn_when_asked...)
+    link = share_link(at)
+    assert " " not in link and "(" not in link and ")" not in link
+    query = dict(parse_qsl(urlsplit(link).query))
+    assert query == {"name_a": "M (new) [x]_*", "b": "30"}
+    assert_clean(run_app(query))
+    assert share_link(run_app(query)) == link

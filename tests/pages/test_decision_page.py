@@ -9,16 +9,22 @@ import re
 from pathlib import Path
 
 import pytest
-from apptest_pages import open_page
+from apptest_pages import open_page, share_link
 from streamlit.testing.v1 import AppTest
 
 from calculator import analyze, format_pvalue
 from ui.decision_chart import decision_chart, interval_frame, rule_frame
-from ui.decision_words import gate_sentence, probability_text, question_label
+from ui.decision_words import (
+    DECISION_INTRO,
+    gate_sentence,
+    probability_text,
+    question_label,
+    two_questions,
+)
 from ui.params import check_query, share_query
 from ui.widgets import cases_files as files
 from ui.widgets.decision import ANSWER_PREFIX
-from ui.words import Wording
+from ui.words import Wording, escape_markdown
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 60
@@ -210,6 +216,24 @@ def test_per_case_page_keeps_the_question_out_of_the_url():
 def test_shared_link_carries_the_question_and_margin_only_when_changed():
     at = run_app({"question": "non-inferior", "margin": "2"})
     assert not at.exception
-    link = at.code[-1].value
+    link = share_link(at)
     assert link.endswith("?question=non-inferior&margin=2")
-    assert "question" not in run_app().code[-1].value
+    assert "question" not in share_link(run_app())
+
+
+def test_presenting_view_keeps_the_answer_and_drops_the_explanations():
+    shown, presented = run_app(), run_app({"present": "true"})
+    for at in (shown, presented):
+        assert not at.exception
+        assert at.radio(key="question").value == "different"
+        assert {"p, two-sided exact McNemar", "P(B better | data)"} <= set(metrics(at))
+        assert len(at.get("vega_lite_chart")) == 3  # the p-value, gates and decision charts
+    assert answers(presented) == answers(shown) != []
+    assert metrics(presented) == metrics(shown)
+    caption = two_questions(Wording("A", "B", "pass"))
+    assert any(c.value == escape_markdown(caption) for c in shown.caption)
+    assert all(c.value != escape_markdown(caption) for c in presented.caption)
+    assert DECISION_INTRO in [m.value for m in shown.markdown]
+    assert DECISION_INTRO not in [m.value for m in presented.markdown]
+    assert any("no worse" in e.label for e in shown.expander)
+    assert not any("no worse" in e.label for e in presented.expander)

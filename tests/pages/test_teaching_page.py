@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from apptest_pages import share_link
 from streamlit.testing.v1 import AppTest
 
 from calculator import null_distribution
@@ -74,10 +75,6 @@ def test_folded_sections_compute_and_draw_nothing(monkeypatch: pytest.MonkeyPatc
     for key in SECTIONS[:3]:
         opened = run_app({key: "true"})
         assert opened.exception, key
-
-
-def share_link(at: AppTest) -> str:
-    return next(c.value for c in at.code if "?" in c.value or c.value.startswith("http"))
 
 
 def test_share_link_carries_the_open_sections_and_reopens_them() -> None:

@@ -29,6 +29,8 @@ from ui.words import Card, Wording, escape_markdown, table_html
 
 __all__ = [
     "CHART_HEIGHT",
+    "REPORT_KEY",
+    "REPORT_TOGGLE",
     "explanations",
     "gate_chart",
     "gate_results",
@@ -36,11 +38,15 @@ __all__ = [
     "pvalue_chart",
     "report",
     "share_link",
+    "share_markdown",
     "show_error",
     "table_results",
 ]
 
 CHART_HEIGHT = 420  # pixels, legend and title included
+#: The toggle that draws the paste-ready report, and its session-state key.
+REPORT_TOGGLE = "Show the paste-ready report (with a copy button)"
+REPORT_KEY = "show_report"
 
 
 def _cards(cards: Iterable[Card], columns: list) -> None:
@@ -81,8 +87,11 @@ def pvalue_chart(
     counts: tuple[int, int, int, int],
     options: dict[str, object],
     alpha: float,
+    *,
+    large: bool = False,
 ) -> None:
-    """The log-axis toggle and the chart of p against the both-pass count a."""
+    """The log-axis toggle and the chart of p against the both-pass count a (`large` for the
+    presenting view)."""
     log_axis = st.toggle("Log p axis (log10 p)", key="logp", bind="query-params")
     st.vega_lite_chart(
         pvalue_spec(
@@ -93,6 +102,7 @@ def pvalue_chart(
             log_axis=log_axis,
             x_title=wording.sweep_axis(),
             title=wording.sweep_title(),
+            large=large,
         ),
         width="stretch",
         height=CHART_HEIGHT,
@@ -105,10 +115,11 @@ def gate_results(analysis: Analysis) -> None:
     _cards(words.gate_cards(analysis.gates), st.columns(3))
 
 
-def gate_chart(gate_options: dict[str, object]) -> None:
-    """The chart of the false-alarm rate against the number of gates."""
+def gate_chart(gate_options: dict[str, object], *, large: bool = False) -> None:
+    """The chart of the false-alarm rate against the number of gates (`large` for the
+    presenting view)."""
     st.vega_lite_chart(
-        false_alarm_spec(**gate_options),
+        false_alarm_spec(**gate_options, large=large),
         width="stretch",
         height=CHART_HEIGHT,
         key="chart_gates",
@@ -116,10 +127,15 @@ def gate_chart(gate_options: dict[str, object]) -> None:
 
 
 def report(analysis: Analysis) -> None:
-    """The paste-ready report and the downloads."""
+    """The downloads, and the paste-ready report when asked for.
+
+    The report is a code block (for its copy button), and the first code block on a page
+    makes the browser download a syntax highlighter of about 1.5 MB, a third of the page's
+    JavaScript: so it is drawn only once its toggle is on (not bound to the URL).
+    """
     st.header("Report")
-    st.caption("Paste-ready summary (copy button at its top right).")
-    st.code(analysis.report, language=None, wrap_lines=True)
+    if st.toggle(REPORT_TOGGLE, key=REPORT_KEY):
+        st.code(analysis.report, language=None, wrap_lines=True)
     results_dict = analysis.to_dict()
     with st.container(horizontal=True):
         st.download_button(
@@ -152,11 +168,23 @@ def share_link() -> None:
         entered_a=int(state.current("a")),
     )
     query = "&".join(part for part in (query, decision, teaching) if part)
-    st.code(f"{st.context.url or ''}?{query}" if query else (st.context.url or "?"), language=None)
+    st.markdown(share_markdown(st.context.url or "", query))
     st.caption(
         "The link holds every input that differs from the defaults, and the teaching sections "
-        "that are open; copy it with the button."
+        "that are open; copy its address (right-click it, or press and hold on a phone)."
     )
+
+
+def share_markdown(page_url: str, query: str) -> str:
+    """The share link as a Markdown link whose text is the address itself.
+
+    A link, not a code block: a code block would make the browser download a 1.5 MB syntax
+    highlighter (see :func:`report`). The query is URL-encoded (``ui.params``), so only the
+    characters Markdown reads in a link's target need escaping there.
+    """
+    url = f"{page_url}?{query}" if query else page_url or "?"
+    target = url.replace("(", "%28").replace(")", "%29").replace(" ", "%20")
+    return f"[{escape_markdown(url)}]({target})"
 
 
 def explanations() -> None:

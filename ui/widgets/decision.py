@@ -13,8 +13,7 @@ import dataclasses
 
 import streamlit as st
 
-from calculator import Analysis, Decision, decide, gate_fails
-from ui.decision_chart import decision_chart
+from calculator import Analysis, Decision, gate_fails
 from ui.decision_words import (
     DECISION_DEFAULTS,
     DECISION_EXPLANATION,
@@ -32,6 +31,7 @@ from ui.decision_words import (
     takes_margin,
     two_questions,
 )
+from ui.widgets.cache import cached_decision, decision_spec
 from ui.words import Wording, escape_markdown
 
 __all__ = ["decision_section"]
@@ -42,9 +42,17 @@ ANSWER_PREFIX = "**Answer:** "
 
 
 def decision_section(
-    wording: Wording, analysis: Analysis, *, key_prefix: str = "", in_url: bool = True
+    wording: Wording,
+    analysis: Analysis,
+    *,
+    key_prefix: str = "",
+    in_url: bool = True,
+    present: bool = False,
 ) -> Decision | None:
     """Ask the question, show the answer; return the decision (None when it cannot be asked).
+
+    The answer and its chart are cached on their inputs (:mod:`ui.widgets.cache`), so a rerun
+    that leaves the table, the question and the margin as they were recomputes neither.
 
     Parameters
     ----------
@@ -56,12 +64,16 @@ def decision_section(
         Prefix of the widget keys ("" on the calculator page, whose keys are the URL keys).
     in_url : bool
         Bind the question and the margin to the URL.
+    present : bool
+        The presenting view: the question, the answer, the chart (drawn large) and the two
+        figures, without the introduction, the caption and the folded explanation.
     """
     st.subheader("Decision")
-    st.markdown(DECISION_INTRO)
+    if not present:
+        st.markdown(DECISION_INTRO)
     question, margin_points = _question_inputs(wording, key_prefix, in_url)
     try:
-        decision = decide(
+        decision = cached_decision(
             analysis.table,
             analysis.difference,
             question=question,
@@ -77,16 +89,18 @@ def decision_section(
     with st.container(border=True, key=f"{key_prefix}decision_answer"):
         st.markdown(f"{ANSWER_PREFIX}{escape_markdown(decision.sentence)}")
     with st.container(key=f"{key_prefix}decision_chart"):  # the key names it in the page
-        st.altair_chart(decision_chart(decision, wording))
+        st.vega_lite_chart(decision_spec(decision, wording, present), width="stretch")
     pvalue_col, probability_col = st.columns(2)
     pvalue_col.metric(pvalue_label(decision), pvalue_text(decision))
     probability_col.metric(probability_label(wording), probability_text(analysis.better))
-    st.caption(escape_markdown(two_questions(wording)))
+    if not present:
+        st.caption(escape_markdown(two_questions(wording)))
     if not in_url:
         verdict = gate_fails(_with(analysis, decision))
         st.markdown(escape_markdown(gate_sentence(wording, decision, fails=verdict)))
-    with st.expander("Why “not significant” is not “no worse”, and how to choose a margin"):
-        st.markdown(DECISION_EXPLANATION)
+    if not present:
+        with st.expander("Why “not significant” is not “no worse”, and how to choose a margin"):
+            st.markdown(DECISION_EXPLANATION)
     return decision
 
 
