@@ -115,7 +115,7 @@ def test_report_is_drawn_when_asked_and_is_the_analysis_report(default_app: AppT
 
 
 def test_discordant_cells_are_highlighted_in_the_table(default_app: AppTest) -> None:
-    table = next(m.value for m in default_app.markdown if m.value.startswith("<table"))
+    table = next(h.value for h in default_app.get("html") if h.value.startswith("<table"))
     highlighted = re.findall(r'<td style="[^"]*#ffe8a3[^"]*">([^<]*)</td>', table)
     assert highlighted == ["b = 15", "c = 5"]
 
@@ -357,7 +357,7 @@ def test_framing_switch_relabels_without_changing_any_p() -> None:
     assert unescape(at.number_input(key="a").label).startswith("a: both correct")
     assert unescape(at.slider(key="c_slider").label) == "c: only B correct (A wrong)"
     assert "A is correct on 74 of 100 cases, B on 82" in texts(at)
-    assert "B correct" in next(m.value for m in at.markdown if m.value.startswith("<table"))
+    assert "B correct" in next(h.value for h in at.get("html") if h.value.startswith("<table"))
     # The report uses the error wording too (from analyze(..., framing="correct")).
     at.toggle(key=REPORT_KEY).set_value(True).run()
     assert at.code[0].value == analyze(70, 4, 12, 14, gates=6, framing="correct").report
