@@ -286,6 +286,33 @@ def _load_files(files: list[CaseFile], options: _Options) -> SystemCases:
     return _join_records(files, tuple(names), systems, id_column, outcomes, options)
 
 
+def _pairs_seen(
+    codes: np.ndarray, systems: np.ndarray, n_ids: int, k: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The (id, system) pairs present (as ``code * k + system``, sorted) and the rows whose
+    pair occurs more than once; rows without an id or a chosen system are in neither."""
+    chosen = (codes >= 0) & (systems >= 0)
+    whole = bool(chosen.all())
+    kind = np.int32 if n_ids * k < 2**31 else np.int64
+    pairs = (codes if whole else codes[chosen]).astype(kind)
+    pairs *= k
+    pairs += systems if whole else systems[chosen]
+    duplicated = np.zeros(len(codes), dtype=bool)
+    if n_ids * k <= 4 * len(pairs) + 1024:  # one bin per (id, system): no sort
+        per_pair = np.bincount(pairs, minlength=n_ids * k)
+        present = np.flatnonzero(per_pair)
+        repeated = (per_pair > 1)[pairs]
+        del per_pair
+    else:  # ids seen for few systems: sort the pairs instead of many empty bins
+        present, inverse, counts = np.unique(pairs, return_inverse=True, return_counts=True)
+        repeated = counts[inverse] > 1
+    if whole:
+        duplicated = repeated
+    else:
+        duplicated[chosen] = repeated
+    return present, duplicated
+
+
 def _join_records(
     files: list[CaseFile],
     names: tuple[str, ...],
@@ -324,22 +351,16 @@ def _join_records(
     outcome_series = [f.frame[c] for f, c in zip(files, outcome_columns, strict=True)]
     column = outcome_columns[0] if len(set(outcome_columns)) == 1 else None
     passed, _ = exclude_bad_outcomes(ledger, outcome_series, column, options.threshold)
-    chosen = (codes >= 0) & (systems >= 0)
-    pairs = (codes * k + systems)[chosen]
     n_ids = int(codes.max()) + 1 if len(codes) else 0
-    duplicated = np.zeros(len(codes), dtype=bool)
-    if n_ids * k <= 4 * len(pairs) + 1024:  # one bin per (id, system): no sort
-        per_pair = np.bincount(pairs, minlength=n_ids * k)
-        present_pairs = np.flatnonzero(per_pair)
-        duplicated[chosen] = per_pair[pairs] > 1
-    else:  # ids seen for few systems: sort the pairs instead of many empty bins
-        present_pairs, inverse, counts = np.unique(pairs, return_inverse=True, return_counts=True)
-        duplicated[chosen] = counts[inverse] > 1
+    present_pairs, duplicated = _pairs_seen(codes, systems, n_ids, k)
     exclude(ledger, duplicated, "duplicate_id", id_column, "row",
              "sharing an id and a system with another row; every copy left out, as the outcome "
              "to use would be a guess.", lambda p: names[systems[p]])  # fmt: skip
+    del duplicated
     systems_present = np.bincount(present_pairs // k, minlength=n_ids)
-    complete = exclude_incomplete(ledger, codes, systems, present_pairs, names, id_column)
+    complete = exclude_incomplete(
+        ledger, codes, systems, present_pairs, systems_present, names, id_column
+    )
     final = ledger.kept
     used_codes = np.flatnonzero(complete)  # codes number ids in order of first appearance
     case_of_code = np.full(n_ids, -1, dtype=np.int64)

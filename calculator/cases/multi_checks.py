@@ -13,7 +13,7 @@ import numpy as np
 from calculator.analysis import MAX_NAME_LENGTH
 from calculator.cases.columns import guess_columns
 from calculator.cases.findings import cell_text, fatal, is_missing_cell, many
-from calculator.cases.outcomes import parse_outcomes
+from calculator.cases.outcomes import parse_outcomes, text_codes
 from calculator.cases.systems_result import RecordLedger
 from calculator.compare import MAX_SYSTEMS
 
@@ -43,19 +43,21 @@ def exclude_incomplete(
     codes: np.ndarray,
     systems: np.ndarray,
     present_pairs: np.ndarray,
+    systems_present: np.ndarray,
     names: tuple[str, ...],
     id_column: str,
 ) -> np.ndarray:
     """Exclude the kept rows of cases without a kept row for every system; which ids are
-    complete (indexed by id code)."""
+    complete (indexed by id code). `systems_present` counts each id's systems with a row."""
     k = len(names)
-    n_ids = int(codes.max()) + 1 if len(codes) else 0
-    systems_present = np.bincount(present_pairs // k, minlength=n_ids)
+    n_ids = len(systems_present)
     kept = ledger.kept
     complete = np.bincount(codes[kept], minlength=n_ids) == k
     safe = np.maximum(codes, 0)
     stranded = kept & ~complete[safe]
-    lacking = stranded & (systems_present[safe] < k)
+    del kept
+    lacking = stranded & (systems_present < k)[safe]
+    del safe
 
     def absent(p: int) -> str:
         have = set((present_pairs[present_pairs // k == codes[p]] % k).tolist())
@@ -144,11 +146,10 @@ def id_codes(files: list[CaseFile], column: str) -> tuple[np.ndarray, object, ob
     if all(pd.api.types.is_integer_dtype(s.dtype) for s in series):
         # Integers read as integers: the same matching as case_ids' (every id an integer, so
         # compared as one), by one hash of the numbers instead of their text.
-        values = pd.concat(series, ignore_index=True)
+        values = series[0] if len(series) == 1 else pd.concat(series, ignore_index=True)
         if not values.hasnans:  # plain int64 hashes faster than pandas' nullable Int64
             values = values.to_numpy(dtype=np.int64)
         codes, uniques = pd.factorize(values, use_na_sentinel=True)
-        codes = np.asarray(codes, dtype=np.int64)
         code_text = pd.Series(np.asarray(uniques), dtype="str")
     else:
         found = case_ids(*((case_file, column) for case_file in files))
@@ -158,6 +159,7 @@ def id_codes(files: list[CaseFile], column: str) -> tuple[np.ndarray, object, ob
         present = np.flatnonzero(codes >= 0)
         first[codes[present[::-1]]] = present[::-1]  # the earliest row of each id
         code_text = text.iloc[first].reset_index(drop=True)
+    codes = codes.astype(np.int32 if len(codes) < 2**31 else np.int64)  # -1: missing
 
     def of_codes(chosen: np.ndarray) -> pd.Series:
         return code_text.iloc[chosen].reset_index(drop=True)
@@ -173,9 +175,12 @@ def system_labels(series: pd.Series) -> tuple[list[str], np.ndarray]:
     into them (-1 where the label is missing or blank)."""
     import pandas as pd
 
-    raw_codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    if series.dtype == "str":
+        raw_codes, uniques = text_codes(series)
+    else:
+        raw_codes, uniques = pd.factorize(series, use_na_sentinel=True)
     labels: list[str] = []
-    label_of_unique = np.full(len(uniques) + 1, -1, dtype=np.int64)
+    label_of_unique = np.full(len(uniques) + 1, -1, dtype=np.int32)
     for u, value in enumerate(uniques.tolist()):
         label = _label_text(value)
         if label is None:

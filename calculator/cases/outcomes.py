@@ -14,7 +14,14 @@ from calculator._validation import message
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["PASS_WORDS", "FAIL_WORDS", "ParsedOutcomes", "parse_outcomes", "check_threshold"]
+__all__ = [
+    "PASS_WORDS",
+    "FAIL_WORDS",
+    "ParsedOutcomes",
+    "parse_outcomes",
+    "check_threshold",
+    "text_codes",
+]
 
 #: Spellings read as a pass / a fail, compared after trimming spaces and lower-casing.
 #: Numbers equal to 1 or 0 ("1", "0", "1.0", 1, 0.0) count as well.
@@ -75,14 +82,36 @@ def parse_outcomes(values: object, *, threshold: float | None = None) -> ParsedO
     series = values if isinstance(values, pd.Series) else pd.Series(list(values), dtype=object)
     if len(series) > _BY_VALUE and series.dtype == "str":
         # Text: each distinct value is read once (a long column repeats a few spellings).
-        codes, uniques = pd.factorize(series, use_na_sentinel=True)
-        once = _parse_each(pd.Series(uniques, dtype=series.dtype), cut)
+        codes, uniques = text_codes(series)
+        once = _parse_each(uniques, cut)
         return ParsedOutcomes(  # code -1 (a missing value) takes the appended last entry
             passed=np.append(once.passed, False)[codes],
             missing=np.append(once.missing, True)[codes],
             unparseable=np.append(once.unparseable, False)[codes],
         )
     return _parse_each(series, cut)
+
+
+def text_codes(series: pd.Series) -> tuple[np.ndarray, pd.Series]:
+    """A text column's distinct values (in order of appearance) and each row's index into them
+    (int32; -1 where missing), by one hash of the column in Arrow, where the text lives.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> codes, values = text_codes(pd.Series(["b", None, "a", "b"], dtype="str"))
+    >>> codes.tolist(), values.tolist()
+    ([0, -1, 1, 0], ['b', 'a'])
+    """
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    encoded = pc.dictionary_encode(pa.array(series.array))
+    if isinstance(encoded, pa.ChunkedArray):  # one dictionary for the whole column
+        encoded = encoded.combine_chunks()
+    codes = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False)
+    return codes, pd.Series(encoded.dictionary.to_pylist(), dtype="str")
 
 
 def _parse_each(series: pd.Series, cut: float | None) -> ParsedOutcomes:

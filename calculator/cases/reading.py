@@ -219,15 +219,18 @@ def _delimited_frame(
     import pyarrow as pa
 
     read = read_delimited(data, name, file_format)
-    table = read.table
+    names, issues, lines = read.table.column_names, read.issues, read.lines
     # Duplicate names must not collapse into one column on the way to pandas.
-    table = table.rename_columns([f"c{k}" for k in range(table.num_columns)])
+    table = read.table.rename_columns([f"c{k}" for k in range(len(names))])
+    del read  # so that each column's buffers are freed once converted (self_destruct)
     frame = table.to_pandas(
         types_mapper={pa.int64(): pd.Int64Dtype()}.get, split_blocks=True, self_destruct=True
     )
-    frame.columns = read.table.column_names
+    del table
+    pa.default_memory_pool().release_unused()  # the parser's freed blocks, back to the system
+    frame.columns = names
     frame.index = pd.RangeIndex(1, len(frame) + 1)
-    return frame, read.issues, read.lines
+    return frame, issues, lines
 
 
 def _check_shape(data: bytes, name: str, file_format: str) -> None:
