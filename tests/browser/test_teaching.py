@@ -115,3 +115,23 @@ def test_presenting_view_keeps_the_sections_live(new_page, app_server) -> None:
     before = drawing(page, "teaching_null_chart")
     press_on_slider(page, "c_slider", 1)
     wait_for_redraw(page, "teaching_null_chart", before)
+
+
+# The rendered height of the first axis label of a chart (after the page's zoom, so what a
+# viewer sees), in CSS pixels.
+AXIS_LABEL_HEIGHT = """key => document.querySelector(
+  `.st-key-${key} [data-testid=stVegaLiteChart] svg .role-axis-label text`
+).getBoundingClientRect().height"""
+
+
+def test_presenting_view_draws_the_decision_chart_with_larger_axis_labels(
+    new_page, app_server
+) -> None:
+    heights = {}
+    for query in ("", "?present=true"):
+        page = open_page(new_page(), f"{app_server.url}{query}")
+        label = chart(page, "decision_chart").locator("svg .role-axis-label text").first
+        expect(label).to_be_attached()
+        heights[query] = page.evaluate(AXIS_LABEL_HEIGHT, "decision_chart")
+    # 20 px against the theme's 12 px; a rendered label is a little taller than its font size.
+    assert heights["?present=true"] > 1.4 * heights[""] > 0

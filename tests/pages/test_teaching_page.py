@@ -8,6 +8,7 @@ exact p = 0.041.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
@@ -19,6 +20,8 @@ from calculator import null_distribution
 from calculator.formatting import format_percent
 from ui import teaching_charts
 from ui import teaching_words as words
+from ui.chart_sizes import LARGE_FONT
+from ui.decision_words import DECISION_INTRO
 from ui.widgets import teaching
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -170,6 +173,34 @@ def test_presenting_view_hides_explanations_and_stays_live() -> None:
     assert not at.expander or all("Worked examples" not in e.label for e in at.expander)
     at.number_input(key="c").set_value(10).run()
     assert metric_values(at)["Observed split"] == "15 of 25"
+
+
+def font_sizes(spec: object) -> list[int]:
+    """Every axis or legend label font size set in a Vega-Lite spec."""
+    if isinstance(spec, dict):
+        own = [spec["labelFontSize"]] if "labelFontSize" in spec else []
+        return own + [size for value in spec.values() for size in font_sizes(value)]
+    if isinstance(spec, list):
+        return [size for value in spec for size in font_sizes(value)]
+    return []
+
+
+def test_presenting_view_draws_the_page_charts_large_without_the_decision_explanations() -> None:
+    normal, shown = run_app(), run_app({"present": "true"})
+    assert not shown.exception
+    why = "Why “not significant” is not “no worse”"
+    assert any(why in e.label for e in normal.expander)  # the expander the view leaves out
+    assert not any(why in e.label for e in shown.expander)
+    assert DECISION_INTRO in texts(normal) and DECISION_INTRO not in texts(shown)
+    assert any(s.key == "question" for s in shown.radio)  # the question stays (CSS hides it)
+    # The p-value, gates and decision charts, in page order; the teaching sections are folded.
+    small = [json.loads(c.proto.spec) for c in charts(normal)]
+    large = [json.loads(c.proto.spec) for c in charts(shown)]
+    assert len(large) == len(small) == 3
+    for big, plain in zip(large, small, strict=True):
+        assert big["height"] > plain["height"]
+        assert font_sizes(plain) == []  # the theme's sizes, 12 to 14 px
+        assert font_sizes(big) and set(font_sizes(big)) == {LARGE_FONT}
 
 
 @pytest.mark.parametrize("query", [{"t_null": "maybe"}, {"agree": "-3"}, {"present": "2"}])
