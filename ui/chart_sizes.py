@@ -26,6 +26,7 @@ __all__ = [
     "fonts",
     "grown",
     "grown_area",
+    "label_room",
     "legend_text",
     "title_fonts",
 ]
@@ -78,7 +79,18 @@ def legend_text(large: bool) -> dict[str, int]:
     >>> legend_text(True)["labelLimit"]
     320
     """
-    return {**fonts(large), "labelLimit": LARGE_LABEL_LIMIT} if large else {}
+    return {**fonts(large), **label_room(large)}
+
+
+def label_room(large: bool) -> dict[str, int]:
+    """Room for a legend label at the large font size when large; none otherwise.
+
+    Examples
+    --------
+    >>> label_room(True), label_room(False)
+    ({'labelLimit': 320}, {})
+    """
+    return {"labelLimit": LARGE_LABEL_LIMIT} if large else {}
 
 
 def title_fonts(large: bool) -> dict[str, int]:

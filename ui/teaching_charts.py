@@ -13,7 +13,7 @@ import pandas as pd
 
 from calculator.formatting import format_percent
 from calculator.teaching import MarginSweep, NullDistribution, OperatingCharacteristics
-from ui.chart_sizes import font, grown, grown_area
+from ui.chart_sizes import font, grown, grown_area, label_room
 
 __all__ = [
     "PAIRING_SERIES",
@@ -74,7 +74,7 @@ def null_distribution_chart(
         "tail:N",
         title=None,
         scale=alt.Scale(domain=list(TAIL_LABELS.values()), range=list(_TAIL_COLOURS)),
-        legend=alt.Legend(orient="top", labelFontSize=font(large)),
+        legend=alt.Legend(orient="top", labelFontSize=font(large), **label_room(large)),
     )
     tooltip = [
         alt.Tooltip("b:Q", title="b", format=",d"),
@@ -239,7 +239,7 @@ def _pairing_points(marks: pd.DataFrame, encodings: _Encodings, large: bool) -> 
                 "which:N",
                 title=None,
                 scale=alt.Scale(domain=["entered table", "slider"], range=["circle", "diamond"]),
-                legend=alt.Legend(orient="top", labelFontSize=font(large)),
+                legend=alt.Legend(orient="top", labelFontSize=font(large), **label_room(large)),
             ),
             tooltip=tooltip,
         )
@@ -285,7 +285,7 @@ def _pairing_encodings(axis_title: str, large: bool) -> _Encodings:
         "test:N",
         title=None,
         scale=alt.Scale(domain=list(PAIRING_SERIES), range=list(_LINE_COLOURS)),
-        legend=alt.Legend(orient="top", labelFontSize=font(large)),
+        legend=alt.Legend(orient="top", labelFontSize=font(large), **label_room(large)),
     )
     tooltip = [
         alt.Tooltip("test:N", title="Test"),
