@@ -26,7 +26,15 @@ the machine is shared, so ratios travel better than milliseconds. What is measur
 - server resident memory (VmRSS) idle, with one session and with the most browser sessions;
 - the protocol load test of ``bench_load.py`` (no browser: simulated sessions speaking
   Streamlit's websocket protocol, each moving a slider every 2 s give or take a random half)
-  for 10, 30 and 60 sessions, calculator beside the chart floor.
+  for 10, 30 and 60 sessions, calculator beside the chart floor, with its errors by kind;
+- issue 13's check (``sections_check.py``, skipped with ``--no-sections-check``): the shipped
+  page, whose teaching sections are folded, against the same page with them removed
+  (``no_teaching_app.py``) and against itself on a second server (the run's noise band):
+  b key median and p95, server CPU per rerun; target: at most 1.1x the removed variant.
+
+``--quick`` sets a short run (about 5 minutes on a quiet machine) for a check while working:
+fewer presses and rounds, 5 browser sessions, protocol rounds of 10 and 30 sessions for 20 s;
+an option given beside it still wins.
 
 Targets (issue 15, ratios to the chart floor in the same run): keypress on b median <= 1.25x,
 warm load <= 1.3x, cold start <= 1.3x, server CPU per rerun <= 1x; 30 protocol sessions: p95
@@ -52,6 +60,7 @@ from playwright.async_api import async_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_load  # noqa: E402
+import sections_check  # noqa: E402
 from harness import APP_RENDERED, ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS, ROOT, Server  # noqa: E402
 from page_measures import (  # noqa: E402
     APP_OUTPUTS,
@@ -119,11 +128,13 @@ def verdict(ok: bool) -> str:
     return "yes" if ok else "NO"
 
 
-def print_table(rows: list[Row]) -> None:
+HEADS = (
+    "measure", "calculator", "text floor", "chart floor", "x text", "x chart", "target", "met",
+)  # fmt: skip
+
+
+def print_table(rows: list[Row], heads: tuple[str, ...] = HEADS) -> None:
     """A Markdown table, so that it can be pasted into the README as it is."""
-    heads = (
-        "measure", "calculator", "text floor", "chart floor", "x text", "x chart", "target", "met",
-    )  # fmt: skip
     widths = [max(len(str(r[i])) for r in [heads, *rows]) for i in range(len(heads))]
 
     def line(cells: tuple[str, ...]) -> str:
@@ -282,36 +293,47 @@ def browser_rows(args: argparse.Namespace, m: dict) -> list[Row]:
             row(f"{sessions} browser sessions: errors", {n: v["errors"] for n, v in load.items()},
                 "d", "0", verdict(load["calculator"]["errors"] == 0)),
         ]  # fmt: skip
-    top = max(args.sessions)
     rows += [
         row("server RSS idle (MB)", {n: v / MB for n, v in m["idle_rss"].items()}, ".0f"),
         row("server RSS, 1 session (MB)", {n: v / MB for n, v in s["rss"].items()}, ".0f"),
-        row(f"server RSS, {top} browser sessions (MB)",
-            {n: m["loads"][n, top]["rss"] / MB for n in NAMES}, ".0f"),
     ]  # fmt: skip
+    if args.sessions:
+        top = max(args.sessions)
+        rows.append(
+            row(f"server RSS, {top} browser sessions (MB)",
+                {n: m["loads"][n, top]["rss"] / MB for n in NAMES}, ".0f")
+        )  # fmt: skip
     return rows
 
 
 def protocol_rows(rounds: dict[str, list[bench_load.Round]]) -> list[Row]:
-    """The protocol load test: calculator beside the chart floor (no text floor: n/a)."""
+    """The protocol load test: calculator beside the chart floor (no text floor: n/a).
+
+    A round in which no rerun finished has no latency: "-", never 0.
+    """
     rows: list[Row] = []
 
-    def line(measure: str, app: float, chart: float, fmt: str, target="", met="") -> Row:  # noqa: ANN001
+    def cell(value: float | None, fmt: str) -> str:
+        return "-" if value is None else format(value, fmt)
+
+    def line(measure: str, app, chart, fmt: str, target="", met="") -> Row:  # noqa: ANN001
+        shown = ratio(app, chart) if app is not None and chart is not None else "-"
         return (
-            measure, format(app, fmt), "", format(chart, fmt), "", ratio(app, chart), target, met,
+            measure, cell(app, fmt), "", cell(chart, fmt), "", shown, target, met,
         )  # fmt: skip
 
+    latency = bench_load.latency_ms
     for app, chart in zip(rounds["calculator"][:-1], rounds["chart"][:-1], strict=True):
         n = app.sessions
         p95_target = n == 30
-        app_p95, chart_p95 = bench_load._p95(app.latencies), bench_load._p95(chart.latencies)
+        app_p95, chart_p95 = latency(app.latencies, "p95"), latency(chart.latencies, "p95")
+        p95_met = app_p95 is not None and chart_p95 is not None and app_p95 <= 1.25 * chart_p95
         rows += [
             line(f"{n} protocol sessions: rerun median (ms)",
-                 statistics.median(app.latencies or [0]) * 1e3,
-                 statistics.median(chart.latencies or [0]) * 1e3, ".0f"),
-            line(f"{n} protocol sessions: rerun p95 (ms)", app_p95 * 1e3, chart_p95 * 1e3, ".0f",
+                 latency(app.latencies, "median"), latency(chart.latencies, "median"), ".0f"),
+            line(f"{n} protocol sessions: rerun p95 (ms)", app_p95, chart_p95, ".0f",
                  "<= 1.25x chart" if p95_target else "",
-                 verdict(app_p95 <= 1.25 * chart_p95) if p95_target else ""),
+                 verdict(p95_met) if p95_target else ""),
             line(f"{n} protocol sessions: reruns",
                  len(app.latencies), len(chart.latencies), "d"),
             line(f"{n} protocol sessions: errors", len(app.errors), len(chart.errors), "d",
@@ -335,7 +357,19 @@ def protocol_rows(rounds: dict[str, list[bench_load.Round]]) -> list[Row]:
     return rows
 
 
-def main() -> None:
+#: ``--quick``: a short run for a check while working (an option given beside it still wins).
+QUICK = {
+    "presses": 10,
+    "cold_rounds": 2,
+    "warm_rounds": 2,
+    "sessions": [5],
+    "session_presses": 5,
+    "load_sessions": [10, 30],
+    "load_seconds": 20.0,
+}
+
+
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--app", type=Path, default=ROOT / "app.py", help="the app to measure (run from its folder)"
@@ -344,35 +378,81 @@ def main() -> None:
     parser.add_argument("--cold-rounds", type=int, default=3, help="cold starts of each app")
     parser.add_argument("--warm-rounds", type=int, default=5, help="warm loads of each app")
     parser.add_argument(
-        "--sessions", type=int, nargs="+", default=[10, 20], help="concurrent browser sessions"
-    )
+        "--sessions", type=int, nargs="+", default=[10, 20],
+        help="concurrent browser sessions (0: none)",
+    )  # fmt: skip
     parser.add_argument(
         "--session-presses", type=int, default=10, help="presses per concurrent browser session"
     )
-    parser.add_argument("--load-sessions", type=int, nargs="+", default=[10, 30, 60])
+    parser.add_argument(
+        "--load-sessions", type=int, nargs="+", default=[10, 30, 60],
+        help="protocol load rounds (0: no protocol load test)",
+    )  # fmt: skip
     parser.add_argument("--load-seconds", type=float, default=30.0, help="protocol round length")
     parser.add_argument("--load-pause", type=float, default=2.0, help="seconds between moves")
+    parser.add_argument(
+        "--no-sections-check", action="store_true",
+        help="skip issue 13's check (shipped page against the page without teaching sections)",
+    )  # fmt: skip
+    parser.add_argument("--quick", action="store_true", help="a short run: " + ", ".join(
+        f"--{name.replace('_', '-')} {' '.join(map(str, v)) if isinstance(v, list) else v}"
+        for name, v in QUICK.items()
+    ))  # fmt: skip
+    if parser.parse_known_args()[0].quick:
+        parser.set_defaults(**QUICK)
     args = parser.parse_args()
+    args.sessions = [n for n in args.sessions if n > 0]
+    args.load_sessions = [n for n in args.load_sessions if n > 0]
+    return args
+
+
+def header() -> str:
+    return (
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+        f"{len(os.sched_getaffinity(0))} cores, load average {os.getloadavg()[0]:.1f}"
+    )
+
+
+def main() -> None:
+    args = parse_args()
+    started = header()
     scratch = Path(tempfile.mkdtemp(prefix="bench_page_"))
     # The floors run from an empty folder: Streamlit's defaults, not this project's config.
     for script in ("floor_app.py", "chart_floor_app.py"):
         shutil.copy(Path(__file__).with_name(script), scratch / script)
+    sections = None
+    rounds = None
     try:
         measured = asyncio.run(browser_measures(args, scratch))
-        rounds = protocol_load(args, scratch)
+        if not args.no_sections_check:
+            sections = asyncio.run(sections_check.run(args.app, SINGLE_SESSION_QUERY, args.presses))
+            print("sections check done", file=sys.stderr)
+        if args.load_sessions:
+            rounds = protocol_load(args, scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"\n$ python benchmarks/bench_page.py {' '.join(sys.argv[1:])}".rstrip())
-    print(time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), end=", ")
-    print(f"{len(os.sched_getaffinity(0))} cores, load average {os.getloadavg()[0]:.1f}\n")
-    print_table(browser_rows(args, measured) + protocol_rows(rounds))
+    print(f"started {started}; finished {header()}\n")
+    print_table(browser_rows(args, measured) + (protocol_rows(rounds) if rounds else []))
     for name, errors in measured["errors"].items():
         if errors:
             print(f"\n{name}: {len(errors)} page errors, first: {errors[0]}")
-    for name, series in rounds.items():
-        for round_ in series:
-            for error in sorted(set(round_.errors))[:3]:
-                print(f"{name}, {round_.sessions} protocol sessions: {error}")
+    if rounds:
+        lines = [
+            line
+            for name, series in rounds.items()
+            for round_ in series
+            for line in bench_load.error_lines(f"{name}, protocol", round_)
+        ]
+        if lines:
+            print("\nprotocol load errors by kind (count x kind, first message):")
+            print("\n".join(lines))
+    if sections is not None:
+        print(
+            "\nIssue 13: the teaching sections folded as shipped, against the same page without"
+            " them\nand against itself on a second server (the noise band of this run):\n"
+        )
+        print_table(sections_check.rows(sections, args.presses), sections_check.HEADS)
 
 
 if __name__ == "__main__":
