@@ -70,10 +70,15 @@ def null_distribution_chart(
         title="Probability if A and B are equally good",
         axis=alt.Axis(labelFontSize=font(large), titleFontSize=font(large)),
     )
+    # The legend names only the shares that occur (no "counts half" under doubling).
+    colours = dict(zip(TAIL_LABELS, _TAIL_COLOURS, strict=True))
+    shares = [weight for weight in TAIL_LABELS if weight in set(null.tail_weights)]
     colour = alt.Color(
         "tail:N",
         title=None,
-        scale=alt.Scale(domain=list(TAIL_LABELS.values()), range=list(_TAIL_COLOURS)),
+        scale=alt.Scale(
+            domain=[TAIL_LABELS[w] for w in shares], range=[colours[w] for w in shares]
+        ),
         legend=alt.Legend(orient="top", labelFontSize=font(large), **label_room(large)),
     )
     tooltip = [

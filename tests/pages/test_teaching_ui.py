@@ -103,6 +103,20 @@ def test_null_chart_shades_the_tails_and_marks_the_observed_b() -> None:
     assert "Binomial(10, 1/2)" in spec["title"]["text"]
 
 
+def test_null_chart_legend_names_only_the_shares_that_occur() -> None:
+    # Doubling: every split is in the p-value or not. Mid-p at b = 2 of 10: the splits exactly as
+    # lopsided as the observed one (b = 2 and b = 8) count half.
+    def legend(convention: str) -> dict:
+        null = null_distribution(10, 2, convention=convention)
+        return null_distribution_chart(null).to_dict()["layer"][0]["encoding"]["color"]["scale"]
+
+    assert legend("doubling") == {
+        "domain": [TAIL_LABELS[1.0], TAIL_LABELS[0.0]],
+        "range": ["#D55E00", "#BBBBBB"],
+    }
+    assert legend("mid-p")["domain"] == list(TAIL_LABELS.values())
+
+
 def test_null_chart_of_many_pairs_is_an_outline() -> None:
     spec = null_distribution_chart(null_distribution(5000, 2400)).to_dict()
     assert spec["layer"][0]["mark"]["type"] == "area"
