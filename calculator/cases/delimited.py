@@ -207,20 +207,31 @@ def _typed_read(
     Inference tries the kinds null, integer, boolean, decimal, date, ..., text in turn and keeps
     the first one every value of the column converts to, converting every earlier block again
     when a late block breaks the kind of the blocks before (a 'maybe' after a million 0/1).
-    Here a column with few distinct values in the first rows (outcomes, labels) is read as text
-    and its kind inferred from its distinct values by the same reader: the same first kind that
-    fits every value. Any other column is given the kind of its first rows as its type, which
-    the conversion checks; a column it does not fit is read again as text. Files with repeated
-    column names, or more such columns than :data:`_LATE_COLUMNS`, are inferred as a whole.
+    Here each column is given the kind of the first rows as its type, which the conversion
+    checks; a column it does not fit is read again as text, and its kind inferred from its
+    distinct values by the same reader: the same first kind that fits every value. A column
+    whose last rows already break that kind (or whose first rows are all empty) is read as text
+    at once. Files with repeated column names, or more such columns than :data:`_LATE_COLUMNS`,
+    are inferred as a whole.
     """
     import pyarrow as pa
 
-    first = _first_rows(data, file_format)
-    if first is None or len(set(first.schema.names)) != len(first.schema.names):
+    first = _rows_schema(data, file_format)
+    if first is None or len(set(first.names)) != len(first.names):
         return _read(data, file_format, block, invalid)
-    names = first.schema.names
-    types = {field.name: field.type for field in first.schema}
-    late = {name for name in names if _as_text_first(first.column(name))}
+    names = first.names
+    types = {field.name: field.type for field in first}
+    last = _rows_schema(data, file_format, names)
+    late = {
+        name
+        for name, kind in types.items()
+        if pa.types.is_null(kind)
+        or (
+            last is not None
+            and not pa.types.is_null(last.field(name).type)
+            and last.field(name).type != kind
+        )
+    }
     for _ in range(_LATE_COLUMNS + 1):
         for name in late:
             types[name] = pa.string()
@@ -243,29 +254,18 @@ def _typed_read(
     return _read(data, file_format, block, invalid)
 
 
-def _as_text_first(values: pa.Array) -> bool:
-    """Whether a column of the first rows is read as text, its kind found from its distinct
-    values: a column of nulls, or of a kind other than text with few distinct values."""
-    import pyarrow as pa
-
-    kind = values.type
-    if pa.types.is_null(kind):
-        return True
-    if pa.types.is_string(kind):
-        return False
-    return len(values.unique()) <= max(16, len(values) // 100)
-
-
-def _first_rows(data: bytes, file_format: str) -> pa.RecordBatch | None:
-    """The first rows (about a megabyte) with the kinds pyarrow infers from them; None when
-    they cannot be read that way (a record longer than the block)."""
+def _rows_schema(data: bytes, file_format: str, names: list[str] | None = None) -> pa.Schema | None:
+    """The kinds pyarrow infers from the first megabyte of rows, or with `names` (the header's)
+    from the last one; None when they cannot be read that way (a record longer than that)."""
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
+    size = 1 << 20
+    start = 0 if names is None else data.find(b"\n", max(0, len(data) - size)) + 1
     try:
         reader = pcsv.open_csv(
-            io.BytesIO(data),
-            read_options=pcsv.ReadOptions(use_threads=False, block_size=1 << 20),
+            pa.BufferReader(pa.py_buffer(data).slice(start)),  # no copy
+            read_options=pcsv.ReadOptions(use_threads=False, block_size=size, column_names=names),
             parse_options=pcsv.ParseOptions(
                 delimiter=DELIMITERS[file_format],
                 newlines_in_values=True,
@@ -273,11 +273,9 @@ def _first_rows(data: bytes, file_format: str) -> pa.RecordBatch | None:
             ),
             convert_options=_conversion(),
         )
-        return reader.read_next_batch()
-    except StopIteration:  # a header without rows
-        return pa.RecordBatch.from_pylist([], schema=reader.schema)
     except pa.ArrowException:
         return None
+    return reader.schema
 
 
 def _inferred(column: pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
