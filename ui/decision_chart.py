@@ -88,7 +88,22 @@ def decision_chart(decision: Decision, wording: Wording, *, large: bool = False)
         )
     )
     return (_rule_layer(rules, domain, large) + interval + estimate).properties(
-        height=grown(_HEIGHT, large)
+        height=grown(_HEIGHT, large), description=_description(wording, rate, len(rules))
+    )
+
+
+def _description(wording: Wording, rate: str, rules: int) -> str:
+    """The chart's alt text: what it draws, without the figures (the answer beside it says
+    them, and the page swaps new figures into a chart of the same kind of question)."""
+    margins = {
+        1: "",
+        2: "; a dashed red rule marks minus the margin",
+        3: "; dashed red rules mark minus and plus the margin",
+    }[rules]
+    return (
+        f"The interval for {wording.name_b}'s {rate} minus {wording.name_a}'s, in percentage "
+        f"points, as a bar, with the observed difference as a dot; a dotted grey rule marks "
+        f"zero{margins}."
     )
 
 

@@ -238,8 +238,8 @@ def canonical(spec: dict) -> dict:
 # The page's own charts at their normal size, written through `canonical`: the p-value and gates
 # charts as their builders drew them before `large` existed (commit 24adc0f); the decision chart
 # as since its fix (170 px, so that the plot keeps room beside the axis and legend that Streamlit
-# fits into that height; a legend of the rules drawn, told apart by dash pattern too). The teaching
-# charts had `large` already and are not in it.
+# fits into that height; a legend of the rules drawn, told apart by dash pattern too; alt text).
+# The teaching charts had `large` already and are not in it.
 NORMAL_SPECS = Path(__file__).parent / "chart_specs_normal.json"
 
 
@@ -261,3 +261,17 @@ def test_decision_legend_lists_the_rules_drawn_each_with_its_own_dash(specs, lar
         assert encoding["strokeDash"]["scale"]["domain"] == drawn
         dashes = encoding["strokeDash"]["scale"]["range"]
         assert dashes[0] not in dashes[1:]  # zero and the margins differ without colour
+
+
+def test_decision_chart_alt_text_says_what_is_drawn_without_figures(specs):
+    described = {
+        name: specs[False][name]["description"] for name in CHART_NAMES if "decision" in name
+    }
+    assert described["decision, non-inferior"] == (
+        "The interval for new's pass rate minus old's, in percentage points, as a bar, with the "
+        "observed difference as a dot; a dotted grey rule marks zero; a dashed red rule marks "
+        "minus the margin."
+    )
+    assert described["decision, equivalent"].endswith("rules mark minus and plus the margin.")
+    assert described["decision, two-sided"].endswith("a dotted grey rule marks zero.")
+    assert not any(char.isdigit() for text in described.values() for char in text)
