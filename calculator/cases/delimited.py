@@ -334,8 +334,9 @@ def _multiline_rows(table: pa.Table) -> bool:
 
 def _record_lines(data: bytes, delimiter: str, records: int, multiline: bool) -> np.ndarray | int:
     """The file line where each data record starts, or the one offset when it is row + offset."""
-    lone_cr = data.count(b"\r") != data.count(b"\r\n")
-    blank = b"\n\n" in data or b"\n\r\n" in data or data.startswith((b"\n", b"\r\n"))
+    has_cr = b"\r" in data  # most files have none: two counts over the file saved
+    lone_cr = has_cr and data.count(b"\r") != data.count(b"\r\n")
+    blank = b"\n\n" in data or (has_cr and b"\n\r\n" in data) or data.startswith((b"\n", b"\r\n"))
     if not (multiline or lone_cr or blank):
         return 2  # the header on line 1, then one line per record
     if not (multiline or lone_cr):  # blank lines only: the non-blank lines after the header
