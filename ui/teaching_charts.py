@@ -21,12 +21,28 @@ __all__ = [
     "coverage_chart",
     "null_distribution_chart",
     "pairing_chart",
+    "pairing_series",
 ]
 
 #: Legend labels of the null chart, by the share of an outcome's probability in the p-value.
 TAIL_LABELS = {1.0: "in the p-value", 0.5: "counts half (mid-p)", 0.0: "not in the p-value"}
-#: The two lines of the pairing chart.
+#: The two lines of the pairing chart (doubling convention; see :func:`pairing_series`).
 PAIRING_SERIES = ("McNemar exact (paired)", "Unpaired z-test")
+
+
+def pairing_series(convention: str = "doubling") -> tuple[str, str]:
+    """The pairing chart's line names: the binomial line is "McNemar mid-p" under the mid-p
+    convention, never "exact".
+
+    Examples
+    --------
+    >>> pairing_series("mid-p")[0]
+    'McNemar mid-p (paired)'
+    """
+    return (
+        ("McNemar mid-p (paired)", PAIRING_SERIES[1]) if convention == "mid-p" else PAIRING_SERIES
+    )
+
 
 # Okabe-Ito colours, as on the page's other charts.
 _TAIL_COLOURS = ("#D55E00", "#E69F00", "#BBBBBB")
@@ -188,20 +204,21 @@ def pairing_chart(
     >>> "paired" in spec["title"]["text"]
     True
     """
-    frame = _pairing_frame(sweep)
-    encodings = _pairing_encodings(axis_title, large)
+    series = pairing_series(sweep.convention)
+    frame = _pairing_frame(sweep, series)
+    encodings = _pairing_encodings(axis_title, large, series)
     picked = {sweep.entered_index: "entered table", selected: "slider"}  # slider wins a tie
     rows = len(sweep.agreement)
     marks = pd.concat(
         [frame.iloc[[index, index + rows]].assign(which=label) for index, label in picked.items()],
         ignore_index=True,
     )
-    lines = _pairing_lines(frame, encodings, large)
+    lines = _pairing_lines(frame, encodings, large, series)
     points = _pairing_points(marks, encodings, large)
     layers = [lines, points, *_pairing_rules(alpha, independent_agreement)]
     title = alt.TitleParams(
-        "McNemar's exact p (paired, blue line) never rises with agreement; the unpaired p "
-        "(pink, dashed) ignores it",
+        f"McNemar's {'mid-p' if sweep.convention == 'mid-p' else 'exact p'} (paired, blue line) "
+        "never rises with agreement; the unpaired p (pink, dashed) ignores it",
         fontSize=font(large) + 1,
     )
     return alt.layer(*layers).properties(title=title, width="container", **_size(large))
@@ -210,7 +227,9 @@ def pairing_chart(
 _Encodings = tuple[alt.X, alt.Y, alt.Color, list[alt.Tooltip]]
 
 
-def _pairing_lines(frame: pd.DataFrame, encodings: _Encodings, large: bool) -> alt.Chart:
+def _pairing_lines(
+    frame: pd.DataFrame, encodings: _Encodings, large: bool, series: tuple[str, str]
+) -> alt.Chart:
     """One line per test: solid for the paired test, dashed for the unpaired one."""
     x, y, colour, tooltip = encodings
     return (
@@ -223,7 +242,7 @@ def _pairing_lines(frame: pd.DataFrame, encodings: _Encodings, large: bool) -> a
             strokeDash=alt.StrokeDash(
                 "test:N",
                 legend=None,
-                scale=alt.Scale(domain=list(PAIRING_SERIES), range=[[1, 0], [8, 4]]),
+                scale=alt.Scale(domain=list(series), range=[[1, 0], [8, 4]]),
             ),
             tooltip=tooltip,
         )
@@ -251,11 +270,11 @@ def _pairing_points(marks: pd.DataFrame, encodings: _Encodings, large: bool) -> 
     )
 
 
-def _pairing_frame(sweep: MarginSweep) -> pd.DataFrame:
-    """Both tests' p-values at every table of the sweep, long format (exact rows first)."""
+def _pairing_frame(sweep: MarginSweep, names: tuple[str, str]) -> pd.DataFrame:
+    """Both tests' p-values at every table of the sweep, long format (McNemar rows first)."""
     series = {
-        PAIRING_SERIES[0]: np.asarray(sweep.exact_log10),
-        PAIRING_SERIES[1]: np.asarray(sweep.unpaired_log10),
+        names[0]: np.asarray(sweep.exact_log10),
+        names[1]: np.asarray(sweep.unpaired_log10),
     }
     return pd.concat(
         [
@@ -273,7 +292,7 @@ def _pairing_frame(sweep: MarginSweep) -> pd.DataFrame:
     )
 
 
-def _pairing_encodings(axis_title: str, large: bool) -> _Encodings:
+def _pairing_encodings(axis_title: str, large: bool, series: tuple[str, str]) -> _Encodings:
     x = alt.X(
         "agreement:Q",
         title=axis_title,
@@ -289,7 +308,7 @@ def _pairing_encodings(axis_title: str, large: bool) -> _Encodings:
     colour = alt.Color(
         "test:N",
         title=None,
-        scale=alt.Scale(domain=list(PAIRING_SERIES), range=list(_LINE_COLOURS)),
+        scale=alt.Scale(domain=list(series), range=list(_LINE_COLOURS)),
         legend=alt.Legend(orient="top", labelFontSize=font(large), **label_room(large)),
     )
     tooltip = [

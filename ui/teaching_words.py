@@ -186,8 +186,13 @@ def pairing_selected(sweep: MarginSweep, index: int, alpha: float, wording: Word
     table = "; ".join(f"{phrase} {count:,}" for phrase, count in zip(cells, counts, strict=True))
     return (
         f"{table[0].upper()}{table[1:]} (agreement {format_percent(sweep.agreement[index])}): "
-        f"McNemar's exact {exact}; unpaired {unpaired}."
+        f"McNemar's {_binomial_name(sweep.convention)} {exact}; unpaired {unpaired}."
     )
+
+
+def _binomial_name(convention: str) -> str:
+    """McNemar's binomial test by its convention: the mid-p is not an exact test."""
+    return "mid-p test:" if convention == "mid-p" else "exact"
 
 
 def _probability(value: float, log10_value: float) -> str:

@@ -24,6 +24,7 @@ from ui.teaching_charts import (
     coverage_chart,
     null_distribution_chart,
     pairing_chart,
+    pairing_series,
 )
 from ui.words import Wording
 
@@ -142,6 +143,19 @@ def test_pairing_chart_title_says_which_line_is_which() -> None:
     marks = {row["which"]: row["agreement"] for row in _rows(spec, 1)}
     assert marks == {"entered table": 0.8, "slider": sweep.agreement[0]}
     assert _rows(spec, 2)[0]["y"] == 0.05 and _rows(spec, 3)[0]["x"] == 0.65
+
+
+def test_pairing_chart_and_sentence_never_call_the_mid_p_exact() -> None:
+    # Fagerland, Lydersen & Laake (2013): the mid-p test is not an exact test.
+    sweep = margin_sweep(60, 15, 5, 20, convention="mid-p")
+    spec = pairing_chart(sweep, 0, alpha=0.05).to_dict()
+    assert "exact" not in spec["title"]["text"] and "mid-p" in spec["title"]["text"]
+    assert {row["test"] for row in _rows(spec, 0)} == set(pairing_series("mid-p"))
+    assert all("exact" not in name for name in pairing_series("mid-p"))
+    text = words.pairing_selected(sweep, sweep.entered_index, 0.05, Wording())
+    assert "exact" not in text
+    mid_p = mcnemar_exact(15, 5, convention="mid-p").pvalue
+    assert f"McNemar's mid-p test: p = {mid_p:.2g}" in text
 
 
 def test_large_charts_are_taller() -> None:
