@@ -120,9 +120,15 @@ def null_distribution_chart(
         f"Null distribution: b ~ Binomial({null.discordant:,}, 1/2); dashed line: observed b",
         fontSize=font(large) + 1,
     )
+    shown = "Bar chart" if null.kind == "bars" else "Outline"
+    description = (
+        f"{shown} of the probability of each split b of the {null.discordant:,} discordant "
+        "pairs if the two systems are equally good; the splits that make up the p-value are "
+        f"shaded, and a dashed line marks the observed b = {null.statistic:,}."
+    )
     return (
         alt.layer(shape, observed)
-        .properties(title=title, width="container", **_size(large))
+        .properties(title=title, description=description, width="container", **_size(large))
         .configure_legend(symbolLimit=0)
     )
 
@@ -182,7 +188,16 @@ def coverage_chart(oc: OperatingCharacteristics, *, large: bool = False) -> alt.
         f"Coverage of each interval at n = {oc.n:,} (dashed line: the nominal {oc.level:g})",
         fontSize=font(large) + 1,
     )
-    return alt.layer(points, nominal).properties(title=title, width="container", **_size(large))
+    covered = ", ".join(
+        f"{m} {t}" for m, t in zip(frame["method"], frame["coverage_text"], strict=True)
+    )
+    description = (
+        f"Coverage probability of each interval method at n = {oc.n:,}: {covered}; a dashed "
+        f"line marks the nominal level {oc.level:g}."
+    )
+    return alt.layer(points, nominal).properties(
+        title=title, description=description, width="container", **_size(large)
+    )
 
 
 def pairing_chart(
@@ -205,6 +220,7 @@ def pairing_chart(
     True
     """
     series = pairing_series(sweep.convention)
+    paired = "mid-p" if sweep.convention == "mid-p" else "exact p"
     frame = _pairing_frame(sweep, series)
     encodings = _pairing_encodings(axis_title, large, series)
     picked = {sweep.entered_index: "entered table", selected: "slider"}  # slider wins a tie
@@ -217,11 +233,21 @@ def pairing_chart(
     points = _pairing_points(marks, encodings, large)
     layers = [lines, points, *_pairing_rules(alpha, independent_agreement)]
     title = alt.TitleParams(
-        f"McNemar's {'mid-p' if sweep.convention == 'mid-p' else 'exact p'} (paired, blue line) "
+        f"McNemar's {paired} (paired, blue line) "
         "never rises with agreement; the unpaired p (pink, dashed) ignores it",
         fontSize=font(large) + 1,
     )
-    return alt.layer(*layers).properties(title=title, width="container", **_size(large))
+    independent = " and a dotted rule the agreement of independent systems"
+    description = (
+        f"Line chart of McNemar's {paired} (the paired test, solid line) and the unpaired "
+        "z-test's p (dashed line), on a log scale, against the agreement between the systems "
+        "with both pass rates held as entered; circles mark the entered table and diamonds the "
+        f"slider's, a dashed rule marks α = {alpha:g}"
+        f"{independent if independent_agreement is not None else ''}."
+    )
+    return alt.layer(*layers).properties(
+        title=title, description=description, width="container", **_size(large)
+    )
 
 
 _Encodings = tuple[alt.X, alt.Y, alt.Color, list[alt.Tooltip]]

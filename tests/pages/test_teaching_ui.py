@@ -17,6 +17,7 @@ from calculator import (
     null_distribution,
     operating_characteristics,
 )
+from calculator.formatting import format_percent
 from ui import teaching_words as words
 from ui.teaching_charts import (
     PAIRING_SERIES,
@@ -156,6 +157,22 @@ def test_pairing_chart_and_sentence_never_call_the_mid_p_exact() -> None:
     assert "exact" not in text
     mid_p = mcnemar_exact(15, 5, convention="mid-p").pvalue
     assert f"McNemar's mid-p test: p = {mid_p:.2g}" in text
+
+
+def test_each_teaching_chart_has_alt_text_with_its_figures() -> None:
+    # Issue 15: no chart without alternative text; the figures are the chart's own.
+    null = null_distribution_chart(null_distribution(20, 15)).to_dict()["description"]
+    assert "20 discordant pairs" in null and "observed b = 15" in null
+    oc = operating_characteristics(30, 0.2, 0.1)
+    coverage = coverage_chart(oc).to_dict()["description"]
+    for interval in oc.intervals:
+        if interval.coverage is not None:
+            assert f"{interval.name} {format_percent(interval.coverage)}" in coverage
+    sweep = margin_sweep(60, 15, 5, 20)
+    paired = pairing_chart(sweep, 0, alpha=0.05).to_dict()["description"]
+    assert "McNemar's exact p" in paired and "α = 0.05." in paired
+    independent = pairing_chart(sweep, 0, alpha=0.05, independent_agreement=0.65).to_dict()
+    assert independent["description"].endswith("the agreement of independent systems.")
 
 
 def test_large_charts_are_taller() -> None:
