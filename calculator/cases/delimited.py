@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from calculator.cases.csv_kinds import typed_read
 from calculator.cases.findings import (
     EXAMPLES,
     CaseFileError,
@@ -37,7 +38,6 @@ __all__ = ["DELIMITERS", "DelimitedText", "first_line_of", "header_fields", "rea
 DELIMITERS = {"csv": ",", "tsv": "\t"}
 _OTHER_DELIMITERS = {",": "comma", "\t": "tab", ";": "semicolon", "|": "vertical bar"}
 _BLOCK = 1 << 24  # bytes parsed at a time; a record longer than this is read in one block
-_LATE_COLUMNS = 2  # columns whose first rows mislead the inference, each costing one more read
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -153,7 +153,7 @@ def _parse(data: bytes, name: str, file_format: str) -> tuple[pa.Table, list[tup
     invalid: list[tuple[int, str]] = []
     for block in (_BLOCK, len(data) + 1):  # the second for a record longer than a block
         try:
-            table = _typed_read(data, file_format, block, invalid)
+            table = typed_read(data, DELIMITERS[file_format], block, invalid)
             break
         except pa.ArrowInvalid as error:
             if "straddl" in str(error) and block == _BLOCK:
@@ -164,141 +164,6 @@ def _parse(data: bytes, name: str, file_format: str) -> tuple[pa.Table, list[tup
                 f"{name}: not readable as {file_format.upper()}: {first_line(error)}",
             ) from None
     return _plain_types(table), invalid
-
-
-def _read(
-    data: bytes,
-    file_format: str,
-    block: int,
-    invalid: list[tuple[int, str]],
-    types: dict[str, pa.DataType] | None = None,
-) -> pa.Table:
-    """One pass of pyarrow's reader; `invalid` collects the rows it skips (cleared first)."""
-    import pyarrow.csv as pcsv
-
-    invalid.clear()
-
-    def skip(row: pcsv.InvalidRow) -> str:
-        invalid.append((row.number, row.text))
-        return "skip"
-
-    return pcsv.read_csv(
-        io.BytesIO(data),
-        read_options=pcsv.ReadOptions(use_threads=False, block_size=block),
-        parse_options=pcsv.ParseOptions(
-            delimiter=DELIMITERS[file_format], newlines_in_values=True, invalid_row_handler=skip
-        ),
-        convert_options=_conversion(column_types=types or {}),
-    )
-
-
-def _conversion(**options: object) -> object:
-    """The conversion options of every read: the same null spellings, no timestamps."""
-    import pyarrow.csv as pcsv
-
-    return pcsv.ConvertOptions(strings_can_be_null=True, timestamp_parsers=[], **options)
-
-
-def _typed_read(
-    data: bytes, file_format: str, block: int, invalid: list[tuple[int, str]]
-) -> pa.Table:
-    """The table pyarrow's type inference gives, without its cost on long files.
-
-    Inference tries the kinds null, integer, boolean, decimal, date, ..., text in turn and keeps
-    the first one every value of the column converts to, converting every earlier block again
-    when a late block breaks the kind of the blocks before (a 'maybe' after a million 0/1).
-    Here each column is given the kind of the first rows as its type, which the conversion
-    checks; a column it does not fit is read again as text, and its kind inferred from its
-    distinct values by the same reader: the same first kind that fits every value. A column
-    whose last rows already break that kind (or whose first rows are all empty) is read as text
-    at once. Files with repeated column names, or more such columns than :data:`_LATE_COLUMNS`,
-    are inferred as a whole.
-    """
-    import pyarrow as pa
-
-    first = _rows_schema(data, file_format)
-    if first is None or len(set(first.names)) != len(first.names):
-        return _read(data, file_format, block, invalid)
-    names = first.names
-    types = {field.name: field.type for field in first}
-    last = _rows_schema(data, file_format, names)
-    late = {
-        name
-        for name, kind in types.items()
-        if pa.types.is_null(kind)
-        or (
-            last is not None
-            and not pa.types.is_null(last.field(name).type)
-            and last.field(name).type != kind
-        )
-    }
-    for _ in range(_LATE_COLUMNS + 1):
-        for name in late:
-            types[name] = pa.string()
-        try:
-            table = _read(data, file_format, block, invalid, types)
-        except pa.ArrowInvalid as error:
-            found = re.match(r"In CSV column #(\d+): (Row #\d+: )?CSV conversion", str(error))
-            if (
-                found is None
-                or int(found.group(1)) >= len(names)
-                or names[int(found.group(1))] in late
-            ):
-                raise
-            late.add(names[int(found.group(1))])
-            continue
-        for position, name in enumerate(table.column_names):
-            if name in late:
-                table = table.set_column(position, name, _inferred(table.column(position)))
-        return table
-    return _read(data, file_format, block, invalid)
-
-
-def _rows_schema(data: bytes, file_format: str, names: list[str] | None = None) -> pa.Schema | None:
-    """The kinds pyarrow infers from the first megabyte of rows, or with `names` (the header's)
-    from the last one; None when they cannot be read that way (a record longer than that)."""
-    import pyarrow as pa
-    import pyarrow.csv as pcsv
-
-    size = 1 << 20
-    start = 0 if names is None else data.find(b"\n", max(0, len(data) - size)) + 1
-    try:
-        reader = pcsv.open_csv(
-            pa.BufferReader(pa.py_buffer(data).slice(start)),  # no copy
-            read_options=pcsv.ReadOptions(use_threads=False, block_size=size, column_names=names),
-            parse_options=pcsv.ParseOptions(
-                delimiter=DELIMITERS[file_format],
-                newlines_in_values=True,
-                invalid_row_handler=lambda row: "skip",
-            ),
-            convert_options=_conversion(),
-        )
-    except pa.ArrowException:
-        return None
-    return reader.schema
-
-
-def _inferred(column: pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
-    """A text column converted to the kind pyarrow's inference gives it, from its distinct
-    values (read back as a one-column CSV, quoted, with the same conversion options)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.csv as pcsv
-
-    encoded = pc.dictionary_encode(column).combine_chunks()
-    values = encoded.dictionary
-    if len(values) == 0:
-        return pa.nulls(len(column))
-    text = "\n".join('"' + value.replace('"', '""') + '"' for value in values.to_pylist())
-    typed = pcsv.read_csv(
-        io.BytesIO(text.encode()),
-        read_options=pcsv.ReadOptions(use_threads=False, column_names=["v"]),
-        parse_options=pcsv.ParseOptions(newlines_in_values=True),
-        convert_options=_conversion(),
-    ).column(0)
-    if len(typed) != len(values) or pa.types.is_string(typed.type):
-        return column
-    return typed.combine_chunks().take(encoded.indices)
 
 
 def _plain_types(table: pa.Table) -> pa.Table:

@@ -31,7 +31,7 @@ def whole_file_inference(data: bytes) -> pa.Table:
     """pyarrow's inference over the whole file, as the reader did it before the typed pass."""
     return pcsv.read_csv(
         io.BytesIO(data),
-        read_options=pcsv.ReadOptions(use_threads=False),
+        read_options=pcsv.ReadOptions(use_threads=False, block_size=1 << 24),  # as the reader
         parse_options=pcsv.ParseOptions(newlines_in_values=True),
         convert_options=pcsv.ConvertOptions(strings_can_be_null=True, timestamp_parsers=[]),
     )
@@ -151,3 +151,16 @@ def test_a_long_file_whose_outcomes_mix_words_and_digits_is_read_row_by_row():
     (unreadable,) = [i for i in cases.issues if i.kind == "unparseable_outcome"]
     assert unreadable.examples[0].row == 4 * n + 1  # data rows numbered from 1
     assert unreadable.examples[0].case_id == str(n) and unreadable.examples[0].value == "maybe"
+
+
+def test_last_rows_cut_inside_a_quoted_cell_do_not_decide_a_kind():
+    # The last megabyte starts inside a quoted cell whose lines look like rows with text in v:
+    # taken as rows they would make v text, but v holds only 0/1 (integers).
+    head = "\n".join(f"{i},{i % 2},x" for i in range(MEGABYTE_OF_ROWS))
+    quoted = '0,1,"' + "a,b,c\n" * 300_000 + 'end"'
+    tail = "\n".join(f"{i},{i % 2},x" for i in range(3))
+    data = ("i,v,w\n" + head + "\n" + quoted + "\n" + tail + "\n").encode()
+    table = read_delimited(data, "f.csv", "csv").table
+    expected = whole_file_inference(data)
+    assert table.schema.field("v").type == pa.int64()
+    assert table.equals(expected)
