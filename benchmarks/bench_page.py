@@ -93,6 +93,15 @@ MB = 1024 * 1024
 Row = tuple[str, str, str, str, str, str, str, str]
 
 
+_STARTED = time.monotonic()
+
+
+def progress(message: str) -> None:
+    """A line on stderr with the minutes and seconds since the run started."""
+    minutes, seconds = divmod(int(time.monotonic() - _STARTED), 60)
+    print(f"[{minutes:02d}:{seconds:02d}] {message}", file=sys.stderr, flush=True)
+
+
 def make_target(name: str, app: Path, scratch: Path) -> Target:
     logs = ARTIFACTS / "bench"
     if name == "floor":
@@ -215,21 +224,21 @@ async def browser_measures(args: argparse.Namespace, scratch: Path) -> dict:
                         target.server.stop()
                     else:
                         targets[name] = target
-            print(f"cold starts (s): {json.dumps(cold)}", file=sys.stderr)
+            progress(f"cold starts (s): {json.dumps(cold)}")
             for _ in range(args.warm_rounds):
                 for name in NAMES:
                     seconds, js[name] = await warm_load(browser, targets[name])
                     warm[name].append(seconds)
-            print(f"warm loads (s): {json.dumps(warm)}", file=sys.stderr)
+            progress(f"warm loads (s): {json.dumps(warm)}")
             single = await single_session(browser, targets, args.presses)
-            print("single session done", file=sys.stderr)
+            progress("single session done")
             for sessions in args.sessions:
                 for name in NAMES:
                     loads[name, sessions] = await asyncio.wait_for(
                         concurrent(browser, targets[name], sessions, args.session_presses),
                         timeout=900,
                     )
-                    print(f"{sessions} sessions, {name}: {loads[name, sessions]}", file=sys.stderr)
+                    progress(f"{sessions} sessions, {name}: {loads[name, sessions]}")
                 targets["calculator"].first_a += sessions
         finally:
             await browser.close()
@@ -251,7 +260,7 @@ def protocol_load(args: argparse.Namespace, scratch: Path) -> dict[str, list[ben
     for name, key in (("chart", "value"), ("calculator", "b_slider")):
         server = make_target(name, args.app, scratch).server
         rounds[name] = asyncio.run(bench_load.measure(server, key, options))
-        print(f"protocol load, {name} done", file=sys.stderr)
+        progress(f"protocol load, {name} done")
     return rounds
 
 
@@ -426,7 +435,7 @@ def main() -> None:
         measured = asyncio.run(browser_measures(args, scratch))
         if not args.no_sections_check:
             sections = asyncio.run(sections_check.run(args.app, SINGLE_SESSION_QUERY, args.presses))
-            print("sections check done", file=sys.stderr)
+            progress("sections check done")
         if args.load_sessions:
             rounds = protocol_load(args, scratch)
     finally:
