@@ -32,9 +32,11 @@ the machine is shared, so ratios travel better than milliseconds. What is measur
   (``no_teaching_app.py``) and against itself on a second server (the run's noise band):
   b key median and p95, server CPU per rerun; target: at most 1.1x the removed variant.
 
-``--quick`` sets a short run (about 5 minutes on a quiet machine) for a check while working:
-fewer presses and rounds, 5 browser sessions, protocol rounds of 10 and 30 sessions for 20 s;
-an option given beside it still wins.
+The defaults make a full run of about 15 minutes on a quiet 2-core machine (the protocol test
+is half of it). ``--quick`` sets a short run for a check while working (11 minutes at load
+average 5 to 14 on the shared development machine, less when quiet): fewer presses and
+rounds, 5 browser sessions, protocol rounds of 10 and 30 sessions for 20 s; an option given
+beside it still wins. Progress lines on stderr carry the time since the start.
 
 Targets (issue 15, ratios to the chart floor in the same run): keypress on b median <= 1.25x,
 warm load <= 1.3x, cold start <= 1.3x, server CPU per rerun <= 1x; 30 protocol sessions: p95
@@ -383,7 +385,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--app", type=Path, default=ROOT / "app.py", help="the app to measure (run from its folder)"
     )
-    parser.add_argument("--presses", type=int, default=50, help="single-session presses per slider")
+    parser.add_argument(
+        "--presses", type=int, default=30,
+        help="single-session presses per slider (and per page in issue 13's check)",
+    )  # fmt: skip
     parser.add_argument("--cold-rounds", type=int, default=3, help="cold starts of each app")
     parser.add_argument("--warm-rounds", type=int, default=5, help="warm loads of each app")
     parser.add_argument(
@@ -391,7 +396,7 @@ def parse_args() -> argparse.Namespace:
         help="concurrent browser sessions (0: none)",
     )  # fmt: skip
     parser.add_argument(
-        "--session-presses", type=int, default=10, help="presses per concurrent browser session"
+        "--session-presses", type=int, default=5, help="presses per concurrent browser session"
     )
     parser.add_argument(
         "--load-sessions", type=int, nargs="+", default=[10, 30, 60],
