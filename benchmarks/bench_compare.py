@@ -5,8 +5,10 @@ their exact p, Holm adjustment and intervals, Wilson rates) in under 10 s and un
 memory on this machine, with ``pandas.read_csv`` of the same file timed beside it.
 
 Each measurement runs in a fresh subprocess so that its peak resident memory (ru_maxrss) is its
-own. A few rows are spoiled on purpose (an unreadable outcome, a repeated (id, system) pair, a
-case without one system) so that every check does real work. Run from the repository root:
+own; the libraries are imported before the clock starts (their time is printed apart), and the
+CPU seconds are printed beside the wall seconds, which other processes on the cores inflate.
+A few rows are spoiled on purpose (an unreadable outcome, a repeated (id, system) pair, a case
+without one system) so that every check does real work. Run from the repository root:
 
     python benchmarks/bench_compare.py [--cases 1000000] [--systems 10] [--repeats 3]
 """
@@ -33,25 +35,27 @@ REFERENCE = """
 import json, resource, sys, time
 started = time.perf_counter()
 import pandas
-imported = time.perf_counter()
+imported, cpu = time.perf_counter(), time.process_time()
 frame = pandas.read_csv(sys.argv[1])
 done = time.perf_counter()
 print(json.dumps({"work_s": done - imported, "import_s": imported - started,
+                  "cpu_s": time.process_time() - cpu,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
 OURS = """
 import json, resource, sys, time
 started = time.perf_counter()
-import pandas
+import pandas, pyarrow.compute, pyarrow.csv  # the libraries the reader imports when it runs
 from calculator.cases.multi import load_systems
-imported = time.perf_counter()
+imported, cpu = time.perf_counter(), time.process_time()
 cases = load_systems(sys.argv[1], id_column="id", system_column="system",
                      outcome_column="outcome")
 result = cases.compare()
 done = time.perf_counter()
 assert cases.rows_read == cases.rows_used + sum(cases.excluded.values()), cases.excluded
 print(json.dumps({"work_s": done - imported, "import_s": imported - started,
+                  "cpu_s": time.process_time() - cpu,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "n": cases.n, "excluded": sum(cases.excluded.values()),
                   "method": result.cochran.method, "pairs": result.family_size}))
@@ -123,11 +127,13 @@ def main() -> int:
     floor = statistics.median(r["work_s"] for r in reference)
     work = statistics.median(r["work_s"] for r in ours)
     peak = max(r["peak_mb"] for r in ours)
-    print(f"{'':34}{'median s':>10}{'peak MB':>10}")
-    print(
-        f"{'pandas.read_csv alone':34}{floor:>10.2f}{max(r['peak_mb'] for r in reference):>10.0f}"
-    )
-    print(f"{'read, validate, compare':34}{work:>10.2f}{peak:>10.0f}")
+    floor_cpu = statistics.median(r["cpu_s"] for r in reference)
+    work_cpu = statistics.median(r["cpu_s"] for r in ours)
+    print(f"{'':34}{'median s':>10}{'CPU s':>8}{'peak MB':>10}")
+    floor_peak = max(r["peak_mb"] for r in reference)
+    print(f"{'pandas.read_csv alone':34}{floor:>10.2f}{floor_cpu:>8.2f}{floor_peak:>10.0f}")
+    print(f"{'read, validate, compare':34}{work:>10.2f}{work_cpu:>8.2f}{peak:>10.0f}")
+    print(f"imports (not timed above): {statistics.median(r['import_s'] for r in ours):.2f} s")
     last = ours[-1]
     print(
         f"cases used {last['n']:,}, rows excluded {last['excluded']:,}, pairs {last['pairs']}, "
