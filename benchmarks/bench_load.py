@@ -178,7 +178,7 @@ async def session(
                     out.latencies.append(time.perf_counter() - started)
                 await asyncio.sleep(pause * rng.uniform(0.5, 1.5))
     except TimeoutError:
-        out.error(f"{phase}: no message within {timeout:.0f} s")
+        out.error(f"{phase}: no message within {timeout:g} s")
     except websockets.ConnectionClosed as error:
         if error.rcvd is not None:
             closed = f"closed by the server (code {error.rcvd.code})"

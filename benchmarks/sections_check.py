@@ -12,9 +12,10 @@ rerun with its idle rate taken out, as in the page benchmark's single-session me
 
 The two identical servers give the noise band of the run: the ratio of the shipped page to
 itself on another server. The target is that the shipped page takes at most 1.1 times the
-removed variant; 1.1x is the width of that band as measured on the development machine (two
-identical servers differed by up to about 10% in median latency and CPU per rerun), so a
-ratio within it is no measurable cost. Each run prints its own band beside the verdict.
+removed variant; 1.1x is the width of that band as measured on the shared development machine
+(in four runs at load average 3 to 11, two identical servers gave 0.95x to 1.14x in median
+latency, paired ratio and CPU per rerun, mostly within 10%), so a ratio within it is no
+measurable cost. Each run prints its own band; a ratio above 1.1x but inside it reads "unclear".
 """
 
 from __future__ import annotations
