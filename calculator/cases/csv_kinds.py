@@ -91,18 +91,21 @@ def typed_read(data: bytes, delimiter: str, block: int, invalid: list[tuple[int,
         try:
             table = read_once(data, delimiter, block, invalid, types)
         except pa.ArrowInvalid as error:
+            if "straddl" in str(error):
+                raise  # a record longer than the block: the caller reads in one block
             found = re.match(r"In CSV column #(\d+): (Row #\d+: )?CSV conversion", str(error))
-            if (
-                found is None
-                or int(found.group(1)) >= len(names)
-                or names[int(found.group(1))] in late
-            ):
-                raise
+            if found is None or int(found.group(1)) >= len(names):
+                break  # not a column's kind: whole-file inference, and its own message
+            if names[int(found.group(1))] in late:
+                break
             late.add(names[int(found.group(1))])
             continue
         for position, name in enumerate(table.column_names):
             if name in late and not _text_by_its_end(table.column(position), last, name):
-                table = table.set_column(position, name, _inferred(table.column(position)))
+                typed = _inferred(table.column(position))
+                if typed is None:
+                    return read_once(data, delimiter, block, invalid)
+                table = table.set_column(position, name, typed)
         return table
     return read_once(data, delimiter, block, invalid)
 
@@ -162,9 +165,10 @@ def _rows_reader(
     )
 
 
-def _inferred(column: pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+def _inferred(column: pa.ChunkedArray) -> pa.Array | pa.ChunkedArray | None:
     """A text column converted to the kind pyarrow's inference gives it, from its distinct
-    values (read back as a one-column CSV, quoted, with the same conversion options)."""
+    values (read back as a one-column CSV, quoted, with the same conversion options); None if
+    they cannot be read back one for one."""
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.csv as pcsv
@@ -174,12 +178,20 @@ def _inferred(column: pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
     if len(values) == 0:
         return pa.nulls(len(column))
     text = "\n".join('"' + value.replace('"', '""') + '"' for value in values.to_pylist())
-    typed = pcsv.read_csv(
-        io.BytesIO(text.encode()),
-        read_options=pcsv.ReadOptions(use_threads=False, column_names=["v"]),
-        parse_options=pcsv.ParseOptions(newlines_in_values=True),
-        convert_options=_conversion(),
-    ).column(0)
-    if len(typed) != len(values) or pa.types.is_string(typed.type):
+    written = text.encode()
+    try:
+        typed = pcsv.read_csv(
+            io.BytesIO(written),
+            read_options=pcsv.ReadOptions(
+                use_threads=False, column_names=["v"], block_size=len(written) + 1
+            ),
+            parse_options=pcsv.ParseOptions(newlines_in_values=True),
+            convert_options=_conversion(),
+        ).column(0)
+    except pa.ArrowException:
+        return None
+    if len(typed) != len(values):
+        return None
+    if pa.types.is_string(typed.type):
         return column
     return typed.combine_chunks().take(encoded.indices)

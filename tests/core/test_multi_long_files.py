@@ -60,6 +60,12 @@ def two_columns(values: list[str], *, header: bytes = b"i,v") -> bytes:
         # true/false words and 1/0 digits together: booleans
         ("booleans", ["true", "false"] * MEGABYTE_OF_ROWS + ["1"], pa.bool_()),
         ("short", ["1", "x", "2"], pa.string()),
+        # a text cell over a megabyte in the middle of a 0/1 column: text
+        (
+            "long cell",
+            ["1", "0"] * MEGABYTE_OF_ROWS + ["y" * (2 << 20)] + ["1"] * 300_000,
+            pa.string(),
+        ),
     ],
 )
 def test_the_typed_pass_reads_the_table_of_whole_file_inference(label, values, kind):
