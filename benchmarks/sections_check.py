@@ -36,6 +36,7 @@ NAMES = ("shipped", "shipped again", "removed")
 TARGET_RATIO = 1.1
 PRESS_OUTPUTS = ("table", "cards", "chart1")
 IDLE_SECONDS = 5.0
+MIN_PRESSES = 10  # fewer presses per page give no verdict: a few presses measure the noise
 WARM_UP_PRESSES = 3  # per page, not counted: the first reruns of a fresh server are slower
 
 
@@ -134,9 +135,12 @@ def paired_ratio(ms: dict[str, list[float | None]], top: str, bottom: str) -> fl
     return statistics.median(ratios) if ratios else float("nan")
 
 
-def verdict(cost: float, noise: float) -> str:
-    """ "yes" within the target; "unclear" above it but inside this run's noise (two identical
-    servers differed as much, either way); "NO" above both."""
+def verdict(cost: float, noise: float, presses: int) -> str:
+    """'yes' within the target; 'unclear' above it but inside this run's noise (two identical
+    servers differed as much, either way); 'NO' above both; 'too few presses' under
+    MIN_PRESSES."""
+    if presses < MIN_PRESSES:
+        return "too few presses"
     if cost <= TARGET_RATIO:
         return "yes"
     spread = max(noise, 1 / noise) if noise > 0 else float("inf")
@@ -160,7 +164,7 @@ def rows(measured: dict, presses: int) -> list[tuple[str, ...]]:
         )  # fmt: skip
 
     def judged(cells: tuple[str, ...], cost: float, noise: float) -> tuple[str, ...]:
-        return (*cells[:-2], f"<= {TARGET_RATIO}x", verdict(cost, noise))
+        return (*cells[:-2], f"<= {TARGET_RATIO}x", verdict(cost, noise, presses))
 
     cost = paired_ratio(ms, "shipped", "removed")
     noise = paired_ratio(ms, "shipped again", "shipped")
@@ -169,7 +173,7 @@ def rows(measured: dict, presses: int) -> list[tuple[str, ...]]:
         line(f"b key -> table, cards, chart 1: median of {presses} (ms)", median, ".0f"),
         line("b key: p95 (ms)", p95, ".0f"),
         ("b key, press by press: median of the ratios in each round", "", "", "",
-         f"{cost:.2f}x", f"{noise:.2f}x", f"<= {TARGET_RATIO}x", verdict(cost, noise)),
+         f"{cost:.2f}x", f"{noise:.2f}x", f"<= {TARGET_RATIO}x", verdict(cost, noise, presses)),
         judged(line("server CPU per rerun, idle taken out (ms)", cpu_ms, ".1f"),
                cpu["shipped"] / cpu["removed"] if cpu["removed"] > 0 else float("inf"),
                cpu["shipped again"] / cpu["shipped"] if cpu["shipped"] > 0 else 0.0),
