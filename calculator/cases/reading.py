@@ -37,6 +37,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_COLUMNS",
     "MAX_CELLS",
+    "MAX_JSON_CELLS",
     "MAX_JSON_RECORDS",
     "CaseFile",
     "read_case_file",
@@ -65,6 +66,10 @@ MAX_COLUMNS = 1_000
 #: it bounds the memory a file can take once parsed, whatever its shape (a long file of
 #: 1,000,000 cases x 10 systems, 30,000,000 cells, is read and compared in about 1.2 GB).
 MAX_CELLS = 32_000_000
+
+#: Most values read from a JSON Lines file: each is a Python object until the frame is built,
+#: several times the memory of a value parsed by the CSV or Parquet reader.
+MAX_JSON_CELLS = 20_000_000
 
 #: Most records read from a JSON Lines file (lines, or objects of a JSON array): each is parsed
 #: in Python, so the bound keeps the reading of any file under the size limit to seconds.
@@ -187,7 +192,7 @@ def read_case_file(
                 name,
                 max_rows=MAX_JSON_RECORDS,
                 max_columns=MAX_COLUMNS,
-                max_cells=MAX_CELLS,
+                max_cells=MAX_JSON_CELLS,
             )
         else:
             _check_shape(data, name, file_format)
