@@ -15,6 +15,7 @@ the drawn chart instead of drawing it anew.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 
 import pandas as pd
@@ -188,25 +189,32 @@ def cached_decision(
     )
 
 
-_Layout = tuple[dict[str, object], dict[str, str], list[float]]
+_Layout = tuple[dict[str, object], dict[str, str]]
 _DECISION_LAYOUTS: dict[tuple[object, ...], _Layout] = {}
 _MAX_DECISION_LAYOUTS = 64
 
 
 def _decision_layout(decision: Decision, wording: Wording, large: bool) -> _Layout:
-    """The chart's spec as Altair builds it for the first decision of its kind (question, with
-    or without a margin), which of the two tables each named dataset holds, and the x domain
-    it was drawn with."""
+    """The chart's spec without its data, one per kind of question (with or without a margin),
+    names and size, and which of the two tables each named dataset holds.
+
+    Altair writes the x domain as numbers; here it becomes an expression of the two tables,
+    so that the spec is the same for every decision of its kind: the browser then swaps the
+    rows into the drawn chart instead of drawing it anew on each key press.
+    """
     key = (decision.question, decision.margin is None, wording, large)
     layout = _DECISION_LAYOUTS.get(key)
     if layout is None:
         spec = _layout_spec(decision_chart(decision, wording, large=large))
         frames = _decision_frames(decision)
-        sources = {
-            name: next(kind for kind, rows in frames.items() if rows == values)
-            for name, values in spec["datasets"].items()
-        }
-        layout = (spec, sources, _decision_domain(decision))
+        text = json.dumps(spec)
+        for name, values in spec["datasets"].items():  # Altair names them by their rows
+            kind = next(kind for kind, rows in frames.items() if rows == values)
+            text = text.replace(json.dumps(name), json.dumps(f"decision_{kind}"))
+        spec = json.loads(text)
+        sources = {name: name.removeprefix("decision_") for name in spec.pop("datasets")}
+        limits = _domain_limits("decision_interval", "decision_rules")
+        layout = (_with_domain(spec, _domain_of(decision, wording, large), limits), sources)
         if len(_DECISION_LAYOUTS) >= _MAX_DECISION_LAYOUTS:
             _DECISION_LAYOUTS.clear()
         _DECISION_LAYOUTS[key] = layout
@@ -220,22 +228,37 @@ def _decision_frames(decision: Decision) -> dict[str, list[dict[str, object]]]:
     }
 
 
-def _decision_domain(decision: Decision) -> list[float]:
-    """The x domain :func:`ui.decision_chart.decision_chart` gives the interval and the rules
-    (checked against it in the tests): 1.1 times the farthest of them from zero, in points."""
-    rules = rule_frame(decision)["at"].abs()
-    reach = max(100.0 * abs(decision.low), 100.0 * abs(decision.high), float(rules.max()), 0.5)
-    return [-1.1 * reach, 1.1 * reach]
+def _domain_of(decision: Decision, wording: Wording, large: bool) -> list[float]:
+    """The x domain Altair wrote for this decision (the one list of numbers named domain)."""
+    spec = _layout_spec(decision_chart(decision, wording, large=large))
+    found = [
+        value
+        for layer in spec["layer"]
+        for channel in layer["encoding"].values()
+        if isinstance(channel, dict)
+        for value in [channel.get("scale", {}).get("domain")]
+        if isinstance(value, list) and all(isinstance(v, float | int) for v in value)
+    ]
+    return found[0]
 
 
-def _with_domain(node: object, old: list[float], new: list[float]) -> object:
+def _domain_limits(interval: str, rules: str) -> dict[str, object]:
+    """Vega expressions for the domain :func:`ui.decision_chart.decision_chart` draws: 1.1 times
+    the farthest of the interval's ends and the rules from zero (at least 0.5 points), on
+    both sides (checked in the browser tests against the drawn chart)."""
+    row, ats = f"data('{interval}')[0]", f"extent(pluck(data('{rules}'), 'at'))"
+    reach = f"max(abs({row}.low), abs({row}.high), abs({ats}[0]), abs({ats}[1]), 0.5)"
+    return {"domainMin": {"expr": f"-1.1 * {reach}"}, "domainMax": {"expr": f"1.1 * {reach}"}}
+
+
+def _with_domain(node: object, old: list[float], limits: dict[str, object]) -> object:
+    """`node` with each ``"domain": old`` replaced by `limits`."""
     if isinstance(node, dict):
-        return {
-            key: new if key == "domain" and value == old else _with_domain(value, old, new)
-            for key, value in node.items()
-        }
+        if node.get("domain") == old:
+            node = {key: value for key, value in node.items() if key != "domain"} | limits
+        return {key: _with_domain(value, old, limits) for key, value in node.items()}
     if isinstance(node, list):
-        return [_with_domain(value, old, new) for value in node]
+        return [_with_domain(value, old, limits) for value in node]
     return node
 
 
@@ -244,13 +267,10 @@ def decision_spec(decision: Decision, wording: Wording, large: bool = False) -> 
     """Vega-Lite spec of :func:`ui.decision_chart.decision_chart`, for ``st.vega_lite_chart``
     (which copies a spec before changing it).
 
-    Built by Altair once per kind of question, names and size; for another decision of that
-    kind only the two small tables (interval, rules) and the x domain differ, and they are
-    put into the built spec (turning the Altair chart into its spec would take longer than the
-    rest of a rerun).
+    Built by Altair once per kind of question, names and size (turning an Altair chart into
+    its spec takes longer than the rest of a rerun); a decision adds only its two small tables
+    (the interval, the rules), from which the chart computes its x domain.
     """
-    template, sources, domain = _decision_layout(decision, wording, large)
+    layout, sources = _decision_layout(decision, wording, large)
     frames = _decision_frames(decision)
-    spec = _with_domain(template, domain, _decision_domain(decision))
-    spec["datasets"] = {name: frames[kind] for name, kind in sources.items()}
-    return spec
+    return {**layout, "datasets": {name: frames[kind] for name, kind in sources.items()}}

@@ -8,6 +8,7 @@ Each section is a function the page calls; the numbers come from the cached
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 import streamlit as st
 
@@ -138,11 +139,12 @@ def report(analysis: Analysis) -> None:
     st.header("Report")
     if st.toggle(REPORT_TOGGLE, key=REPORT_KEY):
         st.code(analysis.report, language=None, wrap_lines=True)
-    results_dict = analysis.to_dict()
     with st.container(horizontal=True):
+        # The files are made when a button is clicked, not on every rerun (the results turned
+        # into a dict, JSON and CSV, and both stored for the session, on every key press).
         st.download_button(
             "Download results (JSON)",
-            results_json(results_dict),
+            partial(_json_file, analysis),
             file_name="mcnemar-results.json",
             mime="application/json",
             key="download_json",
@@ -150,12 +152,20 @@ def report(analysis: Analysis) -> None:
         )
         st.download_button(
             "Download results (CSV)",
-            results_csv(results_dict),
+            partial(_csv_file, analysis),
             file_name="mcnemar-results.csv",
             mime="text/csv",
             key="download_csv",
             on_click="ignore",
         )
+
+
+def _json_file(analysis: Analysis) -> str:
+    return results_json(analysis.to_dict())
+
+
+def _csv_file(analysis: Analysis) -> str:
+    return results_csv(analysis.to_dict())
 
 
 def share_link() -> None:

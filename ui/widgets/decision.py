@@ -89,7 +89,11 @@ def decision_section(
     with st.container(border=True, key=f"{key_prefix}decision_answer"):
         st.markdown(f"{ANSWER_PREFIX}{escape_markdown(decision.sentence)}")
     with st.container(key=f"{key_prefix}decision_chart"):  # the key names it in the page
-        st.vega_lite_chart(decision_spec(decision, wording, present), width="stretch")
+        st.vega_lite_chart(
+            decision_spec(decision, wording, present),
+            width="stretch",
+            key=f"{key_prefix}chart_decision",  # a new key or spec would draw it anew
+        )
     pvalue_col, probability_col = st.columns(2)
     pvalue_col.metric(pvalue_label(decision), pvalue_text(decision))
     probability_col.metric(probability_label(wording), probability_text(analysis.better))
