@@ -297,7 +297,6 @@ def _pairs_seen(
     pairs = (codes if whole else codes[chosen]).astype(kind)
     pairs *= k
     pairs += systems if whole else systems[chosen]
-    duplicated = np.zeros(len(codes), dtype=bool)
     if n_ids * k <= 4 * len(pairs) + 1024:  # one bin per (id, system): no sort
         per_pair = np.bincount(pairs, minlength=n_ids * k)
         present = np.flatnonzero(per_pair)
@@ -307,9 +306,9 @@ def _pairs_seen(
         present, inverse, counts = np.unique(pairs, return_inverse=True, return_counts=True)
         repeated = counts[inverse] > 1
     if whole:
-        duplicated = repeated
-    else:
-        duplicated[chosen] = repeated
+        return present, repeated
+    duplicated = np.zeros(len(codes), dtype=bool)
+    duplicated[chosen] = repeated
     return present, duplicated
 
 
