@@ -232,9 +232,13 @@ def pairing_chart(
     lines = _pairing_lines(frame, encodings, large, series)
     points = _pairing_points(marks, encodings, large)
     layers = [lines, points, *_pairing_rules(alpha, independent_agreement)]
+    # The mid-p falls with agreement, but is 1 again where no pair disagrees (m = 0), the last
+    # table when both pass rates are equal: 0.75 at one discordant pair each way, then 1.
+    trend = "never rises with agreement"
+    if sweep.convention == "mid-p" and sweep.b[-1] == sweep.c[-1] == 0 and len(sweep.b) > 1:
+        trend = "falls with agreement, then is 1 where no pair disagrees"
     title = alt.TitleParams(
-        f"McNemar's {paired} (paired, blue line) "
-        "never rises with agreement; the unpaired p (pink, dashed) ignores it",
+        f"McNemar's {paired} (paired, blue line) {trend}; the unpaired p (pink, dashed) ignores it",
         fontSize=font(large) + 1,
     )
     independent = " and a dotted rule the agreement of independent systems"

@@ -1,0 +1,162 @@
+"""Review of session 18's page changes (report drawn on request, share link as a Markdown link,
+presenting view with large charts) and of the pairing chart's title under the mid-p.
+
+References: the mid-p at b = c is 1 - P[Bin(2k, 1/2) = k] / 2 and p = 1 at m = 0 discordant
+pairs (../shared/METHODS.md, "McNemar, exact"; Fagerland, Lydersen & Laake 2013, BMC Med Res
+Methodol 13:91, as in R contingencytables): b = c = 1 gives 1 - 0.5 / 2 = 0.75, so a sweep at
+equal pass rates ends 0.75, then 1. The page's state and its URL keys are those of
+``ui.params`` (DEFAULTS, DECISION_DEFAULTS, TEACHING_DEFAULTS).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+from apptest_pages import share_link
+from hypothesis import given
+from hypothesis import strategies as st
+from streamlit.testing.v1 import AppTest
+
+from calculator import margin_sweep
+from ui.params import DECISION_DEFAULTS, DEFAULTS, TEACHING_DEFAULTS
+from ui.teaching_charts import pairing_chart
+from ui.widgets.calculator_results import REPORT_KEY
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+TIMEOUT = 90
+SECTIONS = ("t_null", "t_oc", "t_pair", "t_quiz")
+
+# Every URL key of the page away from its default (the page contract, the Decision section and
+# the teaching sections; `present` is the presenting view, which shows no share link).
+EVERY_KEY = {
+    "a": "50",
+    "b": "12",
+    "c": "3",
+    "d": "35",
+    "gates": "4",
+    "alpha": "0.01",
+    "rho": "0.3",
+    "level": "0.9",
+    "ci": "newcombe",
+    "conv": "mid-p",
+    "cc": "true",
+    "name_a": "Old (v1)",
+    "name_b": "New_2*",
+    "framing": "correct",
+    "logp": "true",
+    "question": "non-inferior",
+    "margin": "2.5",
+    **dict.fromkeys(SECTIONS, "true"),
+    "agree": "45",
+}
+
+
+def run_app(query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update(query or {})
+    return at.run()
+
+
+def title_of(spec: dict) -> str:
+    title = spec["title"]
+    return title["text"] if isinstance(title, dict) else title
+
+
+# -- The pairing chart's title says what its blue line does ------------------------------------
+
+
+def test_mid_p_at_equal_pass_rates_rises_to_one_at_full_agreement_and_the_title_says_so() -> None:
+    sweep = margin_sweep(60, 5, 5, 30, convention="mid-p")
+    assert (sweep.b[-2], sweep.c[-2], sweep.b[-1], sweep.c[-1]) == (1, 1, 0, 0)
+    assert sweep.exact_pvalue[-2:] == (0.75, 1.0)  # one each way, then none: p rises
+    title = title_of(pairing_chart(sweep, 0, alpha=0.05).to_dict())
+    assert "never rises" not in title
+    assert "1 where no pair disagrees" in title
+
+
+@given(
+    rates=st.tuples(st.integers(0, 40), st.integers(0, 40), st.integers(1, 40)),
+    convention=st.sampled_from(["doubling", "mid-p"]),
+)
+def test_the_pairing_title_is_true_of_the_line_it_describes(rates, convention) -> None:
+    # A table from the two pass counts and n (a both-pass count inside the feasible range).
+    pass_a, pass_b, extra = rates
+    n = max(pass_a, pass_b) + extra
+    a = max(0, pass_a + pass_b - n)
+    sweep = margin_sweep(a, pass_a - a, pass_b - a, n - pass_a - pass_b + a, convention=convention)
+    title = title_of(pairing_chart(sweep, 0, alpha=0.05).to_dict())
+    p = sweep.exact_pvalue
+    steps = list(zip(p, p[1:], strict=False))
+    if "never rises with agreement" in title:
+        assert all(later <= earlier * (1 + 1e-12) for earlier, later in steps), (p, title)
+    else:
+        assert "falls with agreement, then is 1 where no pair disagrees" in title
+        assert all(later < earlier for earlier, later in steps[:-1]), p
+        assert p[-1] == 1.0 and sweep.b[-1] == sweep.c[-1] == 0
+
+
+# -- The page: report, share link, presenting view ---------------------------------------------
+
+
+def test_share_link_carries_every_key_of_a_fully_changed_state_and_reopens_it() -> None:
+    at = run_app(EVERY_KEY)
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.warning, [w.value for w in at.warning]
+    link = share_link(at)
+    carried = dict(parse_qsl(urlsplit(link).query))
+    assert set(carried) == set(EVERY_KEY)
+    assert set(carried) == (set(DEFAULTS) | set(DECISION_DEFAULTS) | set(TEACHING_DEFAULTS)) - {
+        "present"
+    }
+    assert carried == EVERY_KEY
+    reopened = run_app(carried)
+    assert not reopened.exception
+    assert share_link(reopened) == link
+
+
+def test_share_link_follows_a_change_made_on_the_page() -> None:
+    at = run_app(EVERY_KEY)
+    at.number_input(key="b").set_value(17).run()
+    at.radio(key="question").set_value("equivalent").run()
+    carried = dict(parse_qsl(urlsplit(share_link(at)).query))
+    assert carried["b"] == "17" and carried["question"] == "equivalent"
+    assert {k: v for k, v in carried.items() if k not in ("b", "question")} == {
+        k: v for k, v in EVERY_KEY.items() if k not in ("b", "question")
+    }
+
+
+def test_report_stays_reachable_and_follows_the_table_after_a_rerun() -> None:
+    at = run_app(EVERY_KEY)
+    assert not at.code  # drawn only when asked
+    at.toggle(key=REPORT_KEY).set_value(True).run()
+    (first,) = at.code
+    assert "Old (v1)" in first.value and "New_2*" in first.value
+    at.number_input(key="c").set_value(9).run()  # a fragment rerun: the toggle stays on
+    assert at.toggle(key=REPORT_KEY).value is True
+    (second,) = at.code
+    assert second.value != first.value
+    assert re.search(r"\b9\b", second.value), second.value
+
+
+def test_presenting_view_with_every_section_open_draws_every_chart_large() -> None:
+    query = {key: value for key, value in EVERY_KEY.items() if key != "logp"}
+    normal, shown = run_app(query), run_app({**query, "present": "true"})
+    for at in (normal, shown):
+        assert not at.exception, [e.value for e in at.exception]
+    small = [json.loads(c.proto.spec) for c in normal.get("vega_lite_chart")]
+    large = [json.loads(c.proto.spec) for c in shown.get("vega_lite_chart")]
+    # p-value, gates, decision, null distribution, coverage, pairing: all six in both views.
+    assert len(small) == len(large) == 6
+    for plain, big in zip(small, large, strict=True):
+        assert big["height"] > plain["height"]
+        assert big.get("description") == plain.get("description")
+    assert [t.key for t in shown.toggle if t.key in SECTIONS] == list(SECTIONS)
+    assert not shown.code and not any(t.key == REPORT_KEY for t in shown.toggle)
+    # The presenting view stays live: a count moved redraws the figures.
+    before = [m.value for m in shown.metric]
+    shown.number_input(key="b").set_value(20).run()
+    assert not shown.exception
+    assert [m.value for m in shown.metric] != before
