@@ -32,11 +32,12 @@ the machine is shared, so ratios travel better than milliseconds. What is measur
   (``no_teaching_app.py``) and against itself on a second server (the run's noise band):
   b key median and p95, server CPU per rerun; target: at most 1.1x the removed variant.
 
-The defaults make a full run of about 15 minutes on a quiet 2-core machine (the protocol test
-is half of it). ``--quick`` sets a short run for a check while working (11 minutes at load
-average 5 to 14 on the shared development machine, less when quiet): fewer presses and
-rounds, 5 browser sessions, protocol rounds of 10 and 30 sessions for 20 s; an option given
-beside it still wins. Progress lines on stderr carry the time since the start.
+The defaults are sized for a full run of about 15 minutes on a quiet 2-core machine (an
+estimate from the phases' times in shorter runs; the protocol test is about a third of it).
+``--quick`` sets a short run for a check while working (11 minutes at load average 5 to 14 on
+the shared development machine, less when quiet): fewer presses and rounds, 5 browser
+sessions, protocol rounds of 10 and 30 sessions for 20 s; an option given beside it still
+wins. Progress lines on stderr carry the time since the start.
 
 Targets (issue 15, ratios to the chart floor in the same run): keypress on b median <= 1.25x,
 warm load <= 1.3x, cold start <= 1.3x, server CPU per rerun <= 1x; 30 protocol sessions: p95
