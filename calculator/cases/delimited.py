@@ -38,6 +38,7 @@ __all__ = ["DELIMITERS", "DelimitedText", "first_line_of", "header_fields", "rea
 DELIMITERS = {"csv": ",", "tsv": "\t"}
 _OTHER_DELIMITERS = {",": "comma", "\t": "tab", ";": "semicolon", "|": "vertical bar"}
 _BLOCK = 1 << 24  # bytes parsed at a time; a record longer than this is read in one block
+_LINE_END = re.compile(rb"[\r\n]")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,17 +54,19 @@ class DelimitedText:
 
 
 def first_line_of(data: bytes) -> bytes:
-    """The first non-blank line, without copying the whole file.
+    """The first non-blank line, without copying the whole file; a line ends at a line feed
+    or a carriage return, as the parser ends a record (a file of lone carriage returns is not
+    one line).
 
     Examples
     --------
-    >>> first_line_of(b"\\n\\nid,a\\r\\nq1,1\\n")
-    b'id,a'
+    >>> first_line_of(b"\\n\\nid,a\\r\\nq1,1\\n"), first_line_of(b"id,a\\rq1,1\\r")
+    (b'id,a', b'id,a')
     """
     start = re.search(rb"[^\r\n]", data[:65536])
     offset = start.start() if start else 0
-    end = data.find(b"\n", offset)
-    return data[offset : end if end >= 0 else len(data)].rstrip(b"\r")
+    end = _LINE_END.search(data, offset)
+    return data[offset : end.start() if end else len(data)]
 
 
 def header_fields(data: bytes, file_format: str) -> int:

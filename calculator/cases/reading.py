@@ -251,6 +251,8 @@ def _check_shape(data: bytes, name: str, file_format: str) -> None:
             count=columns,
         )
     rows = data.count(b"\n")
+    if rows * columns <= MAX_CELLS and b"\r" in data:  # lines ended by a lone carriage return
+        rows = max(rows, data.count(b"\r"))
     if rows * columns > MAX_CELLS:
         raise fatal(
             "too_large",
