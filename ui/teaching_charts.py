@@ -11,9 +11,9 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from calculator.formatting import format_percent
 from calculator.teaching import MarginSweep, NullDistribution, OperatingCharacteristics
 from ui.chart_sizes import font, grown, grown_area, label_room
+from ui.teaching_words import percent_beside
 
 __all__ = [
     "PAIRING_SERIES",
@@ -150,7 +150,7 @@ def coverage_chart(oc: OperatingCharacteristics, *, large: bool = False) -> alt.
         {
             "method": [i.name for i in rows],
             "coverage": [i.coverage for i in rows],
-            "coverage_text": [format_percent(i.coverage) for i in rows],
+            "coverage_text": [percent_beside(i.coverage, oc.level) for i in rows],
         }
     )
     lowest = min([oc.level - 0.02, *frame["coverage"].tolist()])

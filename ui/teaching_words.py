@@ -29,6 +29,7 @@ __all__ = [
     "null_summary",
     "oc_too_large",
     "pairing_selected",
+    "percent_beside",
 ]
 
 NULL_TITLE = "Why the test works: the null distribution of the split"
@@ -141,10 +142,36 @@ def null_summary(null: NullDistribution) -> list[str]:
         return sentences
     comparison = "below" if null.size < alpha else ("above" if null.size > alpha else "equal to")
     sentences.append(
-        f"At this m the test's actual false-alarm rate is {format_percent(null.size)}, "
+        f"At this m the test's actual false-alarm rate is {percent_beside(null.size, alpha)}, "
         f"{comparison} the nominal α = {alpha:g}, because b takes whole values only."
     )
     return sentences
+
+
+def percent_beside(value: float, reference: float) -> str:
+    """A rate as :func:`calculator.formatting.format_percent` prints it, with more decimals
+    when that would print it equal to `reference` (alpha, a nominal level) while it is not: a
+    size above alpha, or a coverage below the nominal level, never reads as on the mark.
+
+    Examples
+    --------
+    >>> percent_beside(0.050368, 0.05), percent_beside(0.0498, 0.05), percent_beside(0.05, 0.05)
+    ('5.04%', '4.98%', '5.0%')
+    >>> percent_beside(0.9500136, 0.95), percent_beside(0.9721, 0.95)
+    ('95.001%', '97.2%')
+    """
+    text = format_percent(value)
+    if value == reference or not _reads_as(text, reference):
+        return text
+    for decimals in range(2, 13):
+        text = f"{100.0 * value:.{decimals}f}%"
+        if not _reads_as(text, reference):
+            break
+    return text
+
+
+def _reads_as(text: str, reference: float) -> bool:
+    return abs(float(text.removesuffix("%")) - 100.0 * reference) < 1e-9
 
 
 def oc_too_large(n: int, largest: int) -> str:

@@ -5,7 +5,10 @@ References: the mid-p at b = c is 1 - P[Bin(2k, 1/2) = k] / 2 and p = 1 at m = 0
 pairs (../shared/METHODS.md, "McNemar, exact"; Fagerland, Lydersen & Laake 2013, BMC Med Res
 Methodol 13:91, as in R contingencytables): b = c = 1 gives 1 - 0.5 / 2 = 0.75, so a sweep at
 equal pass rates ends 0.75, then 1. The page's state and its URL keys are those of
-``ui.params`` (DEFAULTS, DECISION_DEFAULTS, TEACHING_DEFAULTS).
+``ui.params`` (DEFAULTS, DECISION_DEFAULTS, TEACHING_DEFAULTS). The chi-square test's size at
+n = 30 (a, b, c, d = 6, 8, 9, 7) and the Newcombe coverage at n = 30, p10 = 0.2, p01 = 0.1 are the
+core's exact sums (``calculator.operating_characteristics``, whose tests carry their provenance:
+tests/core/test_operating_characteristics.py).
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from calculator import margin_sweep
+from calculator import margin_sweep, operating_characteristics
+from calculator.formatting import format_percent
 from ui.params import DECISION_DEFAULTS, DEFAULTS, TEACHING_DEFAULTS
-from ui.teaching_charts import pairing_chart
+from ui.teaching_charts import coverage_chart, pairing_chart
+from ui.teaching_words import percent_beside
 from ui.widgets.calculator_results import REPORT_KEY
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -96,6 +101,49 @@ def test_the_pairing_title_is_true_of_the_line_it_describes(rates, convention) -
         assert "falls with agreement, then is 1 where no pair disagrees" in title
         assert all(later < earlier for earlier, later in steps[:-1]), p
         assert p[-1] == 1.0 and sweep.b[-1] == sweep.c[-1] == 0
+
+
+# -- Sizes and coverages never read as on the mark when they are not -------------------------
+
+
+@given(
+    value=st.floats(0.0, 1.0, allow_nan=False),
+    reference=st.sampled_from([0.05, 0.01, 0.1, 0.95, 0.9, 0.99, 0.001]),
+)
+def test_percent_beside_never_prints_a_rate_equal_to_its_reference_unless_it_is(
+    value: float, reference: float
+) -> None:
+    text = percent_beside(value, reference)
+    printed = float(text.removesuffix("%")) / 100
+    if value != reference and abs(value - reference) > 1e-12:
+        assert abs(printed - reference) > 1e-15, (value, text)
+        assert (printed > reference) == (value > reference), (value, text)
+    if text != format_percent(value):  # more decimals only where one would sit on the mark
+        assert format_percent(value) == format_percent(reference)
+
+
+def test_a_size_above_alpha_and_a_coverage_below_nominal_do_not_print_as_on_the_mark() -> None:
+    # Chi-square size 0.05037 printed "5.0%" under "Size (α = 0.05)": a liberal test looked exact.
+    oc = operating_characteristics(30, 8 / 30, 9 / 30, p11=6 / 30)
+    size = {t.name: t.size for t in oc.tests}["Chi-square"]
+    assert 0.05 < size < 0.0505 and format_percent(size) == "5.0%"
+    assert percent_beside(size, 0.05) == "5.04%"
+    covered = operating_characteristics(30, 0.2, 0.1)
+    newcombe = {i.name: i.coverage for i in covered.intervals}["Newcombe"]
+    assert format_percent(newcombe) == "95.0%" != percent_beside(newcombe, 0.95)
+    assert (
+        f"Newcombe {percent_beside(newcombe, 0.95)}"
+        in coverage_chart(covered).to_dict()["description"]
+    )
+
+
+def test_the_page_shows_the_size_beside_alpha() -> None:
+    at = run_app({"a": "6", "b": "8", "c": "9", "d": "7", "t_oc": "true"})
+    assert not at.exception
+    (sizes, _) = at.table
+    shown = sizes.value
+    row = list(shown.iloc[:, 0]).index("Chi-square")
+    assert shown.iloc[row, 1] == "5.04%"
 
 
 # -- The page: report, share link, presenting view ---------------------------------------------

@@ -17,7 +17,6 @@ from calculator import (
     null_distribution,
     operating_characteristics,
 )
-from calculator.formatting import format_percent
 from ui import teaching_words as words
 from ui.teaching_charts import (
     PAIRING_SERIES,
@@ -167,7 +166,8 @@ def test_each_teaching_chart_has_alt_text_with_its_figures() -> None:
     coverage = coverage_chart(oc).to_dict()["description"]
     for interval in oc.intervals:
         if interval.coverage is not None:
-            assert f"{interval.name} {format_percent(interval.coverage)}" in coverage
+            shown = words.percent_beside(interval.coverage, oc.level)  # 95.009%, not 95.0%
+            assert f"{interval.name} {shown}" in coverage
     sweep = margin_sweep(60, 15, 5, 20)
     paired = pairing_chart(sweep, 0, alpha=0.05).to_dict()["description"]
     assert "McNemar's exact p" in paired and "α = 0.05." in paired

@@ -146,7 +146,8 @@ def _null_section(
         help=f"b, the cases {words.cell_phrases(wording.escaped())[1]}, of the m that differ",
     )
     columns[1].metric("Exact test", format_p_equals(null.pvalue, null.log10_pvalue, alpha=alpha))
-    columns[2].metric("Actual size at this m", format_percent(null.size) if null.size else "0")
+    size = words.percent_beside(null.size, alpha) if null.size else "0"  # never on the mark
+    columns[2].metric("Actual size at this m", size)
     for sentence in words.null_summary(null):
         st.markdown(sentence)
     if null.discordant > 0:
@@ -170,7 +171,7 @@ def _operating_section(
         st.table(
             {
                 "Test": [t.name for t in oc.tests],
-                f"Size (α = {alpha:g})": [format_percent(t.size) for t in oc.tests],
+                f"Size (α = {alpha:g})": [words.percent_beside(t.size, alpha) for t in oc.tests],
                 "Power": [format_percent(t.power) for t in oc.tests],
             }
         )
@@ -179,7 +180,9 @@ def _operating_section(
             {
                 "Interval": [i.name for i in oc.intervals],
                 f"Coverage ({format_percent(level)})": [
-                    "not computed" if i.coverage is None else format_percent(i.coverage)
+                    "not computed"
+                    if i.coverage is None
+                    else words.percent_beside(i.coverage, level)
                     for i in oc.intervals
                 ],
                 "Mean width": [
