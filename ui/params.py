@@ -301,9 +301,11 @@ def decision_query(values: Mapping[str, object]) -> str:
     'question=non-inferior'
     >>> decision_query({"question": "different", "margin": 2.5})
     'margin=2.5'
+    >>> decision_query({"margin": 2.3456789}), decision_query({"margin": 3.0})
+    ('margin=2.3456789', 'margin=3')
     """
-    changed = {
-        key: f"{values[key]:g}" if isinstance(values[key], float) else values[key]
+    changed = {  # a float as its shortest exact text (":g" kept 6 digits: 2.3456789 -> 2.34568)
+        key: repr(values[key]).removesuffix(".0") if isinstance(values[key], float) else values[key]
         for key in DECISION_DEFAULTS
         if key in values and values[key] != DECISION_DEFAULTS[key]
     }

@@ -25,7 +25,7 @@ from streamlit.testing.v1 import AppTest
 
 from calculator import margin_sweep, operating_characteristics
 from calculator.formatting import format_percent
-from ui.params import DECISION_DEFAULTS, DEFAULTS, TEACHING_DEFAULTS
+from ui.params import DECISION_DEFAULTS, DEFAULTS, MARGIN_RANGE, TEACHING_DEFAULTS, decision_query
 from ui.teaching_charts import coverage_chart, pairing_chart
 from ui.teaching_words import percent_beside
 from ui.widgets.calculator_results import REPORT_KEY
@@ -163,6 +163,21 @@ def test_share_link_carries_every_key_of_a_fully_changed_state_and_reopens_it() 
     reopened = run_app(carried)
     assert not reopened.exception
     assert share_link(reopened) == link
+
+
+@given(margin=st.floats(*MARGIN_RANGE, allow_nan=False))
+def test_the_margin_in_a_share_link_is_the_margin_itself(margin: float) -> None:
+    # ":g" wrote six significant digits, so 2.3456789 came back as 2.34568.
+    carried = dict(parse_qsl(decision_query({"question": "non-inferior", "margin": margin})))
+    assert float(carried.get("margin", DECISION_DEFAULTS["margin"])) == margin
+
+
+def test_a_margin_typed_with_many_digits_survives_the_share_link() -> None:
+    at = run_app({"question": "non-inferior"})
+    at.number_input(key="margin").set_value(2.3456789).run()
+    carried = dict(parse_qsl(urlsplit(share_link(at)).query))
+    assert carried["margin"] == "2.3456789"
+    assert run_app(carried).number_input(key="margin").value == 2.3456789
 
 
 def test_share_link_follows_a_change_made_on_the_page() -> None:
