@@ -185,14 +185,16 @@ def coverage_chart(oc: OperatingCharacteristics, *, large: bool = False) -> alt.
         .encode(y="level:Q", tooltip=alt.Tooltip("label:N", title="Level"))
     )
     title = alt.TitleParams(
-        f"Coverage of each interval at n = {oc.n:,} (dashed line: the nominal {oc.level:g})",
+        f"Coverage of each interval at n = {oc.n:,} and the entered proportions "
+        f"(dashed line: the nominal {oc.level:g})",
         fontSize=font(large) + 1,
     )
     covered = ", ".join(
         f"{m} {t}" for m, t in zip(frame["method"], frame["coverage_text"], strict=True)
     )
     description = (
-        f"Coverage probability of each interval method at n = {oc.n:,}: {covered}; a dashed "
+        f"Coverage probability of each interval method at n = {oc.n:,} and the entered "
+        f"proportions: {covered}; a dashed "
         f"line marks the nominal level {oc.level:g}."
     )
     return alt.layer(points, nominal).properties(

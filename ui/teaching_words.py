@@ -56,8 +56,9 @@ PAIR_EXPLAIN = (
     "Keep both pass rates as entered and change only how often the systems agree. The unpaired "
     "test sees only the two pass rates, so its p-value stays put; McNemar's test sees the "
     "disagreements, which become fewer as agreement rises while their imbalance stays the same, "
-    "so its p-value falls. When the systems agree less than independent systems would (dotted "
-    "line), the unpaired p-value tends to be the smaller one, but only because the unpaired test "
+    "so its p-value falls (unless the pass rates are equal: then there is no imbalance to see, "
+    "and the p-value stays high whatever the agreement). When the systems agree less than "
+    "independent systems would (dotted line), the unpaired p-value tends to be the smaller one, but only because the unpaired test "
     "then understates the real variability."
 )
 #: In place of the agreement slider when a system passes every case or none.

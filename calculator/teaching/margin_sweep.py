@@ -94,8 +94,10 @@ def margin_sweep(
     a' = max(0, r_A + r_B - n), ..., min(r_A, r_B) with b' = r_A - a', c' = r_B - a' and
     d' = n - r_A - r_B + a'. Agreement (a' + d')/n rises by 2/n with each step of a', and the
     discordant count falls by 2: b' - c' = r_A - r_B stays fixed while b' + c' shrinks, so the
-    exact p-value falls as agreement rises (towards 2^(1 - |b - c|) when the smaller discordant
-    cell is emptied). The unpaired test's p-value depends on the two rates only.
+    doubled exact p-value never rises as agreement rises, and falls towards 2^(1 - |b - c|) as the
+    smaller discordant cell is emptied. At equal pass rates (b' = c') it stays at 1; the mid-p
+    value there is below 1 and returns to 1 when no pair disagrees. The unpaired test's p-value
+    depends on the two rates only.
 
     Examples
     --------
