@@ -58,8 +58,8 @@ PAIR_EXPLAIN = (
     "disagreements, which become fewer as agreement rises while their imbalance stays the same, "
     "so its p-value falls (unless the pass rates are equal: then there is no imbalance to see, "
     "and the p-value stays high whatever the agreement). When the systems agree less than "
-    "independent systems would (dotted line), the unpaired p-value tends to be the smaller one, but only because the unpaired test "
-    "then understates the real variability."
+    "independent systems would (dotted line), the unpaired p-value tends to be the smaller one, "
+    "but only because the unpaired test then understates the real variability."
 )
 #: In place of the agreement slider when a system passes every case or none.
 ONE_TABLE = "Only one table keeps both pass rates: there is no agreement to vary."
