@@ -96,3 +96,16 @@ def test_decision_chart_domain_follows_the_table(new_page, app_server) -> None:
     check_domain(page, 20)
     assert chart.evaluate("svg => svg.dataset.first") == "yes"
     assert re.search(r"stException", page.content()) is None
+
+
+def test_the_folded_explanation_is_sent_when_opened(new_page, app_server) -> None:
+    page = new_page()
+    page.goto(app_server.url)
+    page.wait_for_function(APP_RENDERED, timeout=FIRST_RENDER_TIMEOUT_MS)
+    why = page.locator("[data-testid=stExpander]").filter(has_text="not “no worse”")
+    expect(why).to_have_count(1)
+    expect(why.get_by_text("cannot tell the systems apart", exact=False)).to_have_count(0)
+    why.locator("summary").click()
+    expect(why.get_by_text("cannot tell the systems apart", exact=False)).to_be_visible(
+        timeout=30_000
+    )

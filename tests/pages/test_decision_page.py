@@ -237,3 +237,11 @@ def test_presenting_view_keeps_the_answer_and_drops_the_explanations():
     assert DECISION_INTRO not in [m.value for m in presented.markdown]
     assert any("no worse" in e.label for e in shown.expander)
     assert not any("no worse" in e.label for e in presented.expander)
+
+
+def test_folded_explanation_is_not_sent_until_opened(default_app):
+    # Opened in a browser: tests/browser/test_decision_live.py.
+    from ui.decision_words import DECISION_EXPLANATION
+
+    assert any("no worse" in e.label for e in default_app.expander)
+    assert all(m.value != DECISION_EXPLANATION for m in default_app.markdown)

@@ -103,9 +103,21 @@ def decision_section(
         verdict = gate_fails(_with(analysis, decision))
         st.markdown(escape_markdown(gate_sentence(wording, decision, fails=verdict)))
     if not present:
-        with st.expander("Why “not significant” is not “no worse”, and how to choose a margin"):
-            st.markdown(DECISION_EXPLANATION)
+        _explanation(key_prefix)
     return decision
+
+
+def _explanation(key_prefix: str) -> None:
+    """The folded explanation, sent only once opened (the expander reruns the page when it
+    opens), so a key press does not send and draw its text again while it is closed."""
+    why = st.expander(
+        "Why “not significant” is not “no worse”, and how to choose a margin",
+        key=f"{key_prefix}decision_why",
+        on_change="rerun",
+    )
+    with why:
+        if why.open:
+            st.markdown(DECISION_EXPLANATION)
 
 
 def _question_inputs(wording: Wording, key_prefix: str, in_url: bool) -> tuple[str, float]:
