@@ -11,7 +11,7 @@ import altair as alt
 import pandas as pd
 
 from calculator import Decision
-from calculator.formatting import format_confidence
+from calculator.formatting import format_confidence, format_points
 from ui.chart_sizes import axis, grown, grown_area, legend_text
 from ui.words import Wording
 
@@ -36,18 +36,24 @@ def interval_frame(decision: Decision) -> pd.DataFrame:
             "high": [100.0 * decision.high],
             "estimate": [100.0 * decision.estimate],
             "what": [f"{format_confidence(decision.level)} interval"],
+            # The tooltips' text: a non-zero limit never reads "+0.00" (format_points).
+            "low_text": [format_points(decision.low)],
+            "high_text": [format_points(decision.high)],
+            "estimate_text": [format_points(decision.estimate)],
         }
     )
 
 
 def rule_frame(decision: Decision) -> pd.DataFrame:
     """The vertical rules: zero, and -margin and +margin when the question has a margin."""
-    rows = [{"at": 0.0, "rule": "no difference"}]
+    rows = [{"at": 0.0, "rule": "no difference", "at_text": format_points(0.0)}]
     if decision.margin is not None:
         points = 100.0 * decision.margin
-        rows.append({"at": -points, "rule": "− margin"})
+        rows.append({"at": -points, "rule": "− margin", "at_text": format_points(-decision.margin)})
         if decision.question != "non-inferior":
-            rows.append({"at": points, "rule": "+ margin"})
+            rows.append(
+                {"at": points, "rule": "+ margin", "at_text": format_points(decision.margin)}
+            )
     return pd.DataFrame(rows)
 
 
@@ -74,8 +80,8 @@ def decision_chart(decision: Decision, wording: Wording, *, large: bool = False)
             x2="high:Q",
             tooltip=[
                 alt.Tooltip("what:N", title="interval"),
-                alt.Tooltip("low:Q", format="+.2f", title="low (points)"),
-                alt.Tooltip("high:Q", format="+.2f", title="high (points)"),
+                alt.Tooltip("low_text:N", title="low (points)"),
+                alt.Tooltip("high_text:N", title="high (points)"),
             ],
         )
     )
@@ -84,7 +90,7 @@ def decision_chart(decision: Decision, wording: Wording, *, large: bool = False)
         .mark_point(filled=True, size=grown_area(80, large), color="black")
         .encode(
             x=alt.X("estimate:Q", scale=alt.Scale(domain=domain, nice=False)),
-            tooltip=[alt.Tooltip("estimate:Q", format="+.2f", title="observed (points)")],
+            tooltip=[alt.Tooltip("estimate_text:N", title="observed (points)")],
         )
     )
     return (_rule_layer(rules, domain, large) + interval + estimate).properties(
@@ -135,6 +141,6 @@ def _rule_layer(rules: pd.DataFrame, domain: list[float], large: bool) -> alt.Ch
                 scale=alt.Scale(domain=shown, range=[_RULES[r][1] for r in shown]),
                 legend=legend,
             ),
-            tooltip=[alt.Tooltip("rule:N"), alt.Tooltip("at:Q", format="+.2f", title="points")],
+            tooltip=[alt.Tooltip("rule:N"), alt.Tooltip("at_text:N", title="points")],
         )
     )

@@ -22,13 +22,14 @@ import pytest
 from apptest_pages import false_alarm_chart, pvalue_chart
 
 from calculator import analyze, margin_sweep, null_distribution, operating_characteristics
+from calculator.formatting import format_points
 from ui.calculator_charts import (
     false_alarm_frame,
     false_alarm_layout,
     pvalue_layout,
     pvalue_sweep_frame,
 )
-from ui.decision_chart import decision_chart
+from ui.decision_chart import decision_chart, interval_frame
 from ui.teaching_charts import coverage_chart, null_distribution_chart, pairing_chart
 from ui.words import Wording
 
@@ -275,3 +276,16 @@ def test_decision_chart_alt_text_says_what_is_drawn_without_figures(specs):
     assert described["decision, equivalent"].endswith("rules mark minus and plus the margin.")
     assert described["decision, two-sided"].endswith("a dotted grey rule marks zero.")
     assert not any(char.isdigit() for text in described.values() for char in text)
+
+
+def test_decision_tooltips_never_show_a_non_zero_limit_as_zero():
+    # n = 10^9 with b - c = 1: the difference is 1e-9 (1e-7 points), which '+.2f' printed as
+    # '+0.00' (review finding); the tooltips now carry format_points' text.
+    decision = analyze(10**9 - 3, 2, 1, 0).decision
+    interval = interval_frame(decision).iloc[0]
+    assert interval["estimate_text"] == format_points(decision.estimate)
+    assert interval["estimate_text"].startswith("-")
+    assert float(interval["estimate_text"]) != 0.0
+    spec = decision_chart(decision, Wording()).to_dict()
+    fields = json.dumps(spec)
+    assert '"+.2f"' not in fields and "estimate_text" in fields and "low_text" in fields
