@@ -197,7 +197,7 @@ def _input_lines(cases: SystemCases) -> list[str]:
         f"input     {' + '.join(cases.files)} ({'; '.join(columns)})",
         f"systems   {', '.join(cases.names)}",
         f"rows      {cases.rows_read:,} read, {cases.rows_used:,} used, "
-        f"{cases.rows_read - cases.rows_used:,} excluded; {cases.n:,} cases analysed",
+        f"{cases.rows_read - cases.rows_used:,} excluded; {plural(cases.n, 'case')} analysed",
     ]
     for reason, count in cases.excluded.items():
         if count:

@@ -142,6 +142,9 @@ def describe_agreement(result: SystemComparison) -> str:
 no evidence about any difference.'
     """
     k = len(result.names)
+    if result.agreeing == 0 and result.n == 1:
+        verb = "disagree" if k == 2 else "do not all agree"
+        return f"The {k} systems {verb} on the one case."
     if result.agreeing == 0 and k == 2:
         return f"The 2 systems disagree on each of the {plural(result.n, 'case')}."
     if result.agreeing == 0:

@@ -159,3 +159,11 @@ def test_long_file_compares_only_the_systems_named(tmp_path, capsys):
     assert [s["name"] for s in payload["systems"]] == ["z", "x"]
     assert payload["input"]["excluded"]["other_system"] == 8  # the eight rows of y
     assert payload["family_size"] == 1
+
+
+def test_one_analysed_case_is_counted_in_the_singular(tmp_path, capsys):
+    # Found in review: "1 cases analysed".
+    path = write(tmp_path, "one.csv", "id,system,ok", "1,A,1", "1,B,0", "2,A,x", "2,B,1")
+    status, out, _ = run_cli(capsys, path, "--id", "id", "--system", "system", "--outcome", "ok")
+    assert status == 0
+    assert "; 1 case analysed" in out and "1 cases" not in out

@@ -451,6 +451,16 @@ def test_sentences_for_the_drugs_example_say_q_rejects_but_no_pair_is_located():
     assert describe_agreement(result).startswith("All 3 systems agree on 12 of the 46 cases")
 
 
+def test_one_case_is_not_called_each_of_the_1_case():
+    # Found in review: a single analysed case read "disagree on each of the 1 case".
+    assert describe_agreement(compare_systems([[1, 0]], ["A", "B"])) == (
+        "The 2 systems disagree on the one case."
+    )
+    assert describe_agreement(compare_systems([[1, 0, 1]], ["A", "B", "C"])) == (
+        "The 3 systems do not all agree on the one case."
+    )
+
+
 def test_the_verdict_rests_on_the_chi_square_p_when_no_permutation_p_exists():
     rng = np.random.default_rng(9)
     result = compare_systems(rng.random((2_000, 10)) < 0.6, [f"m{j}" for j in range(10)])
