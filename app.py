@@ -11,6 +11,15 @@ import streamlit as st
 import calculator  # noqa: F401  (numpy and scipy: loaded before the objects are frozen)
 import ui.calculator_charts  # noqa: F401  (altair and pandas, likewise)
 
+# The default page's own modules, likewise: imported by the page's first run instead, after the
+# freeze, their objects were walked by the collection after every rerun (about 30 ms of 90 ms of
+# server CPU per rerun, measured with benchmarks/sections_check.py).
+import ui.widgets.calculator_inputs  # noqa: F401, E402
+import ui.widgets.calculator_results  # noqa: F401, E402
+import ui.widgets.decision  # noqa: F401, E402
+import ui.widgets.odds_ratio  # noqa: F401, E402
+import ui.widgets.teaching  # noqa: F401, E402
+
 
 @st.cache_resource(show_spinner=False)
 def freeze_startup_objects() -> bool:

@@ -12,7 +12,7 @@ import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from calculator._validation import check_count, check_probability
 from calculator.intervals import CI_METHOD_NAMES, CI_METHODS, difference_interval
@@ -27,6 +27,15 @@ __all__ = [
     "operating_characteristics",
     "rejection_limits",
 ]
+
+
+def _binom():  # noqa: ANN202
+    """scipy.stats.binom, imported on first use: scipy.stats takes about 0.9 s to import, and
+    the calculator page imports this module at start while its section is folded."""
+    from scipy.stats import binom
+
+    return binom
+
 
 #: The tests whose size and power are computed: the exact test (doubling), its mid-p version,
 #: and the chi-square test without and with Edwards' continuity correction.
@@ -278,15 +287,15 @@ def _central_ranges(
         counts = sizes.copy() if p > 0.5 else np.zeros_like(sizes)
         omitted = -np.expm1(sizes * np.log1p(-smallest))  # 1 - (1 - p)^size
         return counts, np.arange(len(sizes)), 1.0 - omitted, omitted
-    low = np.maximum(0, stats.binom.ppf(TAIL_EPSILON / 2, sizes, p)).astype(np.int64)
-    high = np.minimum(sizes, stats.binom.isf(TAIL_EPSILON / 2, sizes, p)).astype(np.int64)
+    low = np.maximum(0, _binom().ppf(TAIL_EPSILON / 2, sizes, p)).astype(np.int64)
+    high = np.minimum(sizes, _binom().isf(TAIL_EPSILON / 2, sizes, p)).astype(np.int64)
     high = np.maximum(high, low)
     lengths = high - low + 1
     index = np.repeat(np.arange(len(sizes)), lengths)
     starts = np.cumsum(lengths) - lengths
     counts = low[index] + (np.arange(int(lengths.sum())) - starts[index])
-    weights = stats.binom.pmf(counts, sizes[index], p)
-    omitted = stats.binom.cdf(low - 1, sizes, p) + stats.binom.sf(high, sizes, p)
+    weights = _binom().pmf(counts, sizes[index], p)
+    omitted = _binom().cdf(low - 1, sizes, p) + _binom().sf(high, sizes, p)
     return counts, index, weights, omitted
 
 
@@ -364,8 +373,8 @@ def _rejection_probability(
     discordant: np.ndarray, weights: np.ndarray, theta: float, test: str, alpha: float
 ) -> float:
     limits = rejection_limits(discordant, test, alpha)
-    lower = stats.binom.cdf(limits, discordant, theta)  # 0 where the limit is -1
-    upper = stats.binom.sf(discordant - limits - 1, discordant, theta)
+    lower = _binom().cdf(limits, discordant, theta)  # 0 where the limit is -1
+    upper = _binom().sf(discordant - limits - 1, discordant, theta)
     conditional = np.where(2 * limits >= discordant, 1.0, lower + upper)
     conditional = np.where(limits < 0, 0.0, conditional)
     return min(1.0, max(0.0, float(weights @ conditional)))
@@ -410,8 +419,8 @@ class _TableGrid:
         rate = self._both_pass_rate
         if rate <= 0 or rate >= 1:
             return len(self.m)
-        low = np.maximum(0, stats.binom.ppf(TAIL_EPSILON / 2, sizes, rate))
-        high = np.minimum(sizes, stats.binom.isf(TAIL_EPSILON / 2, sizes, rate))
+        low = np.maximum(0, _binom().ppf(TAIL_EPSILON / 2, sizes, rate))
+        high = np.minimum(sizes, _binom().isf(TAIL_EPSILON / 2, sizes, rate))
         return int(np.maximum(high - low + 1, 1)[index].sum())
 
     def _expanded(self) -> tuple[np.ndarray, ...]:
