@@ -77,6 +77,7 @@ from page_measures import (  # noqa: E402
     Target,
     cold_start,
     concurrent,
+    idle_rates,
     open_page,
     percentile,
     press,
@@ -168,14 +169,7 @@ async def single_session(browser, targets: dict[str, Target], presses: int) -> d
     }
     # The servers also burn CPU when nobody presses anything (Streamlit's own timers); that
     # rate is measured first and taken out of the per-rerun figure.
-    idle_started = time.perf_counter()
-    idle_cpu = {name: t.server.cpu_seconds() for name, t in targets.items()}
-    await asyncio.sleep(IDLE_SECONDS)
-    idle_elapsed = time.perf_counter() - idle_started
-    idle_rate = {
-        name: (t.server.cpu_seconds() - idle_cpu[name]) / idle_elapsed
-        for name, t in targets.items()
-    }
+    idle_rate = await idle_rates(targets, IDLE_SECONDS)
     started = time.perf_counter()
     cpu_before = {name: t.server.cpu_seconds() for name, t in targets.items()}
     ms: dict[str, list[float]] = {"b": [], "gates": [], "floor": [], "chart": []}

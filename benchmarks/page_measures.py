@@ -133,6 +133,16 @@ class Target:
         return f"?a={self.first_a + index}&logp=true" if self.name == "calculator" else ""
 
 
+async def idle_rates(targets: dict[str, Target], seconds: float) -> dict[str, float]:
+    """Each server's CPU seconds per second while nobody presses anything (Streamlit's own
+    timers), measured over `seconds`; taken out of the per-rerun figures."""
+    started = time.perf_counter()
+    before = {name: t.server.cpu_seconds() for name, t in targets.items()}
+    await asyncio.sleep(seconds)
+    elapsed = time.perf_counter() - started
+    return {name: (t.server.cpu_seconds() - before[name]) / elapsed for name, t in targets.items()}
+
+
 class PressTimeout(Exception):
     pass
 

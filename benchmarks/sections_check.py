@@ -20,14 +20,22 @@ measurable cost. Each run prints its own band; a ratio above 1.1x but inside it 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import statistics
 import time
 from pathlib import Path
 
 from harness import APP_RENDERED, ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS, ROOT, Server
-from page_measures import APP_OUTPUTS, B_SLIDER, PressTimeout, Target, open_page, percentile, press
+from page_measures import (
+    APP_OUTPUTS,
+    B_SLIDER,
+    PressTimeout,
+    Target,
+    idle_rates,
+    open_page,
+    percentile,
+    press,
+)
 from playwright.async_api import async_playwright
 
 VARIANT = Path(__file__).with_name("no_teaching_app.py")
@@ -68,14 +76,7 @@ async def _presses(targets: dict[str, Target], query: str, presses: int, browser
             # Not counted, nor a time-out here (one that happens when counted is).
             with contextlib.suppress(PressTimeout):
                 await press(pages[name], B_SLIDER, PRESS_OUTPUTS)
-    idle_started = time.perf_counter()
-    idle_cpu = {name: t.server.cpu_seconds() for name, t in targets.items()}
-    await asyncio.sleep(IDLE_SECONDS)
-    idle_elapsed = time.perf_counter() - idle_started
-    idle_rate = {
-        name: (t.server.cpu_seconds() - idle_cpu[name]) / idle_elapsed
-        for name, t in targets.items()
-    }
+    idle_rate = await idle_rates(targets, IDLE_SECONDS)
     # One entry per round and page, None for a press that timed out (rounds stay paired).
     ms: dict[str, list[float | None]] = {name: [] for name in NAMES}
     timeouts = dict.fromkeys(NAMES, 0)
