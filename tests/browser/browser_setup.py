@@ -65,3 +65,21 @@ def unavailable_reason() -> str | None:
 def must_run() -> bool:
     """Under CI=true a browser test must never skip: a missing browser is a failure."""
     return os.environ.get("CI") == "true"
+
+
+def skip_module_unless_runnable() -> None:
+    """Skip the calling test module, in one line, when the browser tests cannot run here.
+
+    Under CI=true nothing is skipped: the fixtures then fail each test with the reason.
+    """
+    import pytest
+
+    reason = unavailable_reason()
+    if reason is not None and not must_run():
+        pytest.skip(reason, allow_module_level=True)
+
+
+try:  # for the test modules; None only where the tests are skipped or fail with the reason
+    from playwright.sync_api import Page, expect
+except ImportError:
+    Page = expect = None

@@ -21,16 +21,13 @@ Every wait is for a condition on the page; nothing sleeps a fixed time.
 from __future__ import annotations
 
 import pytest
-from browser_setup import APP_RENDERED, must_run, unavailable_reason
+from browser_setup import APP_RENDERED, Page, expect, skip_module_unless_runnable
 
-REASON = unavailable_reason()
-if REASON is not None and not must_run():
-    pytest.skip(REASON, allow_module_level=True)  # one line; under CI=true each test fails
+skip_module_unless_runnable()
 try:
     from axe_playwright_python.sync_playwright import Axe
-    from playwright.sync_api import Page, expect
 except ImportError:  # only under CI=true: the fixtures fail each test with the reason
-    Axe = Page = expect = None
+    Axe = None
 
 pytestmark = pytest.mark.browser
 

@@ -12,15 +12,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser_setup import must_run, unavailable_reason
+from browser_setup import Page, expect, skip_module_unless_runnable
 
-REASON = unavailable_reason()
-if REASON is not None and not must_run():
-    pytest.skip(REASON, allow_module_level=True)  # one line; under CI=true each test fails
-try:
-    from playwright.sync_api import Page, expect
-except ImportError:  # only under CI=true: the fixtures fail each test with the reason
-    Page = expect = None
+skip_module_unless_runnable()
 
 pytestmark = pytest.mark.browser
 

@@ -15,19 +15,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_setup import APP_RENDERED, must_run, unavailable_reason
+from browser_setup import APP_RENDERED, expect, skip_module_unless_runnable
 
 from calculator import analyze, decide
 from ui.decision_chart import decision_chart
 from ui.words import Wording
 
-REASON = unavailable_reason()
-if REASON is not None and not must_run():
-    pytest.skip(REASON, allow_module_level=True)
-try:
-    from playwright.sync_api import expect
-except ImportError:  # only under CI=true: the fixtures fail each test with the reason
-    expect = None
+skip_module_unless_runnable()
 
 pytestmark = pytest.mark.browser
 

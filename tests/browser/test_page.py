@@ -21,19 +21,13 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from browser_setup import APP_RENDERED, must_run, unavailable_reason
+from browser_setup import APP_RENDERED, Page, expect, skip_module_unless_runnable
 from scipy import stats
 
 from calculator import format_pvalue
 from ui.words import EXAMPLES_TITLE
 
-REASON = unavailable_reason()
-if REASON is not None and not must_run():
-    pytest.skip(REASON, allow_module_level=True)  # one line; under CI=true each test fails
-try:
-    from playwright.sync_api import Page, expect
-except ImportError:  # only under CI=true: the fixtures fail each test with the reason
-    Page = expect = None
+skip_module_unless_runnable()
 
 pytestmark = pytest.mark.browser
 
