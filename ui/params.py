@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from calculator import CI_METHODS, CONVENTIONS, FRAMINGS, MAX_GATES, MAX_NAME_LENGTH
+from ui.words import escape_markdown
 
 __all__ = [
     "ALPHA_RANGE",
@@ -34,6 +35,7 @@ __all__ = [
     "check_query",
     "decision_query",
     "parse_param",
+    "share_markdown",
     "share_query",
     "teaching_query",
     "slider_max",
@@ -352,3 +354,23 @@ def slider_max(value: int, base: int, ceiling: int) -> int:
             if step * factor >= value:
                 return min(step * factor, ceiling)
         step *= 10
+
+
+def share_markdown(page_url: str, query: str) -> str:
+    """The share link as a Markdown link whose text is the address itself.
+
+    A link, not a code block: a code block would make the browser download a 1.5 MB syntax
+    highlighter. The query is URL-encoded (:func:`share_query` and its kin), so only the
+    characters Markdown reads in a link's target need escaping there.
+
+    Examples
+    --------
+    >>> share_markdown("http://host/", "a=61&nameA=M+%28new%29").endswith(
+    ...     "](http://host/?a=61&nameA=M+%28new%29)")
+    True
+    >>> share_markdown("http://host/(x)", "").endswith("](http://host/%28x%29)")
+    True
+    """
+    url = f"{page_url}?{query}" if query else page_url or "?"
+    target = url.replace("(", "%28").replace(")", "%29").replace(" ", "%20")
+    return f"[{escape_markdown(url)}]({target})"

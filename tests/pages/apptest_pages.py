@@ -32,7 +32,7 @@ def open_page(page: str) -> AppTest:
 
 def share_link(at: AppTest) -> str:
     """The calculator page's share link: the target of the Markdown link whose text is the
-    address itself (``ui.widgets.calculator_results.share_markdown``)."""
+    address itself (``ui.params.share_markdown``)."""
     for markdown in at.markdown:
         found = re.fullmatch(r"\[(.+)\]\((\S+)\)", markdown.value, re.DOTALL)
         if found and re.sub(r"\\(.)", r"\1", found[1]).endswith(found[2].rpartition("?")[2]):

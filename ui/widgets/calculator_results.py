@@ -21,6 +21,7 @@ from ui.params import (
     PARAM_KEYS,
     TEACHING_DEFAULTS,
     decision_query,
+    share_markdown,
     share_query,
     teaching_query,
 )
@@ -39,7 +40,6 @@ __all__ = [
     "pvalue_chart",
     "report",
     "share_link",
-    "share_markdown",
     "show_error",
     "table_results",
 ]
@@ -185,18 +185,6 @@ def share_link() -> None:
         "The link holds every input that differs from the defaults, and the teaching sections "
         "that are open; copy its address (right-click it, or press and hold on a phone)."
     )
-
-
-def share_markdown(page_url: str, query: str) -> str:
-    """The share link as a Markdown link whose text is the address itself.
-
-    A link, not a code block: a code block would make the browser download a 1.5 MB syntax
-    highlighter (see :func:`report`). The query is URL-encoded (``ui.params``), so only the
-    characters Markdown reads in a link's target need escaping there.
-    """
-    url = f"{page_url}?{query}" if query else page_url or "?"
-    target = url.replace("(", "%28").replace(")", "%29").replace(" ", "%20")
-    return f"[{escape_markdown(url)}]({target})"
 
 
 def explanations() -> None:
