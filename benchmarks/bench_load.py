@@ -22,9 +22,10 @@ on loopback only, for each number of sessions:
 - server memory (VmRSS): at the peak of the round, and some seconds after every session closed.
 
 The last round is run three times. The first repeat still raises memory: the page's caches are
-bounded (at most 512 analyses, 256 chart specifications of each kind), but they fill with the
-tables that new sessions reach, and Python's allocator keeps what it has grown to. Memory
-after the third run equal to after the second is "no growth": a leak would keep growing.
+bounded (at most 512 analyses and 512 decisions, 256 chart specifications of each kind), but
+they fill with the tables that new sessions reach, and Python's allocator keeps what it has
+grown to. Memory after the third run equal to after the second is "no growth": a leak would
+keep growing.
 Every figure is printed beside the chart floor's, with their ratio; a round in which no rerun
 finished prints "-" for its latencies, never 0.
 
