@@ -22,7 +22,6 @@ so in its last column.
 
 from __future__ import annotations
 
-import contextlib
 import statistics
 from pathlib import Path
 
@@ -32,22 +31,21 @@ from page_measures import (
     B_SLIDER,
     CHART_FLOOR_OUTPUTS,
     CHART_FLOOR_RENDERED,
-    PressTimeout,
     Target,
     cold_start,
     open_page,
     percentile,
-    press,
+    press_rounds,
     warm_load,
 )
 from playwright.async_api import async_playwright
+from sections_check import WARM_UP_PRESSES, paired_ratio
 
 VARIANT = Path(__file__).with_name("required_only_app.py")
 #: The columns: the shipped page, the page cut to its required content, the chart floor.
 NAMES = ("shipped", "required", "chart")
 APP_PRESS = ("table", "cards", "chart1")
 FLOOR_PRESS = ("metric", "chart1")
-WARM_UP_PRESSES = 3  # per page, not counted: the first reruns of a fresh server are slower
 TARGETS = {"cold": 1.3, "warm": 1.3, "b": 1.25}
 
 
@@ -97,23 +95,14 @@ async def _loads(browser, args, chart_floor: Path) -> tuple[dict, dict, dict[str
 
 async def _presses(browser, targets: dict[str, Target], query: str, presses: int) -> dict:  # noqa: ANN001
     pages = {
-        name: await open_page(browser, t, "" if name == "chart" else query)
-        for name, t in targets.items()
+        name: await open_page(browser, targets[name], "" if name == "chart" else query)
+        for name in NAMES
     }
-    for _ in range(WARM_UP_PRESSES):
-        for name in NAMES:
-            with contextlib.suppress(PressTimeout):
-                await press(pages[name], targets[name].slider, targets[name].press_outputs)
-    # One entry per round and page, None for a press that timed out (rounds stay paired).
-    ms: dict[str, list[float | None]] = {name: [] for name in NAMES}
-    for round_ in range(presses):
-        for name in NAMES[round_ % 3 :] + NAMES[: round_ % 3]:
-            try:
-                ms[name].append(
-                    await press(pages[name], targets[name].slider, targets[name].press_outputs)
-                )
-            except PressTimeout:
-                ms[name].append(None)
+    pressers = {
+        name: (pages[name], targets[name].slider, targets[name].press_outputs) for name in NAMES
+    }
+    await press_rounds(pressers, WARM_UP_PRESSES)  # not counted: a fresh server is slower
+    ms = await press_rounds(pressers, presses)
     for page in pages.values():
         await page.context.close()
     return ms
@@ -135,12 +124,6 @@ async def run(args, query: str, chart_floor: Path) -> dict:  # noqa: ANN001
                 target.server.stop()
     errors = {name: len(t.errors) + t.server.traceback_count() for name, t in targets.items()}
     return {"cold": cold, "warm": warm, "ms": ms, "errors": errors}
-
-
-def paired_ratio(ms: dict[str, list[float | None]], top: str, bottom: str) -> float:
-    """Median over the rounds of one page's press over the other's in the same round."""
-    ratios = [a / b for a, b in zip(ms[top], ms[bottom], strict=True) if a is not None and b]
-    return statistics.median(ratios) if ratios else float("nan")
 
 
 def reachable(required_ratio: float, target: float) -> str:

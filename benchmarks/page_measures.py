@@ -174,6 +174,27 @@ async def press(page: Page, slider: str, outputs: list[str] | tuple[str, ...]) -
     return await page.evaluate(f"() => window.__bench.latency({json.dumps(outputs)})")
 
 
+#: A page to press in, its slider, and the outputs a press on it changes.
+Presser = tuple[Page, str, tuple[str, ...]]
+
+
+async def press_rounds(pressers: dict[str, Presser], rounds: int) -> dict[str, list[float | None]]:
+    """`rounds` presses in each page, in a rotating order (no page always goes first, right
+    after a quiet pause), so that other load on the machine falls on all alike. One entry per
+    round and page, None for a press that timed out: the rounds stay paired."""
+    names = list(pressers)
+    ms: dict[str, list[float | None]] = {name: [] for name in names}
+    for round_ in range(rounds):
+        shift = round_ % len(names)
+        for name in names[shift:] + names[:shift]:
+            page, slider, outputs = pressers[name]
+            try:
+                ms[name].append(await press(page, slider, outputs))
+            except PressTimeout:
+                ms[name].append(None)
+    return ms
+
+
 async def cold_start(browser: Browser, target: Target) -> tuple[float, int]:
     """Seconds from process start to the first full render, and the idle RSS before it."""
     context = await browser.new_context(viewport=VIEWPORT)

@@ -20,7 +20,6 @@ measurable cost. Each run prints its own band; a ratio above 1.1x but inside it 
 
 from __future__ import annotations
 
-import contextlib
 import statistics
 import time
 from pathlib import Path
@@ -29,12 +28,11 @@ from harness import APP_RENDERED, ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS, ROOT, Ser
 from page_measures import (
     APP_OUTPUTS,
     B_SLIDER,
-    PressTimeout,
     Target,
     idle_rates,
     open_page,
     percentile,
-    press,
+    press_rounds,
 )
 from playwright.async_api import async_playwright
 
@@ -70,26 +68,14 @@ def make_targets(app: Path) -> dict[str, Target]:
 
 
 async def _presses(targets: dict[str, Target], query: str, presses: int, browser) -> dict:  # noqa: ANN001
-    pages = {name: await open_page(browser, t, query) for name, t in targets.items()}
-    for _ in range(WARM_UP_PRESSES):
-        for name in NAMES:
-            # Not counted, nor a time-out here (one that happens when counted is).
-            with contextlib.suppress(PressTimeout):
-                await press(pages[name], B_SLIDER, PRESS_OUTPUTS)
+    pages = {name: await open_page(browser, targets[name], query) for name in NAMES}
+    pressers = {name: (pages[name], B_SLIDER, PRESS_OUTPUTS) for name in NAMES}
+    await press_rounds(pressers, WARM_UP_PRESSES)  # not counted, nor their time-outs
     idle_rate = await idle_rates(targets, IDLE_SECONDS)
-    # One entry per round and page, None for a press that timed out (rounds stay paired).
-    ms: dict[str, list[float | None]] = {name: [] for name in NAMES}
-    timeouts = dict.fromkeys(NAMES, 0)
     started = time.perf_counter()
     cpu_before = {name: t.server.cpu_seconds() for name, t in targets.items()}
-    for round_ in range(presses):
-        # A rotating order: no page always goes first, right after a quiet pause.
-        for name in NAMES[round_ % 3 :] + NAMES[: round_ % 3]:
-            try:
-                ms[name].append(await press(pages[name], B_SLIDER, PRESS_OUTPUTS))
-            except PressTimeout:
-                ms[name].append(None)
-                timeouts[name] += 1
+    ms = await press_rounds(pressers, presses)
+    timeouts = {name: sum(value is None for value in ms[name]) for name in NAMES}
     elapsed = time.perf_counter() - started
     cpu = {
         name: (t.server.cpu_seconds() - cpu_before[name] - idle_rate[name] * elapsed) / presses
