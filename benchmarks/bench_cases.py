@@ -173,7 +173,12 @@ def _write_lines(path: Path, header: str, line: str, rows: int) -> None:
 def hostile_cases(folder: Path) -> list[tuple[str, dict[str, object]]]:
     """(label, load_cases arguments) for each worst case, its files written into `folder`."""
     sys.path.insert(0, str(ROOT))
-    from calculator.cases.reading import MAX_CELLS, MAX_COLUMNS, MAX_JSON_RECORDS
+    return _hostile_tables(folder) + _hostile_records_and_ids(folder)
+
+
+def _hostile_tables(folder: Path) -> list[tuple[str, dict[str, object]]]:
+    """The delimited files at and past the cell and column bounds, and duplicate names."""
+    from calculator.cases.reading import MAX_CELLS, MAX_COLUMNS
 
     cases: list[tuple[str, dict[str, object]]] = []
     narrow = folder / "narrow.csv"  # two columns up to the cell bound
@@ -221,6 +226,15 @@ def hostile_cases(folder: Path) -> list[tuple[str, dict[str, object]]]:
             {"files": [str(doubled)], "a": "acc (column 2)", "b": "acc (column 3)"},
         )
     )
+    return cases
+
+
+def _hostile_records_and_ids(folder: Path) -> list[tuple[str, dict[str, object]]]:
+    """JSON Lines at the record and key bounds and nested deep, cells over two lines, two
+    shuffled files of a million ids, and a file of unknown size."""
+    from calculator.cases.reading import MAX_COLUMNS, MAX_JSON_RECORDS
+
+    cases: list[tuple[str, dict[str, object]]] = []
     json_lines = folder / "records.jsonl"
     record = (
         '{"doc_id": %d, "doc": {"question": "What is %d?", "subject": "math"}, '

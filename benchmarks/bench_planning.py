@@ -151,6 +151,24 @@ def main() -> int:
         return 1 if worst_cases() else 0
 
     reference = median_seconds(lambda: stats.binomtest(40, 100), 200, nothing)
+    rows = timings(repeats)
+    print(f"reference: one scipy.stats.binomtest(40, 100) call = {reference * 1e6:.0f} µs")
+    print(f"{'measurement':<58}{'median':>10}{'limit':>8}{'x binomtest':>13}  verdict")
+    failed = False
+    for label, seconds, limit in rows:
+        verdict = "" if limit is None else ("ok" if seconds < limit else "OVER")
+        failed |= verdict == "OVER"
+        limit_text = "" if limit is None else f"{limit:g} s"
+        print(
+            f"{label:<58}{seconds * 1e3:>8.1f}ms{limit_text:>8}{seconds / reference:>13,.0f}  "
+            f"{verdict}"
+        )
+    failed |= worst_cases()
+    return 1 if failed else 0
+
+
+def timings(repeats: int) -> list[tuple[str, float, float | None]]:
+    """(label, median seconds of `repeats` runs, limit in seconds or None) for each measure."""
 
     def cold() -> None:
         clear_caches()
@@ -217,19 +235,7 @@ def main() -> int:
             None,
         ),
     ]
-    print(f"reference: one scipy.stats.binomtest(40, 100) call = {reference * 1e6:.0f} µs")
-    print(f"{'measurement':<58}{'median':>10}{'limit':>8}{'x binomtest':>13}  verdict")
-    failed = False
-    for label, seconds, limit in rows:
-        verdict = "" if limit is None else ("ok" if seconds < limit else "OVER")
-        failed |= verdict == "OVER"
-        limit_text = "" if limit is None else f"{limit:g} s"
-        print(
-            f"{label:<58}{seconds * 1e3:>8.1f}ms{limit_text:>8}{seconds / reference:>13,.0f}  "
-            f"{verdict}"
-        )
-    failed |= worst_cases()
-    return 1 if failed else 0
+    return rows
 
 
 if __name__ == "__main__":
