@@ -73,13 +73,15 @@ def make_targets(app: Path, chart_floor: Path) -> dict[str, Target]:
     }
 
 
-async def _loads(browser, args, chart_floor: Path) -> tuple[dict, dict, dict[str, Target]]:  # noqa: ANN001
-    """Cold starts (the last round's servers stay up) and warm loads, alternating."""
+async def _loads(browser, args, chart_floor: Path, started: list[Target]) -> tuple:  # noqa: ANN001
+    """Cold starts (the last round's servers stay up) and warm loads, alternating; every
+    target made is added to `started`, so that the caller stops its server whatever fails."""
     cold: dict[str, list[float]] = {name: [] for name in NAMES}
     warm: dict[str, list[float]] = {name: [] for name in NAMES}
     targets: dict[str, Target] = {}
     for round_ in range(args.cold_rounds):
         fresh = make_targets(args.app, chart_floor)
+        started.extend(fresh.values())
         for name in NAMES:
             seconds, _ = await cold_start(browser, fresh[name])
             cold[name].append(seconds)
@@ -110,17 +112,17 @@ async def _presses(browser, targets: dict[str, Target], query: str, presses: int
 
 async def run(args, query: str, chart_floor: Path) -> dict:  # noqa: ANN001
     """Measure the three apps (`args`: the page benchmark's app, rounds and presses)."""
-    targets: dict[str, Target] = {}
+    started: list[Target] = []  # every server started, stopped at the end whatever fails
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
             executable_path=CHROMIUM, args=list(CHROMIUM_FLAGS)
         )
         try:
-            cold, warm, targets = await _loads(browser, args, chart_floor)
+            cold, warm, targets = await _loads(browser, args, chart_floor, started)
             ms = await _presses(browser, targets, query, args.presses)
         finally:
             await browser.close()
-            for target in targets.values():
+            for target in started:
                 target.server.stop()
     errors = {name: len(t.errors) + t.server.traceback_count() for name, t in targets.items()}
     return {"cold": cold, "warm": warm, "ms": ms, "errors": errors}
