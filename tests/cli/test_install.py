@@ -6,8 +6,9 @@ setuptools already installed (``--no-build-isolation``: no network), then instal
 
 - "core": only numpy and scipy beside it (linked from this interpreter), as after
   ``pip install mcnemar-calculator`` without the ``cases`` extra;
-- "full": this interpreter's packages visible (``--system-site-packages``), as after
-  ``pip install mcnemar-calculator[cases]``.
+- "full": every package of this interpreter's environment visible (its site-packages named in a
+  ``.pth`` file; ``--system-site-packages`` would show the base interpreter's, not a venv's), as
+  after ``pip install mcnemar-calculator[cases]``.
 
 Every command runs from a temporary directory outside the repository, with no PYTHONPATH, so the
 `calculator` it imports is the installed one.
@@ -54,11 +55,10 @@ def _build_wheel(work: Path) -> Path:
     return wheel
 
 
-def _venv(work: Path, name: str, wheel: Path, *, system_site: bool) -> Path:
+def _venv(work: Path, name: str, wheel: Path, *, everything: bool) -> Path:
     """A fresh environment with the wheel installed; returns its bin directory."""
     home = work / name
-    options = ["--system-site-packages"] if system_site else []
-    made = _run([sys.executable, "-m", "venv", "--without-pip", *options, str(home)], cwd=work)
+    made = _run([sys.executable, "-m", "venv", "--without-pip", str(home)], cwd=work)
     assert made.returncode == 0, made.stderr
     python = home / "bin" / "python"
     installed = _run(
@@ -67,13 +67,17 @@ def _venv(work: Path, name: str, wheel: Path, *, system_site: bool) -> Path:
         cwd=work,
     )
     assert installed.returncode == 0, installed.stderr
-    if not system_site:
+    here = Path(sysconfig.get_paths()["purelib"])
+    there = Path(
+        _run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+             cwd=work).stdout.strip()
+    )  # fmt: skip
+    if everything:
+        # This environment's packages (pandas and pyarrow among them), after the wheel's own.
+        paths = dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
+        (there / "zz_this_environment.pth").write_text("\n".join(paths) + "\n")
+    else:
         # numpy and scipy only, from this interpreter: the core's whole runtime.
-        here = Path(sysconfig.get_paths()["purelib"])
-        there = Path(
-            _run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                 cwd=work).stdout.strip()
-        )  # fmt: skip
         for entry in here.iterdir():
             if entry.name.split("-")[0].split(".")[0] in ("numpy", "scipy"):
                 (there / entry.name).symlink_to(entry)
@@ -86,8 +90,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     wheel = _build_wheel(work)
     return {
         "wheel": wheel,
-        "core": _venv(work, "core", wheel, system_site=False),
-        "full": _venv(work, "full", wheel, system_site=True),
+        "core": _venv(work, "core", wheel, everything=False),
+        "full": _venv(work, "full", wheel, everything=True),
         "outside": work,
     }
 
