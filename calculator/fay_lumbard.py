@@ -253,9 +253,13 @@ def exact_compatible_arrays(b, c, n, level):  # noqa: ANN001, ANN201
     shape = np.broadcast_shapes(*(np.shape(v) for v in (b, c, n, level)))
     b, c, n, level = _as_rows(b, c, n, level)
     tail = (1.0 - level) / 2.0
-    both = _upper_limits(
-        np.concatenate([c, b]), np.concatenate([b, c]), np.tile(n, 2), np.tile(tail, 2)
+    # The lower limit of (b, c) is minus the upper limit of (c, b): solve each distinct
+    # (b, c, n, tail) once, however many tables and sides share it.
+    rows = np.stack(
+        [np.concatenate([c, b]), np.concatenate([b, c]), np.tile(n, 2), np.tile(tail, 2)]
     )
+    distinct, back = np.unique(rows, axis=1, return_inverse=True)
+    both = _upper_limits(*distinct)[back.reshape(-1)]
     low, high = -both[: b.size], both[b.size :]
     return low.reshape(shape), high.reshape(shape)
 

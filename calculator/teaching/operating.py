@@ -15,10 +15,17 @@ import numpy as np
 from scipy import special
 
 from calculator._validation import check_count, check_probability
-from calculator.intervals import CI_METHOD_NAMES, CI_METHODS, difference_interval
-from calculator.teaching.interval_arrays import COVERS, VECTORISED, uses_concordant_cells
+from calculator.intervals import (
+    CI_METHOD_NAMES,
+    CI_METHODS,
+    COSTLY,
+    COVERS,
+    VECTORISED,
+    uses_concordant_cells,
+)
 
 __all__ = [
+    "MAX_COSTLY_TABLES",
     "MAX_N",
     "OC_TESTS",
     "IntervalCharacteristics",
@@ -49,14 +56,17 @@ OC_TESTS = {
 MAX_N = 20_000
 #: Each dimension of the sum leaves out at most this much probability in its two tails.
 TAIL_EPSILON = 1e-12
-# Interval methods without an array form here are evaluated table by table, when there are
-# at most this many tables to evaluate (the exact-compatible interval takes about 30 ms a
-# table; 15 tables is every (m, b) of n = 4).
-_MAX_SCALAR_TABLES = 15
+#: The costly interval methods (:data:`calculator.intervals.COSTLY`: the exact-compatible one,
+#: a root-finder over a numerical integral, about 3 ms a table over arrays, so a few seconds at
+#: the bound) are evaluated when there are at most this many tables (m, b): every n up to 40
+#: whatever the cell probabilities, up to about 80 at the calculator's example (15% and 5%
+#: discordant). Past it the method is reported with a note saying so.
+MAX_COSTLY_TABLES = 1_000
 # A method that depends on a and d separately (Newcombe) sums over (m, b, a), which holds
 # about n^1.5 tables; past this many it is reported with a note instead (from about n = 250).
 _MAX_EXPANDED_TABLES = 400_000
 _TIE_TOLERANCE = 1e-9
+_TANGO_HALVINGS = 20
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -184,10 +194,11 @@ def operating_characteristics(
     Intervals: coverage is the probability of the tables whose interval contains p10 - p01,
     and the mean width is the expected upper minus lower limit, summed over the tables (m, b)
     and, for Newcombe, over the both-pass count a | m, b ~ Bin(n - m, p11 / (1 - psi)). Every
-    method in :data:`calculator.CI_METHODS` is included; a method without an array form in
-    :mod:`calculator.teaching.interval_arrays` is evaluated table by table with
-    :func:`calculator.difference_interval` when there are at most 15 tables, and is
-    otherwise reported with a note instead of figures.
+    method in :data:`calculator.CI_METHODS` is included, each evaluated over all tables at once
+    by its array form (:data:`calculator.intervals.VECTORISED`, the function that
+    :func:`calculator.difference_interval` evaluates at one table). The exact-compatible
+    interval, which needs a root-finder per table, is computed when there are at most
+    :data:`MAX_COSTLY_TABLES` tables and is otherwise reported with a note instead of figures.
 
     Each sum runs over the central range of each binomial, leaving out at most 1e-12 of the
     probability in each tail; the total left out is reported as `truncation_error` (of order
@@ -453,19 +464,19 @@ class _TableGrid:
             b, c = self.b, self.m - self.b
             a, d = self.n - b - c, np.zeros_like(b)
             weight = self.weight
-        if method in VECTORISED:
-            low, high = VECTORISED[method](a, b, c, d, z)
-        elif len(b) <= _MAX_SCALAR_TABLES:
-            low, high = _scalar_limits(method, a, b, c, d, level)
-        else:
+        if method in COSTLY and len(b) > MAX_COSTLY_TABLES:
             note = (
-                f"Not computed: this method is evaluated table by table, and n = {self.n:,} has "
-                f"{len(b):,} tables with non-negligible probability (the limit is "
-                f"{_MAX_SCALAR_TABLES:,})."
+                f"Not computed: this method needs a root-finder over a numerical integral for "
+                f"each table, and n = {self.n:,} has {len(b):,} tables with non-negligible "
+                f"probability (the limit is {MAX_COSTLY_TABLES:,})."
             )
             return IntervalCharacteristics(
                 method=method, name=name, coverage=None, mean_width=None, note=note
             )
+        # Tango's ends need only the three decimals of a mean width: 20 halvings (1.9e-6); its
+        # coverage comes from the score itself (COVERS), exactly.
+        options = {"halvings": _TANGO_HALVINGS} if method == "tango" else {}
+        low, high = VECTORISED[method](a, b, c, d, z, **options)
         low, high = np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
         if method in COVERS:
             covered = COVERS[method](a, b, c, d, z, truth)
@@ -478,14 +489,3 @@ class _TableGrid:
             mean_width=max(0.0, float(weight @ (high - low))),
             note=None,
         )
-
-
-def _scalar_limits(
-    method: str, a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray, level: float
-) -> tuple[np.ndarray, np.ndarray]:
-    limits = [
-        difference_interval(int(w), int(x), int(y), int(v), level=level, method=method).interval
-        for w, x, y, v in zip(a, b, c, d, strict=True)
-    ]
-    array = np.array(limits, dtype=np.float64).reshape(-1, 2)
-    return array[:, 0], array[:, 1]
