@@ -71,6 +71,8 @@ def _quadrature(delta, b, c, n, slope: bool):  # noqa: ANN001, ANN202
     value = np.where(positive, 0.0, start)
     derivative = np.zeros_like(value)
     rows = np.flatnonzero(rest > 0)
+    # Sums along each row (not a matrix product, whose order of addition may depend on how
+    # many rows there are): a table's limits do not depend on which tables share the call.
     for first in range(0, rows.size, _CHUNK_ROWS):
         r = rows[first : first + _CHUNK_ROWS]
         half = 0.5 * rest[r][:, None]
@@ -88,7 +90,7 @@ def _quadrature(delta, b, c, n, slope: bool):  # noqa: ANN001, ANN202
         threshold = np.clip(np.nan_to_num(threshold, posinf=1.0, neginf=0.0), 0.0, 1.0)
         bb = (b[r] + 1)[:, None]
         cc = c[r][:, None]
-        value[r] += half[:, 0] * (special.betaincc(bb, cc, threshold) @ _WEIGHTS)
+        value[r] += half[:, 0] * (special.betaincc(bb, cc, threshold) * _WEIGHTS).sum(axis=1)
         if slope:  # d/d delta of P[B >= 1/2 + delta/2t] is -f_B(threshold) / 2t
             with np.errstate(divide="ignore", invalid="ignore"):
                 log_density = (
@@ -98,7 +100,7 @@ def _quadrature(delta, b, c, n, slope: bool):  # noqa: ANN001, ANN202
                 )
                 inside = (threshold > 0) & (threshold < 1)
                 rate = np.where(inside, np.exp(log_density) / (2.0 * t), 0.0)
-            derivative[r] = -half[:, 0] * (np.nan_to_num(rate) @ _WEIGHTS)
+            derivative[r] = -half[:, 0] * (np.nan_to_num(rate) * _WEIGHTS).sum(axis=1)
     return np.clip(value, 0.0, 1.0), derivative
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from scipy import special
 
 from calculator._validation import check_choice, check_probability
-from calculator.fay_lumbard import exact_compatible_arrays, exact_compatible_limits
+from calculator.fay_lumbard import exact_compatible_arrays
 from calculator.table import PairedTable
 from calculator.tails import wilson_limits
 from calculator.tango import tango_covers, tango_limits, tango_score
@@ -29,6 +29,7 @@ __all__ = [
     "ConfidenceInterval",
     "DifferenceInterval",
     "difference_interval",
+    "difference_limits",
     "tango_score",
     "uses_concordant_cells",
 ]
@@ -187,6 +188,27 @@ CI_METHOD_NAMES = {
 CI_METHODS = tuple(CI_METHOD_NAMES)
 
 
+def difference_limits(a, b, c, d, *, level: float, method: str) -> Limits:  # noqa: ANN001
+    """The limits of `method` for arrays of tables (float arrays of counts), clipped to [-1, 1].
+
+    The array form of :func:`difference_interval`, which is this at one table; the caller has
+    validated the tables (n > 0), the level and the method.
+
+    Examples
+    --------
+    >>> low, high = difference_limits(np.array([60.0, 70.0]), np.array([15.0, 4.0]),
+    ...     np.array([5.0, 12.0]), np.array([20.0, 14.0]), level=0.95, method="agresti-min")
+    >>> np.round(low, 3).tolist(), np.round(high, 3).tolist()
+    ([0.012, -0.156], [0.184, -0.001])
+    """
+    if method == "exact-compatible":  # the level itself, not through z and back
+        low, high = exact_compatible_arrays(b, c, np.asarray(a) + b + c + d, level)
+    else:
+        z = float(special.ndtri(0.5 + level / 2))
+        low, high = VECTORISED[method](a, b, c, d, z)
+    return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
+
+
 def difference_interval(
     a: int, b: int, c: int, d: int, *, level: float = 0.95, method: str = "agresti-min"
 ) -> DifferenceInterval:
@@ -265,16 +287,12 @@ def difference_interval(
     check_choice(method, "method", CI_METHODS)
     if table.n == 0:
         raise ValueError("The table is empty (a + b + c + d = 0): an interval needs a case.")
-    if method == "exact-compatible":  # the level itself, not through z and back
-        low, high = exact_compatible_limits(table.b, table.c, table.n, level)
-    else:
-        z = float(special.ndtri(0.5 + level / 2))
-        cells = (np.array([float(v)]) for v in (table.a, table.b, table.c, table.d))
-        low, high = (float(v[0]) for v in VECTORISED[method](*cells, z))
+    cells = (np.array([float(v)]) for v in (table.a, table.b, table.c, table.d))
+    low, high = difference_limits(*cells, level=level, method=method)
     return DifferenceInterval(
         estimate=table.difference,
-        low=min(1.0, max(-1.0, low)),
-        high=min(1.0, max(-1.0, high)),
+        low=float(low[0]),
+        high=float(high[0]),
         level=level,
         method=method,
     )
