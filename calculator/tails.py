@@ -2,8 +2,10 @@
 
 - :func:`beta_quantile`: the x with I_x(a, b) = p (or 1 - I_x(a, b) = p), verified by the
   forward function and refined by a bracketing root-finder where scipy's inverse misses.
+- :func:`log_incomplete_beta_half`: log P[Beta(a, b) < 1/2], far below the double range.
 - :func:`log_binom_half_cdf`, :func:`log_binom_half_pmf`, :func:`half_cdf`: the null
-  distribution of McNemar's exact test, Binomial(m, 1/2), in the log domain where it matters.
+  distribution of McNemar's exact test, Binomial(m, 1/2), in the log domain where it matters
+  (its tail is the one above: P[Binomial(m, 1/2) <= k] = I_{1/2}(m - k, k + 1)).
 - :func:`wilson_limits`: Wilson's score interval for passes out of n.
 
 Every other module takes these from here, so that each tail or interval formula is written once.
@@ -23,6 +25,7 @@ __all__ = [
     "half_cdf",
     "log_binom_half_cdf",
     "log_binom_half_pmf",
+    "log_incomplete_beta_half",
     "wilson_limits",
 ]
 
@@ -202,8 +205,35 @@ def log_binom_half_pmf(k, m):  # noqa: ANN001, ANN201
     return float(value) if np.ndim(value) == 0 else value
 
 
+def log_incomplete_beta_half(a: float, b: float) -> float:
+    """Natural log of I_{1/2}(a, b) = P[Beta(a, b) < 1/2], accurate far below the double range.
+
+    Examples
+    --------
+    >>> round(log_incomplete_beta_half(0.5, 0.5), 12) == round(math.log(0.5), 12)
+    True
+    """
+    value = float(special.betainc(a, b, 0.5))
+    if value > _TAIL_FLOOR:
+        return math.log(value)
+    # Tiny only when a > b. Series: I_x(a, b) = x^a (1 - x)^b / (a B(a, b)) * sum_k t_k with
+    # t_0 = 1 and t_{k+1} / t_k = x (a + b + k) / (a + 1 + k) (Abramowitz & Stegun 26.5.4
+    # via the hypergeometric form). At x = 1/2 the ratios are below r = max(1/2, r_0) < 1 and
+    # fall towards 1/2, so after L terms the rest is below r^L / (1 - r) of the first: L with
+    # r^L <= e^-45 leaves the sum exact in double precision.
+    first = (a + b) / (2.0 * (a + 1.0))
+    ratio = max(0.5, first)
+    terms = math.ceil(45.0 / -math.log(ratio)) + 16
+    k = np.arange(terms, dtype=np.float64)
+    log_ratios = np.log((a + b + k) / (a + 1.0 + k)) - _LN2
+    relative = np.exp(np.cumsum(log_ratios))
+    log_prefactor = -(a + b) * _LN2 - math.log(a) - float(special.betaln(a, b))
+    return log_prefactor + math.log1p(float(relative.sum()))
+
+
 def log_binom_half_cdf(k: int, m: int) -> float:
-    """Natural log of P[Binomial(m, 1/2) <= k], accurate far below the double range.
+    """Natural log of P[Binomial(m, 1/2) <= k] = log I_{1/2}(m - k, k + 1), accurate far below
+    the double range (:func:`log_incomplete_beta_half`).
 
     Examples
     --------
@@ -216,19 +246,9 @@ def log_binom_half_cdf(k: int, m: int) -> float:
         return -math.inf
     if k >= m:
         return 0.0
-    # P[T <= k] = I_{1/2}(m - k, k + 1). scipy's betainc (Boost) keeps full precision at
-    # m = 2e9, where special.bdtr (Cephes) is off by about 1e-5 relative.
-    tail = float(special.betainc(m - k, k + 1, 0.5))
-    if tail > _TAIL_FLOOR:
-        return math.log(tail)
-    # Deep tail: k is far below m/2 and pmf(j) falls as j goes down from k, each step by the
-    # ratio pmf(j-1)/pmf(j) = j/(m-j+1) <= r = k/(m-k+1). After L steps the terms are below
-    # r^L <= e^-45 of pmf(k), so summing L terms relative to pmf(k) is exact in double precision.
-    ratio = k / (m - k + 1)
-    steps = k if ratio == 0 else min(k, math.ceil(45.0 / -math.log(ratio)) + 16)
-    j = np.arange(k, k - steps, -1, dtype=np.float64)
-    relative_terms = np.exp(np.cumsum(np.log(j / (m - j + 1.0))))
-    return float(log_binom_half_pmf(k, m)) + math.log1p(float(relative_terms.sum()))
+    # scipy's betainc (Boost) keeps full precision at m = 2e9, where special.bdtr (Cephes) is
+    # off by about 1e-5 relative.
+    return log_incomplete_beta_half(m - k, k + 1)
 
 
 def half_cdf(k: np.ndarray, m: np.ndarray) -> np.ndarray:

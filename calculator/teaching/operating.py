@@ -8,7 +8,6 @@ difference on a set of tables, and the probability of each set is a sum over thi
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -23,6 +22,7 @@ from calculator.intervals import (
     VECTORISED,
     uses_concordant_cells,
 )
+from calculator.rejection import rejection_limits
 
 __all__ = [
     "MAX_COSTLY_TABLES",
@@ -65,7 +65,6 @@ MAX_COSTLY_TABLES = 1_000
 # A method that depends on a and d separately (Newcombe) sums over (m, b, a), which holds
 # about n^1.5 tables; past this many it is reported with a note instead (from about n = 250).
 _MAX_EXPANDED_TABLES = 400_000
-_TIE_TOLERANCE = 1e-9
 _TANGO_HALVINGS = 20
 
 
@@ -311,73 +310,6 @@ def _central_ranges(
 
 
 # --- tests -------------------------------------------------------------------------------------
-
-
-def rejection_limits(discordant: np.ndarray, test: str, alpha: float) -> np.ndarray:
-    """For each m in `discordant`, the largest k with min(b, m - b) <= k rejected (-1: none).
-
-    Parameters
-    ----------
-    discordant : numpy.ndarray of int
-        Discordant counts m.
-    test : {"exact", "mid-p", "chi2", "chi2-corrected"}
-    alpha : float
-        Significance level.
-
-    Notes
-    -----
-    Each test's two-sided p-value never falls as the split min(b, m - b) grows towards m/2, so
-    the limit is found by bisection on k in [0, m // 2] for all m at once.
-
-    Examples
-    --------
-    >>> rejection_limits(np.arange(10), "exact", 0.05).tolist()
-    [-1, -1, -1, -1, -1, -1, 0, 0, 0, 1]
-    >>> rejection_limits(np.arange(10), "mid-p", 0.05).tolist()
-    [-1, -1, -1, -1, -1, 0, 0, 0, 1, 1]
-    """
-    m = np.asarray(discordant, dtype=np.int64)
-    log_alpha = math.log(alpha) + math.log1p(_TIE_TOLERANCE)
-    low = np.full(m.shape, -1, dtype=np.int64)  # rejected (or -1)
-    high = m // 2 + 1  # not rejected (or one past the last split)
-    while np.any(open_ := high - low > 1):
-        middle = (low + high) // 2
-        rejected = open_ & (_log_pvalue(middle, m, test) <= log_alpha)
-        low = np.where(rejected, middle, low)
-        high = np.where(open_ & ~rejected, middle, high)
-    return low
-
-
-def _log_pvalue(k: np.ndarray, m: np.ndarray, test: str) -> np.ndarray:
-    """log of the two-sided p-value of the split (k, m - k), k <= m/2, vectorised; 0 at m = 0."""
-    k = np.asarray(k, dtype=np.float64)
-    m = np.asarray(m, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if test in ("chi2", "chi2-corrected"):
-            gap = m - 2 * k
-            if test == "chi2-corrected":
-                gap = np.maximum(0.0, gap - 1)
-            root = gap / np.sqrt(m)
-            log_p = np.minimum(0.0, math.log(2.0) + special.log_ndtr(-root))
-        else:
-            log_cdf = np.log(_half_cdf(k, m))
-            if test == "exact":
-                log_p = np.minimum(0.0, math.log(2.0) + log_cdf)
-            else:
-                below = np.log(_half_cdf(k - 1, m))
-                log_p = np.logaddexp(log_cdf, below)
-                balanced = 2 * k == m
-                log_pmf = -np.log(m + 1) - special.betaln(m - k + 1, k + 1) - m * math.log(2.0)
-                log_p = np.where(balanced, np.log1p(-0.5 * np.exp(log_pmf)), log_p)
-        return np.where(m == 0, 0.0, log_p)
-
-
-def _half_cdf(k: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """P[Bin(m, 1/2) <= k], for arrays, with k < 0 giving 0 and k >= m giving 1."""
-    safe_k = np.clip(k, 0, np.maximum(m - 1, 0))
-    with np.errstate(invalid="ignore"):
-        value = special.betainc(np.maximum(m - safe_k, 1), safe_k + 1, 0.5)
-    return np.where(k < 0, 0.0, np.where(k >= m, 1.0, value))
 
 
 def _rejection_probability(
