@@ -164,12 +164,7 @@ def wilson_interval(passes: int, n: int, level: float = 0.95) -> tuple[float, fl
     Notes
     -----
     :func:`calculator.tails.wilson_limits` at z = Phi^-1(1 - (1 - level)/2), clipped to [0, 1]
-    (0 exactly at no passes, 1 at all).
-
-    References
-    ----------
-    .. [1] Wilson, E. B. (1927). Probable inference, the law of succession, and statistical
-           inference. Journal of the American Statistical Association 22(158), 209-212.
+    (0 exactly at no passes, 1 at all); Wilson (1927), cited there.
 
     Examples
     --------
