@@ -13,8 +13,10 @@ import numpy as np
 
 __all__ = ["tango_covers", "tango_limits", "tango_score"]
 
-#: Halvings of [-1, 1] that put each limit within a double of the root (2^-64 < 1e-19).
+#: Halvings of [-1, 1] that put each limit within a double of the root (2^-64 < 1e-19); at
+#: this setting the limits come from false position instead, which gets there in fewer steps.
 FULL_PRECISION = 64
+_MAX_STEPS = 200
 
 
 def _score_function(big, small, n) -> Callable[[np.ndarray], np.ndarray]:  # noqa: ANN001
@@ -78,6 +80,38 @@ def _bisect(below, low: np.ndarray, high: np.ndarray, halvings: int) -> np.ndarr
     return (low + high) / 2
 
 
+def _false_position(excess, low: np.ndarray, high: np.ndarray) -> np.ndarray:  # noqa: ANN001
+    """The root of the decreasing `excess` between `low` (excess > 0) and `high` (< 0),
+    elementwise, to a few doubles: false position with the Illinois modification, bisection
+    where the secant is not finite. Each step keeps the root bracketed."""
+    low, high = low.copy(), high.copy()
+    e_low, e_high = excess(low), excess(high)
+    true_low, true_high = e_low.copy(), e_high.copy()
+    side = np.zeros(low.shape, dtype=np.int8)
+    open_ = high - low > 4 * np.spacing(np.abs(low)) + 1e-300
+    for _ in range(_MAX_STEPS):
+        if not open_.any():
+            break
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            secant = low + e_low * (high - low) / (e_low - e_high)
+        usable = np.isfinite(secant) & (secant > low) & (secant < high)
+        x = np.where(usable, secant, 0.5 * (low + high))
+        value = excess(x)
+        right = value >= 0  # the root is at or above x
+        moved = np.where(right, -1, 1).astype(np.int8)
+        repeat = moved == side
+        new_low, new_high = np.where(right, x, low), np.where(right, high, x)
+        new_e_low = np.where(right, value, np.where(repeat, e_low / 2, e_low))
+        new_e_high = np.where(right, np.where(repeat, e_high / 2, e_high), value)
+        low, high = np.where(open_, new_low, low), np.where(open_, new_high, high)
+        e_low, e_high = np.where(open_, new_e_low, e_low), np.where(open_, new_e_high, e_high)
+        true_low = np.where(open_ & right, value, true_low)
+        true_high = np.where(open_ & ~right, value, true_high)
+        side = np.where(open_, moved, side)
+        open_ &= (value != 0) & (high - low > 4 * np.spacing(np.abs(x)) + 1e-300)
+    return np.where(np.abs(true_low) <= np.abs(true_high), low, high)
+
+
 def tango_limits(a, b, c, d, z: float, *, halvings: int = FULL_PRECISION):  # noqa: ANN001, ANN201
     """Tango's score interval for arrays of tables: the d0 with |T(d0)| <= z, by bisection.
 
@@ -95,9 +129,13 @@ def tango_limits(a, b, c, d, z: float, *, halvings: int = FULL_PRECISION):  # no
     score = _score_function(big, small, total)
     minus_one, one = np.full_like(estimate, -1.0), np.ones_like(estimate)
     # The score falls as d0 rises and is 0 at the estimate.
-    low = _bisect(lambda d0: score(d0) > z, minus_one, estimate, halvings)
+    if halvings >= FULL_PRECISION:
+        low = _false_position(lambda d0: score(d0) - z, minus_one, estimate)
+        high = _false_position(lambda d0: score(d0) + z, estimate, one)
+    else:
+        low = _bisect(lambda d0: score(d0) > z, minus_one, estimate, halvings)
+        high = _bisect(lambda d0: score(d0) >= -z, estimate, one, halvings)
     low = np.where(score(minus_one) <= z, -1.0, low)
-    high = _bisect(lambda d0: score(d0) >= -z, estimate, one, halvings)
     high = np.where(score(one) >= -z, 1.0, high)
     low, high = low[back].reshape(swap.shape), high[back].reshape(swap.shape)
     return np.where(swap, -high, low), np.where(swap, -low, high)
