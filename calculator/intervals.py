@@ -201,12 +201,14 @@ def difference_limits(a, b, c, d, *, level: float, method: str) -> Limits:  # no
     >>> np.round(low, 3).tolist(), np.round(high, 3).tolist()
     ([0.012, -0.156], [0.184, -0.001])
     """
-    if method == "exact-compatible":  # the level itself, not through z and back
-        low, high = exact_compatible_arrays(b, c, np.asarray(a) + b + c + d, level)
-    else:
-        z = float(special.ndtri(0.5 + level / 2))
-        low, high = VECTORISED[method](a, b, c, d, z)
+    low, high = _unclipped(a, b, c, d, level, method)
     return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
+
+
+def _unclipped(a, b, c, d, level: float, method: str) -> Limits:  # noqa: ANN001
+    if method == "exact-compatible":  # the level itself, not through z and back
+        return exact_compatible_arrays(b, c, a + b + c + d, level)
+    return VECTORISED[method](a, b, c, d, float(special.ndtri(0.5 + level / 2)))
 
 
 def difference_interval(
@@ -287,12 +289,13 @@ def difference_interval(
     check_choice(method, "method", CI_METHODS)
     if table.n == 0:
         raise ValueError("The table is empty (a + b + c + d = 0): an interval needs a case.")
-    cells = (np.array([float(v)]) for v in (table.a, table.b, table.c, table.d))
-    low, high = difference_limits(*cells, level=level, method=method)
+    # The array form at one table, as numpy scalars (cheaper than one-element arrays).
+    cells = (np.float64(v) for v in (table.a, table.b, table.c, table.d))
+    low, high = (float(v) for v in _unclipped(*cells, level, method))
     return DifferenceInterval(
         estimate=table.difference,
-        low=float(low[0]),
-        high=float(high[0]),
+        low=min(1.0, max(-1.0, low)),
+        high=min(1.0, max(-1.0, high)),
         level=level,
         method=method,
     )

@@ -169,6 +169,11 @@ def beta_quantile(a, b, p, *, upper: bool = False):  # noqa: ANN001, ANN201
     True
     """
     scalar = all(np.ndim(v) == 0 for v in (a, b, p))
+    if scalar and 0 < p < 1:  # one value: the check without the arrays' overhead
+        x = float((special.betainccinv if upper else special.betaincinv)(a, b, p))
+        value = float(_forward(a, b, x, upper))
+        if abs(value - p) <= QUANTILE_RTOL * min(p, 1.0 - p):
+            return x
     a_arr, b_arr, p_arr = (np.asarray(v, dtype=np.float64) for v in (a, b, p))
     a_arr, b_arr, p_arr = np.broadcast_arrays(a_arr, b_arr, p_arr)
     a_arr, b_arr, p_arr = (v.reshape(-1) for v in (a_arr, b_arr, p_arr))
