@@ -166,6 +166,7 @@ def _solve(b, c, n, tail, low, high, guess):  # noqa: ANN001, ANN202
     step would leave it), which each evaluation narrows."""
     x = guess.copy()
     log_tail = np.log(tail)
+    last = np.full(x.size, np.inf)  # log P_U - log tail at the last point evaluated
     active = np.arange(x.size)
     for _ in range(_MAX_STEPS):
         if active.size == 0:
@@ -175,6 +176,7 @@ def _solve(b, c, n, tail, low, high, guess):  # noqa: ANN001, ANN202
         with np.errstate(divide="ignore", invalid="ignore"):
             excess = np.log(value) - log_tail[active]
             step = excess * value / slope  # (log P - log tail) / (d log P / d delta)
+        last[active] = excess
         above = excess > 0  # the root lies above x
         low[active] = np.where(above, xa, low[active])
         high[active] = np.where(above, high[active], xa)
@@ -193,7 +195,23 @@ def _solve(b, c, n, tail, low, high, guess):  # noqa: ANN001, ANN202
         )
         x[active[excess == 0]] = xa[excess == 0]
         active = active[~done]
-    return x
+    return x, last
+
+
+def _solve_checked(b, c, n, tail, low, high, whole):  # noqa: ANN001, ANN202
+    """:func:`_solve` from the given bracket, verified: where the tail equation does not hold at
+    the root's last step (|log P_U - log tail| above 1e-6, which only a bracket that missed the
+    root would leave), solved again over the `whole` side, [-1, 0] or [0, 1]."""
+    root, last = _solve(
+        b, c, n, tail, low.copy(), high.copy(), _first_guess(b, c, n, tail, low, high)
+    )
+    bad = np.flatnonzero(~(np.abs(last) <= 1e-6))
+    if bad.size:
+        wide_low, wide_high = (np.full(bad.size, v) for v in whole)
+        args = b[bad], c[bad], n[bad], tail[bad]
+        guess = _first_guess(*args, wide_low, wide_high)
+        root[bad], _ = _solve(*args, wide_low, wide_high, guess)
+    return root
 
 
 def _first_guess(b, c, n, tail, low, high):  # noqa: ANN001, ANN202
@@ -237,15 +255,13 @@ def _upper_limits(b, c, n, tail):  # noqa: ANN001, ANN202
     if rows.size:
         top = np.minimum(1.0, beta_quantile(m[rows] + 1, n[rows] - m[rows], tail[rows], upper=True))
         args = b[rows], c[rows], n[rows], tail[rows]
-        guess = _first_guess(*args, np.zeros(rows.size), top)
-        root = _solve(*args, np.zeros(rows.size), top, guess)
+        root = _solve_checked(*args, np.zeros(rows.size), top, (0.0, 1.0))
         out[rows] = np.maximum(root, 5e-324)
     rows = np.flatnonzero(falling)
     if rows.size:
         bottom = np.maximum(-1.0, -beta_quantile(m[rows], n[rows] - m[rows] + 1, tail[rows]))
         args = b[rows], c[rows], n[rows], tail[rows]
-        zero = np.zeros(rows.size)
-        root = _solve(*args, bottom, zero, _first_guess(*args, bottom, zero))
+        root = _solve_checked(*args, bottom, np.zeros(rows.size), (-1.0, 0.0))
         out[rows] = np.minimum(root, -5e-324)  # P_U(0) < tail: the limit is below 0
     return out
 

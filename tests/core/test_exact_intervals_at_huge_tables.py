@@ -58,10 +58,8 @@ MPMATH_EXACT_COMPATIBLE = [
 @pytest.mark.parametrize(("b", "c", "n", "low", "high"), MPMATH_EXACT_COMPATIBLE)
 def test_exact_compatible_limits_at_huge_tables_match_mpmath(b, c, n, low, high):
     got_low, got_high = exact_compatible_limits(b, c, n, 0.95)
-    # The quadrature over T's quantile keeps about 9 digits at n = 10^12 (its tail equation
-    # holds to 3e-8 relative there), 11 or more below.
-    assert got_low == pytest.approx(low, rel=1e-8)
-    assert got_high == pytest.approx(high, rel=1e-8)
+    assert got_low == pytest.approx(low, rel=1e-10)
+    assert got_high == pytest.approx(high, rel=1e-10)
     ci = difference_interval(n - b - c, b, c, 0, method="exact-compatible")
     assert ci.low <= ci.estimate <= ci.high
 
