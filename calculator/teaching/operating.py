@@ -57,11 +57,11 @@ MAX_N = 20_000
 #: Each dimension of the sum leaves out at most this much probability in its two tails.
 TAIL_EPSILON = 1e-12
 #: The costly interval methods (:data:`calculator.intervals.COSTLY`: the exact-compatible one,
-#: a root-finder over a numerical integral, about 3 ms a table over arrays, so a few seconds at
-#: the bound) are evaluated when there are at most this many tables (m, b): every n up to 40
-#: whatever the cell probabilities, up to about 80 at the calculator's example (15% and 5%
-#: discordant). Past it the method is reported with a note saying so.
-MAX_COSTLY_TABLES = 1_000
+#: a root-finder over a numerical integral, about 1.3 ms of CPU a table over arrays, 2 s at the
+#: bound) are evaluated when there are at most this many tables (m, b): every n up to 50
+#: whatever the cell probabilities, and the calculator's example (n = 100 with 15% and 5%
+#: discordant: 1,203 tables). Past it the method is reported with a note saying so.
+MAX_COSTLY_TABLES = 1_500
 # A method that depends on a and d separately (Newcombe) sums over (m, b, a), which holds
 # about n^1.5 tables; past this many it is reported with a note instead (from about n = 250).
 _MAX_EXPANDED_TABLES = 400_000
