@@ -34,8 +34,8 @@ from calculator import (
     mcnemar_exact,
     operating_characteristics,
 )
-from calculator.planning import exact_power
 from calculator.intervals import VECTORISED
+from calculator.planning import exact_power
 from calculator.teaching.operating import MAX_COSTLY_TABLES, MAX_N, OC_TESTS, rejection_limits
 
 TESTS = {
@@ -181,15 +181,6 @@ def test_wald_undercovers_with_few_discordant_pairs() -> None:
 def test_every_interval_method_is_listed_in_order() -> None:
     result = operating_characteristics(3, 0.2, 0.1)
     assert tuple(i.method for i in result.intervals) == CI_METHODS
-
-
-def test_a_table_by_table_method_past_its_limit_says_why() -> None:
-    scalar_only = [m for m in CI_METHODS if m not in VECTORISED]
-    if not scalar_only:
-        pytest.skip("every interval method has an array form")
-    result = {i.method: i for i in operating_characteristics(40, 0.2, 0.1).intervals}
-    for method in scalar_only:
-        assert result[method].coverage is None and "n = 40 " in result[method].note
 
 
 def test_newcombe_past_its_table_limit_says_why() -> None:
