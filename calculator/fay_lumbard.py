@@ -20,6 +20,7 @@ comparison of many systems need thousands of intervals); a single table is the o
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -282,6 +283,7 @@ def exact_compatible_arrays(b, c, n, level):  # noqa: ANN001, ANN201
     return low.reshape(shape), high.reshape(shape)
 
 
+@functools.lru_cache(maxsize=4096)  # tables that differ only in a and d share their limits
 def exact_compatible_limits(b: int, c: int, n: int, level: float) -> tuple[float, float]:
     """Fay & Lumbard's (2021) limits for the pass-rate difference A - B = (b - c)/n.
 

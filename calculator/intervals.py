@@ -16,7 +16,7 @@ import numpy as np
 from scipy import special
 
 from calculator._validation import check_choice, check_probability
-from calculator.fay_lumbard import exact_compatible_arrays
+from calculator.fay_lumbard import exact_compatible_arrays, exact_compatible_limits
 from calculator.table import PairedTable
 from calculator.tails import wilson_limits
 from calculator.tango import tango_covers, tango_limits, tango_score
@@ -290,8 +290,11 @@ def difference_interval(
     if table.n == 0:
         raise ValueError("The table is empty (a + b + c + d = 0): an interval needs a case.")
     # The array form at one table, as numpy scalars (cheaper than one-element arrays).
-    cells = (np.float64(v) for v in (table.a, table.b, table.c, table.d))
-    low, high = (float(v) for v in _unclipped(*cells, level, method))
+    if method == "exact-compatible":  # cached: tables differing only in a and d share it
+        low, high = exact_compatible_limits(table.b, table.c, table.n, level)
+    else:
+        cells = (np.float64(v) for v in (table.a, table.b, table.c, table.d))
+        low, high = (float(v) for v in _unclipped(*cells, level, method))
     return DifferenceInterval(
         estimate=table.difference,
         low=min(1.0, max(-1.0, low)),
