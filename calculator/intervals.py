@@ -1,29 +1,37 @@
 """Confidence intervals for the paired pass-rate difference (b - c) / n.
 
-Each method is one function of the four counts and the normal quantile z; `difference_interval`
-validates the input, picks the method by name and clips the limits to [-1, 1].
+Each method is one function of arrays of the four counts and the normal quantile z
+(:data:`VECTORISED`), written once: `difference_interval` validates one table, evaluates the
+method at it and clips the limits to [-1, 1]; the teaching section's coverage sums and the
+comparison of many systems call the same functions on thousands of tables.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import NamedTuple
 
+import numpy as np
 from scipy import special
 
 from calculator._validation import check_choice, check_probability
-from calculator.fay_lumbard import exact_compatible_limits
+from calculator.fay_lumbard import exact_compatible_arrays, exact_compatible_limits
 from calculator.table import PairedTable
+from calculator.tails import wilson_limits
+from calculator.tango import tango_covers, tango_limits, tango_score
 
 __all__ = [
+    "COVERS",
     "CI_METHODS",
     "CI_METHOD_NAMES",
+    "VECTORISED",
     "ConfidenceInterval",
     "DifferenceInterval",
     "difference_interval",
+    "difference_limits",
     "tango_score",
+    "uses_concordant_cells",
 ]
 
 
@@ -61,126 +69,113 @@ class DifferenceInterval:
         return asdict(self)
 
 
-def _agresti_min(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
+Limits = tuple[np.ndarray, np.ndarray]
+
+
+def _agresti_min(a, b, c, d, z: float) -> Limits:  # noqa: ANN001
     """Wald on the table with 1/2 added to each cell (Agresti & Min 2005)."""
-    n_adj = a + b + c + d + 2.0
-    b_adj, c_adj = b + 0.5, c + 0.5
-    centre = (b_adj - c_adj) / n_adj
-    se = math.sqrt(max(0.0, (b_adj + c_adj) - (b_adj - c_adj) ** 2 / n_adj)) / n_adj
-    return centre - z * se, centre + z * se
+    return _wald(a + 0.5, b + 0.5, c + 0.5, d + 0.5, z)
 
 
-def _wald(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
+def _wald(a, b, c, d, z: float) -> Limits:  # noqa: ANN001
     """(b - c)/n +/- z sqrt((b + c) - (b - c)^2 / n) / n; zero width when b + c = 0."""
     n = a + b + c + d
     estimate = (b - c) / n
-    se = math.sqrt(max(0.0, (b + c) - (b - c) ** 2 / n)) / n
+    se = np.sqrt(np.maximum(0.0, (b + c) - (b - c) ** 2 / n)) / n
     return estimate - z * se, estimate + z * se
 
 
-def _bonett_price(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
+def _bonett_price(a, b, c, d, z: float) -> Limits:  # noqa: ANN001
     """Laplace-adjusted Wald: p12 = (b+1)/(n+2), p21 = (c+1)/(n+2) (Bonett & Price 2012)."""
     n_adj = a + b + c + d + 2.0
     p12, p21 = (b + 1) / n_adj, (c + 1) / n_adj
     centre = p12 - p21
-    se = math.sqrt(max(0.0, (p12 + p21 - centre**2) / n_adj))
+    se = np.sqrt(np.maximum(0.0, (p12 + p21 - centre**2) / n_adj))
     return centre - z * se, centre + z * se
 
 
-def _wilson(successes: int, n: int, z: float) -> tuple[float, float]:
-    proportion = successes / n
-    z2 = z * z
-    centre = proportion + z2 / (2 * n)
-    spread = z * math.sqrt(proportion * (1 - proportion) / n + z2 / (4 * n * n))
-    return (centre - spread) / (1 + z2 / n), (centre + spread) / (1 + z2 / n)
+def _exact_products(a, b, c, d) -> tuple[np.ndarray, np.ndarray]:  # noqa: ANN001
+    """a d - b c and (a + b)(c + d)(a + c)(b + d) in exact integer arithmetic, then as floats:
+    in int64 while the products fit, else in Python integers."""
+    cells = [np.asarray(v, dtype=np.float64) for v in (a, b, c, d)]
+    if float(sum(np.max(v, initial=0.0) for v in cells)) < 40_000:  # n^4 < 2.6e18 < 2^63
+        a, b, c, d = (v.astype(np.int64) for v in cells)
+        cross, margins = a * d - b * c, (a + b) * (c + d) * (a + c) * (b + d)
+        return cross.astype(np.float64), margins.astype(np.float64)
+    a, b, c, d = (np.array([int(x) for x in v.ravel()], dtype=object) for v in cells)
+    cross, margins = a * d - b * c, (a + b) * (c + d) * (a + c) * (b + d)
+    shape = cells[0].shape
+    return (
+        np.array([float(x) for x in cross]).reshape(shape),
+        np.array([float(x) for x in margins]).reshape(shape),
+    )
 
 
-def _newcombe(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
+def _newcombe(a, b, c, d, z: float) -> Limits:  # noqa: ANN001
     """Square-and-add of Wilson intervals for pA and pB, Newcombe (1998) method 10."""
     n = a + b + c + d
     pass_a, pass_b = (a + b) / n, (a + c) / n
-    low_a, high_a = _wilson(a + b, n, z)
-    low_b, high_b = _wilson(a + c, n, z)
-    cross = a * d - b * c  # exact integer arithmetic
-    margins = (a + b) * (c + d) * (a + c) * (b + d)
-    if margins == 0:
-        phi = 0.0
-    elif cross > n / 2:
-        phi = (cross - n / 2) / math.sqrt(margins)
-    elif cross >= 0:
-        phi = 0.0
-    else:
-        phi = cross / math.sqrt(margins)
+    low_a, high_a = wilson_limits(a + b, n, z)
+    low_b, high_b = wilson_limits(a + c, n, z)
+    cross, margins = _exact_products(a, b, c, d)  # exact, as the sign of cross - n/2 decides
+    root = np.sqrt(np.where(margins > 0, margins, 1.0))
+    phi = np.where(cross > n / 2, (cross - n / 2) / root, np.where(cross >= 0, 0.0, cross / root))
+    phi = np.where(margins == 0, 0.0, phi)
     gap_low_a, gap_high_a = pass_a - low_a, high_a - pass_a
     gap_low_b, gap_high_b = pass_b - low_b, high_b - pass_b
-    delta = math.sqrt(max(0.0, gap_low_a**2 - 2 * phi * gap_low_a * gap_high_b + gap_high_b**2))
-    epsilon = math.sqrt(max(0.0, gap_high_a**2 - 2 * phi * gap_high_a * gap_low_b + gap_low_b**2))
+    delta = np.sqrt(
+        np.maximum(0.0, gap_low_a**2 - 2 * phi * gap_low_a * gap_high_b + gap_high_b**2)
+    )
+    epsilon = np.sqrt(
+        np.maximum(0.0, gap_high_a**2 - 2 * phi * gap_high_a * gap_low_b + gap_low_b**2)
+    )
     difference = pass_a - pass_b
     return difference - delta, difference + epsilon
 
 
-def tango_score(b: int, c: int, n: int, d0: float) -> float:
-    """Tango's score statistic T(d0) for H0: pA - pB = d0, with the restricted MLE variance.
-
-    T(d0) = (b - c - n d0) / sqrt(n (2 q + d0 (1 - d0))), where q is the maximum-likelihood
-    estimate of the "only B passes" probability under pA - pB = d0 (Tango 1998). T decreases in
-    d0 and T(0)^2 is McNemar's uncorrected chi-square. Shared by the Tango interval and the
-    non-inferiority test (:mod:`calculator.noninferiority`), so both use one formula.
-
-    Examples
-    --------
-    >>> round(tango_score(15, 5, 100, 0.0) ** 2, 6)
-    5.0
-    """
-    if b < c:
-        # With the larger discordant cell as b, q (the smaller cell's probability) is small and
-        # 2q + d0(1 - d0) does not cancel near d0 = -1. Swapping b and c mirrors T.
-        return -tango_score(c, b, n, -d0)
-    quad_a = 2.0 * n
-    quad_b = -b - c + (2.0 * n - b + c) * d0
-    quad_c = -c * d0 * (1.0 - d0)
-    root = math.sqrt(max(0.0, quad_b**2 - 4 * quad_a * quad_c))
-    # The non-negative root of A q^2 + B q + C, in the form without cancellation.
-    q = (root - quad_b) / (2 * quad_a) if quad_b <= 0 else -2 * quad_c / (quad_b + root)
-    variance = n * (2 * q + d0 * (1 - d0))
-    if variance <= 0:
-        # Only at d0 = +/-1 with an extreme table: the score is infinite in the direction away
-        # from the estimate.
-        return math.copysign(math.inf, (b - c) - n * d0) if (b - c) != n * d0 else 0.0
-    return ((b - c) - n * d0) / math.sqrt(variance)
+def _exact_compatible(a, b, c, d, z: float) -> Limits:  # noqa: ANN001
+    """Fay & Lumbard's interval at the level whose normal quantile is z (see
+    :func:`calculator.fay_lumbard.exact_compatible_limits`)."""
+    level = float(special.ndtr(z) - special.ndtr(-z))
+    return exact_compatible_arrays(b, c, np.asarray(a) + b + c + d, level)
 
 
-def _tango(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
-    """Score interval: the D0 with |T(D0)| <= z (Tango 1998), ends found by brentq."""
-    # Imported here: scipy.optimize takes about 0.7 s to import, and only Tango needs it.
-    from scipy.optimize import brentq
-
-    if b < c:
-        # Work with the larger discordant cell as b: then q, the smaller cell's probability,
-        # is small, and 2q + d0(1 - d0) does not cancel near d0 = -1 (at n = 2.6e7 the direct
-        # form loses 1e-8 in a limit). Swapping b and c mirrors the interval.
-        low, high = _tango(a, c, b, d, z)
-        return -high, -low
-    n = a + b + c + d
-    estimate = (b - c) / n
-
-    def score(d0: float) -> float:
-        return tango_score(b, c, n, d0)
-
-    # T decreases in d0 and T(estimate) = 0; each end is where |T| reaches z, or the boundary.
-    low = -1.0 if score(-1.0) <= z else brentq(lambda d0: score(d0) - z, -1.0, estimate, xtol=1e-15)
-    high = 1.0 if score(1.0) >= -z else brentq(lambda d0: score(d0) + z, estimate, 1.0, xtol=1e-15)
-    return low, high
-
-
-#: The methods computed from z, by key.
-_Z_METHODS: dict[str, Callable[[int, int, int, int, float], tuple[float, float]]] = {
+#: Every interval method over arrays, by key: limits(a, b, c, d, z) with float arrays of
+#: counts and the normal quantile z = Phi^-1(1 - (1 - level)/2) gives the arrays of lower and
+#: upper limits before clipping to [-1, 1]. :func:`difference_interval` is each at one table.
+VECTORISED: dict[str, Callable[..., Limits]] = {
     "agresti-min": _agresti_min,
     "wald": _wald,
     "bonett-price": _bonett_price,
     "newcombe": _newcombe,
-    "tango": _tango,
+    "tango": tango_limits,
+    "exact-compatible": _exact_compatible,
 }
+#: Coverage decided without the limits, for methods where that is exact and cheaper.
+COVERS: dict[str, Callable[..., np.ndarray]] = {"tango": tango_covers}
+# Methods known to depend on the table only through n, b and c (Fay & Lumbard's interval
+# combines m out of n with b out of m).
+_DISCORDANT_ONLY = frozenset({"agresti-min", "wald", "bonett-price", "tango", "exact-compatible"})
+#: Methods whose limits need a root-finder over a numerical integral for each table (tens of
+#: milliseconds a table); the others cost microseconds a table.
+COSTLY = frozenset({"exact-compatible"})
+
+
+def uses_concordant_cells(method: str) -> bool:
+    """Whether the method's limits depend on a and d separately, not only on n = a + b + c + d.
+
+    Newcombe's does (its Wilson intervals use the two pass rates and its correlation uses
+    a d - b c). A method not known to depend only on n, b and c is assumed to, so that nothing
+    is left out of its sum.
+
+    Examples
+    --------
+    >>> uses_concordant_cells("newcombe"), uses_concordant_cells("tango")
+    (True, False)
+    """
+    return method not in _DISCORDANT_ONLY
+
+
 #: Display name of each interval method, for reports and labels.
 CI_METHOD_NAMES = {
     "agresti-min": "Agresti-Min",
@@ -191,6 +186,29 @@ CI_METHOD_NAMES = {
     "exact-compatible": "Exact-compatible (Fay-Lumbard)",
 }
 CI_METHODS = tuple(CI_METHOD_NAMES)
+
+
+def difference_limits(a, b, c, d, *, level: float, method: str) -> Limits:  # noqa: ANN001
+    """The limits of `method` for arrays of tables (float arrays of counts), clipped to [-1, 1].
+
+    The array form of :func:`difference_interval`, which is this at one table; the caller has
+    validated the tables (n > 0), the level and the method.
+
+    Examples
+    --------
+    >>> low, high = difference_limits(np.array([60.0, 70.0]), np.array([15.0, 4.0]),
+    ...     np.array([5.0, 12.0]), np.array([20.0, 14.0]), level=0.95, method="agresti-min")
+    >>> np.round(low, 3).tolist(), np.round(high, 3).tolist()
+    ([0.012, -0.156], [0.184, -0.001])
+    """
+    low, high = _unclipped(a, b, c, d, level, method)
+    return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
+
+
+def _unclipped(a, b, c, d, level: float, method: str) -> Limits:  # noqa: ANN001
+    if method == "exact-compatible":  # the level itself, not through z and back
+        return exact_compatible_arrays(b, c, a + b + c + d, level)
+    return VECTORISED[method](a, b, c, d, float(special.ndtri(0.5 + level / 2)))
 
 
 def difference_interval(
@@ -271,11 +289,12 @@ def difference_interval(
     check_choice(method, "method", CI_METHODS)
     if table.n == 0:
         raise ValueError("The table is empty (a + b + c + d = 0): an interval needs a case.")
-    if method == "exact-compatible":
+    # The array form at one table, as numpy scalars (cheaper than one-element arrays).
+    if method == "exact-compatible":  # cached: tables differing only in a and d share it
         low, high = exact_compatible_limits(table.b, table.c, table.n, level)
     else:
-        z = float(special.ndtri(0.5 + level / 2))
-        low, high = _Z_METHODS[method](table.a, table.b, table.c, table.d, z)
+        cells = (np.float64(v) for v in (table.a, table.b, table.c, table.d))
+        low, high = (float(v) for v in _unclipped(*cells, level, method))
     return DifferenceInterval(
         estimate=table.difference,
         low=min(1.0, max(-1.0, low)),

@@ -13,6 +13,7 @@ import numpy as np
 from scipy import special
 
 from calculator._validation import check_choice, check_count
+from calculator.tails import log_binom_half_cdf, log_binom_half_pmf
 
 __all__ = [
     "ALTERNATIVES",
@@ -32,9 +33,6 @@ ALTERNATIVES = ("two-sided", "greater", "less")
 
 #: log(10), to turn a natural-log p-value into its base-10 logarithm.
 LN10 = math.log(10.0)
-# Below this the binomial tail from the incomplete beta function loses relative precision to
-# underflow, so the log-domain series takes over.
-_TAIL_FLOOR = 1e-250
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -100,44 +98,6 @@ class ZTestResult:
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
-
-
-def log_binom_half_cdf(k: int, m: int) -> float:
-    """Natural log of P[Binomial(m, 1/2) <= k], accurate far below the double range.
-
-    Examples
-    --------
-    >>> round(log_binom_half_cdf(0, 5000) / math.log(10), 2)
-    -1505.15
-    >>> log_binom_half_cdf(-1, 4)
-    -inf
-    """
-    if k < 0:
-        return -math.inf
-    if k >= m:
-        return 0.0
-    # P[T <= k] = I_{1/2}(m - k, k + 1). scipy's betainc (Boost) keeps full precision at
-    # m = 2e9, where special.bdtr (Cephes) is off by about 1e-5 relative.
-    tail = float(special.betainc(m - k, k + 1, 0.5))
-    if tail > _TAIL_FLOOR:
-        return math.log(tail)
-    # Deep tail: k is far below m/2 and pmf(j) falls as j goes down from k, each step by the
-    # ratio pmf(j-1)/pmf(j) = j/(m-j+1) <= r = k/(m-k+1). After L steps the terms are below
-    # r^L <= e^-45 of pmf(k), so summing L terms relative to pmf(k) is exact in double precision.
-    ratio = k / (m - k + 1)
-    steps = k if ratio == 0 else min(k, math.ceil(45.0 / -math.log(ratio)) + 16)
-    j = np.arange(k, k - steps, -1, dtype=np.float64)
-    relative_terms = np.exp(np.cumsum(np.log(j / (m - j + 1.0))))
-    return _log_binom_half_pmf(k, m) + math.log1p(float(relative_terms.sum()))
-
-
-def _log_binom_half_pmf(k: int, m: int) -> float:
-    """log P[Binomial(m, 1/2) = k] = -log(m + 1) - log B(m - k + 1, k + 1) - m log 2.
-
-    Relative error below 1e-14 for m in the thousands, about 1e-6 at m = 2e9: far below the
-    digits that a log10 p or a mid-p value shows.
-    """
-    return -math.log(m + 1) - float(special.betaln(m - k + 1, k + 1)) - m * math.log(2.0)
 
 
 def mcnemar_exact(
@@ -210,7 +170,7 @@ def mcnemar_exact(
     elif convention == "doubling":
         log_p = min(0.0, math.log(2.0) + log_binom_half_cdf(k, m))
     elif b == c:
-        log_p = math.log1p(-0.5 * math.exp(_log_binom_half_pmf(k, m)))
+        log_p = math.log1p(-0.5 * math.exp(log_binom_half_pmf(k, m)))
     else:
         # 2 P[T <= k] - P[T = k] = P[T <= k] + P[T <= k - 1], both in the log domain.
         log_p = float(np.logaddexp(log_binom_half_cdf(k, m), log_binom_half_cdf(k - 1, m)))

@@ -16,6 +16,7 @@ import numpy as np
 from scipy import special
 
 from calculator._validation import check_choice, check_count, check_probability
+from calculator.tails import beta_quantile
 
 __all__ = ["ODDS_RATIO_METHODS", "OddsRatio", "odds_ratio"]
 
@@ -68,14 +69,16 @@ class OddsRatio:
 def _exact_lower(b: int, c: int, tail: float) -> float:
     """Clopper-Pearson lower limit of the odds ratio: P_theta[X >= b] = tail, 0 at b = 0.
 
-    theta and 1 - theta are both computed as Beta quantiles, so that neither loses digits.
+    theta and 1 - theta are both computed as Beta quantiles, so that neither loses digits, and
+    both are verified (scipy's inverse alone is wrong for large shapes: see
+    :func:`calculator.tails.beta_quantile`).
     """
     if b == 0:
         return 0.0
-    theta = float(special.betaincinv(b, c + 1, tail))
+    theta = beta_quantile(b, c + 1, tail)
     if c == 0:
         return theta / -math.expm1(math.log(tail) / b)  # theta = tail^(1/b)
-    return theta / float(special.betainccinv(c + 1, b, tail))
+    return theta / beta_quantile(c + 1, b, tail, upper=True)
 
 
 def _tail_at_least(b: int, c: int, log_odds: float) -> float:

@@ -10,20 +10,14 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-import numpy as np
-from scipy import special
-
 from calculator._validation import check_count
 from calculator.mcnemar import LN10
+from calculator.tails import log_incomplete_beta_half
 
 __all__ = ["PRIOR", "BetterProbability", "probability_b_better"]
 
 #: The prior, as reports name it.
 PRIOR = "Jeffreys Beta(1/2, 1/2)"
-
-# Below this scipy's incomplete beta loses relative precision to underflow; a series in the log
-# domain takes over.
-_TAIL_FLOOR = 1e-250
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -108,29 +102,3 @@ def probability_b_better(b: int, c: int) -> BetterProbability:
         log10_probability_B_better=log_b_better / LN10,
         log10_probability_A_better=log_a_better / LN10,
     )
-
-
-def log_incomplete_beta_half(a: float, b: float) -> float:
-    """Natural log of I_{1/2}(a, b) = P[Beta(a, b) < 1/2], accurate far below the double range.
-
-    Examples
-    --------
-    >>> round(log_incomplete_beta_half(0.5, 0.5), 12) == round(math.log(0.5), 12)
-    True
-    """
-    value = float(special.betainc(a, b, 0.5))
-    if value > _TAIL_FLOOR:
-        return math.log(value)
-    # Tiny only when a > b. Series: I_x(a, b) = x^a (1 - x)^b / (a B(a, b)) * sum_k t_k with
-    # t_0 = 1 and t_{k+1} / t_k = x (a + b + k) / (a + 1 + k) (Abramowitz & Stegun 26.5.4
-    # via the hypergeometric form). At x = 1/2 the ratios are below r = max(1/2, r_0) < 1 and
-    # fall towards 1/2, so after L terms the rest is below r^L / (1 - r) of the first: L with
-    # r^L <= e^-45 leaves the sum exact in double precision.
-    first = (a + b) / (2.0 * (a + 1.0))
-    ratio = max(0.5, first)
-    terms = math.ceil(45.0 / -math.log(ratio)) + 16
-    k = np.arange(terms, dtype=np.float64)
-    log_ratios = np.log((a + b + k) / (a + 1.0 + k)) - math.log(2.0)
-    relative = np.exp(np.cumsum(log_ratios))
-    log_prefactor = -(a + b) * math.log(2.0) - math.log(a) - float(special.betaln(a, b))
-    return log_prefactor + math.log1p(float(relative.sum()))

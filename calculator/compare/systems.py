@@ -6,7 +6,6 @@ frozen :class:`SystemComparison` with a strict-JSON ``to_dict()``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
@@ -16,9 +15,10 @@ from scipy import special
 from calculator._validation import check_choice, check_probability
 from calculator.compare.cochran import CochranQResult, cochran_q
 from calculator.compare.multiplicity import ADJUSTMENTS, adjust_log10_pvalues, adjust_pvalues
-from calculator.intervals import CI_METHODS, difference_interval
+from calculator.intervals import CI_METHODS, difference_limits
 from calculator.mcnemar import mcnemar_exact
 from calculator.table import PairedTable
+from calculator.tails import wilson_limits
 
 __all__ = [
     "MAX_SYSTEMS",
@@ -163,25 +163,15 @@ def wilson_interval(passes: int, n: int, level: float = 0.95) -> tuple[float, fl
 
     Notes
     -----
-    (p + z^2/2n -/+ z sqrt(p(1 - p)/n + z^2/4n^2)) / (1 + z^2/n), z = Phi^-1(1 - (1 - level)/2).
-
-    References
-    ----------
-    .. [1] Wilson, E. B. (1927). Probable inference, the law of succession, and statistical
-           inference. Journal of the American Statistical Association 22(158), 209-212.
+    :func:`calculator.tails.wilson_limits` at z = Phi^-1(1 - (1 - level)/2), clipped to [0, 1]
+    (0 exactly at no passes, 1 at all); Wilson (1927), cited there.
 
     Examples
     --------
     >>> [round(v, 4) for v in wilson_interval(28, 46)]
     [0.4646, 0.7361]
     """
-    z = float(special.ndtri(0.5 + level / 2))
-    proportion = passes / n
-    z2 = z * z
-    centre = proportion + z2 / (2 * n)
-    spread = z * math.sqrt(max(0.0, proportion * (1 - proportion) / n + z2 / (4 * n * n)))
-    low = (centre - spread) / (1 + z2 / n)
-    high = (centre + spread) / (1 + z2 / n)
+    low, high = wilson_limits(passes, n, float(special.ndtri(0.5 + level / 2)))
     return (0.0 if passes == 0 else max(0.0, low)), (1.0 if passes == n else min(1.0, high))
 
 
@@ -350,15 +340,18 @@ def _pairs(
     exact = [mcnemar_exact(b, c) for _, _, _, b, c, _ in rows]
     adjusted = adjust_pvalues([e.pvalue for e in exact], method=adjust)
     log_adjusted = adjust_log10_pvalues([e.log10_pvalue for e in exact], method=adjust)
+    # Every pair's interval in one call over arrays (the exact-compatible method's root-finder
+    # then runs once for all pairs, not once a pair).
+    cells = np.array([row[2:] for row in rows], dtype=np.float64).reshape(-1, 4).T
+    lows, highs = difference_limits(*cells, level=level, method=ci_method)
     pairs = []
-    for (j, m, a, b, c, d), test, p_adj, log_adj in zip(
-        rows, exact, adjusted, log_adjusted, strict=True
+    for (j, m, a, b, c, d), test, p_adj, log_adj, low, high in zip(
+        rows, exact, adjusted, log_adjusted, lows, highs, strict=True
     ):
-        interval = difference_interval(a, b, c, d, level=level, method=ci_method)
         pairs.append(
             PairComparison(
                 a=names[j], b=names[m], a_count=a, b_count=b, c_count=c, d_count=d,
-                difference=interval.estimate, low=interval.low, high=interval.high,
+                difference=(b - c) / n, low=float(low), high=float(high),
                 pvalue=test.pvalue, log10_pvalue=test.log10_pvalue,
                 adjusted_pvalue=float(p_adj), log10_adjusted_pvalue=float(log_adj),
                 reject=bool(p_adj <= alpha),

@@ -16,6 +16,7 @@ from scipy import stats
 
 from calculator._validation import check_count, check_probability, message
 from calculator.planning.inputs import MAX_N, check_cells, check_test
+from calculator.rejection import rejection_limits as _limits_of
 
 __all__ = [
     "MAX_TABULATED",
@@ -31,9 +32,6 @@ __all__ = [
     "window",
 ]
 
-# A p-value within this relative distance of alpha counts as reaching it, so that a dyadic
-# alpha such as 1/16, which some exact p-values equal, is not lost to rounding.
-_TIE_TOLERANCE = 1e-9
 # Elements per block when power is summed for many n at once (bounds memory).
 _BLOCK_ELEMENTS = 1 << 21
 # Windows up to this wide get their weights from the ratio of successive pmf values; wider ones
@@ -101,7 +99,7 @@ def limits_between(low: int, high: int, alpha: float, test: str) -> np.ndarray:
     """
     if high < _SMALL_TABLE:
         return rejection_limits(high, alpha=alpha, test=test)[low:]
-    return _limits_for(np.arange(low, high + 1, dtype=np.int64), alpha, test)
+    return _limits_of(np.arange(low, high + 1, dtype=np.int64), test, alpha)
 
 
 def limits_at(discordant: np.ndarray, alpha: float, test: str) -> np.ndarray:
@@ -111,46 +109,14 @@ def limits_at(discordant: np.ndarray, alpha: float, test: str) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     if int(discordant.max()) < _SMALL_TABLE:
         return rejection_limits(int(discordant.max()), alpha=alpha, test=test)[discordant]
-    return _limits_for(discordant, alpha, test)
+    return _limits_of(discordant, test, alpha)
 
 
 @functools.lru_cache(maxsize=4)
 def _limits_table(size: int, alpha: float, test: str) -> np.ndarray:
-    limit = _limits_for(np.arange(size, dtype=np.int64), alpha, test)
+    limit = _limits_of(np.arange(size, dtype=np.int64), test, alpha)
     limit.flags.writeable = False
     return limit
-
-
-def _limits_for(discordant: np.ndarray, alpha: float, test: str) -> np.ndarray:
-    """k(D) for each D in `discordant` (non-negative int64 values)."""
-    root = np.sqrt(discordant)
-    z = stats.norm.isf(alpha / 2)
-    if test == "chi2":
-        critical = stats.chi2.isf(alpha, 1) * discordant
-        limit = np.floor((discordant - z * root) / 2).astype(np.int64)
-        # Settle the rounding of the square root against the integer inequality itself.
-        limit += ((discordant - 2 * (limit + 1)) ** 2 >= critical) & (limit + 1 < discordant / 2)
-        limit -= (discordant - 2 * limit) ** 2 < critical
-        limit[discordant == 0] = -1
-        return np.maximum(limit, -1)
-    half_alpha = alpha / 2 * (1 + _TIE_TOLERANCE)
-    # Normal guess with continuity correction, then step to the exact limit; after the first
-    # pass only the counts that moved are looked at again.
-    limit = np.clip(np.floor((discordant - z * root) / 2 - 0.5).astype(np.int64), -1, None)
-    cdf = stats.binom.cdf(limit, discordant, 0.5)
-    moving = np.flatnonzero(cdf > half_alpha)
-    while moving.size:
-        cdf[moving] -= stats.binom.pmf(limit[moving], discordant[moving], 0.5)
-        limit[moving] -= 1
-        moving = moving[cdf[moving] > half_alpha]
-    moving = np.arange(discordant.size)
-    while moving.size:
-        after = cdf[moving] + stats.binom.pmf(limit[moving] + 1, discordant[moving], 0.5)
-        step = after <= half_alpha
-        moving = moving[step]
-        limit[moving] += 1
-        cdf[moving] = after[step]
-    return np.maximum(limit, -1)
 
 
 @functools.lru_cache(maxsize=4)

@@ -14,10 +14,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special
 
 from calculator._validation import check_choice, check_count, check_probability
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
+from calculator.rejection import TIE_TOLERANCE
+from calculator.tails import half_cdf, log_binom_half_pmf
 
 __all__ = ["ALTERNATIVES", "MAX_BARS", "NullDistribution", "null_distribution"]
 
@@ -28,10 +29,6 @@ OUTLINE_POINTS = 401
 # Outcomes further than this many standard deviations from m/2 carry less than 1e-40 of the
 # probability; the outline leaves them out.
 _OUTLINE_SDS = 13.5
-# A p-value within this relative distance of alpha counts as reaching it, so that a dyadic alpha
-# such as 1/16, which some exact p-values equal, is not lost to rounding.
-_TIE_TOLERANCE = 1e-9
-_LN2 = math.log(2.0)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -214,18 +211,6 @@ def _layout(m: int) -> tuple[np.ndarray, np.ndarray, str]:
     return outcomes, log_binom_half_pmf(outcomes, m), kind
 
 
-def log_binom_half_pmf(k: np.ndarray, m: int) -> np.ndarray:
-    """log P[Binomial(m, 1/2) = k], vectorised: -log(m + 1) - log B(m - k + 1, k + 1) - m log 2.
-
-    Examples
-    --------
-    >>> np.exp(log_binom_half_pmf(np.array([0, 1, 2]), 2)).round(3).tolist()
-    [0.25, 0.5, 0.25]
-    """
-    k = np.asarray(k, dtype=np.float64)
-    return -math.log(m + 1) - special.betaln(m - k + 1, k + 1) - m * _LN2
-
-
 def _tail_weights(
     outcomes: np.ndarray, m: int, b: int, convention: str, alternative: str
 ) -> np.ndarray:
@@ -256,7 +241,7 @@ def _rejection_limit(m: int, convention: str, alternative: str, alpha: float) ->
     The index j runs over b for "greater", over m - b for "less" (both from 0 to m), and over
     min(b, m - b) for two-sided (0 to m // 2); the p-value never falls as j grows.
     """
-    log_alpha = math.log(alpha) + math.log1p(_TIE_TOLERANCE)
+    log_alpha = math.log(alpha) + math.log1p(TIE_TOLERANCE)
     side = "two-sided" if alternative == "two-sided" else "greater"
     top = m // 2 if alternative == "two-sided" else m
     if m == 0 or _log_pvalue(0, m, convention, side) > log_alpha:
@@ -277,7 +262,7 @@ def _size(m: int, limit: int, alternative: str) -> float:
     """Null probability of the rejected outcomes."""
     if limit < 0:
         return 0.0
-    one_tail = 1.0 if limit >= m else float(special.betainc(m - limit, limit + 1, 0.5))
+    one_tail = float(half_cdf(limit, m))
     if alternative != "two-sided":
         return one_tail
     if 2 * limit >= m:

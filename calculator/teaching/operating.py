@@ -8,17 +8,24 @@ difference on a set of tables, and the probability of each set is a sum over thi
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
 from scipy import special
 
 from calculator._validation import check_count, check_probability
-from calculator.intervals import CI_METHOD_NAMES, CI_METHODS, difference_interval
-from calculator.teaching.interval_arrays import COVERS, VECTORISED, uses_concordant_cells
+from calculator.intervals import (
+    CI_METHOD_NAMES,
+    CI_METHODS,
+    COSTLY,
+    COVERS,
+    VECTORISED,
+    uses_concordant_cells,
+)
+from calculator.rejection import rejection_limits
 
 __all__ = [
+    "MAX_COSTLY_TABLES",
     "MAX_N",
     "OC_TESTS",
     "IntervalCharacteristics",
@@ -49,14 +56,16 @@ OC_TESTS = {
 MAX_N = 20_000
 #: Each dimension of the sum leaves out at most this much probability in its two tails.
 TAIL_EPSILON = 1e-12
-# Interval methods without an array form here are evaluated table by table, when there are
-# at most this many tables to evaluate (the exact-compatible interval takes about 30 ms a
-# table; 15 tables is every (m, b) of n = 4).
-_MAX_SCALAR_TABLES = 15
+#: The costly interval methods (:data:`calculator.intervals.COSTLY`: the exact-compatible one,
+#: a root-finder over a numerical integral, about 1.3 ms of CPU a table over arrays, 2 s at the
+#: bound) are evaluated when there are at most this many tables (m, b): every n up to 50
+#: whatever the cell probabilities, and the calculator's example (n = 100 with 15% and 5%
+#: discordant: 1,203 tables). Past it the method is reported with a note saying so.
+MAX_COSTLY_TABLES = 1_500
 # A method that depends on a and d separately (Newcombe) sums over (m, b, a), which holds
 # about n^1.5 tables; past this many it is reported with a note instead (from about n = 250).
 _MAX_EXPANDED_TABLES = 400_000
-_TIE_TOLERANCE = 1e-9
+_TANGO_HALVINGS = 20
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -184,10 +193,11 @@ def operating_characteristics(
     Intervals: coverage is the probability of the tables whose interval contains p10 - p01,
     and the mean width is the expected upper minus lower limit, summed over the tables (m, b)
     and, for Newcombe, over the both-pass count a | m, b ~ Bin(n - m, p11 / (1 - psi)). Every
-    method in :data:`calculator.CI_METHODS` is included; a method without an array form in
-    :mod:`calculator.teaching.interval_arrays` is evaluated table by table with
-    :func:`calculator.difference_interval` when there are at most 15 tables, and is
-    otherwise reported with a note instead of figures.
+    method in :data:`calculator.CI_METHODS` is included, each evaluated over all tables at once
+    by its array form (:data:`calculator.intervals.VECTORISED`, the function that
+    :func:`calculator.difference_interval` evaluates at one table). The exact-compatible
+    interval, which needs a root-finder per table, is computed when there are at most
+    :data:`MAX_COSTLY_TABLES` tables and is otherwise reported with a note instead of figures.
 
     Each sum runs over the central range of each binomial, leaving out at most 1e-12 of the
     probability in each tail; the total left out is reported as `truncation_error` (of order
@@ -302,73 +312,6 @@ def _central_ranges(
 # --- tests -------------------------------------------------------------------------------------
 
 
-def rejection_limits(discordant: np.ndarray, test: str, alpha: float) -> np.ndarray:
-    """For each m in `discordant`, the largest k with min(b, m - b) <= k rejected (-1: none).
-
-    Parameters
-    ----------
-    discordant : numpy.ndarray of int
-        Discordant counts m.
-    test : {"exact", "mid-p", "chi2", "chi2-corrected"}
-    alpha : float
-        Significance level.
-
-    Notes
-    -----
-    Each test's two-sided p-value never falls as the split min(b, m - b) grows towards m/2, so
-    the limit is found by bisection on k in [0, m // 2] for all m at once.
-
-    Examples
-    --------
-    >>> rejection_limits(np.arange(10), "exact", 0.05).tolist()
-    [-1, -1, -1, -1, -1, -1, 0, 0, 0, 1]
-    >>> rejection_limits(np.arange(10), "mid-p", 0.05).tolist()
-    [-1, -1, -1, -1, -1, 0, 0, 0, 1, 1]
-    """
-    m = np.asarray(discordant, dtype=np.int64)
-    log_alpha = math.log(alpha) + math.log1p(_TIE_TOLERANCE)
-    low = np.full(m.shape, -1, dtype=np.int64)  # rejected (or -1)
-    high = m // 2 + 1  # not rejected (or one past the last split)
-    while np.any(open_ := high - low > 1):
-        middle = (low + high) // 2
-        rejected = open_ & (_log_pvalue(middle, m, test) <= log_alpha)
-        low = np.where(rejected, middle, low)
-        high = np.where(open_ & ~rejected, middle, high)
-    return low
-
-
-def _log_pvalue(k: np.ndarray, m: np.ndarray, test: str) -> np.ndarray:
-    """log of the two-sided p-value of the split (k, m - k), k <= m/2, vectorised; 0 at m = 0."""
-    k = np.asarray(k, dtype=np.float64)
-    m = np.asarray(m, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if test in ("chi2", "chi2-corrected"):
-            gap = m - 2 * k
-            if test == "chi2-corrected":
-                gap = np.maximum(0.0, gap - 1)
-            root = gap / np.sqrt(m)
-            log_p = np.minimum(0.0, math.log(2.0) + special.log_ndtr(-root))
-        else:
-            log_cdf = np.log(_half_cdf(k, m))
-            if test == "exact":
-                log_p = np.minimum(0.0, math.log(2.0) + log_cdf)
-            else:
-                below = np.log(_half_cdf(k - 1, m))
-                log_p = np.logaddexp(log_cdf, below)
-                balanced = 2 * k == m
-                log_pmf = -np.log(m + 1) - special.betaln(m - k + 1, k + 1) - m * math.log(2.0)
-                log_p = np.where(balanced, np.log1p(-0.5 * np.exp(log_pmf)), log_p)
-        return np.where(m == 0, 0.0, log_p)
-
-
-def _half_cdf(k: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """P[Bin(m, 1/2) <= k], for arrays, with k < 0 giving 0 and k >= m giving 1."""
-    safe_k = np.clip(k, 0, np.maximum(m - 1, 0))
-    with np.errstate(invalid="ignore"):
-        value = special.betainc(np.maximum(m - safe_k, 1), safe_k + 1, 0.5)
-    return np.where(k < 0, 0.0, np.where(k >= m, 1.0, value))
-
-
 def _rejection_probability(
     discordant: np.ndarray, weights: np.ndarray, theta: float, test: str, alpha: float
 ) -> float:
@@ -453,19 +396,19 @@ class _TableGrid:
             b, c = self.b, self.m - self.b
             a, d = self.n - b - c, np.zeros_like(b)
             weight = self.weight
-        if method in VECTORISED:
-            low, high = VECTORISED[method](a, b, c, d, z)
-        elif len(b) <= _MAX_SCALAR_TABLES:
-            low, high = _scalar_limits(method, a, b, c, d, level)
-        else:
+        if method in COSTLY and len(b) > MAX_COSTLY_TABLES:
             note = (
-                f"Not computed: this method is evaluated table by table, and n = {self.n:,} has "
-                f"{len(b):,} tables with non-negligible probability (the limit is "
-                f"{_MAX_SCALAR_TABLES:,})."
+                f"Not computed: this method needs a root-finder over a numerical integral for "
+                f"each table, and n = {self.n:,} has {len(b):,} tables with non-negligible "
+                f"probability (the limit is {MAX_COSTLY_TABLES:,})."
             )
             return IntervalCharacteristics(
                 method=method, name=name, coverage=None, mean_width=None, note=note
             )
+        # Tango's ends need only the three decimals of a mean width: 20 halvings (1.9e-6); its
+        # coverage comes from the score itself (COVERS), exactly.
+        options = {"halvings": _TANGO_HALVINGS} if method == "tango" else {}
+        low, high = VECTORISED[method](a, b, c, d, z, **options)
         low, high = np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
         if method in COVERS:
             covered = COVERS[method](a, b, c, d, z, truth)
@@ -478,14 +421,3 @@ class _TableGrid:
             mean_width=max(0.0, float(weight @ (high - low))),
             note=None,
         )
-
-
-def _scalar_limits(
-    method: str, a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray, level: float
-) -> tuple[np.ndarray, np.ndarray]:
-    limits = [
-        difference_interval(int(w), int(x), int(y), int(v), level=level, method=method).interval
-        for w, x, y, v in zip(a, b, c, d, strict=True)
-    ]
-    array = np.array(limits, dtype=np.float64).reshape(-1, 2)
-    return array[:, 0], array[:, 1]

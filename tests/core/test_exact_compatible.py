@@ -100,11 +100,36 @@ def test_no_discordant_pairs_gives_plus_minus_the_clopper_pearson_limit():
     assert low == -high
 
 
-def test_every_case_discordant_has_closed_form_limits():
-    # m = n: T = 1, so the upper limit is 2 B - 1 at B's upper quantile.
-    low, high = exact_compatible_limits(10, 0, 10, 0.95)
-    assert high == 1.0
-    assert low == pytest.approx(2 * 0.025**0.1 - 1, rel=1e-13)
+# Every case discordant (a = d = 0). The limit on the side of the observed difference uses
+# T ~ Beta(n + 1, 0), that is T = 1, and has the closed form 2 B - 1 at B's quantile. The other
+# limit uses T's lower confidence distribution Beta(n, 1), not T = 1: an earlier version used the
+# shortcut T = 1 there too and gave 2 * 0.025^(1/10) - 1 = 0.383 for (0, 10, 0, 0) and
+# 1 - 2 (1 - 0.025^(1/9)) = 0.327 for (0, 9, 0, 0), narrower than the method's interval (and
+# than exact2x2's mcnemarExactDP, which issue 24 quotes at 0.286 for (0, 9, 0, 0)).
+# Reference: the root of _mp_upper_tail(delta, 0, m, m) = 0.025 above (the defining equation,
+# mpmath 1.3.0 at 25 digits), by 60 bisections on [-1, 0] then mpmath.findroot(solver=
+# "anderson", tol=1e-25); the lower limit of (b, c) = (m, 0) is minus that root.
+ALL_DISCORDANT = [(9, 0.285530451064914015248921138821), (10, 0.338019229027136473941215741415)]
+
+
+@pytest.mark.parametrize(("m", "low"), ALL_DISCORDANT)
+def test_every_case_discordant_follows_the_defining_equation_on_both_sides(m, low):
+    got_low, got_high = exact_compatible_limits(m, 0, m, 0.95)
+    assert got_high == 1.0  # T = 1 and B = 1: the upper limit is the largest difference
+    assert got_low == pytest.approx(low, rel=1e-10)
+    assert upper_tail_probability(-got_low, 0, m, m) == pytest.approx(0.025, rel=1e-10)
+    mirror_low, mirror_high = exact_compatible_limits(0, m, m, 0.95)
+    assert (mirror_low, mirror_high) == (-1.0, -got_low)
+
+
+def test_every_case_discordant_keeps_the_closed_form_on_the_observed_side():
+    # (7, 3, 0, 0): P_U(0) = P[Bin(10, 1/2) <= 7] > 0.025, so the upper limit is positive and
+    # uses T = 1: 2 x - 1 with P[Beta(8, 3) >= x] = 0.025 (scipy.special.betainccinv(8, 3, 0.025)).
+    from scipy import special
+
+    low, high = exact_compatible_limits(7, 3, 10, 0.95)
+    assert high == pytest.approx(2 * special.betainccinv(8, 3, 0.025) - 1, rel=1e-13)
+    assert low < 0.4 < high
 
 
 def test_seed_example_interval_includes_zero_like_the_exact_test():

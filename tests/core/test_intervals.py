@@ -2,10 +2,12 @@
 
 import math
 
+import numpy as np
 import pytest
 from scipy import optimize, special
 
 from calculator import CI_METHODS, difference_interval
+from calculator.intervals import VECTORISED, difference_limits
 
 # --- R package contingencytables (Fagerland, Lydersen & Laake's package for their 2017 book
 # "Statistical Analysis of Contingency Tables"), tests/testthat/test-ch8.R, Cavo (2012) data
@@ -175,3 +177,15 @@ def test_tango_keeps_its_digits_near_the_boundary():
     assert ci.high == pytest.approx(-0.99999966576812262, abs=1e-13)
     mirrored = difference_interval(0, 25_978_719, 0, 1, method="tango")
     assert (mirrored.low, mirrored.high) == (-ci.high, -ci.low)
+
+
+def test_every_method_is_registered_once_with_its_array_form():
+    # Adding a method takes its module and its registration: a key in CI_METHOD_NAMES without
+    # an array form in VECTORISED (or the reverse) would leave the page, the teaching sums or
+    # compare without it.
+    assert set(VECTORISED) == set(CI_METHODS)
+    for method in CI_METHODS:
+        a, b, c, d = (np.array([v], dtype=np.float64) for v in (60, 15, 5, 20))
+        low, high = difference_limits(a, b, c, d, level=0.9, method=method)
+        ci = difference_interval(60, 15, 5, 20, level=0.9, method=method)
+        assert (float(low[0]), float(high[0])) == (ci.low, ci.high), method

@@ -34,9 +34,9 @@ from calculator import (
     mcnemar_exact,
     operating_characteristics,
 )
+from calculator.intervals import VECTORISED
 from calculator.planning import exact_power
-from calculator.teaching.interval_arrays import VECTORISED
-from calculator.teaching.operating import MAX_N, OC_TESTS, rejection_limits
+from calculator.teaching.operating import MAX_COSTLY_TABLES, MAX_N, OC_TESTS, rejection_limits
 
 TESTS = {
     "exact": lambda b, c: mcnemar_exact(b, c).pvalue,
@@ -183,15 +183,6 @@ def test_every_interval_method_is_listed_in_order() -> None:
     assert tuple(i.method for i in result.intervals) == CI_METHODS
 
 
-def test_a_table_by_table_method_past_its_limit_says_why() -> None:
-    scalar_only = [m for m in CI_METHODS if m not in VECTORISED]
-    if not scalar_only:
-        pytest.skip("every interval method has an array form")
-    result = {i.method: i for i in operating_characteristics(40, 0.2, 0.1).intervals}
-    for method in scalar_only:
-        assert result[method].coverage is None and "n = 40 " in result[method].note
-
-
 def test_newcombe_past_its_table_limit_says_why() -> None:
     result = {i.method: i for i in operating_characteristics(2000, 0.15, 0.05).intervals}
     assert result["newcombe"].coverage is None
@@ -281,3 +272,22 @@ def test_vanishing_disagreement_is_no_error(p10, p01):
     assert all(value is None or 0.0 <= value <= 1.0 for value in coverage.values())
     # Agresti-Min's interval at b = c = 0 has positive width around 0, so it always covers.
     assert coverage["agresti-min"] == pytest.approx(1.0)
+
+
+def test_exact_compatible_coverage_is_computed_at_classroom_sizes() -> None:
+    # Issue 25: "not computed" from n = 5 before the method had an array form. Its coverage is
+    # checked against the brute force over every table (test_matches_brute_force_over_every_table,
+    # n = 9 and 12); here it is computed up to the bound and is at least the level (the
+    # interval is compatible with the exact test, which is conservative).
+    for n, p10, p01 in [(5, 0.2, 0.1), (30, 0.3, 0.3), (50, 0.3, 0.3), (100, 0.15, 0.05)]:
+        result = {i.method: i for i in operating_characteristics(n, p10, p01).intervals}
+        interval = result["exact-compatible"]
+        assert interval.note is None, n
+        assert 0.95 <= interval.coverage <= 1.0 and 0 < interval.mean_width < 2, n
+
+
+def test_exact_compatible_past_its_table_bound_says_where_the_bound_is() -> None:
+    result = {i.method: i for i in operating_characteristics(60, 0.3, 0.3).intervals}
+    interval = result["exact-compatible"]
+    assert interval.coverage is None and interval.mean_width is None
+    assert "n = 60 " in interval.note and f"{MAX_COSTLY_TABLES:,}" in interval.note
