@@ -14,6 +14,7 @@ from typing import NamedTuple
 from scipy import special
 
 from calculator._validation import check_choice, check_probability
+from calculator.errors import CalculatorError
 from calculator.fay_lumbard import exact_compatible_limits
 from calculator.table import PairedTable
 
@@ -270,7 +271,7 @@ def difference_interval(
     level = check_probability(level, "level")
     check_choice(method, "method", CI_METHODS)
     if table.n == 0:
-        raise ValueError("The table is empty (a + b + c + d = 0): an interval needs a case.")
+        raise CalculatorError("The table is empty (a + b + c + d = 0): an interval needs a case.")
     if method == "exact-compatible":
         low, high = exact_compatible_limits(table.b, table.c, table.n, level)
     else:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.cli.cases import CASES_EXTRA
 from calculator.cli.output import print_json, print_lines
+from calculator.errors import CalculatorError
 from calculator.formatting import format_p_equals, format_percent, format_points, plural
 from calculator.intervals import CI_METHOD_NAMES, CI_METHODS
 
@@ -115,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         threshold=args.threshold,
     )
     if cases.n == 0:
-        raise ValueError(_nothing_left(cases))
+        raise CalculatorError(_nothing_left(cases))
     result = cases.compare(alpha=args.alpha, adjust=args.adjust, ci_method=args.ci_method)
     if args.json:
         print_json(build_payload(cases, result))

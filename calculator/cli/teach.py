@@ -17,6 +17,7 @@ import argparse
 
 from calculator.cli.arguments import UsageError, count, finite_number, level
 from calculator.cli.output import print_json, print_lines
+from calculator.errors import CalculatorError
 from calculator.formatting import format_p_equals, format_points, plural
 from calculator.mcnemar import CONVENTIONS
 from calculator.teaching import (
@@ -112,7 +113,7 @@ def _instruments(
     a, b, c, d = args.table
     n = a + b + c + d
     if n == 0:
-        raise ValueError("the table is empty (a + b + c + d = 0)")
+        raise CalculatorError("the table is empty (a + b + c + d = 0)")
     null = null_distribution(
         b + c, b, convention=args.convention, alternative=args.alternative, alpha=args.alpha
     )

@@ -17,6 +17,7 @@ import numpy as np
 from scipy import special
 
 from calculator._validation import check_choice, check_count, check_probability
+from calculator.errors import CalculatorError
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
 
 __all__ = ["ALTERNATIVES", "MAX_BARS", "NullDistribution", "null_distribution"]
@@ -170,7 +171,7 @@ def null_distribution(
     m = check_count(m, "m")
     b = check_count(b, "b")
     if b > m:
-        raise ValueError(f"`b` must be at most m = {m}, but got {b}.")
+        raise CalculatorError(f"`b` must be at most m = {m}, but got {b}.")
     check_choice(convention, "convention", CONVENTIONS)
     check_choice(alternative, "alternative", ALTERNATIVES)
     alpha = check_probability(alpha, "alpha")
