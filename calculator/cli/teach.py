@@ -4,11 +4,12 @@
     python -m calculator teach --table A B C D [--convention C] [--alternative H] [--points K]
         [--alpha X] [--level X] [--json]
 
-With ``--n``, ``--p10`` and ``--p01``: each McNemar test's exact size and power and each interval's
-coverage and mean width at N pairs (:func:`calculator.operating_characteristics`). With
-``--table``: the same at the table's own proportions, the null distribution of its discordant split
-(:func:`calculator.null_distribution`) and the sweep over agreement that keeps both pass rates
-(:func:`calculator.margin_sweep`). Exit status 0, or 2 with one line on stderr.
+With ``--n``, ``--p10`` and ``--p01``: each McNemar test's exact size and power and each
+interval's coverage and mean width at N pairs
+(:func:`calculator.teaching.operating_characteristics`). With ``--table``: the same at the
+table's own proportions, the null distribution of its discordant split
+(:func:`calculator.teaching.null_distribution`) and the sweep over agreement that keeps both pass
+rates (:func:`calculator.teaching.margin_sweep`). Exit status 0, or 2 with one line on stderr.
 """
 
 from __future__ import annotations

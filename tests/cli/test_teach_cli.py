@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from calculator import operating_characteristics
 from calculator.cli import main
+from calculator.teaching import operating_characteristics
 
 ROOT = Path(__file__).resolve().parents[2]
 

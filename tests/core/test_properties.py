@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from calculator import (
     CI_METHODS,
-    CONVENTIONS,
     analyze,
     both_pass_sweep,
     difference_interval,
@@ -16,6 +15,7 @@ from calculator import (
     mcnemar_chi2,
     mcnemar_exact,
 )
+from calculator.mcnemar import CONVENTIONS
 
 small = st.integers(min_value=0, max_value=2_000)
 wide = st.one_of(small, st.integers(min_value=0, max_value=10**9))

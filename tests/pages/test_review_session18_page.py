@@ -7,8 +7,8 @@ Methodol 13:91, as in R contingencytables): b = c = 1 gives 1 - 0.5 / 2 = 0.75, 
 equal pass rates ends 0.75, then 1. The page's state and its URL keys are those of
 ``ui.params`` (DEFAULTS, DECISION_DEFAULTS, TEACHING_DEFAULTS). The chi-square test's size at
 n = 30 (a, b, c, d = 6, 8, 9, 7) and the Newcombe coverage at n = 30, p10 = 0.2, p01 = 0.1 are the
-core's exact sums (``calculator.operating_characteristics``, whose tests carry their provenance:
-tests/core/test_operating_characteristics.py).
+core's exact sums (``calculator.teaching.operating_characteristics``, whose tests carry their
+provenance: tests/core/test_operating_characteristics.py).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from calculator import margin_sweep, operating_characteristics
 from calculator.formatting import format_percent
+from calculator.teaching import margin_sweep, operating_characteristics
 from ui.params import DECISION_DEFAULTS, DEFAULTS, MARGIN_RANGE, TEACHING_DEFAULTS, decision_query
 from ui.teaching_charts import coverage_chart, pairing_chart
 from ui.teaching_words import percent_beside
