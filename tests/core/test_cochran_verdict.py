@@ -2,9 +2,9 @@
 is fast enough for many systems.
 
 References, each with its provenance:
-- The ten cases below (three systems) are issue 24's example: chi-square p = 0.0439 (Q = 6.25 on
-  2 df, ``scipy.stats.chi2.sf(6.25, 2)`` = exp(-3.125) = 0.043937) and permutation p = 0.0549,
-  here recomputed by enumerating all 3^8 arrangements of the eight informative cases
+- The ten cases below (three systems), where the two sentences once disagreed: chi-square
+  p = 0.0439 (Q = 6.25 on 2 df, ``scipy.stats.chi2.sf(6.25, 2)`` = exp(-3.125) = 0.043937) and
+  permutation p = 0.0549, here recomputed by enumerating all 3^8 arrangements of the eight informative cases
   (``itertools.product``, exact fractions) in :func:`brute_force_pvalue`.
 - Monte Carlo p-values (1 + #{Q* >= Q}) / (1 + R): Phipson & Smyth (2010), Statistical
   Applications in Genetics and Molecular Biology 9(1), article 39; compared with the exact
@@ -25,7 +25,7 @@ from scipy import stats
 from calculator.compare import cochran, cochran_q, compare_systems
 from calculator.compare.report import describe_cochran, describe_pairs
 
-# Issue 24's data: the verdict said "not shown" by the permutation p = 0.055 while the pairs
+# The verdict said "not shown" by the permutation p = 0.055 while the pairs
 # sentence said "Cochran's Q rejects" by the chi-square p = 0.044.
 SPLIT = np.array(
     [[0, 1, 0], [0, 1, 0], [0, 1, 0], [0, 0, 1], [0, 1, 1]]
@@ -135,7 +135,7 @@ def test_the_vectorised_monte_carlo_agrees_with_the_exact_permutation_p(monkeypa
 
 
 def test_twenty_four_systems_on_twenty_cases_get_a_monte_carlo_p():
-    # Issue 23's 1.1 kB file took 55 s; the time is measured in benchmarks/bench_compare.py.
+    # A 1.1 kB file of this shape took 55 s; the time is measured in benchmarks/bench_compare.py.
     x = np.random.default_rng(1).random((20, 24)) < 0.5
     q = cochran_q(x)
     assert q.method == "monte-carlo" and q.resamples == 9_999

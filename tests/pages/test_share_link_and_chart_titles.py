@@ -1,9 +1,10 @@
-"""Review of session 18's page changes (report drawn on request, share link as a Markdown link,
-presenting view with large charts) and of the pairing chart's title under the mid-p.
+"""The page's report drawn on request, its share link, the presenting view with large charts,
+and chart titles that are true of what they show (the pairing chart under the mid-p, sizes and
+coverages beside their targets).
 
 References: the mid-p at b = c is 1 - P[Bin(2k, 1/2) = k] / 2 and p = 1 at m = 0 discordant
-pairs (../shared/METHODS.md, "McNemar, exact"; Fagerland, Lydersen & Laake 2013, BMC Med Res
-Methodol 13:91, as in R contingencytables): b = c = 1 gives 1 - 0.5 / 2 = 0.75, so a sweep at
+pairs (Fagerland, Lydersen & Laake 2013, BMC Med Res Methodol 13:91, as in R
+contingencytables): b = c = 1 gives 1 - 0.5 / 2 = 0.75, so a sweep at
 equal pass rates ends 0.75, then 1. The page's state and its URL keys are those of
 ``ui.params`` (DEFAULTS, DECISION_DEFAULTS, TEACHING_DEFAULTS). The chi-square test's size at
 n = 30 (a, b, c, d = 6, 8, 9, 7) and the Newcombe coverage at n = 30, p10 = 0.2, p01 = 0.1 are the
