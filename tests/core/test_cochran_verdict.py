@@ -4,8 +4,8 @@ is fast enough for many systems.
 References, each with its provenance:
 - The ten cases below (three systems), where the two sentences once disagreed: chi-square
   p = 0.0439 (Q = 6.25 on 2 df, ``scipy.stats.chi2.sf(6.25, 2)`` = exp(-3.125) = 0.043937) and
-  permutation p = 0.0549, here recomputed by enumerating all 3^8 arrangements of the eight informative cases
-  (``itertools.product``, exact fractions) in :func:`brute_force_pvalue`.
+  permutation p = 0.0549, here recomputed by enumerating all 3^8 arrangements of the eight
+  informative cases (``itertools.product``, exact fractions) in :func:`brute_force_pvalue`.
 - Monte Carlo p-values (1 + #{Q* >= Q}) / (1 + R): Phipson & Smyth (2010), Statistical
   Applications in Genetics and Molecular Biology 9(1), article 39; compared with the exact
   permutation p of the same data within 4 binomial standard errors.
