@@ -27,6 +27,26 @@ Contents, in reading order:
 - :mod:`calculator.release`: the release gate (``is_worse``) and the cluster sentence.
 - :mod:`calculator.cli`: the command line, ``python -m calculator`` (installed: ``mcnemar``).
 
+The names below are the library's public surface, grouped as the README presents them; everything
+else (formatting helpers, validation, limits, release policy, teaching instruments) is reached
+through its submodule, e.g. ``calculator.formatting.format_pvalue``.
+
+- One table: ``analyze``, ``Analysis``, ``decide``, ``Decision``, ``PairedTable``.
+- Tests: ``mcnemar_exact``, ``ExactTestResult``, ``mcnemar_chi2``, ``Chi2TestResult``,
+  ``unpaired_z_test``, ``ZTestResult``, ``margin_test``, ``equivalence_test``,
+  ``MarginTestResult``.
+- Intervals and effect sizes: ``difference_interval``, ``DifferenceInterval``,
+  ``ConfidenceInterval``, ``CI_METHODS``, ``odds_ratio``, ``OddsRatio``,
+  ``probability_b_better``, ``BetterProbability``.
+- Several gates and the both-pass sweep: ``gate_rates``, ``GateRates``, ``false_alarm_rate``,
+  ``both_pass_sweep``, ``PassSweep``.
+- Per-case files: ``load_cases``, ``PairedCases``, ``clustered_mcnemar``,
+  ``ClusteredTestResult``.
+- Three or more systems: ``load_systems``, ``SystemCases``, ``compare_systems``,
+  ``SystemComparison``.
+- Planning: ``plan``, ``PowerPlan``, ``noninferiority_plan``, ``NonInferiorityPlan``.
+- Refusals: ``CalculatorError``.
+
 Examples
 --------
 >>> import calculator
@@ -35,20 +55,17 @@ Examples
 0.041
 """
 
-from calculator.analysis import FRAMINGS, MAX_NAME_LENGTH, Analysis, analyze
-from calculator.decision import QUESTIONS, Decision, decide
-from calculator.formatting import format_level, format_percent, format_points, format_pvalue, plural
-from calculator.gates import MAX_GATES, GateRates, false_alarm_rate, gate_rates
+from calculator.analysis import Analysis, analyze
+from calculator.decision import Decision, decide
+from calculator.errors import CalculatorError
+from calculator.gates import GateRates, false_alarm_rate, gate_rates
 from calculator.intervals import (
-    CI_METHOD_NAMES,
     CI_METHODS,
     ConfidenceInterval,
     DifferenceInterval,
     difference_interval,
 )
 from calculator.mcnemar import (
-    ALTERNATIVES,
-    CONVENTIONS,
     Chi2TestResult,
     ExactTestResult,
     ZTestResult,
@@ -56,49 +73,27 @@ from calculator.mcnemar import (
     mcnemar_exact,
     unpaired_z_test,
 )
-from calculator.noninferiority import (
-    MARGIN_HYPOTHESES,
-    MarginTestResult,
-    equivalence_test,
-    margin_test,
-)
-from calculator.odds_ratio import ODDS_RATIO_METHODS, OddsRatio, odds_ratio
+from calculator.noninferiority import MarginTestResult, equivalence_test, margin_test
+from calculator.odds_ratio import OddsRatio, odds_ratio
 from calculator.posterior import BetterProbability, probability_b_better
-from calculator.reconcile import reconciliation
-from calculator.release import describe_cluster_change, gate_fails, is_worse
 from calculator.sweep import PassSweep, both_pass_sweep
-from calculator.table import MAX_COUNT, PairedTable, check_count, check_probability
+from calculator.table import PairedTable
 
 # Loaded on first use (PEP 562): they pull in scipy.stats, which the calculator page does not
 # need, and importing it would add about half a second to the page's cold start.
 _LAZY = {
-    "PairedCases": "calculator.cases",
     "load_cases": "calculator.cases",
-    "read_case_file": "calculator.cases",
-    "ClusteredTestResult": "calculator.clustered",
+    "PairedCases": "calculator.cases",
     "clustered_mcnemar": "calculator.clustered",
-    "PLAN_TESTS": "calculator.planning",
-    "NonInferiorityPlan": "calculator.planning",
-    "PowerPlan": "calculator.planning",
-    "connor_n": "calculator.planning",
-    "exact_power": "calculator.planning",
-    "minimum_detectable_difference": "calculator.planning",
-    "noninferiority_plan": "calculator.planning",
-    "noninferiority_power": "calculator.planning",
-    "plan": "calculator.planning",
-    "power_curve": "calculator.planning",
-    "simulate_optional_stopping": "calculator.planning",
-    "SystemComparison": "calculator.compare",
-    "adjust_pvalues": "calculator.compare",
-    "compare_systems": "calculator.compare",
-    "SystemCases": "calculator.cases.systems_result",
+    "ClusteredTestResult": "calculator.clustered",
     "load_systems": "calculator.cases.multi",
-    "MarginSweep": "calculator.teaching",
-    "NullDistribution": "calculator.teaching",
-    "OperatingCharacteristics": "calculator.teaching",
-    "margin_sweep": "calculator.teaching",
-    "null_distribution": "calculator.teaching",
-    "operating_characteristics": "calculator.teaching",
+    "SystemCases": "calculator.cases.systems_result",
+    "compare_systems": "calculator.compare",
+    "SystemComparison": "calculator.compare",
+    "plan": "calculator.planning",
+    "PowerPlan": "calculator.planning",
+    "noninferiority_plan": "calculator.planning",
+    "NonInferiorityPlan": "calculator.planning",
 }
 
 
@@ -110,80 +105,51 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module 'calculator' has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+# In the README's order: one table, tests, intervals and effect sizes, gates and the sweep,
+# per-case files, three or more systems, planning, refusals.
 __all__ = [
-    "ODDS_RATIO_METHODS",
-    "OddsRatio",
-    "format_level",
-    "odds_ratio",
-    "plural",
-    "reconciliation",
-    "ALTERNATIVES",
-    "QUESTIONS",
-    "MARGIN_HYPOTHESES",
-    "BetterProbability",
-    "Decision",
-    "MarginTestResult",
-    "decide",
-    "equivalence_test",
-    "margin_test",
-    "probability_b_better",
-    "MarginSweep",
-    "NullDistribution",
-    "OperatingCharacteristics",
-    "margin_sweep",
-    "null_distribution",
-    "operating_characteristics",
-    "SystemComparison",
-    "adjust_pvalues",
-    "compare_systems",
-    "SystemCases",
-    "load_systems",
-    "PLAN_TESTS",
-    "ClusteredTestResult",
-    "PairedCases",
-    "NonInferiorityPlan",
-    "PowerPlan",
-    "clustered_mcnemar",
-    "connor_n",
-    "exact_power",
-    "load_cases",
-    "minimum_detectable_difference",
-    "noninferiority_plan",
-    "noninferiority_power",
-    "plan",
-    "power_curve",
-    "read_case_file",
-    "simulate_optional_stopping",
-    "CI_METHODS",
-    "CI_METHOD_NAMES",
-    "CONVENTIONS",
-    "FRAMINGS",
-    "MAX_NAME_LENGTH",
-    "MAX_COUNT",
-    "MAX_GATES",
-    "Analysis",
-    "Chi2TestResult",
-    "ConfidenceInterval",
-    "DifferenceInterval",
-    "ExactTestResult",
-    "GateRates",
-    "PairedTable",
-    "PassSweep",
-    "ZTestResult",
     "analyze",
-    "both_pass_sweep",
-    "describe_cluster_change",
-    "check_count",
-    "check_probability",
-    "difference_interval",
-    "false_alarm_rate",
-    "format_percent",
-    "format_points",
-    "format_pvalue",
-    "gate_rates",
-    "is_worse",
-    "gate_fails",
-    "mcnemar_chi2",
+    "Analysis",
+    "decide",
+    "Decision",
+    "PairedTable",
     "mcnemar_exact",
+    "ExactTestResult",
+    "mcnemar_chi2",
+    "Chi2TestResult",
     "unpaired_z_test",
+    "ZTestResult",
+    "margin_test",
+    "equivalence_test",
+    "MarginTestResult",
+    "difference_interval",
+    "DifferenceInterval",
+    "ConfidenceInterval",
+    "CI_METHODS",
+    "odds_ratio",
+    "OddsRatio",
+    "probability_b_better",
+    "BetterProbability",
+    "gate_rates",
+    "GateRates",
+    "false_alarm_rate",
+    "both_pass_sweep",
+    "PassSweep",
+    "load_cases",
+    "PairedCases",
+    "clustered_mcnemar",
+    "ClusteredTestResult",
+    "load_systems",
+    "SystemCases",
+    "compare_systems",
+    "SystemComparison",
+    "plan",
+    "PowerPlan",
+    "noninferiority_plan",
+    "NonInferiorityPlan",
+    "CalculatorError",
 ]

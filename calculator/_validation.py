@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 import numbers
 
+from calculator.errors import CalculatorError, CalculatorTypeError
+
 __all__ = [
     "MAX_COUNT",
     "check_bounded_count",
@@ -114,19 +116,21 @@ def check_count(
     >>> check_count(-3, "b")
     Traceback (most recent call last):
     ...
-    ValueError: `b` must be a non-negative integer, but got -3.
+    calculator.errors.CalculatorError: `b` must be a non-negative integer, but got -3.
     >>> check_count(10**400, "d")
     Traceback (most recent call last):
     ...
-    ValueError: `d` must be a non-negative integer of at most 1,000,000,000,000 (10^12), but got \
-an integer of 401 digits.
+    calculator.errors.CalculatorError: `d` must be a non-negative integer of at most \
+1,000,000,000,000 (10^12), but got an integer of 401 digits.
     """
     allowed = "a non-negative integer"
     count = _whole_number(value, name, allowed)
     if count < minimum:
-        raise ValueError(message(name, f"at least {minimum:,}" if minimum > 0 else allowed, value))
+        raise CalculatorError(
+            message(name, f"at least {minimum:,}" if minimum > 0 else allowed, value)
+        )
     if maximum is not None and count > maximum:
-        raise ValueError(message(name, f"{allowed} of at most {_limit(maximum)}", value))
+        raise CalculatorError(message(name, f"{allowed} of at most {_limit(maximum)}", value))
     return count
 
 
@@ -135,12 +139,12 @@ def _whole_number(value: object, name: str, allowed: str) -> int:
     `allowed` in the message. bool is an Integral, but True as a count is almost always a
     mistake, so it is refused."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(message(name, allowed, value))
+        raise CalculatorTypeError(message(name, allowed, value))
     if isinstance(value, numbers.Integral):
         return int(value)
     number = float(value)
     if not math.isfinite(number) or not number.is_integer():
-        raise ValueError(message(name, allowed, value))
+        raise CalculatorError(message(name, allowed, value))
     return int(number)
 
 
@@ -154,12 +158,12 @@ def check_bounded_count(value: object, name: str, low: int, high: int) -> int:
     >>> check_bounded_count(0, "looks", 1, 1_000)
     Traceback (most recent call last):
     ...
-    ValueError: `looks` must be an integer from 1 to 1,000, but got 0.
+    calculator.errors.CalculatorError: `looks` must be an integer from 1 to 1,000, but got 0.
     """
     allowed = f"an integer from {low:,} to {high:,}"
     count = _whole_number(value, name, allowed)
     if not low <= count <= high:
-        raise ValueError(message(name, allowed, value))
+        raise CalculatorError(message(name, allowed, value))
     return count
 
 
@@ -180,23 +184,23 @@ def check_probability(value: object, name: str, *, open_interval: bool = True) -
     >>> check_probability(1, "level")
     Traceback (most recent call last):
     ...
-    ValueError: `level` must be a number strictly between 0 and 1, but got 1.
+    calculator.errors.CalculatorError: `level` must be a number strictly between 0 and 1, but got 1.
     """
     allowed = "a number strictly between 0 and 1" if open_interval else "a number from 0 to 1"
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(message(name, allowed, value))
+        raise CalculatorTypeError(message(name, allowed, value))
     try:
         number = float(value)
     except OverflowError:  # an integer too large for a float is out of range anyway
-        raise ValueError(message(name, allowed, value)) from None
+        raise CalculatorError(message(name, allowed, value)) from None
     inside = 0.0 < number < 1.0 if open_interval else 0.0 <= number <= 1.0
     if not inside:  # also rejects NaN, for which every comparison is false
-        raise ValueError(message(name, allowed, value))
+        raise CalculatorError(message(name, allowed, value))
     return number
 
 
 def check_choice(value: object, name: str, choices: tuple[str, ...]) -> str:
-    """Return `value` if it is one of `choices`, else raise ValueError.
+    """Return `value` if it is one of `choices`, else raise CalculatorError.
 
     Examples
     --------
@@ -205,12 +209,12 @@ def check_choice(value: object, name: str, choices: tuple[str, ...]) -> str:
     >>> check_choice("wald", "test", ("exact", "chi2"))
     Traceback (most recent call last):
     ...
-    ValueError: `test` must be one of "exact", "chi2", but got 'wald'.
+    calculator.errors.CalculatorError: `test` must be one of "exact", "chi2", but got 'wald'.
     """
     # A list or dict is unhashable, so compare by equality rather than set membership.
     if not isinstance(value, str) or value not in choices:
         allowed = ", ".join(f'"{choice}"' for choice in choices)
-        raise ValueError(message(name, f"one of {allowed}", value))
+        raise CalculatorError(message(name, f"one of {allowed}", value))
     return value
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from calculator._validation import check_choice
 from calculator.caveats import few_pairs_caveat, zero_width_caveat
 from calculator.decision import Decision, decide
+from calculator.errors import CalculatorError, CalculatorTypeError
 from calculator.formatting import (
     format_confidence,
     format_level,
@@ -93,9 +94,14 @@ class Analysis:
                 "statistic": self.chi2.statistic,
                 "df": self.chi2.df,
                 "pvalue": self.chi2.pvalue,
+                "log10_pvalue": self.chi2.log10_pvalue,
                 "continuity_correction": self.chi2.continuity_correction,
             },
-            "unpaired_z": {"statistic": self.unpaired.statistic, "pvalue": self.unpaired.pvalue},
+            "unpaired_z": {
+                "statistic": self.unpaired.statistic,
+                "pvalue": self.unpaired.pvalue,
+                "log10_pvalue": self.unpaired.log10_pvalue,
+            },
             "gates": self.gates.to_dict(),
             "report": self.report,
             "decision": self.decision.to_dict(),
@@ -175,7 +181,7 @@ def analyze(
     """
     table = PairedTable(a, b, c, d)
     if table.n == 0:
-        raise ValueError("The table is empty (a + b + c + d = 0): enter at least one case.")
+        raise CalculatorError("The table is empty (a + b + c + d = 0): enter at least one case.")
     check_choice(framing, "framing", FRAMINGS)
     names = _check_names(names)
     difference = difference_interval(
@@ -314,14 +320,16 @@ def _or_none(value: float | None) -> str:
 
 def _check_names(names: object) -> tuple[str, str]:
     if not isinstance(names, tuple | list) or len(names) != 2:
-        raise TypeError(f"`names` must be a pair of strings, but got {names!r}.")
+        raise CalculatorTypeError(f"`names` must be a pair of strings, but got {names!r}.")
     checked = []
     for which, name in zip(("A", "B"), names, strict=True):
         if not isinstance(name, str):
-            raise TypeError(f"The name of system {which} must be a string, but got {name!r}.")
+            raise CalculatorTypeError(
+                f"The name of system {which} must be a string, but got {name!r}."
+            )
         name = " ".join(name.split())  # one line, single spaces
         if not 1 <= len(name) <= MAX_NAME_LENGTH:
-            raise ValueError(
+            raise CalculatorError(
                 f"The name of system {which} must have 1 to {MAX_NAME_LENGTH} characters, "
                 f"but got {len(name)}."
             )

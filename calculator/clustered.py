@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy import special, stats
 
+from calculator.errors import CalculatorError, CalculatorTypeError
+
 __all__ = ["ClusteredTestResult", "clustered_mcnemar", "cluster_discordant_counts"]
 
 _LN10 = math.log(10.0)
@@ -110,12 +112,12 @@ def clustered_mcnemar(
     b_i = _check_counts(b_counts, "b_counts")
     c_i = _check_counts(c_counts, "c_counts")
     if b_i.size != c_i.size:
-        raise ValueError(
+        raise CalculatorError(
             f"`b_counts` and `c_counts` must have one entry per cluster, but got {b_i.size} "
             f"and {c_i.size} entries."
         )
     if b_i.size == 0:
-        raise ValueError("`b_counts` must hold at least one cluster, but got none.")
+        raise CalculatorError("`b_counts` must hold at least one cluster, but got none.")
     lean = b_i - c_i
     denominator = float(np.sum(lean.astype(np.float64) ** 2))
     if denominator == 0.0:
@@ -170,7 +172,7 @@ def cluster_discordant_counts(
     b_flags = np.asarray(b_pass, dtype=bool)
     labels = np.asarray(groups)
     if not a_flags.shape == b_flags.shape == labels.shape or a_flags.ndim != 1:
-        raise ValueError(
+        raise CalculatorError(
             "`a_pass`, `b_pass` and `groups` must be flat sequences of one length, but got "
             f"shapes {a_flags.shape}, {b_flags.shape} and {labels.shape}."
         )
@@ -184,15 +186,17 @@ def cluster_discordant_counts(
 def _check_counts(values: object, name: str) -> np.ndarray:
     counts = np.asarray(values)
     if counts.ndim != 1:
-        raise ValueError(
+        raise CalculatorError(
             f"`{name}` must be a flat sequence of counts, but got shape {counts.shape}."
         )
     if counts.size and (counts.dtype.kind not in "iu"):
-        raise TypeError(f"`{name}` must hold integers, but got values of type {counts.dtype}.")
+        raise CalculatorTypeError(
+            f"`{name}` must hold integers, but got values of type {counts.dtype}."
+        )
     negative = np.flatnonzero(counts < 0) if counts.size else np.array([], dtype=int)
     if negative.size:
         first = int(negative[0])
-        raise ValueError(
+        raise CalculatorError(
             f"`{name}` must be non-negative, but got {int(counts[first])} for cluster {first}."
         )
     return counts.astype(np.int64)

@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass
 
 from calculator._validation import check_choice, check_probability
+from calculator.errors import CalculatorError
 from calculator.formatting import format_confidence, format_p_equals, format_points
 from calculator.intervals import CI_METHOD_NAMES, DifferenceInterval
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
@@ -131,8 +132,8 @@ def resolve_question(
     >>> resolve_question("equivalent")
     Traceback (most recent call last):
     ...
-    ValueError: The question "equivalent" needs a margin: give `margin`, a number strictly \
-between 0 and 1 (0.01 is one percentage point).
+    calculator.errors.CalculatorError: The question "equivalent" needs a margin: give `margin`, a \
+number strictly between 0 and 1 (0.01 is one percentage point).
     """
     check_choice(alternative, "alternative", ALTERNATIVES)
     if margin is not None:
@@ -141,7 +142,7 @@ between 0 and 1 (0.01 is one percentage point).
         if margin is None:
             return _WITHOUT_ALTERNATIVE[alternative], None
         if alternative == "less":
-            raise ValueError(
+            raise CalculatorError(
                 "A margin tests whether B is no worse than A by more than the margin; it does "
                 'not go with `alternative` "less".'
             )
@@ -149,17 +150,17 @@ between 0 and 1 (0.01 is one percentage point).
     check_choice(question, "question", QUESTIONS)
     implied = _ALTERNATIVE[question]
     if alternative != "two-sided" and alternative != implied:
-        raise ValueError(
+        raise CalculatorError(
             f'`alternative` "{alternative}" contradicts the question "{question}"; leave '
             "`alternative` at its default."
         )
     if margin is None and question in ("non-inferior", "equivalent"):
-        raise ValueError(
+        raise CalculatorError(
             f'The question "{question}" needs a margin: give `margin`, a number strictly '
             "between 0 and 1 (0.01 is one percentage point)."
         )
     if margin is not None and question not in _WITH_MARGIN:
-        raise ValueError(
+        raise CalculatorError(
             f'The question "{question}" takes no margin; a margin goes with "better", '
             '"non-inferior" or "equivalent".'
         )

@@ -10,13 +10,15 @@ same way. Three promises hold for every function here:
 - given the significance level, a p-value never prints on the wrong side of it, and within a
   factor of 1.2 of it the p-value gets three significant figures.
 
-None of them prints NaN or inf; they raise ValueError on such input instead.
+None of them prints NaN or inf; they raise CalculatorError (a ValueError) on such input instead.
 """
 
 from __future__ import annotations
 
 import math
 from decimal import Decimal
+
+from calculator.errors import CalculatorError, CalculatorTypeError
 
 __all__ = [
     "format_confidence",
@@ -45,10 +47,12 @@ def _check_finite(value: float, name: str) -> float:
         try:
             value = float(value)  # numpy scalars
         except (TypeError, ValueError):
-            raise TypeError(f"`{name}` must be a real number, but got {value!r}.") from None
+            raise CalculatorTypeError(
+                f"`{name}` must be a real number, but got {value!r}."
+            ) from None
     value = float(value)
     if not math.isfinite(value):
-        raise ValueError(f"`{name}` must be a finite number, but got {value!r}.")
+        raise CalculatorError(f"`{name}` must be a finite number, but got {value!r}.")
     return value
 
 
@@ -184,7 +188,7 @@ def format_pvalue(
     ('1', '> 0.999')
     """
     if not 0.0 <= pvalue <= 1.0:  # NaN fails this too
-        raise ValueError(f"`pvalue` must lie in [0, 1], but got {pvalue!r}.")
+        raise CalculatorError(f"`pvalue` must lie in [0, 1], but got {pvalue!r}.")
     if log10_pvalue is None:
         log10_pvalue = math.log10(pvalue) if pvalue > 0 else -math.inf
     if log10_pvalue < math.log10(TINY_PVALUE):
@@ -247,7 +251,7 @@ def format_ratio(value: float) -> str:
         return "∞"
     value = _check_finite(value, "value")
     if value < 0:
-        raise ValueError(f"`value` must be a non-negative ratio, but got {value!r}.")
+        raise CalculatorError(f"`value` must be a non-negative ratio, but got {value!r}.")
     digits = 3
     text = f"{value:#.{digits}g}"
     while value != 1.0 and float(text) == 1.0 and digits < 17:

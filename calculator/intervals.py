@@ -16,6 +16,7 @@ import numpy as np
 from scipy import special
 
 from calculator._validation import check_choice, check_probability
+from calculator.errors import CalculatorError
 from calculator.fay_lumbard import exact_compatible_arrays, exact_compatible_limits
 from calculator.table import PairedTable
 from calculator.tails import wilson_limits
@@ -288,7 +289,7 @@ def difference_interval(
     level = check_probability(level, "level")
     check_choice(method, "method", CI_METHODS)
     if table.n == 0:
-        raise ValueError("The table is empty (a + b + c + d = 0): an interval needs a case.")
+        raise CalculatorError("The table is empty (a + b + c + d = 0): an interval needs a case.")
     # The array form at one table, as numpy scalars (cheaper than one-element arrays).
     if method == "exact-compatible":  # cached: tables differing only in a and d share it
         low, high = exact_compatible_limits(table.b, table.c, table.n, level)

@@ -13,6 +13,7 @@ import numpy as np
 from scipy import special
 
 from calculator._validation import check_choice, check_count
+from calculator.errors import CalculatorTypeError
 from calculator.tails import log_binom_half_cdf, log_binom_half_pmf
 
 __all__ = [
@@ -245,7 +246,7 @@ def mcnemar_chi2(
     b = check_count(b, "b")
     c = check_count(c, "c")
     if not isinstance(correction, bool | np.bool_):
-        raise TypeError(f"`correction` must be True or False, but got {correction!r}.")
+        raise CalculatorTypeError(f"`correction` must be True or False, but got {correction!r}.")
     check_choice(alternative, "alternative", ALTERNATIVES)
     m = b + c
     if m == 0:

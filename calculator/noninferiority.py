@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from scipy import special
 
 from calculator._validation import check_choice, check_probability
+from calculator.errors import CalculatorError
 from calculator.intervals import difference_interval, tango_score
 from calculator.mcnemar import LN10
 from calculator.table import PairedTable
@@ -182,7 +183,7 @@ def margin_test(
     """
     table = PairedTable(a, b, c, d)
     if table.n == 0:
-        raise ValueError("The table is empty (a + b + c + d = 0): a test needs a case.")
+        raise CalculatorError("The table is empty (a + b + c + d = 0): a test needs a case.")
     margin = check_probability(margin, "margin")
     alpha = check_alpha(alpha)
     check_choice(hypothesis, "hypothesis", MARGIN_HYPOTHESES)
@@ -230,7 +231,7 @@ def check_alpha(alpha: object) -> float:
     """alpha for a one-sided test with a 1 - 2 alpha interval: strictly between 0 and 1/2."""
     alpha = check_probability(alpha, "alpha")
     if alpha >= 0.5:
-        raise ValueError(
+        raise CalculatorError(
             f"`alpha` must be a number strictly between 0 and 0.5 for a test against a margin, "
             f"but got {alpha!r}."
         )

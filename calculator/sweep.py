@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from calculator._validation import MAX_COUNT, check_count
+from calculator.errors import CalculatorError, CalculatorTypeError
 from calculator.mcnemar import (
     LN10,
     mcnemar_chi2,
@@ -75,14 +76,14 @@ def both_pass_sweep(
     if a.ndim != 1 or not (
         np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)
     ):
-        raise TypeError("`a_values` must be a one-dimensional sequence of whole numbers.")
+        raise CalculatorTypeError("`a_values` must be a one-dimensional sequence of whole numbers.")
     if a.size and not (
         np.all(np.isfinite(a))
         and np.all(a >= 0)
         and np.all(a == np.floor(a))
         and a.max() <= MAX_COUNT
     ):
-        raise ValueError(
+        raise CalculatorError(
             f"`a_values` must hold non-negative whole numbers of at most {MAX_COUNT:,} only."
         )
     b, c, d = check_count(b, "b"), check_count(c, "c"), check_count(d, "d")

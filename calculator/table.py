@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from calculator._validation import MAX_COUNT, check_count, check_probability
+from calculator.errors import CalculatorError
 
 __all__ = ["MAX_COUNT", "PairedTable", "check_count", "check_probability"]
 
@@ -69,7 +70,7 @@ class PairedTable:
         a_flags = _as_flags(a_pass, "a_pass")
         b_flags = _as_flags(b_pass, "b_pass")
         if len(a_flags) != len(b_flags):
-            raise ValueError(
+            raise CalculatorError(
                 "`a_pass` and `b_pass` must have the same length (one outcome per case for each "
                 f"system), but got {len(a_flags)} and {len(b_flags)}."
             )
@@ -133,7 +134,7 @@ class PairedTable:
 
     def _nonzero_n(self) -> int:
         if self.n == 0:
-            raise ValueError(
+            raise CalculatorError(
                 "The table is empty (a + b + c + d = 0): rates need at least one case."
             )
         return self.n
@@ -148,7 +149,7 @@ def _as_flags(outcomes: Sequence[object], name: str) -> np.ndarray:
         if isinstance(value, bool | np.bool_ | numbers.Integral) and value in (0, 1):
             flags.append(bool(value))
             continue
-        raise ValueError(
+        raise CalculatorError(
             f"`{name}` must hold pass/fail booleans (True/False or 1/0), "
             f"but item {position} is {value!r}."
         )

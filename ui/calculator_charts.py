@@ -18,14 +18,9 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from calculator import (
-    MAX_GATES,
-    both_pass_sweep,
-    false_alarm_rate,
-    format_percent,
-    format_pvalue,
-    gate_rates,
-)
+from calculator import both_pass_sweep, false_alarm_rate, gate_rates
+from calculator.formatting import format_percent, format_pvalue
+from calculator.gates import MAX_GATES
 from ui.chart_sizes import axis, fonts, grown, grown_area, legend_text, title_fonts
 
 __all__ = [
@@ -240,7 +235,7 @@ def pvalue_layout(
 def gate_grid(gates: int) -> np.ndarray:
     """Gate counts for the gates chart: 1 to 50, or a log-spaced grid to 2m for large m.
 
-    The grid stops at the core's limit of :data:`calculator.MAX_GATES` gates.
+    The grid stops at the core's limit of :data:`calculator.gates.MAX_GATES` gates.
 
     Examples
     --------

@@ -1,7 +1,7 @@
 """Examples the pages load with one click: worked tables from the three sources (the McNemar
-test article, the original calculator page and the classifier-comparison tutorial; their figures
-are in the reference table at the end of METHODS.md) for the calculator, and two evaluation logs
-for the per-case page.
+test article, the original calculator page and the classifier-comparison tutorial; each example
+carries the figure its source prints, which tests/pages/test_app_calculator.py checks) for the
+calculator, and two evaluation logs for the per-case page.
 
 Classifier examples are given in errors; they map onto the cells as: both correct -> a,
 both wrong -> d, only A wrong -> c, only B wrong -> b. The tutorial's own letters run the other

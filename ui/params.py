@@ -16,7 +16,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from calculator import CI_METHODS, CONVENTIONS, FRAMINGS, MAX_GATES, MAX_NAME_LENGTH
+from calculator import CI_METHODS
+from calculator.analysis import FRAMINGS, MAX_NAME_LENGTH
+from calculator.gates import MAX_GATES
+from calculator.mcnemar import CONVENTIONS
 from ui.words import escape_markdown
 
 __all__ = [

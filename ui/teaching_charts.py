@@ -64,7 +64,7 @@ def null_distribution_chart(
 
     Examples
     --------
-    >>> from calculator import null_distribution
+    >>> from calculator.teaching import null_distribution
     >>> spec = null_distribution_chart(null_distribution(10, 2)).to_dict()
     >>> spec["layer"][0]["mark"]["type"]
     'bar'
@@ -140,7 +140,7 @@ def coverage_chart(oc: OperatingCharacteristics, *, large: bool = False) -> alt.
 
     Examples
     --------
-    >>> from calculator import operating_characteristics
+    >>> from calculator.teaching import operating_characteristics
     >>> spec = coverage_chart(operating_characteristics(30, 0.2, 0.1)).to_dict()
     >>> spec["layer"][1]["mark"]["type"]
     'rule'
@@ -216,7 +216,7 @@ def pairing_chart(
 
     Examples
     --------
-    >>> from calculator import margin_sweep
+    >>> from calculator.teaching import margin_sweep
     >>> spec = pairing_chart(margin_sweep(60, 15, 5, 20), 20, alpha=0.05).to_dict()
     >>> "paired" in spec["title"]["text"]
     True

@@ -14,7 +14,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from calculator import CI_METHOD_NAMES, CI_METHODS, Analysis, GateRates
+from calculator import CI_METHODS, Analysis, GateRates
 from calculator.formatting import (
     format_confidence,
     format_level,
@@ -24,6 +24,7 @@ from calculator.formatting import (
     format_pvalue,
     plural,
 )
+from calculator.intervals import CI_METHOD_NAMES
 
 __all__ = [
     "CI_METHOD_HELP",

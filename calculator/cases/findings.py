@@ -13,6 +13,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from calculator.errors import CalculatorError
+
 __all__ = [
     "EXCLUSION_REASONS",
     "EXAMPLES",
@@ -117,8 +119,11 @@ class CaseIssue:
         }
 
 
-class CaseFileError(ValueError):
-    """An input that cannot be analysed at all; ``issue`` holds the finding."""
+class CaseFileError(CalculatorError):
+    """An input that cannot be analysed at all; ``issue`` holds the finding.
+
+    A :class:`~calculator.errors.CalculatorError`, so the command line reports it as a refusal.
+    """
 
     def __init__(self, issue: CaseIssue) -> None:
         super().__init__(issue.message)

@@ -34,6 +34,7 @@ from calculator.cases.multi_checks import (
 from calculator.cases.outcomes import check_threshold
 from calculator.cases.reading import MAX_FILE_BYTES, CaseFile, read_case_file
 from calculator.cases.systems_result import RecordLedger, SystemCases
+from calculator.errors import CalculatorError
 
 if TYPE_CHECKING:
     pass
@@ -138,10 +139,10 @@ def load_systems(
     """
     listed = list(sources) if isinstance(sources, list | tuple) else [sources]
     if not listed:
-        raise ValueError("No file given: name one file, or one file per system.")
+        raise CalculatorError("No file given: name one file, or one file per system.")
     given_names = list(file_names or [None] * len(listed))
     if len(given_names) != len(listed):
-        raise ValueError("`file_names` must give one name per file.")
+        raise CalculatorError("`file_names` must give one name per file.")
     files = [
         read_case_file(source, name=name, max_bytes=max_bytes)
         for source, name in zip(listed, given_names, strict=True)
@@ -217,7 +218,7 @@ def _load_long(case_file: CaseFile, options: _Options) -> SystemCases:
     frame = case_file.frame
     id_column = options.id_column or guess_columns(frame).id_column
     if id_column is None:
-        raise ValueError(
+        raise CalculatorError(
             f"{case_file.name}: cannot tell which column holds the case id; name it (--id on "
             "the command line)."
         )
@@ -226,7 +227,7 @@ def _load_long(case_file: CaseFile, options: _Options) -> SystemCases:
         taken = {id_column, options.system_column}
         free = [c for c in outcome_guesses(frame, options.threshold) if c not in taken]
         if not free:
-            raise ValueError(
+            raise CalculatorError(
                 f"{case_file.name}: cannot tell which column holds the outcomes; name it "
                 "(--outcome on the command line)."
             )
@@ -238,7 +239,7 @@ def _load_long(case_file: CaseFile, options: _Options) -> SystemCases:
     for label in chosen:
         if label not in labels:
             shown = ", ".join(repr(x) for x in labels[:12])
-            raise ValueError(
+            raise CalculatorError(
                 f"{case_file.name}: no system {label!r} in column {options.system_column!r}; "
                 f"the systems are {shown}."
             )
@@ -258,7 +259,7 @@ def _load_files(files: list[CaseFile], options: _Options) -> SystemCases:
     if id_column is None:
         guesses = {guess_columns(f.frame).id_column for f in files}
         if len(guesses) != 1 or None in guesses:
-            raise ValueError(
+            raise CalculatorError(
                 "cannot tell which column pairs the rows of the files; name the id column they "
                 "share (--id on the command line)."
             )
@@ -270,7 +271,7 @@ def _load_files(files: list[CaseFile], options: _Options) -> SystemCases:
             guesses = outcome_guesses(case_file.frame, options.threshold)
             free = [c for c in guesses if c != id_column]
             if not free:
-                raise ValueError(
+                raise CalculatorError(
                     f"{case_file.name}: cannot tell which column holds the outcomes; name it "
                     "(--outcome on the command line)."
                 )
@@ -280,7 +281,7 @@ def _load_files(files: list[CaseFile], options: _Options) -> SystemCases:
         outcomes.append(column)
     names = options.names or file_system_names([f.name for f in files])
     if len(names) != len(files):
-        raise ValueError(f"Give one name per file: {len(files)} files but {len(names)} names.")
+        raise CalculatorError(f"Give one name per file: {len(files)} files but {len(names)} names.")
     check_names(tuple(names), "the system names")
     systems = np.concatenate([np.full(len(f.frame), j, dtype=np.int8) for j, f in enumerate(files)])
     return _join_records(files, tuple(names), systems, id_column, outcomes, options)

@@ -16,6 +16,7 @@ from calculator.cases.findings import cell_text, fatal, is_missing_cell, many
 from calculator.cases.outcomes import parse_outcomes, text_codes
 from calculator.cases.systems_result import RecordLedger
 from calculator.compare import MAX_SYSTEMS
+from calculator.errors import CalculatorError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -220,15 +221,15 @@ def require_column(case_file: CaseFile, column: str) -> None:
 
 def check_names(names: tuple[str, ...], what: str) -> None:
     if not 2 <= len(names) <= MAX_SYSTEMS:
-        raise ValueError(
+        raise CalculatorError(
             f"{what} give {len(names)} systems, but a comparison needs 2 to {MAX_SYSTEMS}; "
             "choose them (--systems, --system on the command line)."
         )
     for name in names:
         if names.count(name) > 1:
-            raise ValueError(f"{what} name the system {name!r} twice; give distinct names.")
+            raise CalculatorError(f"{what} name the system {name!r} twice; give distinct names.")
         if not name.strip():
-            raise ValueError(f"{what} include an empty name; give every system a name.")
+            raise CalculatorError(f"{what} include an empty name; give every system a name.")
 
 
 def display_name(column: str) -> str:

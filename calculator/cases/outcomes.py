@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from calculator._validation import message
+from calculator.errors import CalculatorError, CalculatorTypeError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -158,11 +159,11 @@ def check_threshold(threshold: object) -> float | None:
         return None
     allowed = "a finite number"
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
-        raise TypeError(message("threshold", allowed, threshold))
+        raise CalculatorTypeError(message("threshold", allowed, threshold))
     try:
         cut = float(threshold)
     except OverflowError:  # an integer too large for a float
-        raise ValueError(message("threshold", allowed, threshold)) from None
+        raise CalculatorError(message("threshold", allowed, threshold)) from None
     if not math.isfinite(cut):
-        raise ValueError(message("threshold", allowed, threshold))
+        raise CalculatorError(message("threshold", allowed, threshold))
     return cut

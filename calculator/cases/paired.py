@@ -11,6 +11,7 @@ import numpy as np
 from calculator.cases.findings import CaseIssue
 from calculator.cases.ids import group_codes
 from calculator.clustered import cluster_discordant_counts
+from calculator.errors import CalculatorError
 from calculator.table import PairedTable
 
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ class PairedCases:
             If no group column was chosen.
         """
         if self.group_column is None:
-            raise ValueError("No group column was chosen, so the cases have no clusters.")
+            raise CalculatorError("No group column was chosen, so the cases have no clusters.")
         codes = group_codes(self.cases[self.group_column].astype("str"))
         return cluster_discordant_counts(self.a_pass, self.b_pass, codes)
 

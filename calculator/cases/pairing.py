@@ -19,6 +19,7 @@ from calculator.cases.names import neutral_text
 from calculator.cases.outcomes import check_threshold
 from calculator.cases.paired import PairedCases
 from calculator.cases.reading import MAX_FILE_BYTES, CaseFile, read_case_file
+from calculator.errors import CalculatorError
 from calculator.table import PairedTable
 
 if TYPE_CHECKING:
@@ -178,12 +179,12 @@ def _one_file_columns(case_file: CaseFile, options: PairingOptions) -> PairingOp
         if b_column is None and free:
             b_column = free.pop(0)
         if a_column is None or b_column is None:
-            raise ValueError(
+            raise CalculatorError(
                 f"{case_file.name}: cannot tell which columns hold A's and B's outcomes; name "
                 f"them (--a and --b on the command line){_score_hint(case_file)}."
             )
     if a_column == b_column:
-        raise ValueError(f"A and B must be different columns, but both are {a_column!r}.")
+        raise CalculatorError(f"A and B must be different columns, but both are {a_column!r}.")
     _refuse_outcome_as_key(case_file, (a_column, b_column), options)
     for column, role in (
         (options.id_column, "the id"),
@@ -210,7 +211,7 @@ def _refuse_outcome_as_key(
     )
     for column, role in keys:
         if column is not None and column in outcomes:
-            raise ValueError(
+            raise CalculatorError(
                 f"{case_file.name}: {column!r} is chosen both as an outcome column and as the "
                 f"{role} column; choose a different {role} column."
             )
@@ -258,7 +259,7 @@ def _two_file_columns(first: CaseFile, second: CaseFile, options: PairingOptions
     if id_column is None:
         guesses = {guess_columns(first.frame).id_column, guess_columns(second.frame).id_column}
         if len(guesses) != 1 or None in guesses:
-            raise ValueError(
+            raise CalculatorError(
                 f"{first.name} and {second.name}: cannot tell which column pairs the rows; name "
                 "the id column both files share (--id on the command line)."
             )
@@ -270,7 +271,7 @@ def _two_file_columns(first: CaseFile, second: CaseFile, options: PairingOptions
             free = _guess_outcomes(case_file, (id_column, group_column))
             if not free:
                 option = "--a" if role == "A" else "--b"
-                raise ValueError(
+                raise CalculatorError(
                     f"{case_file.name}: cannot tell which column holds {role}'s outcomes; name it "
                     f"({option} on the command line){_score_hint(case_file)}."
                 )

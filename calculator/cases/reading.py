@@ -28,6 +28,7 @@ from calculator.cases.findings import (
 )
 from calculator.cases.jsonlines import read_json_lines
 from calculator.cases.names import column_names
+from calculator.errors import CalculatorTypeError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -281,7 +282,9 @@ def _read_bytes(source: object, name: str | None, max_bytes: int) -> tuple[bytes
             stated = len(data) <= size
             size = max(size, len(data))
     else:
-        raise TypeError(f"A case file must be a path or bytes, but got {type(source).__name__}.")
+        raise CalculatorTypeError(
+            f"A case file must be a path or bytes, but got {type(source).__name__}."
+        )
     if size > max_bytes:
         # A file whose size was not known in advance (a device, a pipe) is read only up to
         # the limit: its size is then "over" the limit.

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from calculator.cases.findings import EXAMPLES, CaseIssue, OffendingRow, clip
+from calculator.errors import CalculatorError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -109,7 +110,7 @@ class SystemCases:
         from calculator.compare import compare_systems
 
         if self.n == 0:
-            raise ValueError(
+            raise CalculatorError(
                 f"{', '.join(self.files)}: no case has a usable outcome for every one of the "
                 f"{len(self.names)} systems; see the findings for the rows left out."
             )

@@ -26,6 +26,7 @@ from calculator.cli.question import (
     noninferiority_gate_line,
     question_arguments,
 )
+from calculator.errors import CalculatorError
 from calculator.formatting import format_p_equals
 from calculator.release import describe_cluster_change, gate_fails, is_worse
 
@@ -103,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
 
     cases = _load(args)
     if cases.n == 0:
-        raise ValueError(f"no usable cases: {_exclusion_summary(cases)}")
+        raise CalculatorError(f"no usable cases: {_exclusion_summary(cases)}")
     question = question_arguments(args)
     if args.fail_if_worse and (question["question"] or args.alternative == "greater"):
         raise UsageError(

@@ -2,7 +2,7 @@
 
     python -m calculator compare FILE [FILE ...] [--id COL]
         [--system COL --outcome COL | --systems COL,COL,...] [--threshold X]
-        [--adjust holm|bonferroni] [--alpha X] [--ci-method M] [--json]
+        [--adjust holm|bonferroni] [--alpha X] [--ci-method M] [--resamples R] [--json]
 
 One file with ``--systems``: a wide file, one outcome column per system. One file with
 ``--system`` (and ``--outcome``): a long file, one row per case and system. Several files: one per
@@ -17,8 +17,11 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 from calculator.cli.arguments import UsageError, finite_number, level
+from calculator.cli.arguments import count as whole_number
 from calculator.cli.cases import CASES_EXTRA
 from calculator.cli.output import print_json, print_lines
+from calculator.compare.cochran import MAX_RESAMPLES
+from calculator.errors import CalculatorError
 from calculator.formatting import format_p_equals, format_percent, format_points, plural
 from calculator.intervals import CI_METHOD_NAMES, CI_METHODS
 
@@ -80,6 +83,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         default="agresti-min",
         help="interval method for each pair's difference (agresti-min)",
     )
+    parser.add_argument(
+        "--resamples",
+        type=whole_number("--resamples", maximum=MAX_RESAMPLES),
+        default=9_999,
+        metavar="R",
+        help="Monte Carlo resamples for Cochran's permutation p when it cannot be computed "
+        f"exactly, 0 to {MAX_RESAMPLES:,} (9,999; its smallest value is 1/(R + 1); 0: none)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.set_defaults(func=run)
 
@@ -115,8 +126,10 @@ def run(args: argparse.Namespace) -> int:
         threshold=args.threshold,
     )
     if cases.n == 0:
-        raise ValueError(_nothing_left(cases))
-    result = cases.compare(alpha=args.alpha, adjust=args.adjust, ci_method=args.ci_method)
+        raise CalculatorError(_nothing_left(cases))
+    result = cases.compare(
+        alpha=args.alpha, adjust=args.adjust, ci_method=args.ci_method, resamples=args.resamples
+    )
     if args.json:
         print_json(build_payload(cases, result))
     else:

@@ -50,7 +50,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the plan for parsed arguments; invalid values raise ValueError (exit status 2)."""
+    """Print the plan for parsed arguments; invalid values raise CalculatorError (exit status 2)."""
     if args.margin is not None:
         return run_margin(args)
     result = plan(

@@ -12,15 +12,16 @@ from __future__ import annotations
 import argparse
 
 from calculator.cli.output import print_json
+from calculator.errors import CalculatorError
 from calculator.planning import NonInferiorityPlan, cells_from_rates, noninferiority_plan
 
 __all__ = ["run_margin"]
 
 
 def run_margin(args: argparse.Namespace) -> int:
-    """Print the non-inferiority plan; invalid values raise ValueError (exit status 2)."""
+    """Print the non-inferiority plan; invalid values raise CalculatorError (exit status 2)."""
     if args.test != "exact":
-        raise ValueError(
+        raise CalculatorError(
             "`--test` does not apply with `--margin`: a non-inferiority plan uses Tango's score "
             "test."
         )
@@ -33,7 +34,7 @@ def run_margin(args: argparse.Namespace) -> int:
             disagreement=args.disagreement,
         )
     elif p10 is None or p01 is None or any(value is not None for value in rates):
-        raise ValueError(
+        raise CalculatorError(
             "give either `--p10` and `--p01`, or `--pass-rate-a`, `--difference` and "
             "`--disagreement`."
         )

@@ -58,7 +58,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the analysis for parsed `args`; invalid values raise ValueError (exit status 2)."""
+    """Print the analysis for parsed `args`; invalid values raise CalculatorError (exit 2)."""
     result = analyze(
         args.A,
         args.B,

@@ -4,11 +4,12 @@
     python -m calculator teach --table A B C D [--convention C] [--alternative H] [--points K]
         [--alpha X] [--level X] [--json]
 
-With ``--n``, ``--p10`` and ``--p01``: each McNemar test's exact size and power and each interval's
-coverage and mean width at N pairs (:func:`calculator.operating_characteristics`). With
-``--table``: the same at the table's own proportions, the null distribution of its discordant split
-(:func:`calculator.null_distribution`) and the sweep over agreement that keeps both pass rates
-(:func:`calculator.margin_sweep`). Exit status 0, or 2 with one line on stderr.
+With ``--n``, ``--p10`` and ``--p01``: each McNemar test's exact size and power and each
+interval's coverage and mean width at N pairs
+(:func:`calculator.teaching.operating_characteristics`). With ``--table``: the same at the
+table's own proportions, the null distribution of its discordant split
+(:func:`calculator.teaching.null_distribution`) and the sweep over agreement that keeps both pass
+rates (:func:`calculator.teaching.margin_sweep`). Exit status 0, or 2 with one line on stderr.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import argparse
 
 from calculator.cli.arguments import UsageError, count, finite_number, level
 from calculator.cli.output import print_json, print_lines
+from calculator.errors import CalculatorError
 from calculator.formatting import format_p_equals, format_points, plural
 from calculator.mcnemar import CONVENTIONS
 from calculator.teaching import (
@@ -112,7 +114,7 @@ def _instruments(
     a, b, c, d = args.table
     n = a + b + c + d
     if n == 0:
-        raise ValueError("the table is empty (a + b + c + d = 0)")
+        raise CalculatorError("the table is empty (a + b + c + d = 0)")
     null = null_distribution(
         b + c, b, convention=args.convention, alternative=args.alternative, alpha=args.alpha
     )

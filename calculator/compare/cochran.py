@@ -21,6 +21,7 @@ from calculator.mcnemar import mcnemar_exact
 
 __all__ = [
     "MAX_EXACT_STEPS",
+    "MAX_RESAMPLES",
     "MAX_RESAMPLE_DRAWS",
     "PERMUTATION_METHODS",
     "CochranQResult",
@@ -32,10 +33,15 @@ __all__ = [
 #: exact permutation p is replaced by the Monte Carlo one: a quarter of a second at most, enough for
 #: 3 systems on about 70 cases that separate them, 5 systems on about 20, 10 systems on about 8.
 MAX_EXACT_STEPS = 100_000
-#: Random numbers the Monte Carlo may draw (resamples times the cost of one resample), about half a
-#: second: any data for up to 8 systems, small data for more. Beyond it the permutation p is not
-#: computed; by then the cases that separate the systems are many and the chi-square p is close.
-MAX_RESAMPLE_DRAWS = 5_000_000
+#: Random numbers the Monte Carlo may draw (resamples times the cost of one resample, about k per
+#: case that separates the systems), about half a second: at the default 9,999 resamples, 24
+#: systems on 200 such cases, or any number of cases for few systems (drawn as counts). Beyond it
+#: the permutation p is not computed; by then the cases that separate the systems are many and
+#: the chi-square p is close.
+MAX_RESAMPLE_DRAWS = 50_000_000
+#: Most Monte Carlo resamples a caller may ask for: the floor 1/(R + 1) of the p-value then reaches
+#: 1e-6, and the budget above still bounds the work.
+MAX_RESAMPLES = 1_000_000
 #: How `exact_pvalue` was obtained: exactly, by Monte Carlo, or not at all (data too large).
 PERMUTATION_METHODS = ("exact", "monte-carlo", "none")
 
@@ -65,6 +71,12 @@ class CochranQResult:
         Monte Carlo resamples and the generator's seed (None unless "monte-carlo").
     informative_cases : int
         Cases where the systems do not all agree; only they move Q.
+    at_floor : bool
+        True when no Monte Carlo resample was as extreme as the data: `exact_pvalue` is then its
+        floor 1/(resamples + 1), and all the resamples show is p <= that floor.
+
+    The p-value that decides is :attr:`decision_pvalue` (the permutation p when computed, else
+    the chi-square p), through :meth:`rejects`; every sentence about Q uses that one.
     """
 
     statistic: float | None
@@ -77,6 +89,33 @@ class CochranQResult:
     resamples: int | None
     seed: int | None
     informative_cases: int
+    at_floor: bool = False
+
+    @property
+    def decision_pvalue(self) -> float:
+        """The p-value the verdict rests on: the permutation p when computed, else chi-square."""
+        return self.pvalue if self.exact_pvalue is None else self.exact_pvalue
+
+    @property
+    def floor(self) -> float | None:
+        """1/(resamples + 1), the smallest Monte Carlo p-value (None unless "monte-carlo")."""
+        return None if self.resamples is None else 1.0 / (self.resamples + 1)
+
+    def rejects(self, alpha: float) -> bool | None:
+        """Whether equal pass rates are rejected at `alpha` (p <= alpha, by
+        :attr:`decision_pvalue`); None when the Monte Carlo p sits at its floor above `alpha`,
+        where more resamples are needed to decide.
+
+        Examples
+        --------
+        >>> x = np.array([[1, 0, 0]] * 8 + [[0, 1, 1]], dtype=bool)
+        >>> r = cochran_q(x, resamples=99)
+        >>> r.method, r.at_floor, r.rejects(0.05), r.rejects(0.001)
+        ('exact', False, True, False)
+        """
+        if self.at_floor and self.floor is not None and alpha < self.floor:
+            return None
+        return self.decision_pvalue <= alpha
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -116,7 +155,8 @@ def cochran_q(outcomes: np.ndarray, *, resamples: int = 9_999, seed: int = 0) ->
     outcomes : numpy.ndarray of bool, shape (n, k)
         One row per case, one column per system; True is a pass.
     resamples : int
-        Monte Carlo resamples when the exact permutation distribution is too large.
+        Monte Carlo resamples when the exact permutation distribution is too large, 0 to
+        :data:`MAX_RESAMPLES` (0: no Monte Carlo).
     seed : int
         Seed of the Monte Carlo generator, so that a result can be reproduced.
 
@@ -155,7 +195,7 @@ def cochran_q(outcomes: np.ndarray, *, resamples: int = 9_999, seed: int = 0) ->
     >>> r.statistic, round(r.pvalue, 4), r.exact_pvalue, r.method
     (1.0, 0.3173, 0.625, 'exact')
     """
-    resamples = check_count(resamples, "resamples")
+    resamples = check_count(resamples, "resamples", maximum=MAX_RESAMPLES)
     seed = check_count(seed, "seed", maximum=None)
     n, k = outcomes.shape
     row_totals = np.count_nonzero(outcomes, axis=1)
@@ -198,7 +238,7 @@ def cochran_q(outcomes: np.ndarray, *, resamples: int = 9_999, seed: int = 0) ->
         )  # fmt: skip
     return CochranQResult(
         **fields, exact_pvalue=simulated[0], method="monte-carlo", standard_error=simulated[1],
-        resamples=resamples, seed=seed,
+        resamples=resamples, seed=seed, at_floor=simulated[2],
     )  # fmt: skip
 
 
@@ -269,53 +309,72 @@ def _exact_tail(counts: dict[int, int], k: int, observed: int) -> float | None:
 
 def _monte_carlo_tail(
     counts: dict[int, int], k: int, observed: int, resamples: int, seed: int
-) -> tuple[float, float] | None:
-    """(p, standard error) from `resamples` random arrangements, or None if too costly.
+) -> tuple[float, float, bool] | None:
+    """(p, standard error, at the floor) from `resamples` random arrangements, or None.
+
+    None when `resamples` is 0 or the draws would exceed :data:`MAX_RESAMPLE_DRAWS`. "At the
+    floor" means no resample was as extreme as the data, so p = 1/(resamples + 1).
 
     Cases with r passes are drawn either all at once, as multinomial counts over the C(k, r)
-    arrangements (a binomial draw per arrangement, whatever the number of cases), or one by one
-    (an arrangement index each, then k additions), whichever is cheaper.
+    arrangements (a binomial draw per arrangement, whatever the number of cases), or one by one,
+    whichever is cheaper; the one-by-one cases of every r are drawn together, for a chunk of
+    resamples at a time, in a few array operations (:func:`_draw_one_by_one`).
     """
     if resamples == 0:
         return None
     cost = sum(_draw_cost(k, r, m) for r, m in counts.items())
     if cost * resamples > MAX_RESAMPLE_DRAWS:
         return None
+    counted = {r: m for r, m in counts.items() if _BINOMIAL_COST * math.comb(k, r) <= m * k}
+    single = np.repeat(
+        np.array([r for r in sorted(counts) if r not in counted], dtype=np.intp),
+        [counts[r] for r in sorted(counts) if r not in counted],
+    )
     rng = np.random.default_rng(seed)
-    chunk = max(1, min(resamples, 2_000_000 // max(cost, 1)))
+    chunk = max(1, min(resamples, _CHUNK_DRAWS // max(cost, 1)))
     exceed = 0
     for start in range(0, resamples, chunk):
         size = min(chunk, resamples - start)
-        totals = np.zeros((size, k), dtype=np.float64)
-        for r, m in sorted(counts.items()):
-            totals += _draw_column_totals(rng, k, r, m, size)
+        totals = _draw_one_by_one(rng, k, single, size)
+        for r, m in sorted(counted.items()):
+            totals += _draw_counted(rng, k, r, m, size)
         sums = np.einsum("ij,ij->i", totals, totals)  # exact: integers far below 2^53
         exceed += int(np.count_nonzero(sums >= observed))
     pvalue = (1 + exceed) / (1 + resamples)
-    return pvalue, math.sqrt(pvalue * (1 - pvalue) / resamples)
+    return pvalue, math.sqrt(pvalue * (1 - pvalue) / resamples), exceed == 0
 
 
-# A binomial draw costs about as much as this many gathered additions.
+# A binomial draw costs about as much as this many random keys of the one-by-one route.
 _BINOMIAL_COST = 8
+# Random keys per chunk of resamples (8 MB of float64), which bounds the memory of the draws.
+_CHUNK_DRAWS = 1_000_000
 
 
 def _draw_cost(k: int, r: int, m: int) -> int:
     """Cost of one resample of the m cases with r passes, by the cheaper route."""
-    return min(_BINOMIAL_COST * math.comb(k, r), m * (k + 1))
+    return min(_BINOMIAL_COST * math.comb(k, r), m * k)
 
 
-def _draw_column_totals(rng: np.random.Generator, k: int, r: int, m: int, size: int) -> np.ndarray:
-    """Column totals of m cases with r passes each, placed at random: shape (size, k)."""
+def _draw_counted(rng: np.random.Generator, k: int, r: int, m: int, size: int) -> np.ndarray:
+    """Column totals of m cases with r passes each, as multinomial counts of the C(k, r)
+    arrangements (chosen when they are few): shape (size, k)."""
     arrangements = math.comb(k, r)
-    if arrangements > 1_000_000:  # one by one, by the r smallest of k random keys
-        chosen = np.argpartition(rng.random((size, m, k)), r - 1, axis=2)[:, :, :r]
-        flat = np.bincount((chosen + (np.arange(size) * k)[:, None, None]).ravel(), None, size * k)
-        return flat.reshape(size, k).astype(np.float64)
+    chosen = np.array(list(itertools.combinations(range(k), r)), dtype=np.intp)
     incidence = np.zeros((arrangements, k), dtype=np.float64)
-    for row, columns in enumerate(itertools.combinations(range(k), r)):
-        incidence[row, list(columns)] = 1.0
-    if _BINOMIAL_COST * arrangements <= m * (k + 1):
-        drawn = rng.multinomial(m, np.full(arrangements, 1.0 / arrangements), size=size)
-        return drawn.astype(np.float64) @ incidence  # exact: counts far below 2^53
-    picked = rng.integers(0, arrangements, size=(size, m))
-    return incidence[picked].sum(axis=1)
+    np.put_along_axis(incidence, chosen.reshape(arrangements, r), 1.0, axis=1)
+    drawn = rng.multinomial(m, np.full(arrangements, 1.0 / arrangements), size=size)
+    return drawn.astype(np.float64) @ incidence  # exact: counts far below 2^53
+
+
+def _draw_one_by_one(rng: np.random.Generator, k: int, passes: np.ndarray, size: int) -> np.ndarray:
+    """Column totals of cases with `passes[i]` passes each, placed at random: shape (size, k).
+
+    Each case passes on the systems holding its r smallest of k uniform random keys; every
+    ordering of the keys is equally likely, so every set of r systems is (ties have probability
+    about 2^-53 per pair of keys).
+    """
+    if len(passes) == 0:
+        return np.zeros((size, k), dtype=np.float64)
+    keys = rng.random((size, len(passes), k))
+    cut = np.sort(keys, axis=2)[:, np.arange(len(passes)), passes - 1]
+    return np.count_nonzero(keys <= cut[:, :, None], axis=1).astype(np.float64)

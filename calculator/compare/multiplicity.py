@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from calculator._validation import check_choice
+from calculator.errors import CalculatorError
 
 __all__ = ["ADJUSTMENTS", "adjust_pvalues", "adjust_log10_pvalues"]
 
@@ -62,7 +63,7 @@ def adjust_pvalues(pvalues: Sequence[float], *, method: str = "holm") -> np.ndar
     method = check_choice(method, "method", ADJUSTMENTS)
     values = np.asarray(pvalues, dtype=np.float64).ravel()
     if not np.all((values >= 0.0) & (values <= 1.0)):  # also rejects NaN
-        raise ValueError("`pvalues` must all be numbers from 0 to 1.")
+        raise CalculatorError("`pvalues` must all be numbers from 0 to 1.")
     size = len(values)
     if method == "bonferroni":
         return np.minimum(1.0, size * values)

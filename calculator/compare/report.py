@@ -16,7 +16,9 @@ def describe_cochran(result: SystemComparison) -> str:
     """Cochran's Q with its chi-square and permutation p-values, then the verdict at alpha.
 
     The verdict rests on the permutation p when it is exact or estimated, else on the
-    chi-square p; the sentence says which.
+    chi-square p (:attr:`~calculator.compare.cochran.CochranQResult.decision_pvalue`); the
+    sentence says which, and :func:`describe_pairs` uses the same p. A Monte Carlo p at its floor
+    1/(R + 1) is written as that bound, and decides nothing below it.
 
     Examples
     --------
@@ -35,21 +37,31 @@ def describe_cochran(result: SystemComparison) -> str:
             "nothing tells them apart (p = 1)."
         )
     chi2 = format_p_equals(q.pvalue, q.log10_pvalue, alpha=result.alpha)
-    if q.method == "none":
-        basis, pvalue = "chi-square p", q.pvalue
-    else:
-        basis = "exact permutation p" if q.method == "exact" else "Monte Carlo permutation p"
-        pvalue = q.exact_pvalue
+    head = (
+        f"Cochran's Q = {_statistic(q.statistic)} on {plural(q.df, 'degree')} of freedom: "
+        f"chi-square {chi2}; {describe_permutation(q, result.alpha)}"
+    )
+    rejects = q.rejects(result.alpha)
+    if rejects is None:
+        return (
+            f"{head} The {q.resamples:,} resamples cannot tell whether p ≤ alpha = "
+            f"{result.alpha:g}, which lies below their floor of 1/{q.resamples + 1:,}: more "
+            "resamples are needed to decide."
+        )
     verdict = (
         f"equal pass rates of the {k} systems are rejected at alpha = {result.alpha:g}"
-        if pvalue <= result.alpha
+        if rejects
         else f"the data do not show that the pass rates of the {k} systems differ at alpha = "
         f"{result.alpha:g}"
     )
-    return (
-        f"Cochran's Q = {_statistic(q.statistic)} on {plural(q.df, 'degree')} of freedom: "
-        f"chi-square {chi2}; {describe_permutation(q, result.alpha)} By the {basis}, {verdict}."
-    )
+    return f"{head} By the {_basis(q)}, {verdict}."
+
+
+def _basis(q: CochranQResult) -> str:
+    """The name of the p-value the verdict rests on (:attr:`CochranQResult.decision_pvalue`)."""
+    if q.method == "none":
+        return "chi-square p"
+    return "exact permutation p" if q.method == "exact" else "Monte Carlo permutation p"
 
 
 def _statistic(value: float) -> str:
@@ -62,12 +74,18 @@ def describe_permutation(q: CochranQResult, alpha: float) -> str:
     if q.method == "none":
         return (
             "the permutation p was not computed, as its arrangements are too many to enumerate "
-            "or sample within the limit (the chi-square p is a good approximation when many "
-            "cases separate the systems)."
+            "and sampling them was not asked for or would exceed the limit (the chi-square p "
+            "is a good approximation when many cases separate the systems)."
+        )
+    if q.method == "exact":
+        p = format_p_equals(q.exact_pvalue, alpha=alpha)
+        return f"permutation {p} (exact, given each case's number of passes)."
+    if q.at_floor:
+        return (
+            f"permutation p ≤ 1/{q.resamples + 1:,} (Monte Carlo: none of {q.resamples:,} "
+            f"resamples, seed {q.seed}, was as extreme as the data)."
         )
     p = format_p_equals(q.exact_pvalue, alpha=alpha)
-    if q.method == "exact":
-        return f"permutation {p} (exact, given each case's number of passes)."
     return (
         f"permutation {p} (Monte Carlo estimate from {q.resamples:,} resamples, seed {q.seed}, "
         f"standard error {q.standard_error:.4f})."
@@ -110,10 +128,11 @@ def describe_pairs(result: SystemComparison) -> str:
             "adjusted for the number of pairs."
         )
     q = result.cochran
-    if not separated and q.statistic is not None and q.pvalue <= result.alpha:
+    if not separated and q.statistic is not None and q.rejects(result.alpha):
         text += (
-            " Cochran's Q rejects equal pass rates, yet no single pair is separated: the "
-            "differences are spread over several systems, or too small pair by pair to locate."
+            f" Cochran's Q rejects equal pass rates (by the {_basis(q)}, as above), yet no "
+            "single pair is separated: the differences are spread over several systems, or too "
+            "small pair by pair to locate."
         )
     return text
 

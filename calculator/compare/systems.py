@@ -15,6 +15,7 @@ from scipy import special
 from calculator._validation import check_choice, check_probability
 from calculator.compare.cochran import CochranQResult, cochran_q
 from calculator.compare.multiplicity import ADJUSTMENTS, adjust_log10_pvalues, adjust_pvalues
+from calculator.errors import CalculatorError, CalculatorTypeError
 from calculator.intervals import CI_METHODS, difference_limits
 from calculator.mcnemar import mcnemar_exact
 from calculator.table import PairedTable
@@ -115,12 +116,12 @@ class SystemComparison:
                 return pair
             if (pair.a, pair.b) == (second, first):
                 return _swapped(pair)
-        raise ValueError(f"No pair of systems {first!r} and {second!r}; names: {self.names}.")
+        raise CalculatorError(f"No pair of systems {first!r} and {second!r}; names: {self.names}.")
 
     def not_separated(self, name: str) -> tuple[str, ...]:
         """Systems that `name` is not told apart from after the adjustment, in ranking order."""
         if name not in self.names:
-            raise ValueError(f"No system {name!r}; names: {self.names}.")
+            raise CalculatorError(f"No system {name!r}; names: {self.names}.")
         together = set()
         for pair in self.pairs:  # one pass over the pairs, not a look-up per system
             if not pair.reject and name in (pair.a, pair.b):
@@ -275,33 +276,37 @@ def compare_systems(
 def _check_outcomes(outcomes: object, names: object) -> tuple[np.ndarray, tuple[str, ...]]:
     """The outcomes as a read-only boolean array and the names as a tuple, or raise."""
     if isinstance(names, str) or not isinstance(names, Sequence):
-        raise TypeError(f"`names` must be a sequence of strings, but got {names!r}.")
+        raise CalculatorTypeError(f"`names` must be a sequence of strings, but got {names!r}.")
     for name in names:
         if not isinstance(name, str):
-            raise TypeError(f"`names` must be a sequence of strings, but got {name!r} in it.")
+            raise CalculatorTypeError(
+                f"`names` must be a sequence of strings, but got {name!r} in it."
+            )
         if not name.strip():
-            raise ValueError("`names` must not contain an empty name.")
+            raise CalculatorError("`names` must not contain an empty name.")
     if len(set(names)) != len(names):
         repeated = next(name for name in names if names.count(name) > 1)
-        raise ValueError(f"`names` must be distinct, but {repeated!r} occurs more than once.")
+        raise CalculatorError(f"`names` must be distinct, but {repeated!r} occurs more than once.")
     array = np.asarray(outcomes)
     if array.dtype.kind not in "biuf":
-        raise TypeError(f"`outcomes` must be an array of 0s and 1s, but has dtype {array.dtype}.")
+        raise CalculatorTypeError(
+            f"`outcomes` must be an array of 0s and 1s, but has dtype {array.dtype}."
+        )
     if array.ndim != 2 or array.shape[0] == 0:
-        raise ValueError(
+        raise CalculatorError(
             f"`outcomes` must be a 2-D array with one row per case (at least one), but has "
             f"shape {array.shape}."
         )
     k = array.shape[1]
     if k != len(names):
-        raise ValueError(f"`outcomes` has {k} columns but `names` has {len(names)} names.")
+        raise CalculatorError(f"`outcomes` has {k} columns but `names` has {len(names)} names.")
     if not 2 <= k <= MAX_SYSTEMS:
-        raise ValueError(f"The comparison needs 2 to {MAX_SYSTEMS} systems, but got {k}.")
+        raise CalculatorError(f"The comparison needs 2 to {MAX_SYSTEMS} systems, but got {k}.")
     if array.dtype.kind != "b":
         bad = (array != 0) & (array != 1)  # NaN is unequal to both
         if bad.any():
             row, column = (int(i) for i in np.argwhere(bad)[0])
-            raise ValueError(
+            raise CalculatorError(
                 f"`outcomes` must hold only 0 and 1, but row {row} (counting from 0), system "
                 f"{names[column]!r} holds {array[row, column].item()!r}."
             )

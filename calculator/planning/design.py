@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from calculator._validation import check_count, check_probability, message
+from calculator.errors import CalculatorError
 from calculator.formatting import format_percent, format_points
 from calculator.planning.inputs import (
     DEFAULT_MAX_N,
@@ -157,7 +158,7 @@ class PowerPlan:
             n_max = min(n_max, 2 * MAX_N)
         n_max = check_count(n_max, "n_max", maximum=2 * MAX_N)
         if n_max < 1:
-            raise ValueError(message("n_max", "at least 1", n_max))
+            raise CalculatorError(message("n_max", "at least 1", n_max))
         if n_max <= _CURVE_POINTS:
             sizes = np.arange(1, n_max + 1)
         else:
@@ -302,19 +303,19 @@ def plan(
     rates_given = (pass_rate_a, difference, disagreement)
     if p10 is not None or p01 is not None:
         if any(value is not None for value in rates_given):
-            raise ValueError(
+            raise CalculatorError(
                 "give either `p10` and `p01`, or `pass_rate_a`, `difference` and "
                 "`disagreement`, not both."
             )
         if p10 is None or p01 is None:
             missing = "p01" if p01 is None else "p10"
-            raise ValueError(f"`{missing}` is missing: give both `p10` and `p01`.")
+            raise CalculatorError(f"`{missing}` is missing: give both `p10` and `p01`.")
     elif any(value is None for value in rates_given):
         names = ("pass_rate_a", "difference", "disagreement")
         missing = ", ".join(
             f"`{name}`" for name, v in zip(names, rates_given, strict=True) if v is None
         )
-        raise ValueError(
+        raise CalculatorError(
             f"{missing} missing: give `p10` and `p01`, or `pass_rate_a`, `difference` and "
             "`disagreement`."
         )

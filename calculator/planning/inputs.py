@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from calculator._validation import check_choice, check_probability
+from calculator.errors import CalculatorError, CalculatorTypeError
 
 __all__ = [
     "DEFAULT_MAX_N",
@@ -66,16 +67,19 @@ def cells_from_rates(
     >>> cells_from_rates(pass_rate_a=0.80, difference=0.2, disagreement=0.1)
     Traceback (most recent call last):
     ...
-    ValueError: `difference` must be at most the share of disagreement 0.1 in size, but got 0.2: \
-a difference between the pass rates comes only from cases where the systems disagree.
+    calculator.errors.CalculatorError: `difference` must be at most the share of disagreement 0.1 \
+in size, but got 0.2: a difference between the pass rates comes only from cases where the systems \
+disagree.
     """
     pass_rate_a = check_probability(pass_rate_a, "pass_rate_a", open_interval=False)
     disagreement = check_probability(disagreement, "disagreement", open_interval=False)
     if isinstance(difference, bool) or not isinstance(difference, int | float | np.number):
-        raise TypeError(f"`difference` must be a number from -1 to 1, but got {difference!r}.")
+        raise CalculatorTypeError(
+            f"`difference` must be a number from -1 to 1, but got {difference!r}."
+        )
     difference = float(difference)
     if not abs(difference) <= disagreement:  # also rejects NaN
-        raise ValueError(
+        raise CalculatorError(
             f"`difference` must be at most the share of disagreement {disagreement:g} in size, "
             f"but got {difference:g}: a difference between the pass rates comes only from cases "
             "where the systems disagree."
@@ -83,12 +87,12 @@ a difference between the pass rates comes only from cases where the systems disa
     p10 = (disagreement + difference) / 2
     p01 = (disagreement - difference) / 2
     if p10 > pass_rate_a + 1e-12:
-        raise ValueError(
+        raise CalculatorError(
             f"`pass_rate_a` must be at least {p10:g} (the share where only A passes), but got "
             f"{pass_rate_a:g}: lower the difference or the disagreement, or raise the pass rate."
         )
     if p01 > 1 - pass_rate_a + 1e-12:
-        raise ValueError(
+        raise CalculatorError(
             f"`pass_rate_a` must be at most {1 - p01:g} (A fails wherever only B passes, "
             f"{p01:g} of the cases), but got {pass_rate_a:g}."
         )
@@ -99,12 +103,12 @@ def check_cells(p10: object, p01: object) -> tuple[float, float]:
     p10 = check_probability(p10, "p10", open_interval=False)
     p01 = check_probability(p01, "p01", open_interval=False)
     if p10 + p01 > 1 + 1e-12:
-        raise ValueError(
+        raise CalculatorError(
             f"`p10` + `p01` must be at most 1 (both are shares of the same cases), but got "
             f"{p10:g} + {p01:g} = {p10 + p01:g}."
         )
     if p10 + p01 == 0:
-        raise ValueError(
+        raise CalculatorError(
             "`p10` + `p01` must be above 0, but got 0: with no disagreement no case tells the "
             "systems apart, and the test can never reject."
         )
@@ -117,7 +121,7 @@ def check_test(test: object) -> str:
 
 def check_difference(p10: float, p01: float) -> None:
     if p10 == p01:
-        raise ValueError(
+        raise CalculatorError(
             f"`p10` and `p01` must differ, but both are {p10:g}: with no difference the power "
             "never rises above alpha, so no number of pairs reaches the target."
         )

@@ -21,6 +21,7 @@ import numpy as np
 from scipy import stats
 
 from calculator._validation import check_count, check_probability, message
+from calculator.errors import CalculatorError
 from calculator.formatting import format_percent, format_points
 from calculator.noninferiority import check_alpha, score_test
 from calculator.planning.inputs import DEFAULT_MAX_N, MAX_N
@@ -34,7 +35,7 @@ def _check_effect(p10: object, p01: object, margin: object) -> tuple[float, floa
     p10 = check_probability(p10, "p10", open_interval=False)
     p01 = check_probability(p01, "p01", open_interval=False)
     if p10 + p01 > 1 + 1e-12:
-        raise ValueError(
+        raise CalculatorError(
             f"`p10` + `p01` must be at most 1 (both are shares of the same cases), but got "
             f"{p10:g} + {p01:g} = {p10 + p01:g}."
         )
@@ -43,7 +44,7 @@ def _check_effect(p10: object, p01: object, margin: object) -> tuple[float, floa
     except ValueError:
         margin = math.nan  # reported below with the narrower range
     if not 0 < margin < 0.5:
-        raise ValueError(message("margin", "a number strictly between 0 and 0.5", original))
+        raise CalculatorError(message("margin", "a number strictly between 0 and 0.5", original))
     return p10, p01, margin
 
 
@@ -289,18 +290,18 @@ def _required_n(p10, p01, margin, alpha, target, max_n) -> int:
     limit, bound = _search_limit(p10 + p01, max_n)
     short = f"the margin {margin:g} with B - A = {p01 - p10:+g} needs more pairs than {bound}"
     if approximate is None:
-        raise ValueError(
+        raise CalculatorError(
             f"B is worse than A by {p10 - p01:g}, at least the margin {margin:g}: no number of "
             "pairs shows non-inferiority, the power stays at most about alpha."
         )
     if approximate > 4 * limit:
-        raise ValueError(f"{short} (about {approximate:,} by Nam's approximation).")
+        raise CalculatorError(f"{short} (about {approximate:,} by Nam's approximation).")
 
     def gap(n: int) -> float:
         return _power(n, p10, p01, margin, alpha) - target
 
     if gap(limit) < 0:
-        raise ValueError(f"{short}.")
+        raise CalculatorError(f"{short}.")
     below, above = 0, limit  # gap < 0 at below (n = 0 has no power), >= 0 at above
     # The normal model's slope of the power in n, phi(z_power) (z_alpha + z_power) / (2 n),
     # gives the first step; later steps are secants through the last two sizes.

@@ -13,6 +13,7 @@ from calculator._validation import (
     check_probability,
     message,
 )
+from calculator.errors import CalculatorError
 from calculator.planning.inputs import MAX_N, check_test
 from calculator.planning.power import MAX_TABULATED, limits_at
 
@@ -127,18 +128,18 @@ def simulate_optional_stopping(
     """
     look_every = check_count(look_every, "look_every", maximum=MAX_N)
     if look_every == 0:
-        raise ValueError(message("look_every", "at least 1", 0))
+        raise CalculatorError(message("look_every", "at least 1", 0))
     looks = check_bounded_count(looks, "looks", 1, _MAX_LOOKS)
     experiments = check_bounded_count(experiments, "experiments", 1, _MAX_EXPERIMENTS)
     if experiments * looks > _MAX_DRAWS:
-        raise ValueError(
+        raise CalculatorError(
             f"`experiments` x `looks` must be at most {_MAX_DRAWS:,}, but got "
             f"{experiments:,} x {looks:,} = {experiments * looks:,}: the simulation holds every "
             "look of every experiment in memory at once."
         )
     disagreement = check_probability(disagreement, "disagreement", open_interval=False)
     if disagreement == 0:
-        raise ValueError(
+        raise CalculatorError(
             "`disagreement` must be above 0, but got 0: with no disagreement no look can reject."
         )
     alpha = check_probability(alpha, "alpha")
@@ -160,7 +161,7 @@ def simulate_optional_stopping(
         ordered = np.sort(discordant, axis=None)
         seen = ordered[np.append(True, ordered[1:] != ordered[:-1])]
     if seen.size > MAX_TABULATED:
-        raise ValueError(
+        raise CalculatorError(
             f"these settings reach {seen.size:,} different numbers of discordant pairs, more "
             f"than the {MAX_TABULATED:,} one simulation tests: use fewer experiments or looks."
         )

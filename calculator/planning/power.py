@@ -15,6 +15,7 @@ import numpy as np
 from scipy import stats
 
 from calculator._validation import check_count, check_probability, message
+from calculator.errors import CalculatorError, CalculatorTypeError
 from calculator.planning.inputs import MAX_N, check_cells, check_test
 from calculator.rejection import rejection_limits as _limits_of
 
@@ -329,7 +330,7 @@ class PowerModel:
         if top < MAX_TABULATED and 2 * covered.size > top:
             return expected(n_values, self.psi, self.ensure(top), beyond=math.nan)
         if covered.size > MAX_TABULATED:
-            raise ValueError(
+            raise CalculatorError(
                 f"these sizes need the test at {covered.size:,} discordant counts, more than "
                 f"the {MAX_TABULATED:,} one call computes: ask for fewer or smaller sizes."
             )
@@ -398,8 +399,10 @@ def power_curve(
     test = check_test(test)
     n_array = np.asarray(n_values)
     if n_array.ndim != 1 or not np.issubdtype(n_array.dtype, np.integer):
-        raise TypeError(message("n_values", "a one-dimensional list of integers", n_values))
+        raise CalculatorTypeError(
+            message("n_values", "a one-dimensional list of integers", n_values)
+        )
     if n_array.size and not 0 <= int(n_array.min()) <= int(n_array.max()) <= MAX_N:
         wrong = int(n_array.min()) if int(n_array.min()) < 0 else int(n_array.max())
-        raise ValueError(message("n_values", f"integers from 0 to {MAX_N:,}", wrong))
+        raise CalculatorError(message("n_values", f"integers from 0 to {MAX_N:,}", wrong))
     return PowerModel(p10, p01, alpha, test).power(n_array)

@@ -9,6 +9,7 @@ import numpy as np
 from scipy import optimize, stats
 
 from calculator._validation import check_count, check_probability
+from calculator.errors import CalculatorError
 from calculator.planning.inputs import MAX_N, check_cells, check_difference, check_test
 from calculator.planning.power import (
     MAX_TABULATED,
@@ -82,7 +83,7 @@ def connor_n(p10: float, p01: float, *, alpha: float = 0.05, power: float = 0.8)
     ratio = max(0.0, float(root)) / abs(delta)
     pairs = ratio * ratio  # a float product overflows to inf, with no error or warning
     if not math.isfinite(pairs):
-        raise ValueError(
+        raise CalculatorError(
             f"the difference {p10 - p01:+g} is too small for any number of pairs that a computer "
             "can count: Connor's approximation exceeds 10^308."
         )
@@ -121,7 +122,7 @@ def required_n(
         f"the difference {p10 - p01:+g} is too small for power {target!r} at alpha {alpha!r}"
     )
     if approximate > 4 * max_n:
-        raise ValueError(
+        raise CalculatorError(
             f"the plan needs about {_pairs(approximate)} pairs by Connor's approximation, far more "
             f"than {bound}: {too_small}."
         )
@@ -147,7 +148,7 @@ def required_n(
         return float(expected(np.array([n]), psi, lower, beyond=tail_bound)[0])
 
     if upper_power(max_n) < target:
-        raise ValueError(f"the plan needs more pairs than {bound}: {too_small}.")
+        raise CalculatorError(f"the plan needs more pairs than {bound}: {too_small}.")
     guess = min(max_n, approximate)
     # n_a: largest n with U(n) < target (U(0) = 0 < target, U(max_n) >= target).
     n_a = _smallest_where(lambda n: upper_power(n) >= target, 0, max_n, guess) - 1
@@ -159,7 +160,7 @@ def required_n(
     reached = np.flatnonzero(powers >= target)
     n = int(candidates[reached[0]]) if reached.size else n_b
     if n > max_n:
-        raise ValueError(f"the plan needs {n:,} pairs, more than {bound}: {too_small}.")
+        raise CalculatorError(f"the plan needs {n:,} pairs, more than {bound}: {too_small}.")
     dips = candidates[(candidates > n) & (powers < target)]
     achieved = float(powers[reached[0]]) if reached.size else float(model.power(np.array([n]))[0])
     return RequiredN(
@@ -269,10 +270,10 @@ def minimum_detectable_difference(
     """
     n = check_count(n, "n", maximum=MAX_N)
     if n == 0:
-        raise ValueError("`n` must be at least 1, but got 0.")
+        raise CalculatorError("`n` must be at least 1, but got 0.")
     disagreement = check_probability(disagreement, "disagreement", open_interval=False)
     if disagreement == 0:
-        raise ValueError(
+        raise CalculatorError(
             "`disagreement` must be above 0, but got 0: with no disagreement no difference can "
             "be detected."
         )
@@ -290,7 +291,7 @@ def minimum_detectable_difference(
         return float(weights @ conditional_power(discordant, theta, limits)) - power
 
     if shortfall(disagreement) < 0:
-        raise ValueError(
+        raise CalculatorError(
             f"{n:,} pairs cannot reach power {power:g} when the systems disagree on "
             f"{disagreement:g} of the cases, even if one system wins every disagreement: "
             "add pairs or lower the target power."

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from calculator._validation import check_bounded_count, check_choice
+from calculator.errors import CalculatorError
 from calculator.mcnemar import CONVENTIONS, mcnemar_exact, unpaired_z_test
 from calculator.table import PairedTable
 
@@ -111,7 +112,7 @@ def margin_sweep(
     """
     table = PairedTable(a, b, c, d)
     if table.n == 0:
-        raise ValueError("The table is empty (a + b + c + d = 0): a sweep needs a case.")
+        raise CalculatorError("The table is empty (a + b + c + d = 0): a sweep needs a case.")
     points = check_bounded_count(points, "points", 2, MAX_SWEEP_POINTS)
     check_choice(convention, "convention", CONVENTIONS)
     n, pass_a, pass_b = table.n, table.a + table.b, table.a + table.c

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from calculator._validation import check_choice, check_count, check_probability
+from calculator.errors import CalculatorError
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
 from calculator.rejection import TIE_TOLERANCE
 from calculator.tails import half_cdf, log_binom_half_pmf
@@ -167,7 +168,7 @@ def null_distribution(
     m = check_count(m, "m")
     b = check_count(b, "b")
     if b > m:
-        raise ValueError(f"`b` must be at most m = {m}, but got {b}.")
+        raise CalculatorError(f"`b` must be at most m = {m}, but got {b}.")
     check_choice(convention, "convention", CONVENTIONS)
     check_choice(alternative, "alternative", ALTERNATIVES)
     alpha = check_probability(alpha, "alpha")

@@ -14,6 +14,7 @@ import numpy as np
 from scipy import special
 
 from calculator._validation import check_count, check_probability
+from calculator.errors import CalculatorError
 from calculator.intervals import (
     CI_METHOD_NAMES,
     CI_METHODS,
@@ -223,18 +224,18 @@ def operating_characteristics(
     """
     n = check_count(n, "n")
     if not 1 <= n <= MAX_N:
-        raise ValueError(f"`n` must be between 1 and {MAX_N:,}, but got {n}.")
+        raise CalculatorError(f"`n` must be between 1 and {MAX_N:,}, but got {n}.")
     p10 = check_probability(p10, "p10", open_interval=False)
     p01 = check_probability(p01, "p01", open_interval=False)
     psi = p10 + p01
     if psi > 1 + 1e-12:
-        raise ValueError(f"`p10` + `p01` must be at most 1, but got {p10} + {p01} = {psi}.")
+        raise CalculatorError(f"`p10` + `p01` must be at most 1, but got {p10} + {p01} = {psi}.")
     psi = min(psi, 1.0)
     if p11 is None:
         p11 = (1.0 - psi) / 2
     p11 = check_probability(p11, "p11", open_interval=False)
     if p11 > 1.0 - psi + 1e-12:
-        raise ValueError(f"`p11` must be at most 1 - p10 - p01 = {1 - psi}, but got {p11}.")
+        raise CalculatorError(f"`p11` must be at most 1 - p10 - p01 = {1 - psi}, but got {p11}.")
     alpha = check_probability(alpha, "alpha")
     level = check_probability(level, "level")
     discordant, weights, m_omitted = _central_binomial(n, psi)

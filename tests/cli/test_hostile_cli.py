@@ -176,13 +176,14 @@ def test_a_file_name_that_is_not_utf8(tmp_path):
     ("error", "status", "needle"),
     [
         (KeyboardInterrupt, 130, "interrupted"),
-        (MemoryError, 2, "more memory"),
-        (RecursionError, 2, "nested too deeply"),
-        (OverflowError, 2, "too large"),
+        (MemoryError, 3, "more memory"),
+        (RecursionError, 3, "nested too deeply"),
+        (OverflowError, 3, "too large"),
     ],
 )
 def test_interruption_and_exhaustion_end_in_one_line(monkeypatch, capsys, error, status, needle):
-    # A safety net behind the checks above: no input is known to reach it today.
+    # A safety net behind the checks above: no input is known to reach it today, so reaching it
+    # is a bug (exit 3), said in one line with what the exception means.
     def exhausted(*_args, **_kwargs):
         raise error()
 
@@ -199,7 +200,7 @@ def test_an_internal_error_is_one_line_and_never_exit_1(monkeypatch, capsys):
 
     monkeypatch.setattr(calculator.cli.table, "analyze", broken)
     status, out, err = run(capsys, "table", "60", "15", "5", "20")
-    assert status == 2 and out == "" and err.startswith("internal error (AttributeError: ")
+    assert status == 3 and out == "" and err.startswith("internal error (AttributeError: ")
     assert err.count("\n") == 1
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from calculator import operating_characteristics
 from calculator.cli import main
+from calculator.teaching import operating_characteristics
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,7 +27,7 @@ def run(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str, 
     return status, captured.out, captured.err
 
 
-def test_issue_example_prints_the_operating_characteristics_as_json(capsys) -> None:
+def test_n_p10_p01_print_the_operating_characteristics_as_json(capsys) -> None:
     status, out, err = run(capsys, "--n", "100", "--p10", "0.15", "--p01", "0.05", "--json")
     assert (status, err) == (0, "")
     shape = json.loads(out)["operating_characteristics"]

@@ -9,7 +9,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from scipy import stats
 
-from calculator import ALTERNATIVES, mcnemar_chi2, mcnemar_exact, probability_b_better
+from calculator import mcnemar_chi2, mcnemar_exact, probability_b_better
+from calculator.mcnemar import ALTERNATIVES
 
 # ---------------------------------------------------------------------------------------------
 # Exact test. Reference: scipy 1.17.1, stats.binomtest(b, b + c, 0.5, alternative=...): the

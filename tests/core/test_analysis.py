@@ -14,8 +14,8 @@ EXPECTED_SHAPE = {
     "odds_ratio": {"estimate", "low", "high", "level", "method"},
     "mcnemar_exact": {"pvalue", "log10_pvalue", "convention"},
     "mcnemar_mid_p": {"pvalue", "log10_pvalue"},
-    "mcnemar_chi2": {"statistic", "df", "pvalue", "continuity_correction"},
-    "unpaired_z": {"statistic", "pvalue"},
+    "mcnemar_chi2": {"statistic", "df", "pvalue", "log10_pvalue", "continuity_correction"},
+    "unpaired_z": {"statistic", "pvalue", "log10_pvalue"},
     "gates": {
         "count",
         "alpha",

@@ -33,8 +33,8 @@ def test_every_spelling_in_any_case_and_spacing(word, expected, dress):
     assert not parsed.missing[0] and not parsed.unparseable[0]
 
 
-def test_issue_spellings_are_all_accepted():
-    # The spellings the issue lists: 1/0, true/false, pass/fail, yes/no, correct/wrong.
+def test_the_documented_spellings_are_all_accepted():
+    # The spellings the README lists: 1/0, true/false, pass/fail, yes/no, correct/wrong.
     parsed = parse_outcomes(
         ["1", "true", "pass", "yes", "correct", "0", "false", "fail", "no", "wrong"]
     )

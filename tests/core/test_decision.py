@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator import QUESTIONS, analyze, margin_test, mcnemar_exact
-from calculator.decision import limit_points, points_of, resolve_question
+from calculator import analyze, margin_test, mcnemar_exact
+from calculator.decision import QUESTIONS, limit_points, points_of, resolve_question
 
 
 def _strict(data):

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from scipy import integrate, special, stats
 
-from calculator import MAX_GATES, false_alarm_rate, gate_rates
+from calculator import false_alarm_rate, gate_rates
+from calculator.gates import MAX_GATES
 
 
 def test_seed_page_six_gates():

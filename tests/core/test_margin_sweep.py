@@ -1,4 +1,4 @@
-"""What pairing buys (calculator.margin_sweep).
+"""What pairing buys (calculator.teaching.margin_sweep).
 
 Provenance of the reference values:
 
@@ -18,7 +18,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator import margin_sweep, mcnemar_exact, unpaired_z_test
+from calculator import mcnemar_exact, unpaired_z_test
+from calculator.teaching import margin_sweep
 from calculator.teaching.margin_sweep import MAX_SWEEP_POINTS
 
 

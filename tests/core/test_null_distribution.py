@@ -1,4 +1,4 @@
-"""The null distribution of the discordant split (calculator.null_distribution).
+"""The null distribution of the discordant split (calculator.teaching.null_distribution).
 
 Provenance of the reference values:
 
@@ -23,7 +23,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from calculator import mcnemar_exact, null_distribution
+from calculator import mcnemar_exact
+from calculator.teaching import null_distribution
 from calculator.teaching.null_distribution import MAX_BARS, OUTLINE_POINTS
 
 # --- reference: the exact test's size at alpha = 0.05 ---------------------------------------

@@ -1,4 +1,4 @@
-"""Exact operating characteristics (calculator.operating_characteristics).
+"""Exact operating characteristics (calculator.teaching.operating_characteristics).
 
 Provenance of the reference values:
 
@@ -27,15 +27,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from calculator import (
-    CI_METHODS,
-    difference_interval,
-    mcnemar_chi2,
-    mcnemar_exact,
-    operating_characteristics,
-)
+from calculator import CI_METHODS, difference_interval, mcnemar_chi2, mcnemar_exact
 from calculator.intervals import VECTORISED
 from calculator.planning import exact_power
+from calculator.teaching import operating_characteristics
 from calculator.teaching.operating import MAX_COSTLY_TABLES, MAX_N, OC_TESTS, rejection_limits
 
 TESTS = {

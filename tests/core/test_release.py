@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator import analyze, describe_cluster_change, is_worse, mcnemar_chi2
+from calculator import analyze, mcnemar_chi2
 from calculator.clustered import clustered_mcnemar
+from calculator.release import describe_cluster_change, is_worse
 
 # (b, c, alpha, worse): hand-computed doubled tails.
 GATE = [

@@ -7,15 +7,8 @@ import numpy as np
 import pytest
 
 import calculator.table
-from calculator import (
-    PairedTable,
-    analyze,
-    both_pass_sweep,
-    check_count,
-    check_probability,
-    mcnemar_exact,
-)
-from calculator.table import MAX_COUNT
+from calculator import PairedTable, analyze, both_pass_sweep, mcnemar_exact
+from calculator.table import MAX_COUNT, check_count, check_probability
 
 
 @pytest.mark.parametrize("value", [0, 7, np.int64(7), np.uint8(7), 7.0, np.float64(7.0), 10**9])

@@ -61,7 +61,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from calculator import operating_characteristics
+from calculator.teaching import operating_characteristics
 from calculator.teaching.operating import rejection_limits
 
 

@@ -18,7 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from calculator import analyze, format_pvalue
+from calculator import analyze
+from calculator.formatting import format_pvalue
 from ui.examples import EXAMPLES
 from ui.params import DEFAULTS
 from ui.widgets.calculator_results import REPORT_KEY

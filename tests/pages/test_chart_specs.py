@@ -21,8 +21,9 @@ import pyarrow as pa
 import pytest
 from apptest_pages import false_alarm_chart, pvalue_chart
 
-from calculator import analyze, margin_sweep, null_distribution, operating_characteristics
+from calculator import analyze
 from calculator.formatting import format_points
+from calculator.teaching import margin_sweep, null_distribution, operating_characteristics
 from ui.calculator_charts import (
     false_alarm_frame,
     false_alarm_layout,

@@ -12,7 +12,7 @@ from apptest_pages import false_alarm_chart, pvalue_chart
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator import MAX_GATES
+from calculator.gates import MAX_GATES
 from ui.calculator_charts import (
     GATE_RULES,
     SWEEP_TESTS,

@@ -9,7 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator import CI_METHODS, CONVENTIONS, MAX_GATES, MAX_NAME_LENGTH, format_percent
+from calculator import CI_METHODS
+from calculator.analysis import MAX_NAME_LENGTH
+from calculator.formatting import format_percent
+from calculator.gates import MAX_GATES
+from calculator.mcnemar import CONVENTIONS
 from ui.export import results_csv, results_json
 from ui.params import (
     COUNT_MAX,

@@ -16,8 +16,8 @@ import pytest
 from apptest_pages import share_link
 from streamlit.testing.v1 import AppTest
 
-from calculator import null_distribution
 from calculator.formatting import format_percent
+from calculator.teaching import null_distribution
 from ui import teaching_charts
 from ui import teaching_words as words
 from ui.chart_sizes import LARGE_FONT

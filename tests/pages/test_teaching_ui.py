@@ -11,12 +11,8 @@ from __future__ import annotations
 
 import re
 
-from calculator import (
-    margin_sweep,
-    mcnemar_exact,
-    null_distribution,
-    operating_characteristics,
-)
+from calculator import mcnemar_exact
+from calculator.teaching import margin_sweep, null_distribution, operating_characteristics
 from ui import teaching_words as words
 from ui.teaching_charts import (
     PAIRING_SERIES,

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from calculator import analyze, exact_power
-from calculator.planning import simulate_optional_stopping
+from calculator import analyze
+from calculator.planning import exact_power, simulate_optional_stopping
 from ui import cases_words, plan_words, words
 from ui.calculator_charts import false_alarm_layout
 from ui.examples import EXAMPLES

@@ -15,9 +15,9 @@ the drawn chart instead of drawing it anew.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 
+import altair as alt
 import pandas as pd
 import pyarrow as pa
 import streamlit as st
@@ -192,33 +192,44 @@ def cached_decision(
 _Layout = tuple[dict[str, object], dict[str, str]]
 _DECISION_LAYOUTS: dict[tuple[object, ...], _Layout] = {}
 _MAX_DECISION_LAYOUTS = 64
+# The chart's two tables, as the spec names them: the interval (one row) and the rules.
+_DATA_NAMES = {"interval": "decision_interval", "rules": "decision_rules"}
 
 
 def _decision_layout(decision: Decision, wording: Wording, large: bool) -> _Layout:
     """The chart's spec without its data, one per kind of question (with or without a margin),
     names and size, and which of the two tables each named dataset holds.
 
-    Altair writes the x domain as numbers; here it becomes an expression of the two tables,
-    so that the spec is the same for every decision of its kind: the browser then swaps the
-    rows into the drawn chart instead of drawing it anew on each key press.
+    The chart is Altair's, with each layer's rows replaced by a named data source
+    (``alt.NamedData``) and its fixed x domain by a Vega expression of the two tables
+    (``alt.ExprRef``), so that the spec is the same for every decision of its kind: the browser
+    then swaps the rows into the drawn chart instead of drawing it anew on each key press.
     """
     key = (decision.question, decision.margin is None, wording, large)
     layout = _DECISION_LAYOUTS.get(key)
     if layout is None:
-        spec = _layout_spec(decision_chart(decision, wording, large=large))
-        frames = _decision_frames(decision)
-        text = json.dumps(spec)
-        for name, values in spec["datasets"].items():  # Altair names them by their rows
-            kind = next(kind for kind, rows in frames.items() if rows == values)
-            text = text.replace(json.dumps(name), json.dumps(f"decision_{kind}"))
-        spec = json.loads(text)
-        sources = {name: name.removeprefix("decision_") for name in spec.pop("datasets")}
-        limits = _domain_limits("decision_interval", "decision_rules")
-        layout = (_with_domain(spec, _domain_of(decision, wording, large), limits), sources)
+        chart = _with_named_data(decision_chart(decision, wording, large=large))
+        layout = (_layout_spec(chart), {name: kind for kind, name in _DATA_NAMES.items()})
         if len(_DECISION_LAYOUTS) >= _MAX_DECISION_LAYOUTS:
             _DECISION_LAYOUTS.clear()
         _DECISION_LAYOUTS[key] = layout
     return layout
+
+
+def _with_named_data(chart: alt.LayerChart) -> alt.LayerChart:
+    """A copy of the decision chart whose layers read the named tables of :data:`_DATA_NAMES`
+    and whose x scales take their domain from them (:func:`_domain_limits`)."""
+    chart = chart.copy(deep=True)
+    low, high = _domain_limits(_DATA_NAMES["interval"], _DATA_NAMES["rules"])
+    for layer in chart.layer:
+        kind = "rules" if "at" in layer.data.columns else "interval"  # rule_frame's column
+        layer.data = alt.NamedData(name=_DATA_NAMES[kind])
+        x = layer.encoding.x
+        kept = {key: value for key, value in x["scale"].to_dict().items() if key != "domain"}
+        layer.encoding.x = x.scale(
+            **kept, domainMin=alt.ExprRef(expr=low), domainMax=alt.ExprRef(expr=high)
+        )
+    return chart
 
 
 def _decision_frames(decision: Decision) -> dict[str, list[dict[str, object]]]:
@@ -228,38 +239,13 @@ def _decision_frames(decision: Decision) -> dict[str, list[dict[str, object]]]:
     }
 
 
-def _domain_of(decision: Decision, wording: Wording, large: bool) -> list[float]:
-    """The x domain Altair wrote for this decision (the one list of numbers named domain)."""
-    spec = _layout_spec(decision_chart(decision, wording, large=large))
-    found = [
-        value
-        for layer in spec["layer"]
-        for channel in layer["encoding"].values()
-        if isinstance(channel, dict)
-        for value in [channel.get("scale", {}).get("domain")]
-        if isinstance(value, list) and all(isinstance(v, float | int) for v in value)
-    ]
-    return found[0]
-
-
-def _domain_limits(interval: str, rules: str) -> dict[str, object]:
-    """Vega expressions for the domain :func:`ui.decision_chart.decision_chart` draws: 1.1 times
-    the farthest of the interval's ends and the rules from zero (at least 0.5 points), on
+def _domain_limits(interval: str, rules: str) -> tuple[str, str]:
+    """Vega expressions for the x domain :func:`ui.decision_chart.decision_chart` draws: 1.1
+    times the farthest of the interval's ends and the rules from zero (at least 0.5 points), on
     both sides (checked in the browser tests against the drawn chart)."""
     row, ats = f"data('{interval}')[0]", f"extent(pluck(data('{rules}'), 'at'))"
     reach = f"max(abs({row}.low), abs({row}.high), abs({ats}[0]), abs({ats}[1]), 0.5)"
-    return {"domainMin": {"expr": f"-1.1 * {reach}"}, "domainMax": {"expr": f"1.1 * {reach}"}}
-
-
-def _with_domain(node: object, old: list[float], limits: dict[str, object]) -> object:
-    """`node` with each ``"domain": old`` replaced by `limits`."""
-    if isinstance(node, dict):
-        if node.get("domain") == old:
-            node = {key: value for key, value in node.items() if key != "domain"} | limits
-        return {key: _with_domain(value, old, limits) for key, value in node.items()}
-    if isinstance(node, list):
-        return [_with_domain(value, old, limits) for value in node]
-    return node
+    return f"-1.1 * {reach}", f"1.1 * {reach}"
 
 
 @lru_cache(maxsize=256)

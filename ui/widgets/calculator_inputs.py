@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from calculator import CI_METHODS, CONVENTIONS, FRAMINGS, MAX_NAME_LENGTH
+from calculator import CI_METHODS
+from calculator.analysis import FRAMINGS, MAX_NAME_LENGTH
+from calculator.mcnemar import CONVENTIONS
 from ui import words
 from ui.examples import EXAMPLES
 from ui.params import (

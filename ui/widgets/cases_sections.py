@@ -11,9 +11,11 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from calculator import MAX_NAME_LENGTH, Analysis, analyze, describe_cluster_change
+from calculator import Analysis, analyze
+from calculator.analysis import MAX_NAME_LENGTH
 from calculator.cases import CaseFile, CaseFileError, PairedCases, guess_columns
 from calculator.clustered import clustered_mcnemar
+from calculator.release import describe_cluster_change
 from ui import cases_tables as tables
 from ui import cases_words as words
 from ui.widgets import cases_files as files

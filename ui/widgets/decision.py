@@ -13,7 +13,8 @@ import dataclasses
 
 import streamlit as st
 
-from calculator import Analysis, Decision, gate_fails
+from calculator import Analysis, Decision
+from calculator.release import gate_fails
 from ui.decision_words import (
     DECISION_DEFAULTS,
     DECISION_EXPLANATION,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from calculator import check_count
+from calculator.table import check_count
 from ui.examples import WorkedExample
 from ui.params import COUNT_MAX, DEFAULTS, check_query
 from ui.words import example_note, from_data_note

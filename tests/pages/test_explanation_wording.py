@@ -1,4 +1,4 @@
-"""A statistician's reading of the page's explanations (issue 11).
+"""The page's explanations say what the calculator computes.
 
 The mid-p at b = c: the observed split is the least lopsided one, so every split of m is at
 least as extreme and the two-sided mid-p is 1 - P[T = b]/2 (as `calculator.mcnemar` computes:

@@ -1,6 +1,6 @@
-"""Review of session 18's CSV reading: the typed pass against pyarrow's whole-file inference on
-files whose first and last rows mislead it, ids that must stay apart, and files whose lines end
-in a lone carriage return (the header, the cell limit).
+"""Reading delimited files: the typed pass against pyarrow's whole-file inference on files whose
+first and last rows mislead it, ids that must stay apart, and files whose lines end in a lone
+carriage return (the header, the cell limit).
 
 References: the expected table is pyarrow's own whole-file inference
 (``pyarrow.csv.read_csv`` with ``ConvertOptions(strings_can_be_null=True,

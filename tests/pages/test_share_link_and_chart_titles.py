@@ -1,14 +1,15 @@
-"""Review of session 18's page changes (report drawn on request, share link as a Markdown link,
-presenting view with large charts) and of the pairing chart's title under the mid-p.
+"""The page's report drawn on request, its share link, the presenting view with large charts,
+and chart titles that are true of what they show (the pairing chart under the mid-p, sizes and
+coverages beside their targets).
 
 References: the mid-p at b = c is 1 - P[Bin(2k, 1/2) = k] / 2 and p = 1 at m = 0 discordant
-pairs (../shared/METHODS.md, "McNemar, exact"; Fagerland, Lydersen & Laake 2013, BMC Med Res
-Methodol 13:91, as in R contingencytables): b = c = 1 gives 1 - 0.5 / 2 = 0.75, so a sweep at
+pairs (Fagerland, Lydersen & Laake 2013, BMC Med Res Methodol 13:91, as in R
+contingencytables): b = c = 1 gives 1 - 0.5 / 2 = 0.75, so a sweep at
 equal pass rates ends 0.75, then 1. The page's state and its URL keys are those of
 ``ui.params`` (DEFAULTS, DECISION_DEFAULTS, TEACHING_DEFAULTS). The chi-square test's size at
 n = 30 (a, b, c, d = 6, 8, 9, 7) and the Newcombe coverage at n = 30, p10 = 0.2, p01 = 0.1 are the
-core's exact sums (``calculator.operating_characteristics``, whose tests carry their provenance:
-tests/core/test_operating_characteristics.py).
+core's exact sums (``calculator.teaching.operating_characteristics``, whose tests carry their
+provenance: tests/core/test_operating_characteristics.py).
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from calculator import margin_sweep, operating_characteristics
 from calculator.formatting import format_percent
+from calculator.teaching import margin_sweep, operating_characteristics
 from ui.params import DECISION_DEFAULTS, DEFAULTS, MARGIN_RANGE, TEACHING_DEFAULTS, decision_query
 from ui.teaching_charts import coverage_chart, pairing_chart
 from ui.teaching_words import percent_beside

@@ -1,8 +1,8 @@
-"""A statistician's reading of the sentences the core writes (issues 11 and 12).
+"""The sentences the core writes say what was computed.
 
-Each test pins a fault found in review: a test named for what it is not (a one-sided exact p
-called "doubled", a mid-p called exact), a limit rounded to a number it is not (-0.000692
-points printed as -0.001), a sentence without a verb, and "shows no difference" from p = 1.
+A test is named for what it is (a one-sided exact p is not "doubled", a mid-p is not exact), a
+limit is not rounded to a number it is not (-0.000692 points is not printed as -0.001), every
+sentence has a verb, and p = 1 without discordant pairs is no evidence, not "no difference".
 
 Reference values: the Agresti-Min interval of 1,000,000/3/0/0 for pA - pB is
 (-9.2e-7, 6.92e-6) as a fraction (adds 1/2 to every cell; Agresti & Min 2005), so B - A runs

@@ -1,0 +1,100 @@
+"""A refusal and a bug read differently on the command line.
+
+Every deliberate refusal of the library is a :class:`calculator.errors.CalculatorError`; the
+command line turns exactly these (and its usage errors, and files it cannot read) into one line
+on stderr with exit status 2. Any other exception is a bug in the calculator: one line that says
+so, with exit status 3, never 1 (a failed release gate) and never 2 (the input's fault).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from calculator.cli import EXIT_BUG, main
+from calculator.errors import CalculatorError
+
+WIDE = "id,A,B,C\n1,1,0,1\n2,0,1,1\n3,1,1,0\n"
+
+
+def refusals(folder) -> list[tuple[str, list[str], str]]:
+    """One refused input per subcommand: (module, arguments, words of the message)."""
+    wide = folder / "wide.csv"
+    wide.write_text(WIDE)
+    return [
+        ("table", ["table", "0", "0", "0", "0"], "empty"),
+        ("cases", ["cases", str(wide), "--a", "A", "--b", "Z"], "no column 'Z'"),
+        ("compare", ["compare", str(wide), "--systems", "A,A,B"], "twice"),
+        ("plan", ["plan", "--p10", "0.7", "--p01", "0.6"], "must be at most 1"),
+        ("teach", ["teach", "--n", "10", "--p10", "0.7", "--p01", "0.6"], "must be at most 1"),
+    ]
+
+
+@pytest.mark.parametrize("which", range(5))
+def test_a_refusal_from_each_subcommand_is_a_calculator_error_exit_2_one_line(
+    tmp_path, capsys, monkeypatch, which
+):
+    name, argv, words = refusals(tmp_path)[which]
+    module = importlib.import_module(f"calculator.cli.{name}")
+    raised: list[BaseException] = []
+    original = module.run
+
+    def watched(args):
+        try:
+            return original(args)
+        except BaseException as error:
+            raised.append(error)
+            raise
+
+    monkeypatch.setattr(module, "run", watched)
+    status = main(argv)
+    err = capsys.readouterr().err
+    assert status == 2 and err.startswith("error: ") and words in err
+    assert err.count("\n") == 1 and "bug" not in err
+    assert len(raised) == 1 and isinstance(raised[0], CalculatorError)
+
+
+@pytest.mark.parametrize("name", ["table", "cases", "compare", "plan", "teach"])
+def test_a_value_error_that_is_not_a_refusal_is_reported_as_a_bug(
+    tmp_path, capsys, monkeypatch, name
+):
+    # Before, every ValueError (a numpy or pandas one included) read as bad input, exit 2.
+    def broken(_args):
+        raise ValueError("operands could not be broadcast together")
+
+    monkeypatch.setattr(importlib.import_module(f"calculator.cli.{name}"), "run", broken)
+    argv = dict((module, args) for module, args, _ in refusals(tmp_path))[name]
+    status = main(argv)
+    captured = capsys.readouterr()
+    assert status == EXIT_BUG == 3 and captured.out == ""
+    assert captured.err.startswith("internal error (ValueError: operands could not be broadcast")
+    assert "this is a bug in the calculator, not in the input" in captured.err
+    assert captured.err.count("\n") == 1
+
+
+def test_a_value_error_deep_in_the_library_is_a_bug_not_bad_input(capsys, monkeypatch):
+    import calculator.cli.table
+
+    def broken(*_args, **_kwargs):
+        raise ValueError("math domain error")
+
+    monkeypatch.setattr(calculator.cli.table, "analyze", broken)
+    assert main(["table", "60", "15", "5", "20"]) == EXIT_BUG
+    assert capsys.readouterr().err.startswith("internal error (ValueError: math domain error)")
+
+
+def test_a_type_refusal_is_still_a_type_error():
+    # Callers that caught TypeError for a value of the wrong type keep working.
+    from calculator import mcnemar_chi2
+    from calculator.errors import CalculatorTypeError
+
+    with pytest.raises(CalculatorTypeError) as caught:
+        mcnemar_chi2(1, 2, correction="yes")
+    assert isinstance(caught.value, TypeError) and isinstance(caught.value, CalculatorError)
+
+
+def test_a_case_file_error_is_a_calculator_error():
+    from calculator.cases import CaseFileError
+
+    assert issubclass(CaseFileError, CalculatorError)
