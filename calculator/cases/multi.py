@@ -16,10 +16,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from calculator.cases.columns import guess_columns
-from calculator.cases.findings import cell_text, fatal
+from calculator.cases.findings import CaseIssue, cell_text, clip, fatal
 from calculator.cases.multi_checks import (
     check_names,
-    display_name,
     exclude,
     exclude_bad_ids,
     exclude_bad_outcomes,
@@ -31,9 +30,11 @@ from calculator.cases.multi_checks import (
     system_labels,
     text_series,
 )
+from calculator.cases.names import system_names
 from calculator.cases.outcomes import check_threshold
 from calculator.cases.reading import MAX_FILE_BYTES, CaseFile, read_case_file
 from calculator.cases.systems_result import RecordLedger, SystemCases
+from calculator.errors import CalculatorError
 
 if TYPE_CHECKING:
     pass
@@ -174,8 +175,8 @@ def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
     for column in [options.id_column, *columns]:
         if column is not None:
             require_column(case_file, column)
-    names = tuple(display_name(column) for column in columns)
-    check_names(names, f"{case_file.name}: the outcome columns")
+    check_names(tuple(columns), f"{case_file.name}: the outcome columns")
+    names, renamed = system_names(columns, case_file.name, None)
     rows = np.asarray(frame.index, dtype=np.int64)
     codes, id_of_codes, id_of_row = None, None, (lambda p: None)
     if options.id_column is not None:
@@ -185,6 +186,7 @@ def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
         (case_file.name,), np.zeros(len(frame), np.int8), lambda p: index[p], id_of_row
     )
     ledger.add_issues(case_file.issues)
+    ledger.add_issues((renamed,) if renamed else ())
     if codes is not None:
         exclude_bad_ids(ledger, codes, options.id_column, frame[options.id_column])
     passed = np.zeros((len(frame), len(columns)), dtype=bool)
@@ -234,22 +236,26 @@ def _load_long(case_file: CaseFile, options: _Options) -> SystemCases:
     for column in (id_column, options.system_column, outcome):
         require_column(case_file, column)
     labels, label_codes = system_labels(frame[options.system_column])
-    chosen = options.systems or labels
+    where = f"{case_file.name}: the systems in {options.system_column!r}"
+    chosen = options.systems or tuple(labels)
+    check_names(chosen, where)  # before anything else: at most MAX_SYSTEMS, none twice
+    known = set(labels)
     for label in chosen:
-        if label not in labels:
-            shown = ", ".join(repr(x) for x in labels[:12])
-            raise ValueError(
-                f"{case_file.name}: no system {label!r} in column {options.system_column!r}; "
-                f"the systems are {shown}."
+        if label not in known:
+            shown = ", ".join(clip(repr(x), 40) for x in labels[:12])
+            raise CalculatorError(
+                f"{case_file.name}: no system {clip(repr(label), 80)} in column "
+                f"{options.system_column!r}; the systems are {shown}"
+                + (f" and {len(labels) - 12:,} more." if len(labels) > 12 else ".")
             )
-    check_names(tuple(chosen), f"{case_file.name}: the systems in {options.system_column!r}")
+    names, renamed = system_names(chosen, case_file.name, options.system_column)
     position = {label: j for j, label in enumerate(chosen)}
     remap = np.array([position.get(label, -2) for label in labels] + [-1], dtype=np.int8)
     systems = remap[label_codes]  # -1: no label, -2: a system not chosen (k <= 50 fits int8)
     del label_codes
     return _join_records(
-        [case_file], tuple(chosen), systems, id_column, [outcome], options,
-        system_column=options.system_column,
+        [case_file], names, systems, id_column, [outcome], options,
+        system_column=options.system_column, notes=(renamed,) if renamed else (),
     )  # fmt: skip
 
 
@@ -282,8 +288,11 @@ def _load_files(files: list[CaseFile], options: _Options) -> SystemCases:
     if len(names) != len(files):
         raise ValueError(f"Give one name per file: {len(files)} files but {len(names)} names.")
     check_names(tuple(names), "the system names")
+    names, renamed = system_names(names, files[0].name, None)
     systems = np.concatenate([np.full(len(f.frame), j, dtype=np.int8) for j, f in enumerate(files)])
-    return _join_records(files, tuple(names), systems, id_column, outcomes, options)
+    return _join_records(
+        files, names, systems, id_column, outcomes, options, notes=(renamed,) if renamed else ()
+    )
 
 
 def _pairs_seen(
@@ -321,6 +330,7 @@ def _join_records(
     options: _Options,
     *,
     system_column: str | None = None,
+    notes: tuple[CaseIssue, ...] = (),
 ) -> SystemCases:
     """Validate every (case, system) row, then keep the cases that have all k systems."""
     k = len(names)
@@ -336,6 +346,7 @@ def _join_records(
     ledger = RecordLedger([f.name for f in files], file_of_row, row_number, id_of_row)
     for f in files:
         ledger.add_issues(f.issues)
+    ledger.add_issues(notes)
     exclude(ledger, codes < 0, "missing_value", id_column, "row", "without an id in {c!r}.")
     if system_column is not None:
         labels = files[0].frame[system_column]

@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from calculator.analysis import MAX_NAME_LENGTH
 from calculator.cases.columns import guess_columns
-from calculator.cases.findings import cell_text, fatal, is_missing_cell, many
+from calculator.cases.findings import cell_text, clip, fatal, is_missing_cell, many
 from calculator.cases.outcomes import parse_outcomes, text_codes
 from calculator.cases.systems_result import RecordLedger
 from calculator.compare import MAX_SYSTEMS
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "check_names",
-    "display_name",
     "exclude",
     "exclude_bad_ids",
     "exclude_bad_outcomes",
@@ -179,16 +177,13 @@ def system_labels(series: pd.Series) -> tuple[list[str], np.ndarray]:
         raw_codes, uniques = text_codes(series)
     else:
         raw_codes, uniques = pd.factorize(series, use_na_sentinel=True)
-    labels: list[str] = []
+    index_of: dict[str, int] = {}  # a dict, not list.index: linear in the number of labels
     label_of_unique = np.full(len(uniques) + 1, -1, dtype=np.int32)
     for u, value in enumerate(uniques.tolist()):
         label = _label_text(value)
-        if label is None:
-            continue
-        if label not in labels:
-            labels.append(label)
-        label_of_unique[u] = labels.index(label)
-    return labels, label_of_unique[raw_codes]
+        if label is not None:
+            label_of_unique[u] = index_of.setdefault(label, len(index_of))
+    return list(index_of), label_of_unique[raw_codes]
 
 
 def _label_text(value: object) -> str | None:
@@ -219,21 +214,25 @@ def require_column(case_file: CaseFile, column: str) -> None:
 
 
 def check_names(names: tuple[str, ...], what: str) -> None:
+    """Refuse fewer than 2 or more than MAX_SYSTEMS systems (listing the first few), a name
+    given twice, or an empty one; linear in the number of names."""
     if not 2 <= len(names) <= MAX_SYSTEMS:
+        listed = ""
+        if len(names) > MAX_SYSTEMS:
+            listed = "; the first are " + ", ".join(clip(repr(n), 40) for n in names[:5])
         raise ValueError(
-            f"{what} give {len(names)} systems, but a comparison needs 2 to {MAX_SYSTEMS}; "
-            "choose them (--systems, --system on the command line)."
+            f"{what} give {len(names):,} systems, but a comparison needs 2 to {MAX_SYSTEMS}; "
+            f"choose them (--systems, --system on the command line){listed}."
         )
+    seen: set[str] = set()
     for name in names:
-        if names.count(name) > 1:
-            raise ValueError(f"{what} name the system {name!r} twice; give distinct names.")
+        if name in seen:
+            raise ValueError(
+                f"{what} name the system {clip(repr(name), 80)} twice; give distinct names."
+            )
+        seen.add(name)
         if not name.strip():
             raise ValueError(f"{what} include an empty name; give every system a name.")
-
-
-def display_name(column: str) -> str:
-    """A column's name as a system's name: spaces collapsed, at most MAX_NAME_LENGTH characters."""
-    return " ".join(str(column).split())[:MAX_NAME_LENGTH] or str(column)
 
 
 def file_system_names(files: list[str]) -> tuple[str, ...]:
