@@ -10,7 +10,7 @@ Modules, in reading order:
   :mod:`~calculator.cases.jsonlines`): :func:`read_case_file`, CSV, TSV, JSON Lines or Parquet
   from a path or bytes, with the file-level checks;
 - :mod:`~calculator.cases.columns`: :func:`guess_columns`, the id and outcome columns when they
-  are obvious;
+  are obvious, and :func:`guess_outcomes`, the one guess every reader and the page make;
 - :mod:`~calculator.cases.ids` and :mod:`~calculator.cases.ledger`: ids made comparable, and
   each file's excluded rows counted by reason;
 - :mod:`~calculator.cases.pairing`: :func:`load_cases`, rows paired (by id across two files);
@@ -20,7 +20,7 @@ Modules, in reading order:
 pandas is imported inside the functions that need it, so ``import calculator`` stays light.
 """
 
-from calculator.cases.columns import ColumnGuess, guess_columns
+from calculator.cases.columns import ColumnGuess, OutcomeGuess, guess_columns, guess_outcomes
 from calculator.cases.findings import EXCLUSION_REASONS, CaseFileError, CaseIssue, OffendingRow
 from calculator.cases.outcomes import FAIL_WORDS, PASS_WORDS, ParsedOutcomes, parse_outcomes
 from calculator.cases.paired import PairedCases
@@ -42,6 +42,8 @@ __all__ = [
     "read_case_file",
     "ColumnGuess",
     "guess_columns",
+    "OutcomeGuess",
+    "guess_outcomes",
     "PairedCases",
     "load_cases",
 ]

@@ -8,6 +8,7 @@ offending rows (:mod:`calculator.cases.findings`).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from calculator.cases.columns import guess_columns
+from calculator.cases.columns import OutcomeGuess, guess_outcomes
 from calculator.cases.findings import CaseIssue, cell_text, clip, fatal
 from calculator.cases.multi_checks import (
     check_names,
@@ -25,7 +26,6 @@ from calculator.cases.multi_checks import (
     exclude_incomplete,
     file_system_names,
     id_codes,
-    outcome_guesses,
     require_column,
     system_labels,
     text_series,
@@ -52,6 +52,7 @@ class _Options:
     outcome_column: str | None
     threshold: float | None
     names: tuple[str, ...] | None
+    number_rows: bool = False
 
 
 def _refuse_repeated_files(files: list[CaseFile]) -> None:
@@ -80,6 +81,7 @@ def load_systems(
     names: Sequence[str] | None = None,
     file_names: Sequence[str | None] | None = None,
     max_bytes: int = MAX_FILE_BYTES,
+    number_rows: bool = False,
 ) -> SystemCases:
     """Read per-case outcomes of k systems from one or several files.
 
@@ -90,10 +92,13 @@ def load_systems(
         *long* (a row per case and system). Several files: one per system, joined on
         `id_column`.
     id_column : str, optional
-        The case id; needed for a long file and for several files (guessed when obvious). A
-        wide file without one has its cases numbered by row.
+        The case id, guessed when obvious (:func:`~calculator.cases.columns.guess_outcomes`, as
+        for two systems); needed for a long file and for several files. A wide file without
+        one (or with `number_rows`) has its cases numbered by row.
     systems : sequence of str, optional
-        Wide: the outcome columns to compare (guessed: every column that reads as pass/fail).
+        Wide: the outcome columns to compare; guessed only when every column but the id reads
+        as pass/fail, else required (a 0/1 feature or a score beside the systems would be
+        compared as one).
         Long: the system labels to compare (default: every label, in order of appearance).
     system_column, outcome_column : str, optional
         Long: the columns naming the system and holding the outcome. Several files: the outcome
@@ -106,6 +111,8 @@ def load_systems(
         Names for sources given as bytes (the extension picks the format).
     max_bytes : int
         Largest file size accepted.
+    number_rows : bool
+        Wide: number the cases by row instead of guessing an id column.
 
     Returns
     -------
@@ -116,8 +123,9 @@ def load_systems(
     CaseFileError
         When a file cannot be analysed or a named column is missing.
     ValueError
-        When the columns cannot be guessed, a system label is unknown, or the systems number
-        fewer than 2 or more than :data:`calculator.compare.MAX_SYSTEMS`.
+        When the columns cannot be guessed (a wide file's systems whenever other columns are
+        beside them), a system label is unknown, or the systems number fewer than 2 or more
+        than :data:`calculator.compare.MAX_SYSTEMS`.
 
     Notes
     -----
@@ -155,6 +163,7 @@ def load_systems(
         outcome_column=outcome_column,
         threshold=check_threshold(threshold),
         names=None if names is None else tuple(str(n) for n in names),
+        number_rows=number_rows,
     )
     if len(files) > 1:
         return _load_files(files, options)
@@ -166,16 +175,51 @@ def load_systems(
 # --- wide: a row per case, a column per system --------------------------------------------
 
 
-def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
-    frame = case_file.frame
-    columns = list(options.systems or ())
-    if not columns:
-        taken = {options.id_column}
-        columns = [c for c in outcome_guesses(frame, options.threshold) if c not in taken]
-    for column in [options.id_column, *columns]:
+def _wide_columns(case_file: CaseFile, options: _Options) -> _Options:
+    """`options` with the id (guessed unless rows are numbered) and the systems' columns: those
+    chosen, else every pass/fail column when nothing else is in the file. Each is checked."""
+    chosen = tuple(options.systems or ())
+    guess = guess_outcomes(
+        case_file.frame,
+        id_column=options.id_column,
+        taken=chosen,
+        threshold=options.threshold,
+        guess_id=not options.number_rows,
+    )
+    columns = chosen or guess.outcome_columns
+    if not chosen and len(columns) >= 2 and not guess.only_outcomes:
+        raise CalculatorError(_systems_unclear(case_file.name, guess))
+    for column in [guess.id_column, *columns]:
         if column is not None:
             require_column(case_file, column)
     check_names(tuple(columns), f"{case_file.name}: the outcome columns")
+    return dataclasses.replace(options, id_column=guess.id_column, systems=columns)
+
+
+def _systems_unclear(name: str, guess: OutcomeGuess) -> str:
+    """Why a wide file's systems are not guessed, the candidates, and the flag that names them."""
+
+    def listed(columns: tuple[str, ...], limit: int) -> str:
+        more = f" and {len(columns) - limit:,} more" if len(columns) > limit else ""
+        return ", ".join(clip(repr(c), 40) for c in columns[:limit]) + more
+
+    reasons = []
+    if guess.other_columns:
+        reasons.append(f"the file also holds {listed(guess.other_columns, 5)}")
+    if guess.score_columns:
+        reasons.append(f"{listed(guess.score_columns, 5)} are scores read with the threshold")
+    return (
+        f"{name}: cannot tell which columns are the systems: {listed(guess.outcome_columns, 12)} "
+        f"read as outcomes, but {' and '.join(reasons)}, so some of them may describe the cases "
+        "(a 0/1 feature, a length) rather than be systems; name the systems' outcome columns "
+        "(--systems COL,COL,... on the command line)."
+    )
+
+
+def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
+    frame = case_file.frame
+    options = _wide_columns(case_file, options)
+    columns = list(options.systems)
     names, renamed = system_names(columns, case_file.name, None)
     rows = np.asarray(frame.index, dtype=np.int64)
     codes, id_of_codes, id_of_row = None, None, (lambda p: None)
@@ -217,7 +261,13 @@ def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
 
 def _load_long(case_file: CaseFile, options: _Options) -> SystemCases:
     frame = case_file.frame
-    id_column = options.id_column or guess_columns(frame).id_column
+    guess = guess_outcomes(
+        frame,
+        id_column=options.id_column,
+        taken=(options.system_column,),
+        threshold=options.threshold,
+    )
+    id_column = guess.id_column
     if id_column is None:
         raise ValueError(
             f"{case_file.name}: cannot tell which column holds the case id; name it (--id on "
@@ -225,14 +275,12 @@ def _load_long(case_file: CaseFile, options: _Options) -> SystemCases:
         )
     outcome = options.outcome_column
     if outcome is None:
-        taken = {id_column, options.system_column}
-        free = [c for c in outcome_guesses(frame, options.threshold) if c not in taken]
-        if not free:
+        if not guess.outcome_columns:
             raise ValueError(
                 f"{case_file.name}: cannot tell which column holds the outcomes; name it "
                 "(--outcome on the command line)."
             )
-        outcome = free[0]
+        outcome = guess.outcome_columns[0]
     for column in (id_column, options.system_column, outcome):
         require_column(case_file, column)
     labels, label_codes = system_labels(frame[options.system_column])
@@ -262,7 +310,7 @@ def _load_long(case_file: CaseFile, options: _Options) -> SystemCases:
 def _load_files(files: list[CaseFile], options: _Options) -> SystemCases:
     id_column = options.id_column
     if id_column is None:
-        guesses = {guess_columns(f.frame).id_column for f in files}
+        guesses = {guess_outcomes(f.frame).id_column for f in files}
         if len(guesses) != 1 or None in guesses:
             raise ValueError(
                 "cannot tell which column pairs the rows of the files; name the id column they "
@@ -273,8 +321,9 @@ def _load_files(files: list[CaseFile], options: _Options) -> SystemCases:
     for case_file in files:
         column = options.outcome_column
         if column is None:
-            guesses = outcome_guesses(case_file.frame, options.threshold)
-            free = [c for c in guesses if c != id_column]
+            free = guess_outcomes(
+                case_file.frame, id_column=id_column, threshold=options.threshold
+            ).outcome_columns
             if not free:
                 raise ValueError(
                     f"{case_file.name}: cannot tell which column holds the outcomes; name it "

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from calculator.cases.columns import guess_columns
 from calculator.cases.findings import cell_text, clip, fatal, is_missing_cell, many
 from calculator.cases.outcomes import parse_outcomes, text_codes
 from calculator.cases.systems_result import RecordLedger
@@ -29,7 +28,6 @@ __all__ = [
     "exclude_incomplete",
     "file_system_names",
     "id_codes",
-    "outcome_guesses",
     "require_column",
     "system_labels",
     "text_series",
@@ -194,12 +192,6 @@ def _label_text(value: object) -> str | None:
         value = int(value)
     text = str(value).strip()
     return text or None
-
-
-def outcome_guesses(frame: pd.DataFrame, threshold: float | None) -> tuple[str, ...]:
-    """Columns that read as pass/fail, then (with a threshold) numeric score columns."""
-    guess = guess_columns(frame)
-    return guess.outcome_columns + (guess.score_columns if threshold is not None else ())
 
 
 def require_column(case_file: CaseFile, column: str) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from calculator.cases.columns import guess_columns
+from calculator.cases.columns import guess_columns, guess_outcomes
 from calculator.cases.findings import EXCLUSION_REASONS, CaseIssue, fatal, many
 from calculator.cases.ids import case_ids
 from calculator.cases.ledger import RowLedger
@@ -256,7 +256,7 @@ def _two_file_columns(first: CaseFile, second: CaseFile, options: PairingOptions
     """`options` with the id and A's and B's columns guessed where not given, each checked."""
     id_column, group_column = options.id_column, options.group_column
     if id_column is None:
-        guesses = {guess_columns(first.frame).id_column, guess_columns(second.frame).id_column}
+        guesses = {guess_outcomes(first.frame).id_column, guess_outcomes(second.frame).id_column}
         if len(guesses) != 1 or None in guesses:
             raise ValueError(
                 f"{first.name} and {second.name}: cannot tell which column pairs the rows; name "
@@ -421,8 +421,8 @@ def _score_hint(case_file: CaseFile) -> str:
 
 
 def _guess_outcomes(case_file: CaseFile, taken: tuple[str | None, ...]) -> list[str]:
-    guess = guess_columns(case_file.frame)
-    return [column for column in guess.outcome_columns if column not in taken]
+    """The pass/fail columns not `taken`, best first (no scores: they need a threshold)."""
+    return list(guess_outcomes(case_file.frame, taken=taken, guess_id=False).outcome_columns)
 
 
 def _require_column(case_file: CaseFile, column: str, role: str) -> None:
