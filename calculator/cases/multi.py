@@ -17,12 +17,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from calculator.cases.columns import OutcomeGuess, guess_outcomes
-from calculator.cases.findings import CaseIssue, cell_text, clip, fatal
+from calculator.cases.findings import CaseIssue, clip, fatal, many
+from calculator.cases.ledger import RecordLedger
 from calculator.cases.multi_checks import (
     check_names,
-    exclude,
-    exclude_bad_ids,
-    exclude_bad_outcomes,
     exclude_incomplete,
     file_system_names,
     id_codes,
@@ -33,7 +31,8 @@ from calculator.cases.multi_checks import (
 from calculator.cases.names import system_names
 from calculator.cases.outcomes import check_threshold
 from calculator.cases.reading import MAX_FILE_BYTES, CaseFile, read_case_file
-from calculator.cases.systems_result import RecordLedger, SystemCases
+from calculator.cases.row_checks import exclude_bad_ids, exclude_bad_outcomes, exclude_missing_ids
+from calculator.cases.systems_result import SYSTEM_EXCLUSION_REASONS, SystemCases
 from calculator.errors import CalculatorError
 
 if TYPE_CHECKING:
@@ -225,22 +224,19 @@ def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
     codes, id_of_codes, id_of_row = None, None, (lambda p: None)
     if options.id_column is not None:
         codes, id_of_codes, id_of_row = id_codes([case_file], options.id_column)
-    index = frame.index
-    ledger = RecordLedger(
-        (case_file.name,), np.zeros(len(frame), np.int8), lambda p: index[p], id_of_row
-    )
-    ledger.add_issues(case_file.issues)
+    ledger = RecordLedger(case_file, reasons=SYSTEM_EXCLUSION_REASONS)
+    ledger.show_ids(id_of_row)
     ledger.add_issues((renamed,) if renamed else ())
     if codes is not None:
-        exclude_bad_ids(ledger, codes, options.id_column, frame[options.id_column])
+        exclude_bad_ids(ledger, codes, options.id_column)
     passed = np.zeros((len(frame), len(columns)), dtype=bool)
     lacking = np.zeros(len(frame), dtype=bool)
     for j, column in enumerate(columns):
-        parsed = exclude_bad_outcomes(ledger, [frame[column]], column, options.threshold)
-        passed[:, j] = parsed[0]
-        lacking |= parsed[1]
+        parsed = exclude_bad_outcomes(ledger, 0, column, options.threshold)
+        passed[:, j] = parsed.passed
+        lacking |= parsed.missing
     kept = ledger.kept
-    excluded = ledger.excluded_counts(case_file.unread_rows)
+    excluded = ledger.excluded_counts()
     if codes is None:
         case_ids = text_series([str(r) for r in rows[kept]])
     else:
@@ -384,37 +380,35 @@ def _join_records(
     """Validate every (case, system) row, then keep the cases that have all k systems."""
     k = len(names)
     codes, id_of_codes, id_of_row = id_codes(files, id_column)
-    sizes = [len(f.frame) for f in files]
-    offsets = np.cumsum([0, *sizes])
-    file_of_row = np.concatenate([np.full(n, j, dtype=np.int8) for j, n in enumerate(sizes)])
-
-    def row_number(p: int) -> int:
-        j = int(file_of_row[p])
-        return int(files[j].frame.index[p - offsets[j]])
-
-    ledger = RecordLedger([f.name for f in files], file_of_row, row_number, id_of_row)
-    for f in files:
-        ledger.add_issues(f.issues)
+    offsets = np.cumsum([0, *(len(f.frame) for f in files)])
+    ledger = RecordLedger(files, reasons=SYSTEM_EXCLUSION_REASONS)
+    ledger.show_ids(id_of_row)
     ledger.add_issues(notes)
-    exclude(ledger, codes < 0, "missing_value", id_column, "row", "without an id in {c!r}.")
+    exclude_missing_ids(ledger, codes, id_column)
     if system_column is not None:
-        labels = files[0].frame[system_column]
-
-        def label(p: int) -> str:
-            return cell_text(labels.iloc[p])
-
-        exclude(ledger, systems == -1, "missing_value", system_column, "row",
-                 "without a system in {c!r}.", label)  # fmt: skip
-        exclude(ledger, systems == -2, "other_system", system_column, "row",
-                 "of systems not chosen in {c!r}, left out.", label)  # fmt: skip
-    outcome_series = [f.frame[c] for f, c in zip(files, outcome_columns, strict=True)]
-    column = outcome_columns[0] if len(set(outcome_columns)) == 1 else None
-    passed, _ = exclude_bad_outcomes(ledger, outcome_series, column, options.threshold)
+        ledger.exclude(
+            systems == -1, "missing_value", system_column,
+            lambda _, count: f"{many(count, 'row')} without a system in {system_column!r}",
+        )  # fmt: skip
+        ledger.exclude(
+            systems == -2, "other_system", system_column,
+            lambda _, count: f"{many(count, 'row')} of systems not chosen in {system_column!r}",
+            "left out",
+        )  # fmt: skip
+    passed = np.concatenate(
+        [
+            exclude_bad_outcomes(ledger, j, column, options.threshold).passed
+            for j, column in enumerate(outcome_columns)
+        ]
+    )
     n_ids = int(codes.max()) + 1 if len(codes) else 0
     present_pairs, duplicated = _pairs_seen(codes, systems, n_ids, k)
-    exclude(ledger, duplicated, "duplicate_id", id_column, "row",
-             "sharing an id and a system with another row; every copy left out, as the outcome "
-             "to use would be a guess.", lambda p: names[systems[p]])  # fmt: skip
+    ledger.exclude(
+        duplicated, "duplicate_id", id_column,
+        lambda _, count: f"{many(count, 'row')} sharing an id and a system with another row",
+        "every copy left out, as the outcome to use would be a guess",
+        value=lambda p: names[systems[p]],
+    )  # fmt: skip
     del duplicated
     systems_present = np.bincount(present_pairs // k, minlength=n_ids)
     complete = exclude_incomplete(
@@ -433,7 +427,7 @@ def _join_records(
         files=tuple(f.name for f in files), id_column=id_column, system_column=system_column,
         outcome_columns=tuple(outcome_columns), threshold=options.threshold,
         rows_read=int(offsets[-1]) + unread, rows_used=int(np.count_nonzero(final)),
-        excluded=ledger.excluded_counts(unread),
+        excluded=ledger.excluded_counts(),
         cases_missing_system=int(np.count_nonzero(seen & (systems_present < k))),
         cases_with_excluded_row=int(np.count_nonzero(seen & (systems_present == k) & ~complete)),
         issues=ledger.issues, case_ids=id_of_codes(used_codes), outcomes=outcomes,

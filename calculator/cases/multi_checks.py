@@ -1,6 +1,6 @@
 """Checks shared by the layouts of :mod:`calculator.cases.multi`: ids, system labels, outcomes,
 repeated (case, system) pairs and incomplete cases, each excluding rows through a
-:class:`~calculator.cases.systems_result.RecordLedger` with one finding per problem and file.
+:class:`~calculator.cases.ledger.RecordLedger` with one finding per problem and file.
 """
 
 from __future__ import annotations
@@ -10,21 +10,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from calculator.cases.findings import cell_text, clip, fatal, is_missing_cell, many
-from calculator.cases.outcomes import parse_outcomes, text_codes
-from calculator.cases.systems_result import RecordLedger
+from calculator.cases.findings import clip, fatal, is_missing_cell, many
+from calculator.cases.outcomes import text_codes
 from calculator.compare import MAX_SYSTEMS
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from calculator.cases.ledger import RecordLedger
     from calculator.cases.reading import CaseFile
 
 __all__ = [
     "check_names",
-    "exclude",
-    "exclude_bad_ids",
-    "exclude_bad_outcomes",
     "exclude_incomplete",
     "file_system_names",
     "id_codes",
@@ -59,72 +56,18 @@ def exclude_incomplete(
         have = set((present_pairs[present_pairs // k == codes[p]] % k).tolist())
         return "no row for " + ", ".join(repr(names[j]) for j in range(k) if j not in have)
 
-    exclude(ledger, lacking, "missing_system", id_column, "row",
-             "of cases with no row at all for some system; left out.", absent)  # fmt: skip
-    exclude(ledger, stranded & ~lacking, "partner_excluded", id_column, "row",
-             "of cases whose row for another system was left out for a problem listed "
-             "above; left out too.", lambda p: names[systems[p]])  # fmt: skip
-    return complete
-
-
-def exclude(
-    ledger: RecordLedger,
-    mask: np.ndarray,
-    kind: str,
-    column: str | None,
-    noun: str,
-    text: str,
-    value: object = None,
-) -> None:
-    """Exclude `mask` for `kind` with the message "<file>: <count> <noun>s <text>"."""
     ledger.exclude(
-        mask,
-        kind,
-        column,
-        lambda name, in_file: (
-            f"{name}: {many(int(np.count_nonzero(in_file)), noun)} " + text.format(c=column)
-        ),
-        value if callable(value) else (lambda p: ""),
-    )
-
-
-def exclude_bad_ids(ledger: RecordLedger, codes: np.ndarray, column: str, raw: pd.Series) -> None:
-    """A wide file's rows without an id (code -1), and every copy of an id given more than once."""
-    exclude(ledger, codes < 0, "missing_value", column, "row", "without an id in {c!r}.")
-    counts = np.bincount(codes[codes >= 0], minlength=1)
-    duplicated = (codes >= 0) & (counts[np.maximum(codes, 0)] > 1)
-    exclude(ledger, duplicated, "duplicate_id", column, "row",
-             "whose id in {c!r} occurs more than once; every copy left out, as which row "
-             "counts would be a guess.", lambda p: cell_text(raw.iloc[p]))  # fmt: skip
-
-
-def exclude_bad_outcomes(
-    ledger: RecordLedger, series: list[pd.Series], column: str | None, threshold: float | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Parse the outcomes (files concatenated); exclude missing and unreadable ones.
-
-    Returns whether each row passes and whether its outcome is missing.
-    """
-    parsed = [parse_outcomes(s, threshold=threshold) for s in series]
-    passed = np.concatenate([p.passed for p in parsed])
-    missing = np.concatenate([p.missing for p in parsed])
-    unreadable = np.concatenate([p.unparseable for p in parsed])
-    offsets = np.cumsum([0] + [len(s) for s in series])
-
-    def cell(p: int) -> str:
-        j = int(np.searchsorted(offsets, p, side="right")) - 1
-        return cell_text(series[j].iloc[p - offsets[j]])
-
-    where = "{c!r}" if column is not None else "the outcome column"
-    exclude(ledger, missing, "missing_value", column, "row", f"without an outcome in {where}.")
-    allowed = (
-        "1/0, true/false, pass/fail, yes/no or correct/wrong; for scores set a threshold"
-        if threshold is None
-        else f"numbers (scores at or above {threshold:g} pass)"
-    )
-    exclude(ledger, unreadable, "unparseable_outcome", column, "value",
-             f"in {where} not read as an outcome; allowed: {allowed}.", cell)  # fmt: skip
-    return passed, missing
+        lacking, "missing_system", id_column,
+        lambda _, count: f"{many(count, 'row')} of cases with no row at all for some system",
+        "left out", value=absent,
+    )  # fmt: skip
+    ledger.exclude(
+        stranded & ~lacking, "partner_excluded", id_column,
+        lambda _, count: f"{many(count, 'row')} of cases whose row for another system was left "
+        "out for a problem listed above",
+        "left out too", value=lambda p: names[systems[p]],
+    )  # fmt: skip
+    return complete
 
 
 def id_codes(files: list[CaseFile], column: str) -> tuple[np.ndarray, object, object]:

@@ -14,11 +14,12 @@ import numpy as np
 from calculator.cases.columns import guess_columns, guess_outcomes
 from calculator.cases.findings import EXCLUSION_REASONS, CaseIssue, fatal, many
 from calculator.cases.ids import case_ids
-from calculator.cases.ledger import RowLedger
+from calculator.cases.ledger import RecordLedger
 from calculator.cases.names import neutral_text
 from calculator.cases.outcomes import check_threshold
 from calculator.cases.paired import PairedCases
 from calculator.cases.reading import MAX_FILE_BYTES, CaseFile, read_case_file
+from calculator.cases.row_checks import exclude_bad_outcomes, exclude_missing_groups
 from calculator.table import PairedTable
 
 if TYPE_CHECKING:
@@ -138,13 +139,13 @@ def _pair_one_file(case_file: CaseFile, options: PairingOptions) -> PairedCases:
     options = _one_file_columns(case_file, options)
     id_column, a_column, b_column = options.id_column, options.a_column, options.b_column
     group_column = options.group_column
-    ledger = RowLedger(case_file)
+    ledger = RecordLedger(case_file)
     if id_column is not None:
         ledger.use_ids(*case_ids((case_file, id_column)), id_column)
-    a_pass = ledger.read_outcomes(a_column, options.threshold)
-    b_pass = ledger.read_outcomes(b_column, options.threshold)
+    a_pass = exclude_bad_outcomes(ledger, 0, a_column, options.threshold).passed
+    b_pass = exclude_bad_outcomes(ledger, 0, b_column, options.threshold).passed
     if group_column is not None:
-        ledger.read_groups(group_column)
+        exclude_missing_groups(ledger, 0, group_column)
     kept = ledger.kept
     frame = case_file.frame
     used = frame if kept.all() else frame[kept]  # no copy when every row is kept
@@ -226,14 +227,14 @@ def _pair_two_files(first: CaseFile, second: CaseFile, options: PairingOptions) 
     if group_column is not None:
         group_file = first if group_column in first.frame.columns else second
         _require_column(group_file, group_column, "the group")
-    ledger_a, ledger_b = RowLedger(first), RowLedger(second)
+    ledger_a, ledger_b = RecordLedger(first), RecordLedger(second)
     ids_a, ids_b = case_ids((first, id_column), (second, id_column))
     ledger_a.use_ids(ids_a, id_column)
     ledger_b.use_ids(ids_b, id_column)
-    a_pass = ledger_a.read_outcomes(options.a_column, options.threshold)
-    b_pass = ledger_b.read_outcomes(options.b_column, options.threshold)
+    a_pass = exclude_bad_outcomes(ledger_a, 0, options.a_column, options.threshold).passed
+    b_pass = exclude_bad_outcomes(ledger_b, 0, options.b_column, options.threshold).passed
     if group_file is not None:
-        (ledger_a if group_file is first else ledger_b).read_groups(group_column)
+        exclude_missing_groups(ledger_a if group_file is first else ledger_b, 0, group_column)
     # Pair: an id must be present in both files, and both of its rows must be usable.
     _exclude_unpaired(ledger_a, ledger_b, id_column)
     _exclude_unpaired(ledger_b, ledger_a, id_column)
@@ -287,7 +288,7 @@ def _two_file_columns(first: CaseFile, second: CaseFile, options: PairingOptions
     )
 
 
-def _exclude_unpaired(ledger: RowLedger, other: RowLedger, id_column: str) -> None:
+def _exclude_unpaired(ledger: RecordLedger, other: RecordLedger, id_column: str) -> None:
     """Exclude `ledger`'s kept rows whose id is absent from `other`, or excluded there."""
     codes, theirs = ledger.ids.codes, other.ids.codes
     size = int(max(codes.max(initial=-1), theirs.max(initial=-1))) + 1
@@ -315,8 +316,8 @@ def _exclude_unpaired(ledger: RowLedger, other: RowLedger, id_column: str) -> No
 
 
 def _merge(
-    side_a: tuple[RowLedger, np.ndarray],
-    side_b: tuple[RowLedger, np.ndarray],
+    side_a: tuple[RecordLedger, np.ndarray],
+    side_b: tuple[RecordLedger, np.ndarray],
     options: PairingOptions,
     names: tuple[str, str],
     group_in_first: bool,
@@ -371,7 +372,7 @@ def _paired_result(
     options: PairingOptions,
     *,
     names: tuple[str, str],
-    ledgers: tuple[RowLedger, ...],
+    ledgers: tuple[RecordLedger, ...],
     cases: pd.DataFrame,
     a_pass: np.ndarray,
     b_pass: np.ndarray,
@@ -403,7 +404,7 @@ def _paired_result(
     )
 
 
-def _kept_ids(ledger: RowLedger, index: pd.Index) -> pd.Series:
+def _kept_ids(ledger: RecordLedger, index: pd.Index) -> pd.Series:
     """The normalised ids of the kept rows, on `index` (the kept rows' index)."""
     kept = ledger.kept
     text = ledger.ids.text
