@@ -17,13 +17,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from calculator.cases.columns import OutcomeGuess, guess_outcomes
-from calculator.cases.findings import CaseIssue, clip, fatal, many
-from calculator.cases.ledger import RecordLedger
+from calculator.cases.findings import CaseIssue, clip, fatal
+from calculator.cases.joined import join_rows, read_wide
 from calculator.cases.multi_checks import (
     check_names,
-    exclude_incomplete,
     file_system_names,
-    id_codes,
     require_column,
     system_labels,
     text_series,
@@ -31,8 +29,7 @@ from calculator.cases.multi_checks import (
 from calculator.cases.names import system_names
 from calculator.cases.outcomes import check_threshold
 from calculator.cases.reading import MAX_FILE_BYTES, CaseFile, read_case_file
-from calculator.cases.row_checks import exclude_bad_ids, exclude_bad_outcomes, exclude_missing_ids
-from calculator.cases.systems_result import SYSTEM_EXCLUSION_REASONS, SystemCases
+from calculator.cases.systems_result import SystemCases
 from calculator.errors import CalculatorError
 
 if TYPE_CHECKING:
@@ -221,26 +218,17 @@ def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
     columns = list(options.systems)
     names, renamed = system_names(columns, case_file.name, None)
     rows = np.asarray(frame.index, dtype=np.int64)
-    codes, id_of_codes, id_of_row = None, None, (lambda p: None)
-    if options.id_column is not None:
-        codes, id_of_codes, id_of_row = id_codes([case_file], options.id_column)
-    ledger = RecordLedger(case_file, reasons=SYSTEM_EXCLUSION_REASONS)
-    ledger.show_ids(id_of_row)
-    ledger.add_issues((renamed,) if renamed else ())
-    if codes is not None:
-        exclude_bad_ids(ledger, codes, options.id_column)
-    passed = np.zeros((len(frame), len(columns)), dtype=bool)
-    lacking = np.zeros(len(frame), dtype=bool)
-    for j, column in enumerate(columns):
-        parsed = exclude_bad_outcomes(ledger, 0, column, options.threshold)
-        passed[:, j] = parsed.passed
-        lacking |= parsed.missing
+    wide = read_wide(
+        case_file, columns, options.id_column, options.threshold,
+        notes=(renamed,) if renamed else (),
+    )  # fmt: skip
+    ledger, codes, passed, lacking = wide.ledger, wide.codes, wide.passed, wide.lacking
     kept = ledger.kept
     excluded = ledger.excluded_counts()
     if codes is None:
         case_ids = text_series([str(r) for r in rows[kept]])
     else:
-        case_ids = id_of_codes(codes[kept])
+        case_ids = wide.ids_of_codes(codes[kept])
     missing_system = int(np.count_nonzero(lacking & ~kept))
     return SystemCases(
         names=names, layout="wide", files=(case_file.name,), id_column=options.id_column,
@@ -340,32 +328,6 @@ def _load_files(files: list[CaseFile], options: _Options) -> SystemCases:
     )
 
 
-def _pairs_seen(
-    codes: np.ndarray, systems: np.ndarray, n_ids: int, k: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """The (id, system) pairs present (as ``code * k + system``, sorted) and the rows whose
-    pair occurs more than once; rows without an id or a chosen system are in neither."""
-    chosen = (codes >= 0) & (systems >= 0)
-    whole = bool(chosen.all())
-    kind = np.int32 if n_ids * k < 2**31 else np.int64
-    pairs = (codes if whole else codes[chosen]).astype(kind)
-    pairs *= k
-    pairs += systems if whole else systems[chosen]
-    if n_ids * k <= 4 * len(pairs) + 1024:  # one bin per (id, system): no sort
-        per_pair = np.bincount(pairs, minlength=n_ids * k)
-        present = np.flatnonzero(per_pair)
-        repeated = (per_pair > 1)[pairs]
-        del per_pair
-    else:  # ids seen for few systems: sort the pairs instead of many empty bins
-        present, inverse, counts = np.unique(pairs, return_inverse=True, return_counts=True)
-        repeated = counts[inverse] > 1
-    if whole:
-        return present, repeated
-    duplicated = np.zeros(len(codes), dtype=bool)
-    duplicated[chosen] = repeated
-    return present, duplicated
-
-
 def _join_records(
     files: list[CaseFile],
     names: tuple[str, ...],
@@ -379,56 +341,22 @@ def _join_records(
 ) -> SystemCases:
     """Validate every (case, system) row, then keep the cases that have all k systems."""
     k = len(names)
-    codes, id_of_codes, id_of_row = id_codes(files, id_column)
-    offsets = np.cumsum([0, *(len(f.frame) for f in files)])
-    ledger = RecordLedger(files, reasons=SYSTEM_EXCLUSION_REASONS)
-    ledger.show_ids(id_of_row)
-    ledger.add_issues(notes)
-    exclude_missing_ids(ledger, codes, id_column)
-    if system_column is not None:
-        ledger.exclude(
-            systems == -1, "missing_value", system_column,
-            lambda _, count: f"{many(count, 'row')} without a system in {system_column!r}",
-        )  # fmt: skip
-        ledger.exclude(
-            systems == -2, "other_system", system_column,
-            lambda _, count: f"{many(count, 'row')} of systems not chosen in {system_column!r}",
-            "left out",
-        )  # fmt: skip
-    passed = np.concatenate(
-        [
-            exclude_bad_outcomes(ledger, j, column, options.threshold).passed
-            for j, column in enumerate(outcome_columns)
-        ]
-    )
-    n_ids = int(codes.max()) + 1 if len(codes) else 0
-    present_pairs, duplicated = _pairs_seen(codes, systems, n_ids, k)
-    ledger.exclude(
-        duplicated, "duplicate_id", id_column,
-        lambda _, count: f"{many(count, 'row')} sharing an id and a system with another row",
-        "every copy left out, as the outcome to use would be a guess",
-        value=lambda p: names[systems[p]],
+    joined = join_rows(
+        files, names, systems, id_column, outcome_columns, options.threshold,
+        system_column=system_column, notes=notes,
     )  # fmt: skip
-    del duplicated
-    systems_present = np.bincount(present_pairs // k, minlength=n_ids)
-    complete = exclude_incomplete(
-        ledger, codes, systems, present_pairs, systems_present, names, id_column
-    )
-    final = ledger.kept
-    used_codes = np.flatnonzero(complete)  # codes number ids in order of first appearance
-    case_of_code = np.full(n_ids, -1, dtype=np.int64)
-    case_of_code[used_codes] = np.arange(len(used_codes))
-    outcomes = np.zeros((len(used_codes), k), dtype=bool)
-    outcomes[case_of_code[codes[final]], systems[final]] = passed[final]
+    systems_present, complete = joined.systems_present, joined.complete
+    final = joined.ledger.kept
     unread = sum(f.unread_rows for f in files)
     seen = systems_present > 0
     return SystemCases(
         names=names, layout="files" if len(files) > 1 else "long",
         files=tuple(f.name for f in files), id_column=id_column, system_column=system_column,
         outcome_columns=tuple(outcome_columns), threshold=options.threshold,
-        rows_read=int(offsets[-1]) + unread, rows_used=int(np.count_nonzero(final)),
-        excluded=ledger.excluded_counts(),
+        rows_read=sum(len(f.frame) for f in files) + unread,
+        rows_used=int(np.count_nonzero(final)), excluded=joined.ledger.excluded_counts(),
         cases_missing_system=int(np.count_nonzero(seen & (systems_present < k))),
         cases_with_excluded_row=int(np.count_nonzero(seen & (systems_present == k) & ~complete)),
-        issues=ledger.issues, case_ids=id_of_codes(used_codes), outcomes=outcomes,
+        issues=joined.ledger.issues, case_ids=joined.ids_of_codes(joined.used_codes),
+        outcomes=joined.outcomes,
     )  # fmt: skip

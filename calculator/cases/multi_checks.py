@@ -10,64 +10,23 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from calculator.cases.findings import clip, fatal, is_missing_cell, many
+from calculator.cases.findings import clip, fatal, is_missing_cell
 from calculator.cases.outcomes import text_codes
 from calculator.compare import MAX_SYSTEMS
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from calculator.cases.ledger import RecordLedger
     from calculator.cases.reading import CaseFile
 
 __all__ = [
     "check_names",
-    "exclude_incomplete",
     "file_system_names",
     "id_codes",
     "require_column",
     "system_labels",
     "text_series",
 ]
-
-
-def exclude_incomplete(
-    ledger: RecordLedger,
-    codes: np.ndarray,
-    systems: np.ndarray,
-    present_pairs: np.ndarray,
-    systems_present: np.ndarray,
-    names: tuple[str, ...],
-    id_column: str,
-) -> np.ndarray:
-    """Exclude the kept rows of cases without a kept row for every system; which ids are
-    complete (indexed by id code). `systems_present` counts each id's systems with a row."""
-    k = len(names)
-    n_ids = len(systems_present)
-    kept = ledger.kept
-    complete = np.bincount(codes[kept], minlength=n_ids) == k
-    safe = np.maximum(codes, 0)
-    stranded = kept & ~complete[safe]
-    del kept
-    lacking = stranded & (systems_present < k)[safe]
-    del safe
-
-    def absent(p: int) -> str:
-        have = set((present_pairs[present_pairs // k == codes[p]] % k).tolist())
-        return "no row for " + ", ".join(repr(names[j]) for j in range(k) if j not in have)
-
-    ledger.exclude(
-        lacking, "missing_system", id_column,
-        lambda _, count: f"{many(count, 'row')} of cases with no row at all for some system",
-        "left out", value=absent,
-    )  # fmt: skip
-    ledger.exclude(
-        stranded & ~lacking, "partner_excluded", id_column,
-        lambda _, count: f"{many(count, 'row')} of cases whose row for another system was left "
-        "out for a problem listed above",
-        "left out too", value=lambda p: names[systems[p]],
-    )  # fmt: skip
-    return complete
 
 
 def id_codes(files: list[CaseFile], column: str) -> tuple[np.ndarray, object, object]:
