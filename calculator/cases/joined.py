@@ -139,7 +139,7 @@ def join_rows(
             lambda _, count: f"{many(count, 'row')} of systems not chosen in {system_column!r}",
             "left out",
         )  # fmt: skip
-    n_ids = int(codes.max()) + 1 if len(codes) else 0
+    n_ids = max(int(codes.max(initial=-1)) + 1, 1)  # one slot at least: no id at all
     present_pairs, duplicated = _pairs_seen(codes, systems, n_ids, k)
     _exclude_repeated(ledger, duplicated, codes, id_column, names, systems, system_column)
     del duplicated
