@@ -134,8 +134,8 @@ def system_names(
         column=column,
         count=len(changed),
         examples=(),
-        message=f"{file}: {many(len(changed), 'system')} renamed so that each name is at most "
-        f"{limit} characters, distinct and shown as written (spaces collapsed, control or "
-        f"text-direction characters escaped): {clip(pairs + more, 240)}.",
+        message=f"{file}: {many(len(changed), 'system')} renamed so that each name has at most "
+        f"{limit} characters, is distinct and can be shown (long names cut, spaces collapsed, "
+        f"control or text-direction characters escaped): {clip(pairs + more, 240)}.",
     )
     return tuple(shown), issue
