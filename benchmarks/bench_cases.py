@@ -14,7 +14,11 @@ Each measurement runs in a fresh subprocess so that its peak resident memory (ru
 own, beside a reference measured the same way in the same run: ``pandas.read_csv`` of the same
 file alone. Run from the repository root:
 
-    python benchmarks/bench_cases.py [--rows 1000000] [--repeats 3] [--hostile]
+    python benchmarks/bench_cases.py [--rows 1000000] [--repeats 3] [--hostile | --systems]
+
+``--systems`` runs the several-systems inputs of issue 23 (many or long system labels, a wide
+file with a 0/1 feature), each beside a floor measured in the same run: pandas reading the same
+file as text, in a fresh process.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -306,20 +311,121 @@ def _hostile_records_and_ids(folder: Path) -> list[tuple[str, dict[str, object]]
     return cases
 
 
+# --- several systems (issue 23, items 4, 10 and 11) --------------------------------------------
+
+SYSTEMS_PROBE = """
+import json, resource, sys, time
+started = time.perf_counter()
+from calculator.cases.multi import load_systems
+from calculator.cli.compare import build_payload, text_report
+imported = time.perf_counter()
+args = json.loads(sys.argv[1])
+try:
+    cases = load_systems(args["file"], **args["options"])
+    result = cases.compare()
+    text = "\\n".join(text_report(cases, result))
+    shown = len(json.dumps(build_payload(cases, result))) + len(text)
+    outcome = f"read: {len(cases.names)} systems, {cases.n:,} cases, {shown:,} characters shown"
+except ValueError as error:
+    outcome = f"refused ({str(error)[:60]}...)"
+usage = resource.getrusage(resource.RUSAGE_SELF)
+status = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines())
+print(json.dumps({"work_s": time.perf_counter() - imported,
+                  "cpu_s": usage.ru_utime + usage.ru_stime,
+                  "peak_mb": int(status["VmHWM"].split()[0]) / 1024, "outcome": outcome}))
+"""
+
+# The floor: the same file read by pandas alone, in a fresh process of the same run.
+SYSTEMS_FLOOR = """
+import json, resource, sys, time
+import pandas
+started = time.perf_counter()
+pandas.read_csv(json.loads(sys.argv[1])["file"], dtype=str)
+usage, status = resource.getrusage(resource.RUSAGE_SELF), open("/proc/self/status").read()
+print(json.dumps({"work_s": time.perf_counter() - started, "cpu_s": usage.ru_utime +
+                  usage.ru_stime, "peak_mb": int(status.split("VmHWM:")[1].split()[0]) / 1024}))
+"""
+
+
+def systems_cases(folder: Path) -> list[tuple[str, dict[str, object]]]:
+    """(label, load_systems arguments) for the several-systems inputs of issue 23."""
+    many, chosen = folder / "many_labels.csv", folder / "chosen_labels.csv"
+    _write_rows(many, "id,system,ok", (f"{k},system-{k:05d},{k % 2}" for k in range(40_000)))
+    rows = (f"{k % 100},s{k if k >= 300 else k // 100},{k % 2}" for k in range(40_000))
+    _write_rows(chosen, "id,system,ok", rows)  # s0, s1 and s2 on 100 cases, and 39,700 others
+    long_labels = folder / "long_labels.csv"  # 50 systems, 300,000-character labels: 30 MB
+    label = "x" * 299_990
+    _write_rows(
+        long_labels,
+        "id,system,ok",
+        (f"{i},{label}{j:05d},{(i + j) % 2}" for i in range(2) for j in range(50)),
+    )
+    wide = folder / "wide_features.csv"  # a million cases, an id, a 0/1 feature, 3 systems
+    rng = np.random.default_rng(4)
+    outcomes = rng.integers(0, 2, (1_000_000, 4))
+    _write_rows(
+        wide,
+        "id,question,has_image,a,b,c",
+        (f"q{i},text {i % 97},{r[0]},{r[1]},{r[2]},{r[3]}" for i, r in enumerate(outcomes)),
+    )
+    return [
+        ("40,000 system labels (long file)", {"file": str(many), "options": {
+            "system_column": "system"}}),
+        ("3 systems chosen among 40,000 labels", {"file": str(chosen), "options": {
+            "system_column": "system", "systems": ["s0", "s1", "s2"]}}),
+        ("50 systems, 300,000-character labels (30 MB)", {"file": str(long_labels), "options": {
+            "system_column": "system"}}),
+        ("wide, 1,000,000 cases, a 0/1 feature (guess)", {"file": str(wide), "options": {}}),
+        ("wide, 1,000,000 cases, systems named", {"file": str(wide), "options": {
+            "systems": ["a", "b", "c"]}}),
+    ]  # fmt: skip
+
+
+def _write_rows(path: Path, header: str, rows: Iterable[str]) -> None:
+    path.write_text(header + "\n" + "".join(row + "\n" for row in rows))
+
+
+def systems_report() -> None:
+    """Each several-systems input beside the floor (pandas reading the same file as text)."""
+    print(
+        f"\nSeveral systems: limits {HOSTILE_TIME_S:g} s and {HOSTILE_MEMORY_MB:,.0f} MB per call"
+    )
+    print(
+        f"{'input':48}{'CPU s':>7}{'floor':>7}{'x':>6}{'peak MB':>9}{'floor':>7}{'x':>6}  outcome"
+    )
+    worst_s = worst_mb = 0.0
+    with tempfile.TemporaryDirectory() as folder:
+        for label, arguments in systems_cases(Path(folder)):
+            argv = [json.dumps(arguments)]
+            ours, floor = _probe(SYSTEMS_PROBE, argv), _probe(SYSTEMS_FLOOR, argv)
+            worst_s, worst_mb = max(worst_s, ours["cpu_s"]), max(worst_mb, ours["peak_mb"])
+            print(
+                f"{label:48}{ours['cpu_s']:7.1f}{floor['cpu_s']:7.1f}"
+                f"{ours['cpu_s'] / floor['cpu_s']:6.1f}{ours['peak_mb']:9.0f}"
+                f"{floor['peak_mb']:7.0f}{ours['peak_mb'] / floor['peak_mb']:6.1f}  "
+                f"{ours['outcome']}"
+            )
+    within = worst_s < HOSTILE_TIME_S and worst_mb < HOSTILE_MEMORY_MB
+    print(
+        f"worst: {worst_s:.1f} CPU s (imports included), {worst_mb:.0f} MB peak: "
+        f"{'met' if within else 'NOT met'}"
+    )
+
+
+def _probe(script: str, argv: list[str]) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", script, *argv], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def hostile_report() -> None:
     print(f"\nHostile inputs: limits {HOSTILE_TIME_S:g} s and {HOSTILE_MEMORY_MB:,.0f} MB per call")
     print(f"{'input':48}{'wall s':>8}{'CPU s':>8}{'peak MB':>9}  outcome")
     worst_s = worst_mb = 0.0
     with tempfile.TemporaryDirectory() as folder:
         for label, arguments in hostile_cases(Path(folder)):
-            done = subprocess.run(
-                [sys.executable, "-c", PROBE, json.dumps(arguments)],
-                capture_output=True,
-                text=True,
-                cwd=ROOT,
-                check=True,
-            )
-            run = json.loads(done.stdout.strip().splitlines()[-1])
+            run = _probe(PROBE, [json.dumps(arguments)])
             # The work is single-threaded: on an idle machine its wall time is its CPU time, and
             # CPU time is what stays comparable when other jobs share the cores.
             worst_s, worst_mb = max(worst_s, run["cpu_s"]), max(worst_mb, run["peak_mb"])
@@ -337,9 +443,15 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--hostile", action="store_true", help="only the hostile inputs")
+    parser.add_argument(
+        "--systems", action="store_true", help="only the several-systems inputs (issue 23)"
+    )
     args = parser.parse_args()
     if args.hostile:
         hostile_report()
+        return
+    if args.systems:
+        systems_report()
         return
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "cases.csv"

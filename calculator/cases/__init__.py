@@ -10,17 +10,31 @@ Modules, in reading order:
   :mod:`~calculator.cases.jsonlines`): :func:`read_case_file`, CSV, TSV, JSON Lines or Parquet
   from a path or bytes, with the file-level checks;
 - :mod:`~calculator.cases.columns`: :func:`guess_columns`, the id and outcome columns when they
-  are obvious;
+  are obvious, and :func:`guess_outcomes`, the one guess every reader and the page make;
 - :mod:`~calculator.cases.ids` and :mod:`~calculator.cases.ledger`: ids made comparable, and
-  each file's excluded rows counted by reason;
-- :mod:`~calculator.cases.pairing`: :func:`load_cases`, rows paired (by id across two files);
+  the one ledger of rows (:class:`~calculator.cases.ledger.RecordLedger`): each row's first
+  reason for being left out, one finding per problem and file;
+- :mod:`~calculator.cases.row_checks` and :mod:`~calculator.cases.joined`: the checks every
+  reader makes (ids, outcomes, groups), and the one path from rows to cases: a row per case
+  (:func:`~calculator.cases.joined.read_wide`) or a row per case and system
+  (:func:`~calculator.cases.joined.join_rows`);
+- :mod:`~calculator.cases.pairing`: :func:`load_cases`, two systems: that path with k = 2 (one
+  file: the wide layout with columns A and B; two files: one file per system, joined by id);
+- :mod:`~calculator.cases.multi`: :func:`~calculator.cases.multi.load_systems`, k systems (a
+  wide file, a long file, or one file per system);
 - :mod:`~calculator.cases.paired`: :class:`PairedCases`, the cases used, their
   :class:`~calculator.table.PairedTable` and every finding.
+
+Other readers (evaluation-harness logs, say) feed the same loader: they build a
+:class:`CaseFile` (``name``, ``format``, ``frame`` with the rows numbered from 1, ``issues`` for
+records they could not read, ``lines`` where each row starts or None, ``data`` the bytes or
+``b""``) and give it to :func:`load_cases` or :func:`~calculator.cases.multi.load_systems` in
+place of a path; the checks, the pairing and the findings are then the same as for a CSV file.
 
 pandas is imported inside the functions that need it, so ``import calculator`` stays light.
 """
 
-from calculator.cases.columns import ColumnGuess, guess_columns
+from calculator.cases.columns import ColumnGuess, OutcomeGuess, guess_columns, guess_outcomes
 from calculator.cases.findings import EXCLUSION_REASONS, CaseFileError, CaseIssue, OffendingRow
 from calculator.cases.outcomes import FAIL_WORDS, PASS_WORDS, ParsedOutcomes, parse_outcomes
 from calculator.cases.paired import PairedCases
@@ -42,6 +56,8 @@ __all__ = [
     "read_case_file",
     "ColumnGuess",
     "guess_columns",
+    "OutcomeGuess",
+    "guess_outcomes",
     "PairedCases",
     "load_cases",
 ]

@@ -1,4 +1,9 @@
-"""Guessing the id column and the outcome columns of a file when they are obvious."""
+"""Guessing the id column and the outcome columns of a file when they are obvious.
+
+:func:`guess_outcomes` is the one guess every reading uses (two systems or several, the command
+line and the page): the id, then the outcome columns not taken by another role, and the columns
+left over, which say whether a guess of the systems would be a guess at all.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from calculator.cases.outcomes import parse_outcomes
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["ColumnGuess", "guess_columns"]
+__all__ = ["ColumnGuess", "OutcomeGuess", "guess_columns", "guess_outcomes"]
 
 _ID_NAMES = (
     "doc_id",
@@ -100,3 +105,84 @@ def _rank(column: str) -> int:
 def _looks_like_id(column: str) -> bool:
     name = column.strip().lower()
     return name in _ID_NAMES or name.endswith("_id")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OutcomeGuess:
+    """The columns of one file, sorted by the role they may play.
+
+    Attributes
+    ----------
+    id_column : str or None
+        The id column given, else the one guessed (None: none, or rows numbered).
+    outcome_columns : tuple of str
+        Columns free for outcomes, best first: those that read as pass/fail, then, with a
+        threshold, the numeric score columns.
+    score_columns : tuple of str
+        The numeric columns among `outcome_columns` that read as pass/fail only with a threshold.
+    other_columns : tuple of str
+        The remaining columns: neither an id (the one used, or one named like an id), nor
+        taken, nor outcomes.
+    """
+
+    id_column: str | None
+    outcome_columns: tuple[str, ...]
+    score_columns: tuple[str, ...]
+    other_columns: tuple[str, ...]
+
+    @property
+    def only_outcomes(self) -> bool:
+        """True when every column besides the id and those taken reads as pass/fail: taking
+        them all as systems then guesses nothing (no feature, score or note beside them)."""
+        return not self.other_columns and not self.score_columns
+
+
+def guess_outcomes(
+    frame: pd.DataFrame,
+    *,
+    id_column: str | None = None,
+    taken: tuple[str | None, ...] = (),
+    threshold: float | None = None,
+    guess_id: bool = True,
+) -> OutcomeGuess:
+    """The id and the outcome columns of `frame`, as every reader and the page guess them.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The file's rows.
+    id_column : str, optional
+        The id column when chosen; else guessed (:func:`guess_columns`) unless `guess_id` is
+        False (rows numbered).
+    taken : tuple of str
+        Columns with another role (a group, a system column, outcomes already chosen).
+    threshold : float, optional
+        With a threshold, numeric score columns are outcome columns too (after the pass/fail
+        ones).
+    guess_id : bool
+        Whether to guess the id when `id_column` is None.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"doc_id": [1, 2], "hard": [0, 1], "a": ["pass", "fail"],
+    ...                       "f1": [0.3, 0.9], "note": ["x", "y"]})
+    >>> guess = guess_outcomes(frame)
+    >>> guess.id_column, guess.outcome_columns, guess.other_columns, guess.only_outcomes
+    ('doc_id', ('hard', 'a'), ('f1', 'note'), False)
+    >>> guess_outcomes(frame, taken=("note",), threshold=0.5).outcome_columns
+    ('hard', 'a', 'f1')
+    """
+    guess = guess_columns(frame)
+    if id_column is None and guess_id and guess.id_column not in taken:
+        id_column = guess.id_column
+    skip = {column for column in (id_column, *taken) if column is not None}
+    outcomes = tuple(c for c in guess.outcome_columns if c not in skip)
+    scores = tuple(c for c in guess.score_columns if c not in skip) if threshold is not None else ()
+    known = set(outcomes) | set(scores) | {guess.id_column}  # an id-like column is no feature
+    return OutcomeGuess(
+        id_column=id_column,
+        outcome_columns=outcomes + scores,
+        score_columns=scores,
+        other_columns=tuple(c for c in frame.columns if c not in skip and c not in known),
+    )

@@ -4,6 +4,11 @@ The reader is pyarrow's CSV parser, run with the index never inferred: a row wit
 fields than the header is left out and reported with its line (a trailing delimiter on a data line
 must not shift every column one place). A quoted cell may run over several lines, as the CSV
 standard allows, but it is reported, with the number of lines beside the number of rows.
+
+Every column is read as text, then given its kind once (:func:`read_table`): the kind pyarrow's
+whole-file inference would give it (integer, boolean, decimal, ... or text), decided from the
+column's distinct values, so no value is converted twice and a column that turns out to be text
+late in a long file costs nothing more.
 """
 
 from __future__ import annotations
@@ -17,7 +22,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from calculator.cases.csv_kinds import typed_read
 from calculator.cases.findings import (
     EXAMPLES,
     CaseFileError,
@@ -32,13 +36,23 @@ from calculator.cases.findings import (
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["DELIMITERS", "DelimitedText", "first_line_of", "header_fields", "read_delimited"]
+__all__ = [
+    "DELIMITERS",
+    "DelimitedText",
+    "first_line_of",
+    "header_fields",
+    "read_delimited",
+    "read_table",
+]
 
 #: The delimiter of each delimited format.
 DELIMITERS = {"csv": ",", "tsv": "\t"}
 _OTHER_DELIMITERS = {",": "comma", "\t": "tab", ";": "semicolon", "|": "vertical bar"}
 _BLOCK = 1 << 24  # bytes parsed at a time; a record longer than this is read in one block
 _LINE_END = re.compile(rb"[\r\n]")
+# A character that no integer, decimal, boolean, date or time pyarrow reads holds: a column
+# with one is text without reading it again.
+_NOT_A_NUMBER = "[^0-9+\\-.eE \\t:infINFtyTYaAruRUlLsS]"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -150,13 +164,14 @@ def column_text(data: bytes, file_format: str, position: int, width: int) -> pa.
 
 
 def _parse(data: bytes, name: str, file_format: str) -> tuple[pa.Table, list[tuple[int, str]]]:
-    """pyarrow's CSV reader, one thread (so bad rows carry their record number)."""
+    """pyarrow's CSV reader, one thread (so bad rows carry their record number), every column
+    read as text and then given its kind once (:func:`_typed`)."""
     import pyarrow as pa
 
     invalid: list[tuple[int, str]] = []
     for block in (_BLOCK, len(data) + 1):  # the second for a record longer than a block
         try:
-            table = typed_read(data, DELIMITERS[file_format], block, invalid)
+            table = read_table(data, DELIMITERS[file_format], block, invalid)
             break
         except pa.ArrowInvalid as error:
             if "straddl" in str(error) and block == _BLOCK:
@@ -167,6 +182,93 @@ def _parse(data: bytes, name: str, file_format: str) -> tuple[pa.Table, list[tup
                 f"{name}: not readable as {file_format.upper()}: {first_line(error)}",
             ) from None
     return _plain_types(table), invalid
+
+
+def read_table(data: bytes, delimiter: str, block: int, invalid: list[tuple[int, str]]) -> pa.Table:
+    """The table pyarrow's whole-file type inference gives (same options, the same kinds),
+    with each column read as text once and its kind decided from its distinct values
+    (:func:`_kind`); `invalid` collects the rows the parser skips."""
+    return _typed(_read_text(data, delimiter, block, invalid))
+
+
+def _read_text(data: bytes, delimiter: str, block: int, invalid: list[tuple[int, str]]) -> pa.Table:
+    """The rows with every column as text (null spellings as missing); `invalid` collects the
+    rows the parser skips (cleared first). A column the header's names miss is inferred."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    invalid.clear()
+
+    def skip(row: pcsv.InvalidRow) -> str:
+        invalid.append((row.number, row.text))
+        return "skip"
+
+    header = first_line_of(data).decode("utf-8-sig", errors="replace")
+    names = next(csv.reader([header], delimiter=delimiter), [])
+    return pcsv.read_csv(
+        io.BytesIO(data),
+        read_options=pcsv.ReadOptions(use_threads=False, block_size=block),
+        parse_options=pcsv.ParseOptions(
+            delimiter=delimiter, newlines_in_values=True, invalid_row_handler=skip
+        ),
+        convert_options=_conversion(column_types=dict.fromkeys(names, pa.string())),
+    )
+
+
+def _conversion(**options: object) -> object:
+    """The conversion options of every read: the same null spellings, no timestamps."""
+    import pyarrow.csv as pcsv
+
+    return pcsv.ConvertOptions(strings_can_be_null=True, timestamp_parsers=[], **options)
+
+
+def _typed(table: pa.Table) -> pa.Table:
+    """Each text column given the kind pyarrow's inference gives it over the whole file."""
+    import pyarrow as pa
+
+    for position, field in enumerate(table.schema):
+        if pa.types.is_string(field.type):
+            table = table.set_column(position, field.name, _kind(table.column(position)))
+    return table
+
+
+def _kind(column: pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    """A text column as the kind pyarrow's inference gives it (the first of null, integer,
+    boolean, decimal, date, time that every value reads as, else text), decided from its
+    distinct values, read back as a one-column CSV with the same options: the values are
+    parsed once, and a column holding a character no number, boolean, date or time has stays
+    text at once."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as pcsv
+
+    def text(values: pa.Array | pa.ChunkedArray) -> bool:
+        return bool(pc.any(pc.match_substring_regex(values, _NOT_A_NUMBER)).as_py())
+
+    if text(column.slice(0, 1000)):  # most text columns say so in their first rows
+        return column
+    encoded = pc.dictionary_encode(column).combine_chunks()
+    if len(encoded.dictionary) == 0:
+        return pa.nulls(len(column))
+    if text(encoded.dictionary):
+        return column
+    values = encoded.dictionary.cast(pa.large_string())
+    mark = pa.scalar('"', pa.large_string())
+    escaped = pc.replace_substring(values, '"', '""')
+    quoted = pc.binary_join_element_wise(mark, escaped, mark, pa.scalar("", pa.large_string()))
+    listed = pa.LargeListArray.from_arrays(pa.array([0, len(values)], pa.int64()), quoted)
+    written = pc.binary_join(listed, pa.scalar("\n", pa.large_string()))[0].as_buffer()
+    typed = pcsv.read_csv(
+        pa.BufferReader(written),
+        read_options=pcsv.ReadOptions(
+            use_threads=False, column_names=["v"], block_size=max(written.size + 1, 1 << 16)
+        ),
+        parse_options=pcsv.ParseOptions(newlines_in_values=True),
+        convert_options=_conversion(),
+    ).column(0)
+    if pa.types.is_string(typed.type) or len(typed) != len(values):
+        return column
+    return typed.combine_chunks().take(encoded.indices)
 
 
 def _plain_types(table: pa.Table) -> pa.Table:

@@ -65,7 +65,8 @@ class CaseIssue:
         One of :data:`EXCLUSION_REASONS` (rows left out, the rest is analysed); a note that
         leaves every row in: "multiline_cell" (a quoted cell runs over several lines),
         "renamed_column" (a column name repeated, empty, or holding control or text-direction
-        characters); or a file-level problem that stops the analysis: "too_large",
+        characters), "renamed_system" (a system's name cut to the name limit, numbered to stay
+        distinct, or escaped); or a file-level problem that stops the analysis: "too_large",
         "too_many_columns", "empty_file", "header_only", "binary_file", "wrong_delimiter",
         "unreadable_file", "missing_column", "same_file".
     file : str

@@ -8,6 +8,7 @@ offending rows (:mod:`calculator.cases.findings`).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,25 +16,20 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from calculator.cases.columns import guess_columns
-from calculator.cases.findings import cell_text, fatal
+from calculator.cases.columns import OutcomeGuess, guess_outcomes
+from calculator.cases.findings import CaseIssue, clip, fatal
+from calculator.cases.joined import join_rows, read_wide
 from calculator.cases.multi_checks import (
     check_names,
-    display_name,
-    exclude,
-    exclude_bad_ids,
-    exclude_bad_outcomes,
-    exclude_incomplete,
     file_system_names,
-    id_codes,
-    outcome_guesses,
     require_column,
     system_labels,
     text_series,
 )
+from calculator.cases.names import system_names
 from calculator.cases.outcomes import check_threshold
 from calculator.cases.reading import MAX_FILE_BYTES, CaseFile, read_case_file
-from calculator.cases.systems_result import RecordLedger, SystemCases
+from calculator.cases.systems_result import SystemCases
 from calculator.errors import CalculatorError
 
 if TYPE_CHECKING:
@@ -52,6 +48,7 @@ class _Options:
     outcome_column: str | None
     threshold: float | None
     names: tuple[str, ...] | None
+    number_rows: bool = False
 
 
 def _refuse_repeated_files(files: list[CaseFile]) -> None:
@@ -80,6 +77,7 @@ def load_systems(
     names: Sequence[str] | None = None,
     file_names: Sequence[str | None] | None = None,
     max_bytes: int = MAX_FILE_BYTES,
+    number_rows: bool = False,
 ) -> SystemCases:
     """Read per-case outcomes of k systems from one or several files.
 
@@ -90,10 +88,13 @@ def load_systems(
         *long* (a row per case and system). Several files: one per system, joined on
         `id_column`.
     id_column : str, optional
-        The case id; needed for a long file and for several files (guessed when obvious). A
-        wide file without one has its cases numbered by row.
+        The case id, guessed when obvious (:func:`~calculator.cases.columns.guess_outcomes`, as
+        for two systems); needed for a long file and for several files. A wide file without
+        one (or with `number_rows`) has its cases numbered by row.
     systems : sequence of str, optional
-        Wide: the outcome columns to compare (guessed: every column that reads as pass/fail).
+        Wide: the outcome columns to compare; guessed only when every column but the id reads
+        as pass/fail, else required (a 0/1 feature or a score beside the systems would be
+        compared as one).
         Long: the system labels to compare (default: every label, in order of appearance).
     system_column, outcome_column : str, optional
         Long: the columns naming the system and holding the outcome. Several files: the outcome
@@ -106,6 +107,8 @@ def load_systems(
         Names for sources given as bytes (the extension picks the format).
     max_bytes : int
         Largest file size accepted.
+    number_rows : bool
+        Wide: number the cases by row instead of guessing an id column.
 
     Returns
     -------
@@ -116,8 +119,9 @@ def load_systems(
     CaseFileError
         When a file cannot be analysed or a named column is missing.
     ValueError
-        When the columns cannot be guessed, a system label is unknown, or the systems number
-        fewer than 2 or more than :data:`calculator.compare.MAX_SYSTEMS`.
+        When the columns cannot be guessed (a wide file's systems whenever other columns are
+        beside them), a system label is unknown, or the systems number fewer than 2 or more
+        than :data:`calculator.compare.MAX_SYSTEMS`.
 
     Notes
     -----
@@ -155,6 +159,7 @@ def load_systems(
         outcome_column=outcome_column,
         threshold=check_threshold(threshold),
         names=None if names is None else tuple(str(n) for n in names),
+        number_rows=number_rows,
     )
     if len(files) > 1:
         return _load_files(files, options)
@@ -166,40 +171,64 @@ def load_systems(
 # --- wide: a row per case, a column per system --------------------------------------------
 
 
-def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
-    frame = case_file.frame
-    columns = list(options.systems or ())
-    if not columns:
-        taken = {options.id_column}
-        columns = [c for c in outcome_guesses(frame, options.threshold) if c not in taken]
-    for column in [options.id_column, *columns]:
+def _wide_columns(case_file: CaseFile, options: _Options) -> _Options:
+    """`options` with the id (guessed unless rows are numbered) and the systems' columns: those
+    chosen, else every pass/fail column when nothing else is in the file. Each is checked."""
+    chosen = tuple(options.systems or ())
+    guess = guess_outcomes(
+        case_file.frame,
+        id_column=options.id_column,
+        taken=chosen,
+        threshold=options.threshold,
+        guess_id=not options.number_rows,
+    )
+    columns = chosen or guess.outcome_columns
+    if not chosen and len(columns) >= 2 and not guess.only_outcomes:
+        raise CalculatorError(_systems_unclear(case_file.name, guess))
+    for column in [guess.id_column, *columns]:
         if column is not None:
             require_column(case_file, column)
-    names = tuple(display_name(column) for column in columns)
-    check_names(names, f"{case_file.name}: the outcome columns")
-    rows = np.asarray(frame.index, dtype=np.int64)
-    codes, id_of_codes, id_of_row = None, None, (lambda p: None)
-    if options.id_column is not None:
-        codes, id_of_codes, id_of_row = id_codes([case_file], options.id_column)
-    index = frame.index
-    ledger = RecordLedger(
-        (case_file.name,), np.zeros(len(frame), np.int8), lambda p: index[p], id_of_row
+    check_names(tuple(columns), f"{case_file.name}: the outcome columns")
+    return dataclasses.replace(options, id_column=guess.id_column, systems=columns)
+
+
+def _systems_unclear(name: str, guess: OutcomeGuess) -> str:
+    """Why a wide file's systems are not guessed, the candidates, and the flag that names them."""
+
+    def listed(columns: tuple[str, ...], limit: int) -> str:
+        more = f" and {len(columns) - limit:,} more" if len(columns) > limit else ""
+        return ", ".join(clip(repr(c), 40) for c in columns[:limit]) + more
+
+    reasons = []
+    if guess.other_columns:
+        reasons.append(f"the file also holds {listed(guess.other_columns, 5)}")
+    if guess.score_columns:
+        reasons.append(f"{listed(guess.score_columns, 5)} are scores read with the threshold")
+    return (
+        f"{name}: cannot tell which columns are the systems: {listed(guess.outcome_columns, 12)} "
+        f"read as outcomes, but {' and '.join(reasons)}, so some of them may describe the cases "
+        "(a 0/1 feature, a length) rather than be systems; name the systems' outcome columns "
+        "(--systems COL,COL,... on the command line)."
     )
-    ledger.add_issues(case_file.issues)
-    if codes is not None:
-        exclude_bad_ids(ledger, codes, options.id_column, frame[options.id_column])
-    passed = np.zeros((len(frame), len(columns)), dtype=bool)
-    lacking = np.zeros(len(frame), dtype=bool)
-    for j, column in enumerate(columns):
-        parsed = exclude_bad_outcomes(ledger, [frame[column]], column, options.threshold)
-        passed[:, j] = parsed[0]
-        lacking |= parsed[1]
+
+
+def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
+    frame = case_file.frame
+    options = _wide_columns(case_file, options)
+    columns = list(options.systems)
+    names, renamed = system_names(columns, case_file.name, None)
+    rows = np.asarray(frame.index, dtype=np.int64)
+    wide = read_wide(
+        case_file, columns, options.id_column, options.threshold,
+        notes=(renamed,) if renamed else (),
+    )  # fmt: skip
+    ledger, codes, passed, lacking = wide.ledger, wide.codes, wide.passed, wide.lacking
     kept = ledger.kept
-    excluded = ledger.excluded_counts(case_file.unread_rows)
+    excluded = ledger.excluded_counts()
     if codes is None:
         case_ids = text_series([str(r) for r in rows[kept]])
     else:
-        case_ids = id_of_codes(codes[kept])
+        case_ids = wide.ids_of_codes(codes[kept])
     missing_system = int(np.count_nonzero(lacking & ~kept))
     return SystemCases(
         names=names, layout="wide", files=(case_file.name,), id_column=options.id_column,
@@ -216,7 +245,13 @@ def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
 
 def _load_long(case_file: CaseFile, options: _Options) -> SystemCases:
     frame = case_file.frame
-    id_column = options.id_column or guess_columns(frame).id_column
+    guess = guess_outcomes(
+        frame,
+        id_column=options.id_column,
+        taken=(options.system_column,),
+        threshold=options.threshold,
+    )
+    id_column = guess.id_column
     if id_column is None:
         raise CalculatorError(
             f"{case_file.name}: cannot tell which column holds the case id; name it (--id on "
@@ -224,40 +259,42 @@ def _load_long(case_file: CaseFile, options: _Options) -> SystemCases:
         )
     outcome = options.outcome_column
     if outcome is None:
-        taken = {id_column, options.system_column}
-        free = [c for c in outcome_guesses(frame, options.threshold) if c not in taken]
-        if not free:
+        if not guess.outcome_columns:
             raise CalculatorError(
                 f"{case_file.name}: cannot tell which column holds the outcomes; name it "
                 "(--outcome on the command line)."
             )
-        outcome = free[0]
+        outcome = guess.outcome_columns[0]
     for column in (id_column, options.system_column, outcome):
         require_column(case_file, column)
     labels, label_codes = system_labels(frame[options.system_column])
-    chosen = options.systems or labels
+    where = f"{case_file.name}: the systems in {options.system_column!r}"
+    chosen = options.systems or tuple(labels)
+    check_names(chosen, where)  # before anything else: at most MAX_SYSTEMS, none twice
+    known = set(labels)
     for label in chosen:
-        if label not in labels:
-            shown = ", ".join(repr(x) for x in labels[:12])
+        if label not in known:
+            shown = ", ".join(clip(repr(x), 40) for x in labels[:12])
             raise CalculatorError(
-                f"{case_file.name}: no system {label!r} in column {options.system_column!r}; "
-                f"the systems are {shown}."
+                f"{case_file.name}: no system {clip(repr(label), 80)} in column "
+                f"{options.system_column!r}; the systems are {shown}"
+                + (f" and {len(labels) - 12:,} more." if len(labels) > 12 else ".")
             )
-    check_names(tuple(chosen), f"{case_file.name}: the systems in {options.system_column!r}")
+    names, renamed = system_names(chosen, case_file.name, options.system_column)
     position = {label: j for j, label in enumerate(chosen)}
     remap = np.array([position.get(label, -2) for label in labels] + [-1], dtype=np.int8)
     systems = remap[label_codes]  # -1: no label, -2: a system not chosen (k <= 50 fits int8)
     del label_codes
     return _join_records(
-        [case_file], tuple(chosen), systems, id_column, [outcome], options,
-        system_column=options.system_column,
+        [case_file], names, systems, id_column, [outcome], options,
+        system_column=options.system_column, notes=(renamed,) if renamed else (),
     )  # fmt: skip
 
 
 def _load_files(files: list[CaseFile], options: _Options) -> SystemCases:
     id_column = options.id_column
     if id_column is None:
-        guesses = {guess_columns(f.frame).id_column for f in files}
+        guesses = {guess_outcomes(f.frame).id_column for f in files}
         if len(guesses) != 1 or None in guesses:
             raise CalculatorError(
                 "cannot tell which column pairs the rows of the files; name the id column they "
@@ -268,8 +305,9 @@ def _load_files(files: list[CaseFile], options: _Options) -> SystemCases:
     for case_file in files:
         column = options.outcome_column
         if column is None:
-            guesses = outcome_guesses(case_file.frame, options.threshold)
-            free = [c for c in guesses if c != id_column]
+            free = guess_outcomes(
+                case_file.frame, id_column=id_column, threshold=options.threshold
+            ).outcome_columns
             if not free:
                 raise CalculatorError(
                     f"{case_file.name}: cannot tell which column holds the outcomes; name it "
@@ -283,34 +321,11 @@ def _load_files(files: list[CaseFile], options: _Options) -> SystemCases:
     if len(names) != len(files):
         raise CalculatorError(f"Give one name per file: {len(files)} files but {len(names)} names.")
     check_names(tuple(names), "the system names")
+    names, renamed = system_names(names, files[0].name, None)
     systems = np.concatenate([np.full(len(f.frame), j, dtype=np.int8) for j, f in enumerate(files)])
-    return _join_records(files, tuple(names), systems, id_column, outcomes, options)
-
-
-def _pairs_seen(
-    codes: np.ndarray, systems: np.ndarray, n_ids: int, k: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """The (id, system) pairs present (as ``code * k + system``, sorted) and the rows whose
-    pair occurs more than once; rows without an id or a chosen system are in neither."""
-    chosen = (codes >= 0) & (systems >= 0)
-    whole = bool(chosen.all())
-    kind = np.int32 if n_ids * k < 2**31 else np.int64
-    pairs = (codes if whole else codes[chosen]).astype(kind)
-    pairs *= k
-    pairs += systems if whole else systems[chosen]
-    if n_ids * k <= 4 * len(pairs) + 1024:  # one bin per (id, system): no sort
-        per_pair = np.bincount(pairs, minlength=n_ids * k)
-        present = np.flatnonzero(per_pair)
-        repeated = (per_pair > 1)[pairs]
-        del per_pair
-    else:  # ids seen for few systems: sort the pairs instead of many empty bins
-        present, inverse, counts = np.unique(pairs, return_inverse=True, return_counts=True)
-        repeated = counts[inverse] > 1
-    if whole:
-        return present, repeated
-    duplicated = np.zeros(len(codes), dtype=bool)
-    duplicated[chosen] = repeated
-    return present, duplicated
+    return _join_records(
+        files, names, systems, id_column, outcomes, options, notes=(renamed,) if renamed else ()
+    )
 
 
 def _join_records(
@@ -322,60 +337,26 @@ def _join_records(
     options: _Options,
     *,
     system_column: str | None = None,
+    notes: tuple[CaseIssue, ...] = (),
 ) -> SystemCases:
     """Validate every (case, system) row, then keep the cases that have all k systems."""
     k = len(names)
-    codes, id_of_codes, id_of_row = id_codes(files, id_column)
-    sizes = [len(f.frame) for f in files]
-    offsets = np.cumsum([0, *sizes])
-    file_of_row = np.concatenate([np.full(n, j, dtype=np.int8) for j, n in enumerate(sizes)])
-
-    def row_number(p: int) -> int:
-        j = int(file_of_row[p])
-        return int(files[j].frame.index[p - offsets[j]])
-
-    ledger = RecordLedger([f.name for f in files], file_of_row, row_number, id_of_row)
-    for f in files:
-        ledger.add_issues(f.issues)
-    exclude(ledger, codes < 0, "missing_value", id_column, "row", "without an id in {c!r}.")
-    if system_column is not None:
-        labels = files[0].frame[system_column]
-
-        def label(p: int) -> str:
-            return cell_text(labels.iloc[p])
-
-        exclude(ledger, systems == -1, "missing_value", system_column, "row",
-                 "without a system in {c!r}.", label)  # fmt: skip
-        exclude(ledger, systems == -2, "other_system", system_column, "row",
-                 "of systems not chosen in {c!r}, left out.", label)  # fmt: skip
-    outcome_series = [f.frame[c] for f, c in zip(files, outcome_columns, strict=True)]
-    column = outcome_columns[0] if len(set(outcome_columns)) == 1 else None
-    passed, _ = exclude_bad_outcomes(ledger, outcome_series, column, options.threshold)
-    n_ids = int(codes.max()) + 1 if len(codes) else 0
-    present_pairs, duplicated = _pairs_seen(codes, systems, n_ids, k)
-    exclude(ledger, duplicated, "duplicate_id", id_column, "row",
-             "sharing an id and a system with another row; every copy left out, as the outcome "
-             "to use would be a guess.", lambda p: names[systems[p]])  # fmt: skip
-    del duplicated
-    systems_present = np.bincount(present_pairs // k, minlength=n_ids)
-    complete = exclude_incomplete(
-        ledger, codes, systems, present_pairs, systems_present, names, id_column
-    )
-    final = ledger.kept
-    used_codes = np.flatnonzero(complete)  # codes number ids in order of first appearance
-    case_of_code = np.full(n_ids, -1, dtype=np.int64)
-    case_of_code[used_codes] = np.arange(len(used_codes))
-    outcomes = np.zeros((len(used_codes), k), dtype=bool)
-    outcomes[case_of_code[codes[final]], systems[final]] = passed[final]
+    joined = join_rows(
+        files, names, systems, id_column, outcome_columns, options.threshold,
+        system_column=system_column, notes=notes,
+    )  # fmt: skip
+    systems_present, complete = joined.systems_present, joined.complete
+    final = joined.ledger.kept
     unread = sum(f.unread_rows for f in files)
     seen = systems_present > 0
     return SystemCases(
         names=names, layout="files" if len(files) > 1 else "long",
         files=tuple(f.name for f in files), id_column=id_column, system_column=system_column,
         outcome_columns=tuple(outcome_columns), threshold=options.threshold,
-        rows_read=int(offsets[-1]) + unread, rows_used=int(np.count_nonzero(final)),
-        excluded=ledger.excluded_counts(unread),
+        rows_read=sum(len(f.frame) for f in files) + unread,
+        rows_used=int(np.count_nonzero(final)), excluded=joined.ledger.excluded_counts(),
         cases_missing_system=int(np.count_nonzero(seen & (systems_present < k))),
         cases_with_excluded_row=int(np.count_nonzero(seen & (systems_present == k) & ~complete)),
-        issues=ledger.issues, case_ids=id_of_codes(used_codes), outcomes=outcomes,
+        issues=joined.ledger.issues, case_ids=joined.ids_of_codes(joined.used_codes),
+        outcomes=joined.outcomes,
     )  # fmt: skip

@@ -1,6 +1,6 @@
 """Checks shared by the layouts of :mod:`calculator.cases.multi`: ids, system labels, outcomes,
 repeated (case, system) pairs and incomplete cases, each excluding rows through a
-:class:`~calculator.cases.systems_result.RecordLedger` with one finding per problem and file.
+:class:`~calculator.cases.ledger.RecordLedger` with one finding per problem and file.
 """
 
 from __future__ import annotations
@@ -10,11 +10,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from calculator.analysis import MAX_NAME_LENGTH
-from calculator.cases.columns import guess_columns
-from calculator.cases.findings import cell_text, fatal, is_missing_cell, many
-from calculator.cases.outcomes import parse_outcomes, text_codes
-from calculator.cases.systems_result import RecordLedger
+from calculator.cases.findings import clip, fatal, is_missing_cell
+from calculator.cases.outcomes import text_codes
 from calculator.compare import MAX_SYSTEMS
 from calculator.errors import CalculatorError
 
@@ -25,111 +22,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "check_names",
-    "display_name",
-    "exclude",
-    "exclude_bad_ids",
-    "exclude_bad_outcomes",
-    "exclude_incomplete",
     "file_system_names",
     "id_codes",
-    "outcome_guesses",
     "require_column",
     "system_labels",
     "text_series",
 ]
-
-
-def exclude_incomplete(
-    ledger: RecordLedger,
-    codes: np.ndarray,
-    systems: np.ndarray,
-    present_pairs: np.ndarray,
-    systems_present: np.ndarray,
-    names: tuple[str, ...],
-    id_column: str,
-) -> np.ndarray:
-    """Exclude the kept rows of cases without a kept row for every system; which ids are
-    complete (indexed by id code). `systems_present` counts each id's systems with a row."""
-    k = len(names)
-    n_ids = len(systems_present)
-    kept = ledger.kept
-    complete = np.bincount(codes[kept], minlength=n_ids) == k
-    safe = np.maximum(codes, 0)
-    stranded = kept & ~complete[safe]
-    del kept
-    lacking = stranded & (systems_present < k)[safe]
-    del safe
-
-    def absent(p: int) -> str:
-        have = set((present_pairs[present_pairs // k == codes[p]] % k).tolist())
-        return "no row for " + ", ".join(repr(names[j]) for j in range(k) if j not in have)
-
-    exclude(ledger, lacking, "missing_system", id_column, "row",
-             "of cases with no row at all for some system; left out.", absent)  # fmt: skip
-    exclude(ledger, stranded & ~lacking, "partner_excluded", id_column, "row",
-             "of cases whose row for another system was left out for a problem listed "
-             "above; left out too.", lambda p: names[systems[p]])  # fmt: skip
-    return complete
-
-
-def exclude(
-    ledger: RecordLedger,
-    mask: np.ndarray,
-    kind: str,
-    column: str | None,
-    noun: str,
-    text: str,
-    value: object = None,
-) -> None:
-    """Exclude `mask` for `kind` with the message "<file>: <count> <noun>s <text>"."""
-    ledger.exclude(
-        mask,
-        kind,
-        column,
-        lambda name, in_file: (
-            f"{name}: {many(int(np.count_nonzero(in_file)), noun)} " + text.format(c=column)
-        ),
-        value if callable(value) else (lambda p: ""),
-    )
-
-
-def exclude_bad_ids(ledger: RecordLedger, codes: np.ndarray, column: str, raw: pd.Series) -> None:
-    """A wide file's rows without an id (code -1), and every copy of an id given more than once."""
-    exclude(ledger, codes < 0, "missing_value", column, "row", "without an id in {c!r}.")
-    counts = np.bincount(codes[codes >= 0], minlength=1)
-    duplicated = (codes >= 0) & (counts[np.maximum(codes, 0)] > 1)
-    exclude(ledger, duplicated, "duplicate_id", column, "row",
-             "whose id in {c!r} occurs more than once; every copy left out, as which row "
-             "counts would be a guess.", lambda p: cell_text(raw.iloc[p]))  # fmt: skip
-
-
-def exclude_bad_outcomes(
-    ledger: RecordLedger, series: list[pd.Series], column: str | None, threshold: float | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Parse the outcomes (files concatenated); exclude missing and unreadable ones.
-
-    Returns whether each row passes and whether its outcome is missing.
-    """
-    parsed = [parse_outcomes(s, threshold=threshold) for s in series]
-    passed = np.concatenate([p.passed for p in parsed])
-    missing = np.concatenate([p.missing for p in parsed])
-    unreadable = np.concatenate([p.unparseable for p in parsed])
-    offsets = np.cumsum([0] + [len(s) for s in series])
-
-    def cell(p: int) -> str:
-        j = int(np.searchsorted(offsets, p, side="right")) - 1
-        return cell_text(series[j].iloc[p - offsets[j]])
-
-    where = "{c!r}" if column is not None else "the outcome column"
-    exclude(ledger, missing, "missing_value", column, "row", f"without an outcome in {where}.")
-    allowed = (
-        "1/0, true/false, pass/fail, yes/no or correct/wrong; for scores set a threshold"
-        if threshold is None
-        else f"numbers (scores at or above {threshold:g} pass)"
-    )
-    exclude(ledger, unreadable, "unparseable_outcome", column, "value",
-             f"in {where} not read as an outcome; allowed: {allowed}.", cell)  # fmt: skip
-    return passed, missing
 
 
 def id_codes(files: list[CaseFile], column: str) -> tuple[np.ndarray, object, object]:
@@ -180,16 +78,13 @@ def system_labels(series: pd.Series) -> tuple[list[str], np.ndarray]:
         raw_codes, uniques = text_codes(series)
     else:
         raw_codes, uniques = pd.factorize(series, use_na_sentinel=True)
-    labels: list[str] = []
+    index_of: dict[str, int] = {}  # a dict, not list.index: linear in the number of labels
     label_of_unique = np.full(len(uniques) + 1, -1, dtype=np.int32)
     for u, value in enumerate(uniques.tolist()):
         label = _label_text(value)
-        if label is None:
-            continue
-        if label not in labels:
-            labels.append(label)
-        label_of_unique[u] = labels.index(label)
-    return labels, label_of_unique[raw_codes]
+        if label is not None:
+            label_of_unique[u] = index_of.setdefault(label, len(index_of))
+    return list(index_of), label_of_unique[raw_codes]
 
 
 def _label_text(value: object) -> str | None:
@@ -200,12 +95,6 @@ def _label_text(value: object) -> str | None:
         value = int(value)
     text = str(value).strip()
     return text or None
-
-
-def outcome_guesses(frame: pd.DataFrame, threshold: float | None) -> tuple[str, ...]:
-    """Columns that read as pass/fail, then (with a threshold) numeric score columns."""
-    guess = guess_columns(frame)
-    return guess.outcome_columns + (guess.score_columns if threshold is not None else ())
 
 
 def require_column(case_file: CaseFile, column: str) -> None:
@@ -220,21 +109,25 @@ def require_column(case_file: CaseFile, column: str) -> None:
 
 
 def check_names(names: tuple[str, ...], what: str) -> None:
+    """Refuse fewer than 2 or more than MAX_SYSTEMS systems (listing the first few), a name
+    given twice, or an empty one; linear in the number of names."""
     if not 2 <= len(names) <= MAX_SYSTEMS:
+        listed = ""
+        if len(names) > MAX_SYSTEMS:
+            listed = "; the first are " + ", ".join(clip(repr(n), 40) for n in names[:5])
         raise CalculatorError(
-            f"{what} give {len(names)} systems, but a comparison needs 2 to {MAX_SYSTEMS}; "
-            "choose them (--systems, --system on the command line)."
+            f"{what} give {len(names):,} systems, but a comparison needs 2 to {MAX_SYSTEMS}; "
+            f"choose them (--systems, --system on the command line){listed}."
         )
+    seen: set[str] = set()
     for name in names:
-        if names.count(name) > 1:
-            raise CalculatorError(f"{what} name the system {name!r} twice; give distinct names.")
+        if name in seen:
+            raise CalculatorError(
+                f"{what} name the system {clip(repr(name), 80)} twice; give distinct names."
+            )
+        seen.add(name)
         if not name.strip():
             raise CalculatorError(f"{what} include an empty name; give every system a name.")
-
-
-def display_name(column: str) -> str:
-    """A column's name as a system's name: spaces collapsed, at most MAX_NAME_LENGTH characters."""
-    return " ".join(str(column).split())[:MAX_NAME_LENGTH] or str(column)
 
 
 def file_system_names(files: list[str]) -> tuple[str, ...]:

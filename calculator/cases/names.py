@@ -8,9 +8,10 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from calculator.analysis import MAX_NAME_LENGTH
 from calculator.cases.findings import EXAMPLES, CaseIssue, OffendingRow, clip, many
 
-__all__ = ["neutral_text", "column_names"]
+__all__ = ["neutral_text", "column_names", "system_names"]
 
 # C0 and C1 controls, and the characters that reorder text when shown (Unicode bidirectional
 # embeddings, overrides, isolates and marks): "abc\u202etxt.exe" must not display as "abcexe.txt".
@@ -81,3 +82,60 @@ def column_names(names: Sequence[object], file: str) -> tuple[list[str], CaseIss
         f"chosen ({', '.join(reasons)}): {clip(pairs + more, 240)}.",
     )
     return shown, issue
+
+
+def system_names(
+    labels: Sequence[str], file: str, column: str | None, limit: int = MAX_NAME_LENGTH
+) -> tuple[tuple[str, ...], CaseIssue | None]:
+    """System labels (or column or file names) as system names, and a finding listing the
+    ones changed.
+
+    Spaces are collapsed, hidden characters escaped (:func:`neutral_text`), and a name over
+    `limit` characters is cut, an ellipsis marking the cut, as the two-system reader cuts a
+    column's name; where two names would then be one, the later ones are numbered ("… (2)"),
+    so the names stay distinct. Linear in the number of labels.
+
+    Examples
+    --------
+    >>> names, issue = system_names(["a" * 70, "a" * 65, "b"], "runs.csv", "model", limit=8)
+    >>> names
+    ('aaaaaaa…', 'aaa… (2)', 'b')
+    >>> issue.kind, issue.count
+    ('renamed_system', 2)
+    """
+    plain = [" ".join(neutral_text(str(label)).split()) for label in labels]
+    taken = {name for name in plain if name and len(name) <= limit}
+    given: set[str] = set()
+    numbered: dict[str, int] = {}  # the next number to try after each cut name
+    shown = []
+    for name in plain:
+        name = name or "system"
+        if len(name) <= limit and name not in given:
+            candidate = name
+        else:
+            cut = name if len(name) <= limit else name[: limit - 1] + "…"
+            candidate, k = cut, numbered.get(cut, 2)
+            while candidate in taken or candidate in given:
+                suffix = f" ({k})"
+                room = limit - len(suffix)
+                head = name if len(name) <= room else name[: room - 1] + "…"
+                candidate, k = head + suffix, k + 1
+            numbered[cut] = k
+        given.add(candidate)
+        shown.append(candidate)
+    changed = [k for k, (old, new) in enumerate(zip(labels, shown, strict=True)) if old != new]
+    if not changed:
+        return tuple(shown), None
+    pairs = "; ".join(f"{clip(repr(str(labels[k])), 40)} as {shown[k]!r}" for k in changed[:3])
+    more = f"; and {len(changed) - 3:,} more" if len(changed) > 3 else ""
+    issue = CaseIssue(
+        kind="renamed_system",
+        file=file,
+        column=column,
+        count=len(changed),
+        examples=(),
+        message=f"{file}: {many(len(changed), 'system')} renamed so that each name has at most "
+        f"{limit} characters, is distinct and can be shown (long names cut, spaces collapsed, "
+        f"control or text-direction characters escaped): {clip(pairs + more, 240)}.",
+    )
+    return tuple(shown), issue

@@ -11,10 +11,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from calculator.cases.columns import guess_columns
-from calculator.cases.findings import EXCLUSION_REASONS, CaseIssue, fatal, many
-from calculator.cases.ids import case_ids
-from calculator.cases.ledger import RowLedger
+from calculator.cases.columns import guess_columns, guess_outcomes
+from calculator.cases.findings import EXCLUSION_REASONS, fatal
+from calculator.cases.joined import Joined, join_rows, read_wide
 from calculator.cases.names import neutral_text
 from calculator.cases.outcomes import check_threshold
 from calculator.cases.paired import PairedCases
@@ -24,6 +23,8 @@ from calculator.table import PairedTable
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from calculator.cases.ledger import RecordLedger
 
 __all__ = ["PairingOptions", "load_cases"]
 
@@ -139,21 +140,19 @@ def _pair_one_file(case_file: CaseFile, options: PairingOptions) -> PairedCases:
     options = _one_file_columns(case_file, options)
     id_column, a_column, b_column = options.id_column, options.a_column, options.b_column
     group_column = options.group_column
-    ledger = RowLedger(case_file)
-    if id_column is not None:
-        ledger.use_ids(*case_ids((case_file, id_column)), id_column)
-    a_pass = ledger.read_outcomes(a_column, options.threshold)
-    b_pass = ledger.read_outcomes(b_column, options.threshold)
-    if group_column is not None:
-        ledger.read_groups(group_column)
-    kept = ledger.kept
+    wide = read_wide(
+        case_file, [a_column, b_column], id_column, options.threshold,
+        group_column=group_column, pairing=True,
+    )  # fmt: skip
+    kept = wide.ledger.kept
     frame = case_file.frame
     used = frame if kept.all() else frame[kept]  # no copy when every row is kept
     if id_column is None:
         used = pd.concat([pd.DataFrame({"row": used.index}, index=used.index), used], axis=1)
         first_columns = ["row", a_column, b_column]
     else:
-        used = used.assign(**{id_column: _kept_ids(ledger, used.index)})
+        ids = wide.ids_of_codes(wide.codes if kept.all() else wide.codes[kept])
+        used = used.assign(**{id_column: ids.set_axis(used.index)})
         first_columns = [id_column, a_column, b_column]
     if group_column is not None and group_column not in first_columns:
         first_columns.append(group_column)
@@ -161,10 +160,10 @@ def _pair_one_file(case_file: CaseFile, options: PairingOptions) -> PairedCases:
     return _paired_result(
         options,
         names=options.names or (_name(a_column, "A"), _name(b_column, "B")),
-        ledgers=(ledger,),
+        ledger=wide.ledger,
         cases=used[ordered].reset_index(drop=True),
-        a_pass=a_pass[kept],
-        b_pass=b_pass[kept],
+        a_pass=wide.passed[kept, 0],
+        b_pass=wide.passed[kept, 1],
     )
 
 
@@ -223,30 +222,24 @@ def _refuse_outcome_as_key(
 def _pair_two_files(first: CaseFile, second: CaseFile, options: PairingOptions) -> PairedCases:
     options = _two_file_columns(first, second, options)
     id_column, group_column = options.id_column, options.group_column
-    group_file = None
+    group = None
     if group_column is not None:
         group_file = first if group_column in first.frame.columns else second
         _require_column(group_file, group_column, "the group")
-    ledger_a, ledger_b = RowLedger(first), RowLedger(second)
-    ids_a, ids_b = case_ids((first, id_column), (second, id_column))
-    ledger_a.use_ids(ids_a, id_column)
-    ledger_b.use_ids(ids_b, id_column)
-    a_pass = ledger_a.read_outcomes(options.a_column, options.threshold)
-    b_pass = ledger_b.read_outcomes(options.b_column, options.threshold)
-    if group_file is not None:
-        (ledger_a if group_file is first else ledger_b).read_groups(group_column)
-    # Pair: an id must be present in both files, and both of its rows must be usable.
-    _exclude_unpaired(ledger_a, ledger_b, id_column)
-    _exclude_unpaired(ledger_b, ledger_a, id_column)
-    # After both passes each kept id is kept in the other file too (ids are unique when kept).
+        group = (0 if group_file is first else 1, group_column)
     names = options.names or ("A", "B")
+    systems = np.repeat(np.arange(2, dtype=np.int8), [len(first.frame), len(second.frame)])
+    joined = join_rows(
+        [first, second], names, systems, id_column, [options.a_column, options.b_column],
+        options.threshold, group=group, pairing=True,
+    )  # fmt: skip
     cases, a_flags, b_flags, out_group = _merge(
-        (ledger_a, a_pass), (ledger_b, b_pass), options, names, group_file is first
+        joined, options, names, group is not None and group[0] == 0
     )
     return _paired_result(
         dataclasses.replace(options, group_column=out_group),
         names=names,
-        ledgers=(ledger_a, ledger_b),
+        ledger=joined.ledger,
         cases=cases,
         a_pass=a_flags,
         b_pass=b_flags,
@@ -257,7 +250,7 @@ def _two_file_columns(first: CaseFile, second: CaseFile, options: PairingOptions
     """`options` with the id and A's and B's columns guessed where not given, each checked."""
     id_column, group_column = options.id_column, options.group_column
     if id_column is None:
-        guesses = {guess_columns(first.frame).id_column, guess_columns(second.frame).id_column}
+        guesses = {guess_outcomes(first.frame).id_column, guess_outcomes(second.frame).id_column}
         if len(guesses) != 1 or None in guesses:
             raise CalculatorError(
                 f"{first.name} and {second.name}: cannot tell which column pairs the rows; name "
@@ -288,39 +281,8 @@ def _two_file_columns(first: CaseFile, second: CaseFile, options: PairingOptions
     )
 
 
-def _exclude_unpaired(ledger: RowLedger, other: RowLedger, id_column: str) -> None:
-    """Exclude `ledger`'s kept rows whose id is absent from `other`, or excluded there."""
-    codes, theirs = ledger.ids.codes, other.ids.codes
-    size = int(max(codes.max(initial=-1), theirs.max(initial=-1))) + 1
-    present = np.zeros(size + 1, dtype=bool)  # the last slot stands for "no id"
-    usable = np.zeros(size + 1, dtype=bool)
-    present[theirs[theirs >= 0]] = True
-    usable[theirs[other.kept & (theirs >= 0)]] = True
-    slot = np.where(codes >= 0, codes, size)
-    candidates = ledger.kept
-    lonely = candidates & ~present[slot]
-    ledger.exclude(
-        lonely,
-        "id_in_one_file_only",
-        id_column,
-        f"{many(int(lonely.sum()), 'id')} absent from {other.file.name}",
-    )
-    orphaned = candidates & present[slot] & ~usable[slot]
-    ledger.exclude(
-        orphaned,
-        "partner_excluded",
-        id_column,
-        f"{many(int(orphaned.sum()), 'row')} whose partner row in {other.file.name} was left "
-        "out for a problem listed there",
-    )
-
-
 def _merge(
-    side_a: tuple[RowLedger, np.ndarray],
-    side_b: tuple[RowLedger, np.ndarray],
-    options: PairingOptions,
-    names: tuple[str, str],
-    group_in_first: bool,
+    joined: Joined, options: PairingOptions, names: tuple[str, str], group_in_first: bool
 ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, str | None]:
     """The kept rows of both files side by side, one per id in A's order, with the pass flags.
 
@@ -331,15 +293,17 @@ def _merge(
     import pandas as pd
 
     id_column, a_column, b_column = options.id_column, options.a_column, options.b_column
-    (ledger_a, a_pass), (ledger_b, b_pass) = side_a, side_b
-    rows_a, rows_b = np.flatnonzero(ledger_a.kept), np.flatnonzero(ledger_b.kept)
-    codes_a, codes_b = ledger_a.ids.codes, ledger_b.ids.codes
+    first, second = joined.ledger.files
+    size = len(first.frame)
+    kept, codes = joined.ledger.kept, joined.codes
+    rows_a, rows_b = np.flatnonzero(kept[:size]), np.flatnonzero(kept[size:])
+    codes_a, codes_b = codes[:size], codes[size:]
     row_of_code = np.full(int(max(codes_a.max(initial=0), codes_b.max(initial=0))) + 1, -1)
     row_of_code[codes_b[rows_b]] = rows_b
     partners = row_of_code[codes_a[rows_a]]  # each kept id is kept in both files
-    left = ledger_a.file.frame.iloc[rows_a].reset_index(drop=True)
-    right = ledger_b.file.frame.iloc[partners].reset_index(drop=True)
-    left[id_column] = ledger_a.ids.text.iloc[rows_a].reset_index(drop=True)
+    left = first.frame.iloc[rows_a].reset_index(drop=True)
+    right = second.frame.iloc[partners].reset_index(drop=True)
+    left[id_column] = joined.ids_of_codes(codes_a[rows_a])
     right = right.drop(columns=[id_column])
     clash = set(left.columns) & set(right.columns)
     tag_a, tag_b = names if names[0] != names[1] else ("A", "B")
@@ -362,7 +326,7 @@ def _merge(
         dict.fromkeys([id_column, out_a, out_b] + ([out_group] if out_group else []))
     )
     ordered = first_columns + [c for c in merged.columns if c not in first_columns]
-    return merged[ordered], a_pass[rows_a], b_pass[partners], out_group
+    return merged[ordered], joined.passed[rows_a], joined.passed[size + partners], out_group
 
 
 # --- shared -----------------------------------------------------------------------------------
@@ -372,43 +336,29 @@ def _paired_result(
     options: PairingOptions,
     *,
     names: tuple[str, str],
-    ledgers: tuple[RowLedger, ...],
+    ledger: RecordLedger,
     cases: pd.DataFrame,
     a_pass: np.ndarray,
     b_pass: np.ndarray,
 ) -> PairedCases:
     excluded = dict.fromkeys(EXCLUSION_REASONS, 0)
-    issues: list[CaseIssue] = []
-    rows_read = rows_used = 0
-    for ledger in ledgers:
-        for reason, count in ledger.excluded_counts().items():
-            excluded[reason] += count
-        rows_read += len(ledger.file.frame) + ledger.file.unread_rows
-        rows_used += int(ledger.kept.sum())
-        issues.extend(ledger.issues)
+    excluded.update(ledger.excluded_counts())
     return PairedCases(
         names=names,
-        files=tuple(ledger.file.name for ledger in ledgers),
+        files=tuple(case_file.name for case_file in ledger.files),
         id_column=options.id_column,
         outcome_columns=(options.a_column, options.b_column),
         group_column=options.group_column,
         threshold=options.threshold,
         table=PairedTable.from_outcomes(a_pass, b_pass),
-        rows_read=rows_read,
-        rows_used=rows_used,
+        rows_read=sum(len(f.frame) + f.unread_rows for f in ledger.files),
+        rows_used=int(np.count_nonzero(ledger.kept)),
         excluded=excluded,
-        issues=tuple(issues),
+        issues=ledger.issues,
         cases=cases,
         a_pass=a_pass,
         b_pass=b_pass,
     )
-
-
-def _kept_ids(ledger: RowLedger, index: pd.Index) -> pd.Series:
-    """The normalised ids of the kept rows, on `index` (the kept rows' index)."""
-    kept = ledger.kept
-    text = ledger.ids.text
-    return (text if kept.all() else text[kept]).set_axis(index)
 
 
 def _score_hint(case_file: CaseFile) -> str:
@@ -422,8 +372,8 @@ def _score_hint(case_file: CaseFile) -> str:
 
 
 def _guess_outcomes(case_file: CaseFile, taken: tuple[str | None, ...]) -> list[str]:
-    guess = guess_columns(case_file.frame)
-    return [column for column in guess.outcome_columns if column not in taken]
+    """The pass/fail columns not `taken`, best first (no scores: they need a threshold)."""
+    return list(guess_outcomes(case_file.frame, taken=taken, guess_id=False).outcome_columns)
 
 
 def _require_column(case_file: CaseFile, column: str, role: str) -> None:

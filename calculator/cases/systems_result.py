@@ -1,20 +1,20 @@
-"""Per-case outcomes of several systems: the validated result, and the ledger of excluded rows.
+"""Per-case outcomes of several systems: the validated result.
 
 :class:`SystemCases` holds the n x k outcome array that :func:`calculator.compare_systems` takes,
-with the rows read, used and excluded by reason. :class:`RecordLedger` keeps, for every row read
-(across files), its first reason for being left out, and records one finding per problem and
-file, as :class:`~calculator.cases.ledger.RowLedger` does for the two-system reader.
+with the rows read, used and excluded by reason. Rows are excluded through the one ledger of
+both readers, :class:`~calculator.cases.ledger.RecordLedger` (importable from here too).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from calculator.cases.findings import EXAMPLES, CaseIssue, OffendingRow, clip
+from calculator.cases.findings import CaseIssue
+from calculator.cases.ledger import RecordLedger  # the one ledger, kept importable from here
 from calculator.errors import CalculatorError
 
 if TYPE_CHECKING:
@@ -136,117 +136,3 @@ class SystemCases:
             "excluded": dict(self.excluded),
             "issues": [issue.to_dict() for issue in self.issues],
         }
-
-
-class RecordLedger:
-    """Rows of one or more files: each row's first reason for being left out, and the findings.
-
-    Parameters
-    ----------
-    files : sequence of str
-        The file names, for the findings.
-    file_of_row : numpy.ndarray of int
-        For every row read, the index of its file in `files`.
-    row_number : callable
-        Position -> the row's number in its file (from 1); called for the examples only, so
-        the numbers of millions of rows are never held.
-    case_id : callable
-        Position -> the row's case id as text (or None), for the examples.
-    """
-
-    __slots__ = ("_files", "_file_of_row", "_rows", "_case_id", "_reason", "_issues")
-
-    def __init__(
-        self,
-        files: Sequence[str],
-        file_of_row: np.ndarray,
-        row_number: Callable[[int], int],
-        case_id: Callable[[int], str | None],
-    ) -> None:
-        self._files = tuple(files)
-        self._file_of_row = file_of_row
-        self._rows = row_number
-        self._case_id = case_id
-        self._reason = np.zeros(len(file_of_row), dtype=np.int8)  # 0 = kept
-        self._issues: list[CaseIssue] = []
-
-    @property
-    def kept(self) -> np.ndarray:
-        """True for each row not excluded so far."""
-        return self._reason == 0
-
-    @property
-    def issues(self) -> tuple[CaseIssue, ...]:
-        """The findings, in the order they were found."""
-        return tuple(self._issues)
-
-    def add_issues(self, issues: Sequence[CaseIssue]) -> None:
-        """Record findings made before the rows were known (lines that could not be read)."""
-        self._issues.extend(issues)
-
-    def excluded_counts(self, unread_rows: int) -> dict[str, int]:
-        """Rows excluded by reason, every reason present, `unread_rows` as malformed lines."""
-        codes = np.bincount(self._reason, minlength=len(SYSTEM_EXCLUSION_REASONS) + 1)
-        counts = {
-            reason: int(codes[code]) for code, reason in enumerate(SYSTEM_EXCLUSION_REASONS, 1)
-        }
-        counts["malformed_line"] += unread_rows
-        return counts
-
-    def exclude(
-        self,
-        mask: np.ndarray,
-        kind: str,
-        column: str | None,
-        message: Callable[[str, np.ndarray], str],
-        value: Callable[[int], str],
-    ) -> None:
-        """Exclude the rows in `mask` for `kind` (unless already excluded); one finding per file.
-
-        `message(file_name, file_mask)` words the finding; `value(position)` is the text shown
-        for an offending row.
-        """
-        if not mask.any():
-            return
-        code = SYSTEM_EXCLUSION_REASONS.index(kind) + 1
-        self._reason[mask & (self._reason == 0)] = code
-        for index, name in enumerate(self._files):
-            in_file = mask & (self._file_of_row == index) if len(self._files) > 1 else mask
-            count = int(np.count_nonzero(in_file))
-            if not count:
-                continue
-            positions = _first_positions(in_file, EXAMPLES)
-            examples = tuple(
-                OffendingRow(int(self._rows(int(p))), self._case_id(int(p)), clip(value(int(p))))
-                for p in positions
-            )
-            self._issues.append(
-                CaseIssue(
-                    kind=kind,
-                    file=name,
-                    column=column,
-                    count=count,
-                    examples=examples,
-                    message=message(name, in_file),
-                )
-            )
-
-
-def _first_positions(mask: np.ndarray, limit: int) -> np.ndarray:
-    """The first `limit` positions where `mask` is True, without indexing the whole mask.
-
-    Examples
-    --------
-    >>> _first_positions(np.array([False, True, True, False, True]), 2).tolist()
-    [1, 2]
-    """
-    found: list[np.ndarray] = []
-    total, block = 0, 1 << 16
-    for start in range(0, len(mask), block):
-        hits = np.flatnonzero(mask[start : start + block])
-        if len(hits):
-            found.append(hits[: limit - total] + start)
-            total += len(found[-1])
-            if total >= limit:
-                break
-    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)

@@ -148,12 +148,13 @@ def _require_cases_extra() -> None:
 
 
 def _load(args: argparse.Namespace) -> PairedCases:
-    from calculator.cases import guess_columns, load_cases, read_case_file
+    from calculator.cases import load_cases, read_case_file
+    from calculator.cases.columns import guess_outcomes
 
     first = read_case_file(args.file)
     id_column = args.id_column
     if id_column is None and args.file_b is None:
-        id_column = guess_columns(first.frame).id_column  # numbered rows when there is none
+        id_column = guess_outcomes(first.frame).id_column  # numbered rows when there is none
     return load_cases(
         first,
         args.file_b,

@@ -265,3 +265,15 @@ def test_the_same_file_given_for_two_systems_is_refused():
             file_names=["s1.csv", "s2.csv", "s3.csv"],
         )
     assert raised.value.issue.kind == "same_file"
+
+
+def test_a_long_file_without_any_id_reports_every_row_instead_of_failing():
+    # Found while making the two-system reader take this path: with no id at all the join
+    # indexed an empty array (IndexError, a traceback on the command line).
+    cases = load_systems(
+        b"id,system,ok\n,a,1\n,b,0\n", system_column="system", id_column="id", file_names=["l.csv"]
+    )
+    assert cases.n == 0 and cases.excluded["missing_value"] == 2
+    (finding,) = cases.issues
+    assert finding.message == "l.csv: 2 rows without an id in 'id' (the first on line 2)."
+    balanced(cases)

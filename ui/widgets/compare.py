@@ -13,7 +13,8 @@ import io
 import numpy as np
 import streamlit as st
 
-from calculator.cases import CaseFile, CaseFileError, guess_columns
+from calculator.cases import CaseFile, CaseFileError
+from calculator.cases.columns import guess_outcomes
 from calculator.cases.multi import load_systems
 from calculator.cases.systems_result import SystemCases
 from calculator.compare import ADJUSTMENTS, SystemComparison, compare_systems
@@ -109,7 +110,7 @@ def _choose(case_files: list[CaseFile]) -> dict | None:
     st.markdown("**Columns**")
     first = case_files[0]
     columns = list(first.frame.columns)
-    guess = guess_columns(first.frame)
+    guess = guess_outcomes(first.frame)  # the guess the command line makes
     pick = st.columns(3)
     options: dict[str, object] = {"systems": None, "system_column": None, "outcome_column": None}
     if len(case_files) > 1:
@@ -157,13 +158,23 @@ def _one_file(case_file: CaseFile, layout: str, pick: list, guess) -> dict:  # n
         id_choice = pick[0].selectbox(
             "Case id", id_options, index=_index(id_options, guess.id_column), key="compare_id"
         )
+        numbered = id_choice == id_options[0]
+        # As the command line: every pass/fail column when nothing else is beside them, else
+        # none preselected (a 0/1 feature would become a system).
+        wide = guess_outcomes(
+            case_file.frame, id_column=None if numbered else id_choice, guess_id=False
+        )
         systems = pick[1].multiselect(
             "Systems (their outcome columns)",
             columns,
-            default=list(guess.outcome_columns),
+            default=list(wide.outcome_columns) if wide.only_outcomes else [],
             key="compare_columns",
         )
-        return {"id_column": None if id_choice == id_options[0] else id_choice, "systems": systems}
+        return {
+            "id_column": None if numbered else id_choice,
+            "systems": systems,
+            "number_rows": numbered,
+        }
     id_column = pick[0].selectbox(
         "Case id", columns, index=_index(columns, guess.id_column), key="compare_id"
     )
@@ -173,10 +184,17 @@ def _one_file(case_file: CaseFile, layout: str, pick: list, guess) -> dict:  # n
         index=_index(columns, words.guess_system_column(columns), fallback=1),
         key="compare_system",
     )
+    scores = st.session_state.get("compare_is_score")  # the choice below, as last made
+    long = guess_outcomes(
+        case_file.frame,
+        id_column=id_column,
+        taken=(system_column,),
+        threshold=st.session_state.get("compare_threshold", 0.5) if scores else None,
+    )
     outcome = st.selectbox(
         "Outcome column",
         columns,
-        index=_index(columns, (guess.outcome_columns or (None,))[-1], fallback=2),
+        index=_index(columns, (long.outcome_columns or (None,))[0], fallback=2),
         key="compare_outcome",
     )
     return {"id_column": id_column, "system_column": system_column, "outcome_column": outcome}
