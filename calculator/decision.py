@@ -18,13 +18,27 @@ import math
 from dataclasses import dataclass
 
 from calculator._validation import check_choice, check_probability
-from calculator.formatting import format_confidence, format_p_equals, format_points
-from calculator.intervals import CI_METHOD_NAMES, DifferenceInterval
+from calculator.decision_words import (
+    Words,
+    limit_points,
+    margin_sentence,
+    no_disagreement_note,
+    no_margin_sentence,
+    points_of,
+)
+from calculator.intervals import DifferenceInterval
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
 from calculator.noninferiority import check_alpha, margin_test
 from calculator.table import PairedTable
 
-__all__ = ["QUESTIONS", "Decision", "decide", "resolve_question"]
+__all__ = [
+    "QUESTIONS",
+    "Decision",
+    "decide",
+    "limit_points",
+    "points_of",
+    "resolve_question",
+]
 
 #: The questions a decision answers, in the order a page offers them.
 QUESTIONS = ("different", "better", "worse", "non-inferior", "equivalent")
@@ -225,7 +239,7 @@ def decide(
     question, margin = resolve_question(question, alternative, margin)
     check_choice(convention, "convention", CONVENTIONS)
     alpha = check_alpha(alpha) if margin is not None else check_probability(alpha, "alpha")
-    words = _Words(names, framing, alpha)
+    words = Words(names, framing, alpha)
     if margin is None:
         tested = _ALTERNATIVE[question]
         exact = mcnemar_exact(table.b, table.c, convention=convention, alternative=tested)
@@ -252,7 +266,7 @@ def decide(
             interval_method=difference.method,
             sentence="",
         )
-        sentence = _no_margin_sentence(decision, table, words)
+        sentence = no_margin_sentence(decision, table, words)
     else:
         hypothesis = {
             "non-inferior": "non-inferiority",
@@ -279,181 +293,8 @@ def decide(
             interval_method="tango",
             sentence="",
         )
-        sentence = _margin_sentence(decision, table, words) + _no_disagreement_note(decision, table)
+        sentence = margin_sentence(decision, table, words) + no_disagreement_note(decision, table)
     return _with_sentence(decision, sentence)
-
-
-@dataclass(frozen=True, slots=True)
-class _Words:
-    names: tuple[str, str]
-    framing: str
-    alpha: float
-
-    @property
-    def rate(self) -> str:
-        return "pass rate" if self.framing == "pass" else "accuracy"
-
-    def p(self, decision: Decision) -> str:
-        text = format_p_equals(decision.pvalue, decision.log10_pvalue, alpha=self.alpha)
-        return f"{text}, α = {self.alpha:g}"
-
-    def interval(self, decision: Decision) -> str:
-        """ "the 95% Agresti-Min interval for B's pass rate minus A's, -1.0 to +2.0 points"."""
-        name_a, name_b = self.names
-        method = CI_METHOD_NAMES.get(decision.interval_method, decision.interval_method)
-        if method == "Tango score":
-            method = "Tango"
-        bounds = [-decision.margin, decision.margin] if decision.margin else []
-        return (
-            f"the {format_confidence(decision.level)} {method} interval for {name_b}'s "
-            f"{self.rate} minus {name_a}'s, {limit_points(decision.low, bounds)} to "
-            f"{limit_points(decision.high, bounds)} points"
-        )
-
-
-def points_of(margin: float) -> str:
-    """A margin in points for a sentence: "1 point", "2.5 points".
-
-    Examples
-    --------
-    >>> points_of(0.01), points_of(0.025)
-    ('1 point', '2.5 points')
-    """
-    value = f"{round(100.0 * margin, 10):g}"
-    return f"{value} point" if value == "1" else f"{value} points"
-
-
-def limit_points(value: float, bounds: list[float]) -> str:
-    """An interval limit in signed points, with digits added until it reads on the same side of
-    zero and of every bound (the margins) as it lies, and equal to one only when it is.
-
-    Examples
-    --------
-    >>> limit_points(-0.0099996, [-0.01, 0.01])
-    '-0.99996'
-    >>> limit_points(0.1234, []), limit_points(2e-7, []), limit_points(0.0, [])
-    ('+12.3', '+0.00002', '0.0')
-    """
-    if value == 0:
-        return "0.0"
-    bounds = [0.0, *bounds]
-    first = format_points(value)  # as the report prints it: -0.0007, not -0.001
-    if "e" in first:
-        return first
-    for decimals in range(len(first.partition(".")[2]) or 1, 16):
-        text = f"{100.0 * value:+.{decimals}f}"
-        shown = float(text) / 100.0
-        if all(_side(shown, bound) == _side(value, bound) for bound in bounds):
-            return text
-    return format_points(value)  # never zero for a non-zero value, and keeps the sign
-
-
-def _side(value: float, bound: float) -> int:
-    return (value > bound) - (value < bound)
-
-
-def _moved(estimate: float, rate: str, names: tuple[str, str]) -> str:
-    """ "B's pass rate is 2.0 points higher than A's" on these cases."""
-    name_a, name_b = names
-    if estimate == 0:
-        return f"{name_b}'s {rate} equals {name_a}'s"
-    way = "higher" if estimate > 0 else "lower"
-    size = limit_points(abs(estimate), [])[1:]  # without its "+"
-    return f"{name_b}'s {rate} is {size} points {way} than {name_a}'s"
-
-
-def _no_margin_sentence(decision: Decision, table: PairedTable, words: _Words) -> str:
-    name_a, name_b = words.names
-    test = f"{decision.test}, {words.p(decision)}"
-    if table.discordant == 0:
-        return (
-            f"{name_a} and {name_b} agree on every case, so no case tells them apart: the "
-            f"{decision.test} gives p = 1, and these cases carry no evidence either way; "
-            f"{words.interval(decision)}, gives the differences the data still allow."
-        )
-    moved = _moved(decision.estimate, words.rate, words.names)
-    interval = words.interval(decision)
-    if decision.question == "different":
-        if decision.reject:
-            return (
-                f"These cases show that {name_a} and {name_b} differ: {moved} ({test}; {interval})."
-            )
-        return (
-            f"No difference between {name_a} and {name_b} is shown ({test}): {moved} on these "
-            f"cases, and {interval}, gives the differences the data still allow. Not "
-            "significant does not mean equal: every difference in that interval remains possible."
-        )
-    claim = "better" if decision.question == "better" else "worse"
-    if decision.reject:
-        return (
-            f"These cases show that {name_b} is {claim} than {name_a}: {moved} ({test}; "
-            f"{interval})."
-        )
-    return (
-        f"{name_b} is not shown to be {claim} than {name_a} ({test}): {moved} on these cases, "
-        f"and {interval}, gives the differences the data still allow."
-    )
-
-
-def _no_disagreement_note(decision: Decision, table: PairedTable) -> str:
-    """Why a margin test still answers when no case separates the systems (m = 0)."""
-    if table.discordant or decision.question not in ("non-inferior", "equivalent"):
-        return ""
-    return (
-        " No case separates the systems here, yet the score test still answers: a difference "
-        "in pass rates needs cases on which the systems disagree, and agreement on all "
-        f"{table.n:,} cases bounds how often they can disagree, so enough agreeing cases can "
-        "show this on their own."
-    )
-
-
-def _margin_sentence(decision: Decision, table: PairedTable, words: _Words) -> str:
-    name_a, name_b = words.names
-    margin = decision.margin or 0.0
-    delta = points_of(margin)
-    number = f"{round(100.0 * margin, 10):g}"
-    unit = "point" if number == "1" else "points"
-    minus, plus = f"-{number}", f"+{number}"
-    interval = words.interval(decision)
-    p_text = words.p(decision)
-    if decision.question == "non-inferior":
-        test = f"one-sided score test of non-inferiority, {p_text}"
-        if decision.reject:
-            return (
-                f"These cases show that {name_b} is not worse than {name_a} by more than "
-                f"{delta}: {interval}, lies "
-                f"above {minus} {unit} ({test})."
-            )
-        return (
-            f"{name_b} is not shown to be non-inferior to {name_a} at a margin of {delta}: "
-            f"{interval}, does not lie entirely above {minus} {unit} ({test}). "
-            f"This does not show that {name_b} is worse; these cases cannot rule out a drop of "
-            f"{delta} or more."
-        )
-    if decision.question == "better":
-        test = f"one-sided score test of superiority by the margin, {p_text}"
-        if decision.reject:
-            return (
-                f"These cases show that {name_b} is better than {name_a} by more than {delta}: "
-                f"{interval}, lies "
-                f"above {plus} {unit} ({test})."
-            )
-        return (
-            f"{name_b} is not shown to be better than {name_a} by more than {delta}: "
-            f"{interval}, does not lie entirely above {plus} {unit} ({test})."
-        )
-    test = f"two one-sided score tests, larger {p_text}"
-    if decision.reject:
-        return (
-            f"These cases show that {name_a} and {name_b} are equivalent within ±{delta}: "
-            f"{interval}, lies inside "
-            f"{minus} to {plus} points ({test})."
-        )
-    return (
-        f"Equivalence of {name_a} and {name_b} within ±{delta} is not shown: {interval}, "
-        f"does not lie inside {minus} to {plus} points ({test}). These cases cannot rule out a "
-        f"difference of {delta} or more."
-    )
 
 
 def _with_sentence(decision: Decision, sentence: str) -> Decision:

@@ -151,10 +151,41 @@ def test_noninferiority_sentences_in_both_outcomes():
         "These cases show that new is not worse than old by more than 5 points:"
     )
     assert "lies above -5 points" in shown
-    not_shown = analyze(60, 15, 5, 20, margin=0.05, names=("old", "new")).decision.sentence
+    # 60, 12, 8, 20: the 90% Tango interval, -11.7 to +3.5 points, reaches above 0 and below -5.
+    not_shown = analyze(60, 12, 8, 20, margin=0.05, names=("old", "new")).decision.sentence
     assert not_shown.startswith("new is not shown to be non-inferior to old at a margin of 5")
     assert "does not lie entirely above -5 points" in not_shown
     assert "This does not show that new is worse" in not_shown
+
+
+# Where the 90% Tango interval for pB - pA lies against -margin and 0 decides the words of a failed
+# non-inferiority test; 60, 15, 5, 20 has the interval -17.6 to -2.8 points (Tango 1998's score
+# interval, checked in tests/core/test_noninferiority.py).
+@pytest.mark.parametrize(
+    ("margin", "says", "never"),
+    [
+        (0.01, "show that B is worse than A by more than 1 point", "does not show that B is worse"),
+        (0.10, "show that B is worse than A, but not by how much", "does not show that B is worse"),
+    ],
+)
+def test_a_failed_noninferiority_test_says_where_the_interval_lies(margin, says, never):
+    sentence = analyze(60, 15, 5, 20, margin=margin).decision.sentence
+    assert "not shown to be non-inferior" in sentence
+    assert says in sentence
+    assert never not in sentence
+
+
+@pytest.mark.parametrize(
+    ("table", "says"),
+    [
+        ((60, 15, 5, 20), "show that B's pass rate is lower than A's by more than 1 point"),
+        ((60, 5, 15, 20), "show that B's pass rate is higher than A's by more than 1 point"),
+    ],
+)
+def test_a_failed_equivalence_test_beyond_the_margin_says_so(table, says):
+    sentence = analyze(*table, margin=0.01, question="equivalent").decision.sentence
+    assert says in sentence
+    assert "cannot rule out" not in sentence
 
 
 def test_a_nonsignificant_difference_is_not_called_equality():
