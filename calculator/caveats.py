@@ -11,6 +11,7 @@ import math
 
 from calculator.formatting import plural
 from calculator.intervals import DifferenceInterval
+from calculator.significance import exact_test_rejects
 
 __all__ = ["few_pairs_caveat", "smallest_pvalue", "zero_width_caveat"]
 
@@ -49,7 +50,7 @@ differ.
     True
     """
     smallest = smallest_pvalue(discordant, convention)
-    if discordant == 0 or smallest <= alpha:
+    if discordant == 0 or exact_test_rejects(discordant, 0, alpha, convention=convention):
         return None
     if convention == "doubling":
         test, power = "the exact test", f"2^(1 − {discordant:,})"

@@ -29,6 +29,7 @@ from calculator.decision_words import (
 from calculator.intervals import DifferenceInterval
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
 from calculator.noninferiority import check_alpha, margin_test
+from calculator.significance import exact_test_rejects
 from calculator.table import PairedTable
 
 __all__ = [
@@ -258,7 +259,14 @@ def decide(
             pvalue=exact.pvalue,
             log10_pvalue=exact.log10_pvalue,
             alpha=alpha,
-            reject=exact.log10_pvalue <= math.log10(alpha),
+            reject=exact_test_rejects(
+                table.b,
+                table.c,
+                alpha,
+                convention=convention,
+                alternative=tested,
+                log10_pvalue=exact.log10_pvalue,
+            ),
             estimate=-difference.estimate,
             low=-difference.high,
             high=-difference.low,

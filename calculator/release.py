@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from calculator.formatting import format_pvalue
+from calculator.significance import exact_test_rejects
 
 if TYPE_CHECKING:
     from calculator.analysis import Analysis
@@ -21,10 +22,6 @@ if TYPE_CHECKING:
     from calculator.mcnemar import Chi2TestResult
 
 __all__ = ["describe_cluster_change", "gate_fails", "is_worse"]
-
-#: Relative allowance for rounding when a p-value is compared with alpha.
-ROUNDING = 1e-12
-
 
 def is_worse(analysis: Analysis, alpha: float) -> bool:
     """True when B passes fewer cases than A and the two-sided exact p is at most `alpha`.
@@ -44,8 +41,9 @@ def is_worse(analysis: Analysis, alpha: float) -> bool:
 
     Notes
     -----
-    The comparison allows a relative 1e-12 for rounding, so that an exact p equal to alpha in
-    exact arithmetic (b = 6, c = 0 gives 2/64 = 0.03125) rejects at alpha = 0.03125. A B that
+    The comparison is :func:`calculator.significance.exact_test_rejects`, the one rule for
+    p <= alpha: an exact p equal to alpha in exact arithmetic (b = 6, c = 0 gives
+    2/64 = 0.03125) rejects at alpha = 0.03125, in the gate and in the JSON alike. A B that
     passes more cases than A never fails the gate, however small p is.
 
     Examples
@@ -56,8 +54,10 @@ def is_worse(analysis: Analysis, alpha: float) -> bool:
     >>> is_worse(analyze(3, 0, 6, 0), 0.05)  # B better
     False
     """
-    table = analysis.table
-    return table.c < table.b and analysis.exact.pvalue <= alpha * (1.0 + ROUNDING)
+    table, exact = analysis.table, analysis.exact
+    return table.c < table.b and exact_test_rejects(
+        table.b, table.c, alpha, convention=exact.convention, log10_pvalue=exact.log10_pvalue
+    )
 
 
 def gate_fails(analysis: Analysis) -> bool:

@@ -33,3 +33,23 @@ def test_table_margin_that_b_misses_by_far_says_b_is_worse_by_more(capsys):
     sentence = json.loads(out)["decision"]["sentence"]
     assert "these cases show that B is worse than A by more than 1 point" in sentence
     assert "does not show that B is worse" not in sentence
+
+
+def cases_file(tmp_path, *, both: int, only_a: int, only_b: int, name: str = "runs.csv") -> str:
+    rows = [f"q{i},1,1" for i in range(both)]
+    rows += [f"a{i},1,0" for i in range(only_a)]
+    rows += [f"b{i},0,1" for i in range(only_b)]
+    path = tmp_path / name
+    path.write_text("\n".join(["id,old,new", *rows]) + "\n")
+    return str(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# One rule for p <= alpha: an exact tail equal to alpha rejects in the gate and the JSON alike
+# ---------------------------------------------------------------------------------------------
+def test_six_only_a_cases_at_alpha_one_in_32_fail_the_gate_and_the_json_agrees(tmp_path, capsys):
+    # p = 2 * (1/2)^6 = 0.03125 exactly; in floating point 0.031250000000000014.
+    path = cases_file(tmp_path, both=3, only_a=6, only_b=0)
+    status, out, _ = run(capsys, "cases", path, "--fail-if-worse", "--alpha", "0.03125", "--json")
+    assert status == 1
+    assert json.loads(out)["decision"]["reject"] is True
