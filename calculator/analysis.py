@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from calculator._validation import check_choice
 from calculator.caveats import few_pairs_caveat, zero_width_caveat
+from calculator.clustered import Clusters
 from calculator.decision import Decision, decide
 from calculator.formatting import (
     format_confidence,
@@ -122,6 +123,7 @@ def analyze(
     alternative: str = "two-sided",
     margin: float | None = None,
     question: str | None = None,
+    clusters: Clusters | None = None,
 ) -> Analysis:
     """Analyse a paired table: difference with interval, McNemar's tests, unpaired test, gates.
 
@@ -155,6 +157,10 @@ def analyze(
         The release question (see :func:`calculator.decision.resolve_question`); by default
         it follows from `alternative` and `margin`. A question other than "different" adds
         the decision's sentence to the report.
+    clusters : Clusters, optional
+        The cases by cluster (:class:`calculator.clustered.Clusters`): the decision, and so
+        the release gate, then uses the cluster-aware test for every question, and its
+        sentence is added to the report.
 
     Returns
     -------
@@ -197,9 +203,12 @@ def analyze(
         convention=convention,
         names=names,
         framing=framing,
+        clusters=clusters,
     )
     # With no discordant pair and no margin the decision only restates the report's sentence.
-    if decision.question != "different" and (table.discordant or margin is not None):
+    if clusters is not None or (
+        decision.question != "different" and (table.discordant or margin is not None)
+    ):
         report = f"{report} {decision.sentence}"
     return Analysis(
         table=table,

@@ -26,16 +26,18 @@ from calculator.decision_words import (
     no_margin_sentence,
     points_of,
 )
-from calculator.intervals import DifferenceInterval
+from calculator.clustered import Clusters, cluster_aware_test
+from calculator.intervals import DifferenceInterval, difference_interval
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
 from calculator.noninferiority import check_alpha, margin_test
-from calculator.significance import exact_test_rejects
+from calculator.significance import exact_test_rejects, rejects
 from calculator.table import PairedTable
 
 __all__ = [
     "QUESTIONS",
     "Decision",
     "decide",
+    "decision_level",
     "limit_points",
     "points_of",
     "resolve_question",
@@ -54,6 +56,13 @@ _ALTERNATIVE = {
     "equivalent": None,
 }
 _WITH_MARGIN = ("better", "non-inferior", "equivalent")
+_HYPOTHESIS = {
+    "non-inferior": "non-inferiority",
+    "better": "superiority",
+    "equivalent": "equivalence",
+}
+#: The test of a decision on clustered cases, in words.
+CLUSTER_TEST = "cluster-robust score test"
 _WITHOUT_ALTERNATIVE = {"two-sided": "different", "greater": "better", "less": "worse"}
 
 
@@ -72,7 +81,8 @@ class Decision:
     test : str
         The test in words, e.g. "exact McNemar test (doubled tail)" or "Tango score test".
     statistic : float or None
-        b for the exact McNemar test; Tango's z for pB - pA at the null boundary otherwise.
+        z for pB - pA at the null boundary (positive when B does better than it) for a score
+        test; None for the exact McNemar test, whose statistic is the count b of the table.
     pvalue, log10_pvalue : float
         The p-value (for equivalence the larger of the two one-sided ones) and its log10.
     alpha : float
@@ -192,6 +202,7 @@ def decide(
     convention: str = "doubling",
     names: tuple[str, str] = ("A", "B"),
     framing: str = "pass",
+    clusters: Clusters | None = None,
 ) -> Decision:
     """Answer the release question for a table.
 
@@ -211,6 +222,9 @@ def decide(
         Names of A and B for the sentence.
     framing : {"pass", "correct"}
         "pass rate" or "accuracy" in the sentence; never changes a number.
+    clusters : Clusters, optional
+        The cases by cluster (document, user, ...): every question is then answered by the
+        cluster-aware test (:func:`calculator.clustered.cluster_aware_test`).
 
     Returns
     -------
@@ -218,12 +232,18 @@ def decide(
 
     Notes
     -----
+    The interval quoted has the decision's own level (:func:`decision_level`): 1 - alpha for
+    a two-sided question, 1 - 2 alpha for a one-sided or margin question.
+
     Without a margin the decision is the exact McNemar test's with the chosen convention and
-    alternative, and the interval is `difference` mirrored to pB - pA. With a margin it is
+    alternative, and the interval is `difference`'s method at that level, mirrored to
+    pB - pA. With a margin it is
     Tango's score test (:func:`calculator.noninferiority.margin_test`): "non-inferior" tests
     H0: pB - pA <= -Delta, "better" H0: pB - pA <= Delta, "equivalent" both ends (TOST), and
     the interval is Tango's at level 1 - 2 alpha, so that the test rejects exactly when the
-    interval clears the margin.
+    interval clears the margin. With `clusters`, every question (two-sided, one-sided, margin)
+    uses the cluster-aware score test and the matching cluster-robust interval, whose
+    p-value is continuous.
 
     Examples
     --------
@@ -239,71 +259,146 @@ def decide(
     """
     question, margin = resolve_question(question, alternative, margin)
     check_choice(convention, "convention", CONVENTIONS)
-    alpha = check_alpha(alpha) if margin is not None else check_probability(alpha, "alpha")
-    words = Words(names, framing, alpha)
+    tested = _ALTERNATIVE[question]
+    one_sided = margin is not None or tested != "two-sided"
+    alpha = check_alpha(alpha) if one_sided else check_probability(alpha, "alpha")
+    words = Words(names, framing, alpha, card_level=difference.level)
+    if clusters is not None:
+        decision = _clustered(table, clusters, question, margin, alpha)
+    elif margin is None:
+        decision = _exact(table, difference, question, alpha, convention)
+    else:
+        decision = _tango(table, question, margin, alpha)
     if margin is None:
-        tested = _ALTERNATIVE[question]
-        exact = mcnemar_exact(table.b, table.c, convention=convention, alternative=tested)
-        sides = "two-sided" if tested == "two-sided" else "one-sided"
-        # A one-sided exact p is one tail, nothing doubled; mid-p is not an exact test.
-        name = {
-            ("doubling", True): "two-sided exact McNemar test (doubled tail)",
-            ("doubling", False): "one-sided exact McNemar test",
-        }.get((convention, tested == "two-sided"), f"{sides} McNemar mid-p test")
-        decision = Decision(
-            question=question,
-            alternative=tested,
-            margin=None,
-            test=name,
-            statistic=exact.statistic,
-            pvalue=exact.pvalue,
-            log10_pvalue=exact.log10_pvalue,
-            alpha=alpha,
-            reject=exact_test_rejects(
-                table.b,
-                table.c,
-                alpha,
-                convention=convention,
-                alternative=tested,
-                log10_pvalue=exact.log10_pvalue,
-            ),
-            estimate=-difference.estimate,
-            low=-difference.high,
-            high=-difference.low,
-            level=difference.level,
-            interval_method=difference.method,
-            sentence="",
-        )
         sentence = no_margin_sentence(decision, table, words)
     else:
-        hypothesis = {
-            "non-inferior": "non-inferiority",
-            "better": "superiority",
-            "equivalent": "equivalence",
-        }[question]
-        result = margin_test(
-            table.a, table.b, table.c, table.d, margin=margin, hypothesis=hypothesis, alpha=alpha
-        )
-        decision = Decision(
-            question=question,
-            alternative=_ALTERNATIVE[question],
-            margin=margin,
-            test="Tango score test",
-            statistic=result.statistic,
-            pvalue=result.pvalue,
-            log10_pvalue=result.log10_pvalue,
-            alpha=alpha,
-            reject=result.reject,
-            estimate=result.estimate,
-            low=result.low,
-            high=result.high,
-            level=result.level,
-            interval_method="tango",
-            sentence="",
-        )
         sentence = margin_sentence(decision, table, words) + no_disagreement_note(decision, table)
-    return _with_sentence(decision, sentence)
+    return dataclasses.replace(decision, sentence=sentence + words.level_note(decision))
 
 
-def _with_sentence(decision: Decision, sentence: str) -> Decision:
-    return dataclasses.replace(decision, sentence=sentence)
+def decision_level(question: str, margin: float | None, alpha: float) -> float:
+    """The level of the interval quoted with a decision: 1 - alpha for a two-sided question,
+    1 - 2 alpha for a one-sided or margin question (the interval then clears the null exactly
+    when the test rejects).
+
+    Examples
+    --------
+    >>> decision_level("different", None, 0.05), decision_level("better", None, 0.05)
+    (0.95, 0.9)
+    """
+    if margin is None and _ALTERNATIVE[question] == "two-sided":
+        return 1.0 - alpha
+    return 1.0 - 2.0 * alpha
+
+
+def _exact(
+    table: PairedTable, difference: DifferenceInterval, question: str, alpha: float, convention: str
+) -> Decision:
+    """The exact McNemar test (or its mid-p), with `difference`'s method at the decision's level."""
+    tested = _ALTERNATIVE[question]
+    exact = mcnemar_exact(table.b, table.c, convention=convention, alternative=tested)
+    sides = "two-sided" if tested == "two-sided" else "one-sided"
+    # A one-sided exact p is one tail, nothing doubled; mid-p is not an exact test.
+    name = {
+        ("doubling", True): "two-sided exact McNemar test (doubled tail)",
+        ("doubling", False): "one-sided exact McNemar test",
+    }.get((convention, tested == "two-sided"), f"{sides} McNemar mid-p test")
+    level = decision_level(question, None, alpha)
+    if not math.isclose(level, difference.level, rel_tol=0, abs_tol=1e-12):
+        difference = difference_interval(
+            table.a, table.b, table.c, table.d, level=level, method=difference.method
+        )
+    return Decision(
+        question=question,
+        alternative=tested,
+        margin=None,
+        test=name,
+        statistic=None,
+        pvalue=exact.pvalue,
+        log10_pvalue=exact.log10_pvalue,
+        alpha=alpha,
+        reject=exact_test_rejects(
+            table.b,
+            table.c,
+            alpha,
+            convention=convention,
+            alternative=tested,
+            log10_pvalue=exact.log10_pvalue,
+        ),
+        estimate=-difference.estimate,
+        low=-difference.high,
+        high=-difference.low,
+        level=difference.level,
+        interval_method=difference.method,
+        sentence="",
+    )
+
+
+def _tango(table: PairedTable, question: str, margin: float, alpha: float) -> Decision:
+    """Tango's score test against the margin, with Tango's interval at level 1 - 2 alpha."""
+    result = margin_test(
+        table.a,
+        table.b,
+        table.c,
+        table.d,
+        margin=margin,
+        hypothesis=_HYPOTHESIS[question],
+        alpha=alpha,
+    )
+    return Decision(
+        question=question,
+        alternative=_ALTERNATIVE[question],
+        margin=margin,
+        test="two one-sided Tango score tests" if question == "equivalent" else "Tango score test",
+        statistic=result.statistic,
+        pvalue=result.pvalue,
+        log10_pvalue=result.log10_pvalue,
+        alpha=alpha,
+        reject=result.reject,
+        estimate=result.estimate,
+        low=result.low,
+        high=result.high,
+        level=result.level,
+        interval_method="tango",
+        sentence="",
+    )
+
+
+def _clustered(
+    table: PairedTable, clusters: Clusters, question: str, margin: float | None, alpha: float
+) -> Decision:
+    """Every question asked of clustered cases: :func:`calculator.clustered.cluster_aware_test`
+    at each null boundary (two, for equivalence: the larger p decides)."""
+    level = decision_level(question, margin, alpha)
+    delta = margin or 0.0
+    boundaries = {
+        "different": [(0.0, "two-sided")],
+        "better": [(delta, "greater")],
+        "worse": [(0.0, "less")],
+        "non-inferior": [(-delta, "greater")],
+        "equivalent": [(-delta, "greater"), (delta, "less")],
+    }[question]
+    results = [
+        cluster_aware_test(table, clusters, null=null, alternative=side, level=level)
+        for null, side in boundaries
+    ]
+    result = max(results, key=lambda r: r.log10_pvalue)
+    return Decision(
+        question=question,
+        alternative=_ALTERNATIVE[question],
+        margin=margin,
+        test=CLUSTER_TEST,
+        statistic=result.statistic,
+        pvalue=10.0**result.log10_pvalue,
+        log10_pvalue=result.log10_pvalue,
+        alpha=alpha,
+        reject=rejects(result.log10_pvalue, alpha),
+        estimate=(table.c - table.b) / table.n,
+        low=result.low,
+        high=result.high,
+        level=level,
+        interval_method="cluster-robust",
+        sentence="",
+    )
+
+

@@ -12,6 +12,7 @@ difference shown).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -34,9 +35,36 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Words:
+    """What every sentence of a decision needs: the names, the rate's word, alpha, and the
+    level the user chose for the interval shown beside the decision (`card_level`)."""
+
     names: tuple[str, str]
     framing: str
     alpha: float
+    card_level: float | None = None
+
+    def score_test(self, decision: Decision) -> str:
+        """ "score test" or "cluster-robust score test", as the decision's test is."""
+        return "cluster-robust score test" if _clustered(decision) else "score test"
+
+    def level_note(self, decision: Decision) -> str:
+        """Why the decision's interval has another level than the one chosen for the cards."""
+        if (
+            self.card_level is None
+            or decision.margin is not None  # a margin question is Tango's, never the cards'
+            or math.isclose(decision.level, self.card_level, abs_tol=1e-12)
+        ):
+            return ""
+        if decision.margin is None and decision.alternative == "two-sided":
+            why = f"1 − α for a two-sided test at α = {self.alpha:g}"
+        else:
+            why = f"1 − 2α for a one-sided test at α = {self.alpha:g}"
+        return (
+            f" The interval has the decision's level, {format_confidence(decision.level)} "
+            f"({why}): the level that goes with the test; the "
+            f"{format_confidence(self.card_level)} interval chosen for the results is shown "
+            "with them."
+        )
 
     @property
     def rate(self) -> str:
@@ -52,12 +80,18 @@ class Words:
         method = CI_METHOD_NAMES.get(decision.interval_method, decision.interval_method)
         if method == "Tango score":
             method = "Tango"
+        if _clustered(decision):
+            method = "cluster-robust"
         bounds = [-decision.margin, decision.margin] if decision.margin else []
         return (
-            f"the {format_confidence(decision.level)} {method} interval for {name_b}'s "
-            f"{self.rate} minus {name_a}'s, {limit_points(decision.low, bounds)} to "
+            f"the {format_confidence(decision.level)} {method} interval for "
+            f"{name_b}'s {self.rate} minus {name_a}'s, {limit_points(decision.low, bounds)} to "
             f"{limit_points(decision.high, bounds)} points"
         )
+
+
+def _clustered(decision: Decision) -> bool:
+    return decision.interval_method == "cluster-robust"
 
 
 def points_of(margin: float) -> str:
@@ -186,7 +220,7 @@ def _noninferiority_sentence(decision: Decision, words: Words) -> str:
     name_a, name_b = words.names
     m = _Margin.of(decision.margin or 0.0)
     interval = words.interval(decision)
-    test = f"one-sided score test of non-inferiority, {words.p(decision)}"
+    test = f"one-sided {words.score_test(decision)} of non-inferiority, {words.p(decision)}"
     margin = decision.margin or 0.0
     if decision.reject:
         return (
@@ -217,7 +251,10 @@ def _superiority_sentence(decision: Decision, words: Words) -> str:
     name_a, name_b = words.names
     m = _Margin.of(decision.margin or 0.0)
     interval = words.interval(decision)
-    test = f"one-sided score test of superiority by the margin, {words.p(decision)}"
+    test = (
+        f"one-sided {words.score_test(decision)} of superiority by the margin, "
+        f"{words.p(decision)}"
+    )
     margin = decision.margin or 0.0
     if decision.reject:
         return (
@@ -245,7 +282,7 @@ def _equivalence_sentence(decision: Decision, words: Words) -> str:
     name_a, name_b = words.names
     m = _Margin.of(decision.margin or 0.0)
     interval = words.interval(decision)
-    test = f"two one-sided score tests, larger {words.p(decision)}"
+    test = f"two one-sided {words.score_test(decision)}s, larger {words.p(decision)}"
     margin = decision.margin or 0.0
     if decision.reject:
         return (

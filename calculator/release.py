@@ -13,15 +13,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from calculator.clustered import Clusters
 from calculator.formatting import format_pvalue
 from calculator.significance import exact_test_rejects
 
 if TYPE_CHECKING:
     from calculator.analysis import Analysis
+    from calculator.cases import PairedCases
     from calculator.clustered import ClusteredTestResult
     from calculator.mcnemar import Chi2TestResult
 
-__all__ = ["describe_cluster_change", "gate_fails", "is_worse"]
+__all__ = ["clusters_of", "describe_cluster_change", "gate_fails", "is_worse"]
+
+def clusters_of(cases: PairedCases) -> Clusters | None:
+    """The clusters of per-case results by their group column, or None without one: what
+    :func:`calculator.analyze` takes so that the decision and the gate count clusters."""
+    if not cases.group_column:
+        return None
+    labels = cases.cases[cases.group_column].astype("str").to_numpy()
+    return Clusters.from_outcomes(cases.a_pass, cases.b_pass, labels, column=cases.group_column)
+
 
 def is_worse(analysis: Analysis, alpha: float) -> bool:
     """True when B passes fewer cases than A and the two-sided exact p is at most `alpha`.
@@ -67,7 +78,9 @@ def gate_fails(analysis: Analysis) -> bool:
       unless Tango's score test rejects "B worse by the margin or more" at alpha. Absence of
       evidence of a drop does not pass this gate; evidence that any drop is smaller does.
     - question "worse" (one-sided): fails when the one-sided exact test shows B worse.
-    - otherwise: :func:`is_worse` at the decision's alpha (two-sided exact test, B behind).
+    - otherwise ("different"): fails when the decision's two-sided test rejects and B is
+      behind: :func:`is_worse` for the exact test, or the cluster-aware test when the analysis
+      counted clusters (``analyze(..., clusters=...)``), so a group column is never ignored.
 
     Examples
     --------
@@ -82,7 +95,7 @@ def gate_fails(analysis: Analysis) -> bool:
         return not decision.reject
     if decision.question == "worse":
         return decision.reject
-    return is_worse(analysis, decision.alpha)
+    return decision.reject and decision.estimate < 0
 
 
 def describe_cluster_change(cluster: ClusteredTestResult, plain: Chi2TestResult) -> str:

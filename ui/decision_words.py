@@ -156,9 +156,12 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
             f"{decision.margin:g}) this comparison {verdict}: {b} is {shown} non-inferior to "
             f"{a} at a margin of {_points(100.0 * decision.margin)}."
         )
+    test = "cluster-robust score test" if decision.interval_method == "cluster-robust" else (
+        "exact test"
+    )
     return (
         f"As a release gate (command line: cases --fail-if-worse) this comparison {verdict}: "
-        f"that gate fails only when the two-sided exact test shows {b} worse than {a} at "
+        f"that gate fails only when the two-sided {test} shows {b} worse than {a} at "
         f"α = {decision.alpha:g}, so too few cases pass it. It looks in that one direction, "
         "so on a change that does "
         f"nothing it fails at most α/2 = {decision.alpha / 2:g} of the time. Choose "

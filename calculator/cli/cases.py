@@ -27,7 +27,7 @@ from calculator.cli.question import (
     question_arguments,
 )
 from calculator.formatting import format_p_equals
-from calculator.release import describe_cluster_change, gate_fails, is_worse
+from calculator.release import clusters_of, describe_cluster_change, gate_fails
 
 if TYPE_CHECKING:
     from calculator.cases import PairedCases
@@ -110,7 +110,10 @@ def run(args: argparse.Namespace) -> int:
             "--fail-if-worse gates on B being worse, or with --margin on B being non-inferior; "
             "leave out --equivalence and --alternative greater"
         )
-    analysis = analyze(*cases.counts, alpha=args.alpha, names=cases.names, **question)
+    clusters = clusters_of(cases)
+    analysis = analyze(
+        *cases.counts, alpha=args.alpha, names=cases.names, clusters=clusters, **question
+    )
     cluster = clustered_mcnemar(*cases.cluster_counts()) if cases.group_column else None
     if args.json:
         payload = build_payload(cases, analysis, cluster)
@@ -227,18 +230,29 @@ def _text_report(
 
 
 def _gate_line(analysis: Analysis, alpha: float) -> str:
-    if analysis.decision.question in ("non-inferior", "worse"):
+    """The gate's verdict, decided and worded from ``analysis.decision`` (with a group column,
+    the cluster-aware test)."""
+    decision = analysis.decision
+    if decision.question in ("non-inferior", "worse"):
         return noninferiority_gate_line(analysis)
     name_a, name_b = analysis.names
-    exact = analysis.exact
-    worse = is_worse(analysis, alpha)
+    worse = gate_fails(analysis)
     verdict = f"FAIL: {name_b} is worse" if worse else f"pass: {name_b} is not shown worse"
+    test = (
+        decision.test.replace(" (doubled tail)", "")
+        if decision.test.startswith("two-sided")
+        else f"two-sided {decision.test}"
+    )
     return (
-        f"gate      {verdict} than {name_a} at alpha = {alpha:g} (two-sided exact McNemar test, "
-        f"{format_p_equals(exact.pvalue, exact.log10_pvalue, alpha=alpha)})"
+        f"gate      {verdict} than {name_a} at alpha = {alpha:g} ({test}, "
+        f"{format_p_equals(decision.pvalue, decision.log10_pvalue, alpha=alpha)})"
     )
 
 
 def _cluster_line(cases: PairedCases, analysis: Analysis, cluster: ClusteredTestResult) -> str:
     head = f"clusters  {cluster.clusters:,} groups in {cases.group_column!r}: "
-    return head + describe_cluster_change(cluster, analysis.chi2)
+    return (
+        head
+        + describe_cluster_change(cluster, analysis.chi2)
+        + " The decision and the gate count clusters."
+    )

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from calculator.cli import main
 
 
@@ -53,3 +55,78 @@ def test_six_only_a_cases_at_alpha_one_in_32_fail_the_gate_and_the_json_agrees(t
     status, out, _ = run(capsys, "cases", path, "--fail-if-worse", "--alpha", "0.03125", "--json")
     assert status == 1
     assert json.loads(out)["decision"]["reject"] is True
+
+
+# ---------------------------------------------------------------------------------------------
+# With a group column every decision, and so the gate, counts clusters
+# ---------------------------------------------------------------------------------------------
+def documents_file(tmp_path, *, lose: int, win: int, per: int = 25, lead: int = 8) -> str:
+    """`lose` documents where only old passes `lead` of `per` cases, `win` where only new does."""
+    rows, k = ["id,doc,old,new"], 0
+    for doc in range(lose + win):
+        for j in range(per):
+            if j < lead:
+                old, new = (1, 0) if doc < lose else (0, 1)
+            else:
+                old, new = 1, 1
+            rows.append(f"c{k},d{doc},{old},{new}")
+            k += 1
+    path = tmp_path / "docs.csv"
+    path.write_text("\n".join(rows) + "\n")
+    return str(path)
+
+
+def test_gate_with_a_margin_counts_clusters(tmp_path, capsys):
+    # 40 documents, in half new loses 8 cases, in the other half it wins 8: the plain 90% Tango
+    # interval (about +-2.9 points) clears -5 points, the cluster-robust one (+-8.6) does not.
+    path = documents_file(tmp_path, lose=20, win=20)
+    argv = ("cases", path, "--group", "doc", "--fail-if-worse", "--margin", "0.05")
+    status, out, _ = run(capsys, *argv)
+    assert status == 1
+    assert "gate      FAIL: new is not shown non-inferior" in out
+    assert "cluster-robust interval for new's pass rate minus old's, -8.6 to +8.6" in out
+    status, out, _ = run(capsys, *argv, "--json")
+    assert status == 1
+    decision = json.loads(out)["decision"]
+    assert decision["reject"] is False and decision["test"] == "cluster-robust score test"
+    assert decision["interval"]["method"] == "cluster-robust"
+
+
+def test_gate_without_a_margin_uses_the_cluster_adjusted_p(tmp_path, capsys):
+    # 23 documents where new loses 8, 17 where it wins 8: plain exact p = 0.009, cluster-adjusted
+    # (Durkalski) p = 0.343.
+    path = documents_file(tmp_path, lose=23, win=17)
+    status, out, _ = run(capsys, "cases", path, "--group", "doc", "--fail-if-worse")
+    assert status == 0
+    assert "gate      pass: new is not shown worse than old" in out
+    assert "cluster-robust score test, p = 0.343" in out
+    status, out, _ = run(capsys, "cases", path, "--group", "doc", "--fail-if-worse", "--json")
+    assert status == 0
+    assert json.loads(out)["decision"]["pvalue"] == pytest.approx(0.3428, abs=1e-4)
+
+
+# ---------------------------------------------------------------------------------------------
+# The interval quoted with a decision has the decision's level
+# ---------------------------------------------------------------------------------------------
+def test_one_sided_decision_quotes_a_90_percent_interval(capsys):
+    # 60, 10, 20, 20 with --alternative greater: one-sided exact p = 0.049; the 95% interval
+    # reached below 0 beside "B is better"; the 90% one lies above it.
+    status, out, _ = run(capsys, "table", "60", "10", "20", "20", "--alternative", "greater")
+    assert status == 0
+    assert "the 90% Agresti-Min interval for B's pass rate minus A's, +0.9 to +17.0" in out
+    assert "1 − 2α for a one-sided test" in out
+    status, out, _ = run(
+        capsys, "table", "60", "10", "20", "20", "--alternative", "greater", "--json"
+    )
+    assert json.loads(out)["decision"]["interval"]["level"] == pytest.approx(0.90)
+
+
+def test_alpha_one_percent_quotes_a_99_percent_interval(capsys):
+    # 60, 15, 5, 20 at alpha = 0.01: p = 0.041, not significant; the 95% interval excludes 0,
+    # the decision's 99% one does not.
+    status, out, _ = run(capsys, "table", "60", "15", "5", "20", "--alpha", "0.01", "--json")
+    decision = json.loads(out)["decision"]
+    assert decision["reject"] is False
+    assert decision["interval"]["level"] == pytest.approx(0.99)
+    assert decision["interval"]["low"] < 0 < decision["interval"]["high"]
+    assert "99% Agresti-Min interval" in decision["sentence"]

@@ -43,3 +43,42 @@ def test_failed_noninferiority_far_below_the_margin_says_b_is_worse_by_more():
     sentence = answer(at)
     assert "these cases show that B is worse than A by more than 1 point" in sentence
     assert "does not show that B is worse" not in sentence
+
+
+def test_one_sided_answer_quotes_the_decisions_level_and_says_why():
+    at = run_app({"question": "better", "a": "60", "b": "10", "c": "20", "d": "20"})
+    assert not at.exception
+    sentence = answer(at)
+    assert "the 90% Agresti-Min interval for B's pass rate minus A's, +0.9 to +17.0" in sentence
+    assert "1 − 2α for a one-sided test" in sentence
+
+
+def documents_csv(*, lose: int, win: int, per: int = 25, lead: int = 8) -> bytes:
+    rows, k = ["id,doc,old,new"], 0
+    for doc in range(lose + win):
+        for j in range(per):
+            old, new = ((1, 0) if doc < lose else (0, 1)) if j < lead else (1, 1)
+            rows.append(f"c{k},d{doc},{old},{new}")
+            k += 1
+    return ("\n".join(rows) + "\n").encode()
+
+
+def test_cases_page_with_a_group_column_answers_counting_clusters():
+    from apptest_pages import open_page
+
+    from ui.widgets import cases_files as files
+
+    at = open_page("app_pages/cases.py")
+    uploader = at.file_uploader(key=files.UPLOAD_KEYS[0])
+    uploader.set_value(("docs.csv", documents_csv(lose=20, win=20), "text/plain")).run()
+    widgets = [*at.selectbox]
+    group = next(w for w in widgets if w.key and w.key.split("__")[0] == "cases_group")
+    group.set_value("doc").run()
+    at.radio(key="cases_question").set_value("non-inferior").run()
+    at.number_input(key="cases_margin").set_value(5.0).run()
+    assert not at.exception
+    sentence = answer(at)
+    assert "not shown to be non-inferior" in sentence
+    assert "cluster-robust interval for new's pass rate minus old's, -8.6 to +8.6" in sentence
+    gate = [unescape(m.value) for m in at.markdown if "As a release gate" in unescape(m.value)]
+    assert gate and "this comparison fails" in gate[0]

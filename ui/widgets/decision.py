@@ -14,6 +14,7 @@ import dataclasses
 import streamlit as st
 
 from calculator import Analysis, Decision, gate_fails
+from calculator.clustered import Clusters
 from ui.decision_words import (
     DECISION_DEFAULTS,
     DECISION_EXPLANATION,
@@ -48,6 +49,7 @@ def decision_section(
     key_prefix: str = "",
     in_url: bool = True,
     present: bool = False,
+    clusters: Clusters | None = None,
 ) -> Decision | None:
     """Ask the question, show the answer; return the decision (None when it cannot be asked).
 
@@ -67,6 +69,9 @@ def decision_section(
     present : bool
         The presenting view: the question, the answer, the chart (drawn large) and the two
         figures, without the introduction, the caption and the folded explanation.
+    clusters : Clusters, optional
+        The cases by cluster (the per-case page's group column): every question and the gate
+        then use the cluster-aware test.
     """
     st.subheader("Decision")
     if not present:
@@ -82,6 +87,7 @@ def decision_section(
             convention=analysis.exact.convention,
             names=analysis.names,
             framing=analysis.framing,
+            clusters=clusters,
         )
     except ValueError as error:
         st.warning(escape_markdown(str(error)), icon=":material/warning:")
