@@ -192,7 +192,6 @@ def analyze(
     chi2 = mcnemar_chi2(table.b, table.c, correction=correction)
     unpaired = unpaired_z_test(table.a, table.b, table.c, table.d)
     gate_figures = gate_rates(gates, alpha, rho)
-    report = build_report(table, difference, exact, chi2, gate_figures, names, framing)
     decision = decide(
         table,
         difference,
@@ -204,6 +203,12 @@ def analyze(
         names=names,
         framing=framing,
         clusters=clusters,
+    )
+    # "No split can reach alpha" is about the two-sided test: not said beside a one-sided or
+    # margin decision that reaches it.
+    two_sided_caveat = decision.question == "different" or not decision.reject
+    report = build_report(
+        table, difference, exact, chi2, gate_figures, names, framing, few_pairs=two_sided_caveat
     )
     # With no discordant pair and no margin the decision only restates the report's sentence.
     if clusters is not None or (
@@ -241,8 +246,14 @@ def build_report(
     gates: GateRates,
     names: tuple[str, str],
     framing: str,
+    *,
+    few_pairs: bool = True,
 ) -> str:
-    """Two to four plain sentences stating the rates, the difference, the tests and conventions."""
+    """Two to four plain sentences stating the rates, the difference, the tests and conventions.
+
+    `few_pairs`: say when no split of the discordant pairs can reach alpha two-sided (left out
+    beside a one-sided or margin decision that is significant).
+    """
     name_a, name_b = names
     level = format_confidence(difference.level)
     method = CI_METHOD_NAMES[difference.method]
@@ -299,7 +310,7 @@ def build_report(
             f"(1 df, {format_p_equals(chi2.pvalue, chi2.log10_pvalue, alpha=alpha)})."
         )
     caveats = (
-        few_pairs_caveat(table.discordant, gates.alpha, exact.convention),
+        few_pairs_caveat(table.discordant, gates.alpha, exact.convention) if few_pairs else None,
         zero_width_caveat(difference),
         reconciliation(difference, exact),
     )

@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass
 
 from calculator._validation import check_choice, check_probability
+from calculator.errors import CalculatorError
 from calculator.decision_words import (
     Words,
     limit_points,
@@ -145,7 +146,8 @@ def resolve_question(
     """The question asked and its checked margin, from the three ways of saying it.
 
     Without `question`: no margin means the test `alternative` names ("two-sided" ->
-    "different", "greater" -> "better", "less" -> "worse"); a margin means "non-inferior".
+    "different", "greater" -> "better", "less" -> "worse"); a margin means "non-inferior",
+    or with "greater" "better" (by more than the margin); "less" takes no margin.
 
     Examples
     --------
@@ -153,6 +155,8 @@ def resolve_question(
     ('better', None)
     >>> resolve_question(None, margin=0.01)
     ('non-inferior', 0.01)
+    >>> resolve_question(None, "greater", margin=0.01)
+    ('better', 0.01)
     >>> resolve_question("equivalent")
     Traceback (most recent call last):
     ...
@@ -166,11 +170,13 @@ between 0 and 1 (0.01 is one percentage point).
         if margin is None:
             return _WITHOUT_ALTERNATIVE[alternative], None
         if alternative == "less":
-            raise ValueError(
+            raise CalculatorError(
                 "A margin tests whether B is no worse than A by more than the margin; it does "
                 'not go with `alternative` "less".'
             )
-        return "non-inferior", margin
+        # "greater" with a margin asks whether B is better by more than it, never silently
+        # whether B is non-inferior.
+        return ("better" if alternative == "greater" else "non-inferior"), margin
     check_choice(question, "question", QUESTIONS)
     implied = _ALTERNATIVE[question]
     if alternative != "two-sided" and alternative != implied:

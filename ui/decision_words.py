@@ -99,9 +99,13 @@ def pvalue_label(decision: Decision) -> str:
     """Label of the decision's p-value: which test gave it."""
     if decision.question == "equivalent":
         return "p, larger of two one-sided score tests"
+    sides = "two-sided" if decision.alternative == "two-sided" else "one-sided"
+    if decision.interval_method == "cluster-robust":
+        return f"p, {sides} cluster-robust score test"
     if decision.margin is not None:
         return "p, one-sided Tango score test"
-    sides = "two-sided" if decision.alternative == "two-sided" else "one-sided"
+    if "mid-p" in decision.test:  # the mid-p value is not an exact test's p
+        return f"p, {sides} McNemar mid-p"
     return f"p, {sides} exact McNemar"
 
 
@@ -144,7 +148,7 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
     >>> from calculator import analyze
     >>> d = analyze(1000, 0, 0, 0, margin=0.01).decision
     >>> print(gate_sentence(Wording(), d, fails=False))  # doctest: +NORMALIZE_WHITESPACE
-    As a release gate (command line: cases --fail-if-worse --margin 0.01) this comparison
+    As a release gate (command line: cases --fail-if-worse --margin 1pt) this comparison
     passes: B is shown non-inferior to A at a margin of 1 point.
     """
     a, b = wording.name_a, wording.name_b
@@ -153,7 +157,8 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
         shown = "not shown" if fails else "shown"
         return (
             f"As a release gate (command line: cases --fail-if-worse --margin "
-            f"{decision.margin:g}) this comparison {verdict}: {b} is {shown} non-inferior to "
+            f"{round(100.0 * decision.margin, 10):g}pt) this comparison {verdict}: {b} is "
+            f"{shown} non-inferior to "
             f"{a} at a margin of {_points(100.0 * decision.margin)}."
         )
     test = "cluster-robust score test" if decision.interval_method == "cluster-robust" else (

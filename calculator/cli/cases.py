@@ -22,6 +22,7 @@ from calculator.cli.arguments import UsageError, file_name, finite_number, level
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
     add_question_arguments,
+    check_gate_margin,
     decision_lines,
     noninferiority_gate_line,
     question_arguments,
@@ -105,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
     if cases.n == 0:
         raise ValueError(f"no usable cases: {_exclusion_summary(cases)}")
     question = question_arguments(args)
+    if args.fail_if_worse:
+        check_gate_margin(args.margin)
     if args.fail_if_worse and (question["question"] or args.alternative == "greater"):
         raise UsageError(
             "--fail-if-worse gates on B being worse, or with --margin on B being non-inferior; "

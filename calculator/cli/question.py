@@ -10,14 +10,17 @@ from __future__ import annotations
 import argparse
 
 from calculator.analysis import Analysis
-from calculator.cli.arguments import UsageError, level
+from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.decision import points_of
 from calculator.formatting import format_percent, format_pvalue
 from calculator.mcnemar import ALTERNATIVES
 from calculator.release import gate_fails
 
 __all__ = [
+    "GATE_MARGIN_LIMIT",
     "add_question_arguments",
+    "check_gate_margin",
+    "margin_value",
     "decision_lines",
     "noninferiority_gate_line",
     "question_arguments",
@@ -34,17 +37,72 @@ def add_question_arguments(parser: argparse.ArgumentParser, *, equivalence: bool
     )
     parser.add_argument(
         "--margin",
-        type=level("--margin"),
+        type=margin_value,
         default=None,
         metavar="DELTA",
-        help="non-inferiority margin in pass rate, 0.01 = one point: is B no worse than A by "
-        "more than DELTA? (Tango's score test)",
+        help="non-inferiority margin: a share of pass rate (0.01 = one point) or points with "
+        "their unit (1pt, 1%%), at most 50 points: is B no worse than A by more than DELTA? "
+        "(Tango's score test; with --alternative greater: is B better by more than DELTA?)",
     )
     if equivalence:
         parser.add_argument(
             "--equivalence",
             action="store_true",
             help="with --margin: are A and B within +/- DELTA of each other? (two one-sided tests)",
+        )
+
+
+#: Largest margin a release gate takes: a gate that lets B ship more than 10 points worse
+#: than A gates nothing, and such a value is most likely points typed as a share.
+GATE_MARGIN_LIMIT = 0.10
+#: Largest margin any question takes (50 points), as on the page.
+MARGIN_LIMIT = 0.50
+_POINT_UNITS = ("points", "point", "pts", "pt", "pp", "%")
+
+
+def margin_value(text: str) -> float:
+    """A margin typed on the command line, as a share of pass rate.
+
+    A bare number is a share, as always (0.01 is one point); a number with a unit ("1pt",
+    "1 point", "1pp", "1%") is in points, the page's unit. Refused: anything not in (0, 1) as
+    a share, and margins above 50 points.
+
+    Examples
+    --------
+    >>> margin_value("0.02"), margin_value("2pt"), margin_value("2.5 %")
+    (0.02, 0.02, 0.025)
+    """
+    stripped = text.strip().lower()
+    unit = next((u for u in _POINT_UNITS if stripped.endswith(u)), None)
+    if unit is not None:
+        try:
+            value = finite_number("--margin")(stripped[: -len(unit)].strip()) / 100.0
+        except argparse.ArgumentTypeError:
+            finite_number("--margin")(text)  # refused with the whole text in the message
+            raise
+        if not 0.0 < value < 1.0:
+            raise argparse.ArgumentTypeError(
+                f"--margin must be more than 0 and less than 100 points, but got {text!r}"
+            )
+    else:
+        value = level("--margin")(text)
+    if value > MARGIN_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"--margin {text} is {100 * value:g} points of pass rate, above the largest margin "
+            f"of 50 points; a bare number is a share (0.01 is one point): for "
+            f"{stripped} points write --margin {stripped}pt"
+        )
+    return value
+
+
+def check_gate_margin(margin: float | None) -> None:
+    """Refuse a release-gate margin above :data:`GATE_MARGIN_LIMIT` (10 points)."""
+    if margin is not None and margin > GATE_MARGIN_LIMIT:
+        raise UsageError(
+            f"--margin {margin:g} lets the gate pass B up to {100 * margin:g} points worse than "
+            f"A, more than the {100 * GATE_MARGIN_LIMIT:g} points a release gate takes; a bare "
+            f"number is a share (0.01 is one point): for {margin:g} points write "
+            f"--margin {margin:g}pt"
         )
 
 

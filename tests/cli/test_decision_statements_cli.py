@@ -130,3 +130,48 @@ def test_alpha_one_percent_quotes_a_99_percent_interval(capsys):
     assert decision["interval"]["level"] == pytest.approx(0.99)
     assert decision["interval"]["low"] < 0 < decision["interval"]["high"]
     assert "99% Agresti-Min interval" in decision["sentence"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Caveats and labels follow the question; one unit for margins; greater with a margin
+# ---------------------------------------------------------------------------------------------
+def test_a_significant_one_sided_result_is_not_printed_beside_no_split_can_reach_alpha(capsys):
+    # 0, 0, 5, 0: two-sided exact p = 2/32 = 0.0625 > 0.05, one-sided p = 1/32 = 0.031.
+    status, out, _ = run(capsys, "table", "0", "0", "5", "0", "--alternative", "greater")
+    assert "These cases show that B is better than A" in out
+    assert "no split can give" not in out
+    status, out, _ = run(capsys, "table", "0", "0", "5", "0", "--alternative", "greater", "--json")
+    assert "no split can give" not in json.loads(out)["report"]
+    status, out, _ = run(capsys, "table", "0", "0", "5", "0")  # two-sided: still said
+    assert "no split can give p ≤ 0.05" in out
+
+
+def test_alternative_greater_with_a_margin_asks_superiority_by_the_margin(capsys):
+    argv = ("table", "60", "5", "15", "20", "--alternative", "greater", "--margin", "0.02")
+    status, out, _ = run(capsys, *argv)
+    assert status == 0
+    assert "B is better than A by more than 2 points" in out
+    assert "non-inferior" not in out
+    status, out, _ = run(capsys, *argv, "--json")
+    assert json.loads(out)["decision"]["question"] == "better"
+
+
+def test_a_gate_margin_typed_as_points_is_refused_with_the_unit_to_use(tmp_path, capsys):
+    # 0.5 as a share is 50 points: before, the gate passed a release 30 points worse.
+    path = cases_file(tmp_path, both=40, only_a=30, only_b=0)
+    status, out, err = run(capsys, "cases", path, "--fail-if-worse", "--margin", "0.5")
+    assert status == 2 and out == ""
+    assert "--margin 0.5pt" in err and err.count("\n") == 1
+
+
+def test_a_margin_in_points_with_its_unit_is_the_same_as_the_share(tmp_path, capsys):
+    path = cases_file(tmp_path, both=900, only_a=10, only_b=30)
+    share = run(capsys, "cases", path, "--fail-if-worse", "--margin", "0.01", "--json")
+    points = run(capsys, "cases", path, "--fail-if-worse", "--margin", "1pt", "--json")
+    assert share[0] == points[0] == 0
+    assert json.loads(share[1])["decision"] == json.loads(points[1])["decision"]
+
+
+def test_table_refuses_margins_above_50_points(capsys):
+    status, out, err = run(capsys, "table", "60", "5", "15", "20", "--margin", "0.6")
+    assert status == 2 and out == "" and "above the largest margin of 50 points" in err

@@ -26,7 +26,7 @@ def _strict(data):
         ({"alternative": "greater"}, ("better", None)),
         ({"alternative": "less"}, ("worse", None)),
         ({"margin": 0.01}, ("non-inferior", 0.01)),
-        ({"margin": 0.01, "alternative": "greater"}, ("non-inferior", 0.01)),
+        ({"margin": 0.01, "alternative": "greater"}, ("better", 0.01)),  # never silently NI
         ({"question": "equivalent", "margin": 0.02}, ("equivalent", 0.02)),
         ({"question": "better", "margin": 0.02}, ("better", 0.02)),
         ({"question": "better", "alternative": "greater"}, ("better", None)),

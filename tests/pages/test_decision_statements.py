@@ -82,3 +82,11 @@ def test_cases_page_with_a_group_column_answers_counting_clusters():
     assert "cluster-robust interval for new's pass rate minus old's, -8.6 to +8.6" in sentence
     gate = [unescape(m.value) for m in at.markdown if "As a release gate" in unescape(m.value)]
     assert gate and "this comparison fails" in gate[0]
+
+
+def test_mid_p_is_never_labelled_exact_on_the_decision_card():
+    at = run_app({"conv": "mid-p", "question": "better"})
+    assert not at.exception
+    labels = [unescape(m.label) for m in at.metric]
+    assert "p, one-sided McNemar mid-p" in labels
+    assert not any("exact McNemar" in label for label in labels)
