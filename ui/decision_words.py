@@ -16,6 +16,7 @@ __all__ = [
     "DECISION_EXPLANATION",
     "DECISION_INTRO",
     "MARGIN_HELP",
+    "QUESTION_HELP",
     "MARGIN_RANGE",
     "gate_sentence",
     "PAGE_QUESTIONS",
@@ -35,6 +36,11 @@ DECISION_INTRO = (
     "release usually asks whether the new system is better, or at least no worse than the old "
     "by more than a small margin."
 )
+QUESTION_HELP = (
+    "Choose the question before looking at the results, as you fix the margin. Switching to "
+    "“better” after seeing which way the data lean halves the p-value: a two-sided p = 0.077 "
+    "becomes a one-sided 0.038, and the answer then claims more than the data show."
+)
 MARGIN_HELP = (
     "The largest drop in pass rate, in percentage points, that you would still ship. Fix it "
     "before you look at the results."
@@ -43,7 +49,9 @@ TWO_QUESTIONS = (
     "They answer different questions. The p-value is how often data at least this far from "
     "the null hypothesis would turn up if it were true. P({b} better) is how probable it is, "
     "given these cases and a Jeffreys prior Beta(1/2, 1/2) on the share of disagreements that "
-    "{a} wins, that {b}'s {rate} is the higher one; it is not a test and needs no margin."
+    "{a} wins, that {b}'s {rate} is the higher one; it is not a test and needs no margin. It "
+    "says which system is ahead, not by how much: with enough cases it comes near 100% for a "
+    "difference far too small to matter, so read the interval for the size."
 )
 DECISION_EXPLANATION = """\
 **Not significant is not "no worse".** A two-sided test at zero that finds no significant difference

@@ -33,7 +33,9 @@ def add_question_arguments(parser: argparse.ArgumentParser, *, equivalence: bool
         "--alternative",
         choices=ALTERNATIVES,
         default="two-sided",
-        help="greater: is B's pass rate higher than A's? less: lower? (two-sided)",
+        help="greater: is B's pass rate higher than A's? less: lower? (two-sided). Fix it "
+        "before seeing the data: a one-sided test chosen after seeing which way the data lean "
+        "halves the p-value and claims more than the data show",
     )
     parser.add_argument(
         "--margin",
@@ -133,7 +135,7 @@ def decision_lines(analysis: Analysis) -> list[str]:
     >>> print("\\n".join(lines[1:]))  # doctest: +NORMALIZE_WHITESPACE
     decision p          0.021 (one-sided exact McNemar test; B better: yes)
     P(B better)         98.9% (posterior, Jeffreys prior; a probability of the direction,
-    not a p-value)
+    not of its size, and not a p-value)
     """
     decision, better = analysis.decision, analysis.better
     name_b = analysis.names[1]
@@ -149,7 +151,7 @@ def decision_lines(analysis: Analysis) -> list[str]:
     posterior = (
         f"P({name_b} better)".ljust(20)
         + f"{probability} (posterior, Jeffreys prior; a probability of the direction, "
-        "not a p-value)"
+        "not of its size, and not a p-value)"
     )
     if decision.question == "different":  # the report already gives the two-sided test
         return [posterior]

@@ -175,3 +175,12 @@ def test_a_margin_in_points_with_its_unit_is_the_same_as_the_share(tmp_path, cap
 def test_table_refuses_margins_above_50_points(capsys):
     status, out, err = run(capsys, "table", "60", "5", "15", "20", "--margin", "0.6")
     assert status == 2 and out == "" and "above the largest margin of 50 points" in err
+
+
+def test_posterior_line_says_direction_not_size_and_the_question_help_says_fix_it(capsys):
+    status, out, _ = run(capsys, "table", "60", "5", "15", "20", "--alternative", "greater")
+    assert "a probability of the direction, not of its size, and not a p-value" in out
+    with pytest.raises(SystemExit):
+        main(["table", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "Fix it before seeing the data" in help_text

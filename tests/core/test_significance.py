@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -72,3 +73,13 @@ def test_the_exact_p_as_alpha_always_rejects_and_just_below_never(b, c, conventi
 def test_continuous_rule_decides_underflowing_p_values():
     assert rejects(-400.0, 1e-300)
     assert not rejects(math.log10(0.051), 0.05)
+
+
+def test_chi_square_conditional_size_is_the_binomial_mass_of_rejecting_splits():
+    # By hand from Binomial(m, 1/2): m = 4 rejects at 4-0 and 0-4 (X2 = 4 >= 3.84): 2/16;
+    # m = 8 rejects at |b - c| >= 6 (X2 = 4.5), b in {0, 1, 7, 8}: 2 (1 + 8)/256 = 0.0703125.
+    from calculator.caveats import chi2_conditional_size
+
+    assert chi2_conditional_size(4, 0.05) == 0.125
+    assert chi2_conditional_size(8, 0.05) == pytest.approx(18 / 256)
+    assert chi2_conditional_size(3, 0.05) == 0.0

@@ -90,3 +90,29 @@ def test_mid_p_is_never_labelled_exact_on_the_decision_card():
     labels = [unescape(m.label) for m in at.metric]
     assert "p, one-sided McNemar mid-p" in labels
     assert not any("exact McNemar" in label for label in labels)
+
+
+def test_chi_square_caption_gives_the_conditional_size_the_page_computes():
+    # m = 4: only 4-0 and 0-4 reach X2 >= 3.84, so the test rejects a true null 2/16 = 12.5% of
+    # the time given m (calculator.caveats.chi2_conditional_size, checked in the core tests).
+    at = run_app({"a": "10", "b": "3", "c": "1", "d": "10"})
+    assert not at.exception
+    text = page_text(at)
+    assert "rejects a true null hypothesis 12.5% of the time at α = 0.05" in text
+    assert "Published sizes average over the number of discordant pairs" in text
+    assert "slightly more often" not in text
+
+
+def test_the_question_is_said_to_be_fixed_before_the_data_where_it_is_chosen():
+    at = run_app({})
+    assert not at.exception
+    help_text = at.radio(key="question").help
+    assert "Choose the question before looking at the results" in help_text
+    assert "halves the p-value" in help_text
+
+
+def test_p_b_better_says_it_is_not_the_size_of_the_difference():
+    # P(B better) is 98.7% for a difference of 5e-8 points at n = 2e9 (posterior.py's example);
+    # the page says beside it that the direction is not the size.
+    at = run_app({})
+    assert "not by how much" in page_text(at)

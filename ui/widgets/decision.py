@@ -20,6 +20,7 @@ from ui.decision_words import (
     DECISION_EXPLANATION,
     DECISION_INTRO,
     MARGIN_HELP,
+    QUESTION_HELP,
     MARGIN_RANGE,
     PAGE_QUESTIONS,
     gate_sentence,
@@ -140,6 +141,7 @@ def _question_inputs(wording: Wording, key_prefix: str, in_url: bool) -> tuple[s
             key=f"{key_prefix}question",
             captions=[question_label(shown, key, margin_now) for key in PAGE_QUESTIONS],
             bind=bind,
+            help=QUESTION_HELP,
         )
     with margin_col:
         margin = st.number_input(
