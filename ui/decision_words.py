@@ -43,7 +43,10 @@ QUESTION_HELP = (
 )
 MARGIN_HELP = (
     "The largest drop in pass rate, in percentage points, that you would still ship. Fix it "
-    "before you look at the results."
+    "before you look at the results. The margin questions use Tango's score test, a "
+    "large-sample test: where B never beats A it can reject more often than α (6% at α = 5% "
+    "with 300 cases and a 2-point margin; the Plan page gives the exact figure for a planned "
+    "size)."
 )
 TWO_QUESTIONS = (
     "They answer different questions. The p-value is how often data at least this far from "

@@ -44,7 +44,8 @@ def add_question_arguments(parser: argparse.ArgumentParser, *, equivalence: bool
         metavar="DELTA",
         help="non-inferiority margin: a share of pass rate (0.01 = one point) or points with "
         "their unit (1pt, 1%%), at most 50 points: is B no worse than A by more than DELTA? "
-        "(Tango's score test; with --alternative greater: is B better by more than DELTA?)",
+        "(Tango's score test, a large-sample test that can reject more often than alpha where "
+        "B never beats A; with --alternative greater: is B better by more than DELTA?)",
     )
     if equivalence:
         parser.add_argument(

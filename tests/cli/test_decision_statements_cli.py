@@ -184,3 +184,11 @@ def test_posterior_line_says_direction_not_size_and_the_question_help_says_fix_i
         main(["table", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert "Fix it before seeing the data" in help_text
+
+
+def test_plan_margin_states_the_saw_tooth_and_the_size_where_b_never_wins(capsys):
+    status, out, _ = run(capsys, "plan", "--margin", "0.02", "--p10", "0.02", "--p01", "0.02")
+    assert status == 0
+    assert "required n          662" in out
+    assert "from 676 on the power stays above it" in out
+    assert "size if B never wins" in out

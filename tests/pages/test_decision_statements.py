@@ -116,3 +116,8 @@ def test_p_b_better_says_it_is_not_the_size_of_the_difference():
     # the page says beside it that the direction is not the size.
     at = run_app({})
     assert "not by how much" in page_text(at)
+
+
+def test_the_margin_field_says_the_score_test_can_be_liberal():
+    at = run_app({"question": "non-inferior"})
+    assert "can reject more often than α" in at.number_input(key="margin").help
