@@ -16,7 +16,7 @@ from scipy import special
 from calculator._validation import check_count
 from calculator.mcnemar import LN10
 
-__all__ = ["PRIOR", "BetterProbability", "probability_b_better"]
+__all__ = ["PRIOR", "BetterProbability", "format_probability", "probability_b_better"]
 
 #: The prior, as reports name it.
 PRIOR = "Jeffreys Beta(1/2, 1/2)"
@@ -134,3 +134,23 @@ def log_incomplete_beta_half(a: float, b: float) -> float:
     relative = np.exp(np.cumsum(log_ratios))
     log_prefactor = -(a + b) * math.log(2.0) - math.log(a) - float(special.betaln(a, b))
     return log_prefactor + math.log1p(float(relative.sum()))
+
+
+def format_probability(better: BetterProbability) -> str:
+    """P(B better) as the page and the command line print it: a percentage, never 0% or 100%
+    (under the Jeffreys prior neither is ever exact), and never a run of nines.
+
+    Examples
+    --------
+    >>> format_probability(probability_b_better(5, 15)), format_probability(probability_b_better(0, 50))
+    ('98.9%', '> 99.9999%')
+    >>> format_probability(probability_b_better(50, 0))
+    '< 0.0001%'
+    """
+    from calculator.formatting import format_percent
+
+    if better.probability_A_better < 1e-6:
+        return "> 99.9999%"
+    if better.probability_B_better < 1e-6:
+        return "< 0.0001%"
+    return format_percent(better.probability_B_better)

@@ -7,7 +7,8 @@ page, the report and the command line say the same thing.
 from __future__ import annotations
 
 from calculator import BetterProbability, Decision
-from calculator.formatting import format_percent, format_pvalue
+from calculator.formatting import format_pvalue
+from calculator.posterior import format_probability
 from ui.params import DECISION_DEFAULTS, MARGIN_RANGE, PAGE_QUESTIONS
 from ui.words import Wording
 
@@ -130,7 +131,7 @@ def probability_label(wording: Wording) -> str:
 
 
 def probability_text(better: BetterProbability) -> str:
-    """The posterior probability, never 0% or 100% unless exact.
+    """The posterior probability, never 0% or 100% (:func:`calculator.posterior.format_probability`).
 
     Examples
     --------
@@ -138,12 +139,7 @@ def probability_text(better: BetterProbability) -> str:
     >>> probability_text(better(5, 15)), probability_text(better(0, 4000))
     ('98.9%', '> 99.9999%')
     """
-    value = better.probability_B_better
-    if better.probability_A_better < 1e-6:
-        return "> 99.9999%"
-    if value < 1e-6:
-        return "< 0.0001%"
-    return format_percent(value)
+    return format_probability(better)
 
 
 def two_questions(wording: Wording) -> str:

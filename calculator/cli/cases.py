@@ -8,7 +8,8 @@ outcome column of FILE, ``--b`` that of FILE_B, and ``--id`` the column pairing 
 Columns are guessed when omitted and obvious. Exit status: 0, or 1 with ``--fail-if-worse`` when
 B is worse than A at level alpha by the two-sided exact McNemar test (with ``--margin DELTA``:
 unless B is shown non-inferior, no worse than A by DELTA or more); 2 for unusable input. The
-gate fails in one direction only, so its false-alarm rate per comparison is at most alpha/2.
+gate fails in one direction only, so its false-alarm rate per comparison is at most alpha/2
+(at most alpha with ``--alternative less``, a one-sided test at alpha).
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 from calculator.analysis import Analysis, analyze
-from calculator.cli.arguments import UsageError, file_name, finite_number, level
+from calculator.cli.arguments import UsageError, file_name, finite_number
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
     add_question_arguments,
+    alpha_value,
     check_gate_margin,
     decision_lines,
     noninferiority_gate_line,
@@ -70,7 +72,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--alpha",
-        type=level("--alpha"),
+        type=alpha_value,
         default=0.05,
         metavar="X",
         help="significance level of the gate (0.05)",
@@ -81,8 +83,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="exit with status 1 when B is significantly worse than A (two-sided exact test at "
         "--alpha; the gate fires in that one direction only, so on a change that does nothing "
-        "it raises a false alarm at most alpha/2 of the time); with --margin, unless B is shown "
-        "non-inferior",
+        "it raises a false alarm at most alpha/2 of the time; with --alternative less it is "
+        "the one-sided test, at most alpha); with --margin, unless B is shown non-inferior",
     )
     add_question_arguments(parser)
     parser.set_defaults(func=run)

@@ -12,13 +12,15 @@ import argparse
 from calculator.analysis import Analysis
 from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.decision import points_of
-from calculator.formatting import format_percent, format_pvalue
+from calculator.formatting import format_pvalue
 from calculator.mcnemar import ALTERNATIVES
+from calculator.posterior import format_probability
 from calculator.release import gate_fails
 
 __all__ = [
     "GATE_MARGIN_LIMIT",
     "add_question_arguments",
+    "alpha_value",
     "check_gate_margin",
     "margin_value",
     "decision_lines",
@@ -109,6 +111,23 @@ def check_gate_margin(margin: float | None) -> None:
         )
 
 
+def alpha_value(text: str) -> float:
+    """A significance level from the command line: a number above 0 and below 0.5 (a test at
+    0.5 or more rejects at least as often as it does not when nothing differs).
+
+    Examples
+    --------
+    >>> alpha_value("0.05")
+    0.05
+    """
+    value = finite_number("--alpha")(text)
+    if not 0.0 < value < 0.5:
+        raise argparse.ArgumentTypeError(
+            f"--alpha must be a number strictly between 0 and 0.5, but got {text!r}"
+        )
+    return value
+
+
 def question_arguments(args: argparse.Namespace) -> dict[str, object]:
     """The ``alternative``, ``margin`` and ``question`` keywords of :func:`calculator.analyze`."""
     equivalence = getattr(args, "equivalence", False)
@@ -148,7 +167,7 @@ def decision_lines(analysis: Analysis) -> list[str]:
         "non-inferior": f"{name_b} non-inferior",
         "equivalent": "equivalent",
     }[decision.question]
-    probability = _probability(better.probability_B_better, better.log10_probability_B_better)
+    probability = format_probability(better)
     posterior = (
         f"P({name_b} better)".ljust(20)
         + f"{probability} (posterior, Jeffreys prior; a probability of the direction, "
@@ -187,12 +206,3 @@ def noninferiority_gate_line(analysis: Analysis) -> str:
         reason = f"{name_b} is {shown} worse than {name_a} by the one-sided exact test"
     verdict = "FAIL" if gate_fails(analysis) else "pass"
     return f"gate      {verdict}: {reason} (p = {p_text} {side} α = {decision.alpha:g})"
-
-
-def _probability(value: float, log10_value: float) -> str:
-    """A probability that never reads 0% or 100% unless it is exactly that."""
-    if value == 0.0:
-        return f"< 1e-300 (log10 = {log10_value:.2f})"
-    if value < 0.001:
-        return f"{value:.1e}"
-    return format_percent(value)

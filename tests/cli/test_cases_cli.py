@@ -134,7 +134,7 @@ def test_threshold_option(tmp_path, capsys):
         ),
         (
             lambda p: [write(p, "r.csv", "id,a,b", "1,1,0"), "--alpha", "2"],
-            "strictly between 0 and 1",
+            "strictly between 0 and 0.5",  # a level of 0.5 or more is refused too
         ),
         (lambda p: [write(p, "r.csv", "id,a,b", "1,1,0"), "--threshold", "nan"], "finite number"),
         (lambda p: [write(p, "r.csv", "id,a,b", "1,1,0"), "--threshold", "x"], "finite number"),

@@ -192,3 +192,32 @@ def test_plan_margin_states_the_saw_tooth_and_the_size_where_b_never_wins(capsys
     assert "required n          662" in out
     assert "from 676 on the power stays above it" in out
     assert "size if B never wins" in out
+
+
+# ---------------------------------------------------------------------------------------------
+# The review's wording list
+# ---------------------------------------------------------------------------------------------
+def test_alpha_of_a_half_or_more_is_refused_by_table(capsys):
+    status, out, err = run(capsys, "table", "60", "5", "15", "20", "--alpha", "0.6")
+    assert status == 2 and out == "" and "strictly between 0 and 0.5" in err
+
+
+def test_p_b_better_never_prints_a_run_of_nines_or_100_percent(capsys):
+    # b = 2, c = 60: P(A better) is about 1e-16, so P(B better) printed 99.99999999999999%.
+    for counts in (("0", "2", "60", "0"), ("0", "0", "50", "0")):
+        status, out, _ = run(capsys, "table", *counts, "--alternative", "greater")
+        line = next(line for line in out.splitlines() if line.startswith("P(B better)"))
+        assert "> 99.9999%" in line and "99.99999" not in line and "100.0%" not in line
+
+
+def test_fail_if_worse_help_gives_the_bound_of_the_one_sided_gate(capsys):
+    with pytest.raises(SystemExit):
+        main(["cases", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "with --alternative less it is the one-sided test, at most alpha" in help_text
+
+
+def test_equivalence_is_labelled_two_one_sided_tests(capsys):
+    status, out, _ = run(capsys, "table", "60", "5", "15", "20", "--margin", "0.05", "--equivalence")
+    line = next(line for line in out.splitlines() if line.startswith("decision p"))
+    assert "two one-sided Tango score tests" in line

@@ -121,3 +121,11 @@ def test_p_b_better_says_it_is_not_the_size_of_the_difference():
 def test_the_margin_field_says_the_score_test_can_be_liberal():
     at = run_app({"question": "non-inferior"})
     assert "can reject more often than α" in at.number_input(key="margin").help
+
+
+def test_teaching_null_summary_says_one_discordant_pair_in_the_singular():
+    from calculator.teaching.null_distribution import null_distribution
+    from ui.teaching_words import null_summary
+
+    text = " ".join(null_summary(null_distribution(1, 1)))
+    assert "1 discordant pair " in text and "1 discordant pairs" not in text
