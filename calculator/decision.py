@@ -80,7 +80,7 @@ class Decision:
     margin : float or None
         Delta in pass rate (0.01 = one point), or None for a test against no difference.
     test : str
-        The test in words, e.g. "exact McNemar test (doubled tail)" or "Tango score test".
+        The test in words, e.g. "two-sided exact McNemar test, doubled tail" or "Tango score test".
     statistic : float or None
         z for pB - pA at the null boundary (positive when B does better than it) for a score
         test; None for the exact McNemar test, whose statistic is the count b of the table.
@@ -270,7 +270,7 @@ def decide(
     alpha = check_alpha(alpha) if one_sided else check_probability(alpha, "alpha")
     words = Words(names, framing, alpha, card_level=difference.level)
     if clusters is not None:
-        decision = _clustered(table, clusters, question, margin, alpha)
+        decision = _clustered(table, clusters, question, margin, alpha, convention)
     elif margin is None:
         decision = _exact(table, difference, question, alpha, convention)
     else:
@@ -306,7 +306,7 @@ def _exact(
     sides = "two-sided" if tested == "two-sided" else "one-sided"
     # A one-sided exact p is one tail, nothing doubled; mid-p is not an exact test.
     name = {
-        ("doubling", True): "two-sided exact McNemar test (doubled tail)",
+        ("doubling", True): "two-sided exact McNemar test, doubled tail",
         ("doubling", False): "one-sided exact McNemar test",
     }.get((convention, tested == "two-sided"), f"{sides} McNemar mid-p test")
     level = decision_level(question, None, alpha)
@@ -371,10 +371,18 @@ def _tango(table: PairedTable, question: str, margin: float, alpha: float) -> De
 
 
 def _clustered(
-    table: PairedTable, clusters: Clusters, question: str, margin: float | None, alpha: float
+    table: PairedTable,
+    clusters: Clusters,
+    question: str,
+    margin: float | None,
+    alpha: float,
+    convention: str,
 ) -> Decision:
     """Every question asked of clustered cases: :func:`calculator.clustered.cluster_aware_test`
-    at each null boundary (two, for equivalence: the larger p decides)."""
+    at each null boundary (two, for equivalence: the larger p decides). Without a margin the
+    p-value is at least the exact McNemar test's (with `convention`), so counting clusters
+    never makes a decision claim more than the exact test of the same cases (and with no
+    discordant pair p = 1)."""
     level = decision_level(question, margin, alpha)
     delta = margin or 0.0
     boundaries = {
@@ -389,16 +397,22 @@ def _clustered(
         for null, side in boundaries
     ]
     result = max(results, key=lambda r: r.log10_pvalue)
+    log10_p = result.log10_pvalue
+    if margin is None:  # never claims more than the exact test of the same table
+        exact = mcnemar_exact(
+            table.b, table.c, convention=convention, alternative=_ALTERNATIVE[question]
+        )
+        log10_p = max(log10_p, exact.log10_pvalue)
     return Decision(
         question=question,
         alternative=_ALTERNATIVE[question],
         margin=margin,
         test=CLUSTER_TEST,
         statistic=result.statistic,
-        pvalue=10.0**result.log10_pvalue,
-        log10_pvalue=result.log10_pvalue,
+        pvalue=10.0**log10_p,
+        log10_pvalue=log10_p,
         alpha=alpha,
-        reject=rejects(result.log10_pvalue, alpha),
+        reject=rejects(log10_p, alpha),
         estimate=(table.c - table.b) / table.n,
         low=result.low,
         high=result.high,

@@ -244,7 +244,7 @@ def _gate_line(analysis: Analysis, alpha: float) -> str:
     worse = gate_fails(analysis)
     verdict = f"FAIL: {name_b} is worse" if worse else f"pass: {name_b} is not shown worse"
     test = (
-        decision.test.replace(" (doubled tail)", "")
+        decision.test.replace(", doubled tail", "")
         if decision.test.startswith("two-sided")
         else f"two-sided {decision.test}"
     )

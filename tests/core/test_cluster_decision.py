@@ -131,3 +131,23 @@ def test_the_test_rejects_exactly_when_the_interval_clears_the_null():
     for null in (-0.12, -0.08, -0.05, 0.0, 0.03):
         result = cluster_aware_test(table, clusters, null=null, alternative="greater", level=0.9)
         assert (result.log10_pvalue <= math.log10(0.05)) == (result.low > null)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(0, 4)), min_size=1,
+             max_size=12),
+    st.sampled_from(["different", "better", "worse"]),
+)
+def test_counting_clusters_never_claims_more_than_the_exact_test(rows, question):
+    # Three singleton clusters where only A passes: the score statistics give a one-sided
+    # p of 0.04, the exact test 1/8; the decision keeps the exact test's p as its floor.
+    clusters = Clusters.from_counts(
+        [r[0] for r in rows], [r[1] for r in rows], [r[0] + r[1] + r[2] + 1 for r in rows]
+    )
+    b, c, n = sum(clusters.b_counts), sum(clusters.c_counts), sum(clusters.sizes)
+    table = PairedTable(n - b - c, b, c, 0)
+    counted = analyze(*astuple(table), question=question, clusters=clusters).decision
+    plain = analyze(*astuple(table), question=question).decision
+    assert counted.log10_pvalue >= plain.log10_pvalue - 1e-12
+    assert not (counted.reject and not plain.reject)

@@ -242,3 +242,13 @@ def test_margin_in_words():
     assert points_of(0.01) == "1 point"
     assert points_of(0.005) == "0.5 points"
     assert points_of(0.5) == "50 points"
+
+
+@pytest.mark.parametrize("table", [(60, 15, 5, 20), (70, 4, 12, 14), (0, 0, 5, 0)])
+def test_decision_sentences_have_no_nested_parentheses(table):
+    for question in ("different", "better"):
+        sentence = analyze(*table, question=question).decision.sentence
+        depth = 0
+        for char in sentence:
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            assert depth <= 1, sentence

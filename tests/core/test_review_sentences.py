@@ -35,7 +35,7 @@ def test_mid_p_decision_is_never_called_exact(alternative):
 
 
 def test_two_sided_doubling_still_names_its_rule():
-    assert analyze(70, 4, 12, 14).decision.test == "two-sided exact McNemar test (doubled tail)"
+    assert analyze(70, 4, 12, 14).decision.test == "two-sided exact McNemar test, doubled tail"
 
 
 def test_decision_limits_read_as_the_report_prints_them():
