@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 
 from calculator._validation import check_choice, check_probability
-from calculator.errors import CalculatorError
+from calculator.clustered import Clusters, cluster_aware_test
 from calculator.decision_words import (
     Words,
     limit_points,
@@ -27,7 +27,7 @@ from calculator.decision_words import (
     no_margin_sentence,
     points_of,
 )
-from calculator.clustered import Clusters, cluster_aware_test
+from calculator.errors import CalculatorError
 from calculator.intervals import DifferenceInterval, difference_interval
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
 from calculator.noninferiority import check_alpha, margin_test
@@ -420,5 +420,3 @@ def _clustered(
         interval_method="cluster-robust",
         sentence="",
     )
-
-

@@ -252,8 +252,7 @@ def _superiority_sentence(decision: Decision, words: Words) -> str:
     m = _Margin.of(decision.margin or 0.0)
     interval = words.interval(decision)
     test = (
-        f"one-sided {words.score_test(decision)} of superiority by the margin, "
-        f"{words.p(decision)}"
+        f"one-sided {words.score_test(decision)} of superiority by the margin, {words.p(decision)}"
     )
     margin = decision.margin or 0.0
     if decision.reject:
@@ -273,9 +272,7 @@ def _superiority_sentence(decision: Decision, words: Words) -> str:
             f"{head}: {interval}, lies entirely below {m.plus} {m.unit}, so these cases rule "
             f"out a gain of {m.delta} or more ({test})."
         )
-    return (
-        f"{head}: {interval}, does not lie entirely above {m.plus} {m.unit} ({test})."
-    )
+    return f"{head}: {interval}, does not lie entirely above {m.plus} {m.unit} ({test})."
 
 
 def _equivalence_sentence(decision: Decision, words: Words) -> str:

@@ -142,8 +142,10 @@ def format_probability(better: BetterProbability) -> str:
 
     Examples
     --------
-    >>> format_probability(probability_b_better(5, 15)), format_probability(probability_b_better(0, 50))
-    ('98.9%', '> 99.9999%')
+    >>> format_probability(probability_b_better(5, 15))
+    '98.9%'
+    >>> format_probability(probability_b_better(0, 50))
+    '> 99.9999%'
     >>> format_probability(probability_b_better(50, 0))
     '< 0.0001%'
     """

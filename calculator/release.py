@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["clusters_of", "describe_cluster_change", "gate_fails", "is_worse"]
 
+
 def clusters_of(cases: PairedCases) -> Clusters | None:
     """The clusters of per-case results by their group column, or None without one: what
     :func:`calculator.analyze` takes so that the decision and the gate count clusters."""

@@ -131,7 +131,8 @@ def probability_label(wording: Wording) -> str:
 
 
 def probability_text(better: BetterProbability) -> str:
-    """The posterior probability, never 0% or 100% (:func:`calculator.posterior.format_probability`).
+    """The posterior probability, never 0% or 100%
+    (:func:`calculator.posterior.format_probability`).
 
     Examples
     --------
@@ -168,8 +169,10 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
             f"{shown} non-inferior to "
             f"{a} at a margin of {_points(100.0 * decision.margin)}."
         )
-    test = "cluster-robust score test" if decision.interval_method == "cluster-robust" else (
-        "exact test"
+    test = (
+        "cluster-robust score test"
+        if decision.interval_method == "cluster-robust"
+        else ("exact test")
     )
     return (
         f"As a release gate (command line: cases --fail-if-worse) this comparison {verdict}: "

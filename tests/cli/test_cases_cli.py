@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from calculator import analyze
-from calculator.clustered import Clusters
 from calculator.cli import main
+from calculator.clustered import Clusters
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 HARNESS_A = str(DATA / "samples_gsm8k_model_a.jsonl")

@@ -218,6 +218,8 @@ def test_fail_if_worse_help_gives_the_bound_of_the_one_sided_gate(capsys):
 
 
 def test_equivalence_is_labelled_two_one_sided_tests(capsys):
-    status, out, _ = run(capsys, "table", "60", "5", "15", "20", "--margin", "0.05", "--equivalence")
+    status, out, _ = run(
+        capsys, "table", "60", "5", "15", "20", "--margin", "0.05", "--equivalence"
+    )
     line = next(line for line in out.splitlines() if line.startswith("decision p"))
     assert "two one-sided Tango score tests" in line

@@ -46,7 +46,9 @@ def docs(lose: int, win: int, *, per: int = 25, lead: int = 8) -> tuple[PairedTa
 def per_case(clusters: Clusters) -> tuple[np.ndarray, np.ndarray]:
     """Every case's B - A (1, -1 or 0) and its cluster label."""
     diffs, labels = [], []
-    for i, (b, c, n) in enumerate(zip(clusters.b_counts, clusters.c_counts, clusters.sizes)):
+    for i, (b, c, n) in enumerate(
+        zip(clusters.b_counts, clusters.c_counts, clusters.sizes, strict=True)
+    ):
         diffs += [-1] * b + [1] * c + [0] * (n - b - c)
         labels += [i] * n
     return np.array(diffs, float), np.array(labels)
@@ -70,8 +72,11 @@ def test_the_issue_example_interval_is_about_eight_points_at_90_percent():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(0, 6)), min_size=5,
-                max_size=30))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(0, 6)), min_size=5, max_size=30
+    )
+)
 def test_interval_ends_solve_the_score_equation(rows):
     clusters = Clusters.from_counts(
         [r[0] for r in rows], [r[1] for r in rows], [r[0] + r[1] + r[2] + 1 for r in rows]
@@ -93,7 +98,9 @@ def test_at_zero_the_statistic_is_durkalskis_and_with_singletons_mcnemars():
     assert cluster_score(clusters, 0.0) ** 2 == pytest.approx(
         clustered_mcnemar([3, 2, 0, 4], [0, 1, 2, 1]).statistic
     )
-    singles = Clusters.from_counts([1] * 7 + [0] * 3 + [0] * 5, [0] * 7 + [1] * 3 + [0] * 5, [1] * 15)
+    singles = Clusters.from_counts(
+        [1] * 7 + [0] * 3 + [0] * 5, [0] * 7 + [1] * 3 + [0] * 5, [1] * 15
+    )
     assert cluster_score(singles, 0.0) ** 2 == pytest.approx(mcnemar_chi2(7, 3).statistic)
 
 
@@ -116,8 +123,9 @@ def test_without_a_margin_the_gate_uses_the_cluster_adjusted_p():
     plain = analyze(*astuple(table))
     assert plain.exact.pvalue < 0.01 and gate_fails(plain)
     counted = analyze(*astuple(table), clusters=clusters)
-    assert counted.decision.pvalue == pytest.approx(clustered_mcnemar(
-        list(clusters.b_counts), list(clusters.c_counts)).pvalue)
+    assert counted.decision.pvalue == pytest.approx(
+        clustered_mcnemar(list(clusters.b_counts), list(clusters.c_counts)).pvalue
+    )
     assert counted.decision.pvalue == pytest.approx(0.3428, abs=1e-4)
     assert not gate_fails(counted)
     for question in ("worse", "better"):
@@ -135,8 +143,9 @@ def test_the_test_rejects_exactly_when_the_interval_clears_the_null():
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(0, 4)), min_size=1,
-             max_size=12),
+    st.lists(
+        st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=12
+    ),
     st.sampled_from(["different", "better", "worse"]),
 )
 def test_counting_clusters_never_claims_more_than_the_exact_test(rows, question):

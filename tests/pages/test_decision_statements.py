@@ -27,7 +27,11 @@ def unescape(markdown: str) -> str:
 
 def answer(at: AppTest) -> str:
     prefix = unescape(ANSWER_PREFIX)
-    found = [unescape(m.value)[len(prefix) :] for m in at.markdown if unescape(m.value).startswith(prefix)]
+    found = [
+        unescape(m.value)[len(prefix) :]
+        for m in at.markdown
+        if unescape(m.value).startswith(prefix)
+    ]
     assert len(found) == 1, found
     return found[0]
 
