@@ -340,15 +340,23 @@ def _required_n(p10, p01, margin, alpha, target, max_n) -> int:
 
 
 #: Sizes checked on either side of a size where the power crosses the target: the saw-tooth's
-#: teeth are a few pairs wide at the sizes the score test is planned for.
+#: teeth are a few pairs wide at the sizes the score test is planned for. Past
+#: :data:`_SMALL_PLAN` pairs the teeth are far smaller than the power's rise over a few pairs,
+#: and each evaluation is dearer, so :data:`_TOOTH_LARGE` sizes are checked.
 _TOOTH = 32
+_TOOTH_LARGE = 4
+_SMALL_PLAN = 10_000
+
+
+def _tooth(n: int) -> int:
+    return _TOOTH if n <= _SMALL_PLAN else _TOOTH_LARGE
 
 
 def _smallest_reaching(n: int, gap) -> int:  # noqa: ANN001 - gap: Callable[[int], float]
     """The smallest size reaching the target below `n` (where it is reached): sizes are
-    stepped down until :data:`_TOOTH` in a row fall short, so a size below a dip is found."""
-    best, short = n, 0
-    while n > 1 and short < _TOOTH:
+    stepped down until :func:`_tooth` in a row fall short, so a size below a dip is found."""
+    best, short, tooth = n, 0, _tooth(n)
+    while n > 1 and short < tooth:
         n -= 1
         if gap(n) >= 0:
             best, short = n, 0
@@ -359,9 +367,9 @@ def _smallest_reaching(n: int, gap) -> int:  # noqa: ANN001 - gap: Callable[[int
 
 def _stable_n(n: int, gap) -> int:  # noqa: ANN001 - gap: Callable[[int], float]
     """The size from which the power stays at or above the target: one past the last size
-    above `n` that falls short, looking until :data:`_TOOTH` sizes in a row reach it."""
-    stable, reached, size = n, 0, n
-    while reached < _TOOTH and size < MAX_N:
+    above `n` that falls short, looking until :func:`_tooth` sizes in a row reach it."""
+    stable, reached, size, tooth = n, 0, n, _tooth(n)
+    while reached < tooth and size < MAX_N:
         size += 1
         if gap(size) < 0:
             stable, reached = size + 1, 0
@@ -415,8 +423,8 @@ def noninferiority_plan(
     Power is exact (:func:`noninferiority_power`); the search starts from Nam's (1997) normal
     approximation, reported as `approximate_n`. Power is saw-toothed in n, as for the McNemar
     plans: the required n is the smallest n whose power reaches the target (sizes are
-    stepped down past a dip until 32 in a row fall short), and `stable_n` is where it stays
-    above. The score test is liberal where B never beats A: `size_when_b_never_wins` is its
+    stepped down past a dip until 32 in a row fall short; 4 past 10,000 pairs, where the
+    teeth are far smaller than the power's rise), and `stable_n` is where it stays above. The score test is liberal where B never beats A: `size_when_b_never_wins` is its
     exact size there at n.
 
     Examples
