@@ -66,7 +66,7 @@ def is_worse(analysis: Analysis, alpha: float) -> bool:
     >>> is_worse(analyze(3, 0, 6, 0), 0.05)  # B better
     False
     """
-    table, exact = analysis.table, analysis.exact
+    table, exact = analysis.table, analysis.binomial
     return table.c < table.b and exact_test_rejects(
         table.b, table.c, alpha, convention=exact.convention, log10_pvalue=exact.log10_pvalue
     )

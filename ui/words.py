@@ -331,7 +331,7 @@ def result_cards(wording: Wording, analysis: Analysis) -> tuple[Card, Card, Card
     diff, chi2, exact, unpaired = (
         analysis.difference,
         analysis.chi2,
-        analysis.exact,
+        analysis.binomial,
         analysis.unpaired,
     )
     m = analysis.table.discordant
@@ -394,7 +394,7 @@ def headline(wording: Wording, analysis: Analysis) -> str:
     >>> headline(Wording(), analyze(60, 15, 5, 20))
     'Pass-rate difference, A − B: **+10.0 pts** (95% CI +1.2 to +18.4 pts); exact McNemar p = 0.041'
     """
-    diff, exact = analysis.difference, analysis.exact
+    diff, exact = analysis.difference, analysis.binomial
     value, interval = wording.difference_value(diff.estimate, diff.low, diff.high)
     p_text = format_p_equals(exact.pvalue, exact.log10_pvalue, alpha=analysis.gates.alpha)
     # format_p_equals writes "p = ..." or "p < ...": the test's name goes before it.

@@ -101,7 +101,7 @@ def text_lines(result: Analysis) -> list[str]:
     difference A - B    +10.0 points, 95% CI +1.2 to +18.4 (Agresti-Min)
     exact McNemar p     0.041 (doubled smaller tail; mid-p 0.027)
     """
-    diff, exact, chi2, alpha = result.difference, result.exact, result.chi2, result.gates.alpha
+    diff, exact, chi2, alpha = result.difference, result.binomial, result.chi2, result.gates.alpha
     chi2_text = (
         "undefined (no discordant pairs)" if chi2.statistic is None else f"{chi2.statistic:.4f}"
     )

@@ -87,8 +87,10 @@ def test_one_sided_decision_uses_the_one_sided_exact_test_with_the_chosen_conven
         expected = mcnemar_exact(4, 12, convention=convention, alternative="greater")
         assert result.decision.pvalue == expected.pvalue
         assert result.decision.reject == (expected.pvalue <= 0.05)
-        # The two-sided results are unchanged by the question.
-        assert result.exact.pvalue == mcnemar_exact(4, 12, convention=convention).pvalue
+        # The two-sided results are unchanged by the question; `exact` is never a mid-p value
+        # and `binomial` is the test in the chosen convention.
+        assert result.binomial.pvalue == mcnemar_exact(4, 12, convention=convention).pvalue
+        assert result.exact.pvalue == mcnemar_exact(4, 12).pvalue
         assert result.report.endswith(result.decision.sentence)
 
 
@@ -252,3 +254,15 @@ def test_decision_sentences_have_no_nested_parentheses(table):
         for char in sentence:
             depth += {"(": 1, ")": -1}.get(char, 0)
             assert depth <= 1, sentence
+
+
+def test_fields_have_one_meaning():
+    # Analysis.exact is the exact test whatever the convention; Decision.statistic is a z or None.
+    analysis = analyze(70, 4, 12, 14, convention="mid-p")
+    assert analysis.exact.convention == "doubling" and analysis.mid_p.convention == "mid-p"
+    assert analysis.binomial is analysis.mid_p
+    assert analysis.to_dict()["mcnemar_exact"]["convention"] == "mid-p"  # JSON unchanged
+    assert analysis.to_dict()["mcnemar_exact"]["pvalue"] == analysis.mid_p.pvalue
+    assert analyze(70, 4, 12, 14).decision.statistic is None  # the exact test's count is b
+    margin = analyze(70, 4, 12, 14, margin=0.05).decision
+    assert isinstance(margin.statistic, float)  # Tango's z at the null boundary

@@ -85,7 +85,7 @@ def decision_section(
             question=question,
             margin=margin_points / 100.0 if takes_margin(question) else None,
             alpha=analysis.gates.alpha,
-            convention=analysis.exact.convention,
+            convention=analysis.convention,
             names=analysis.names,
             framing=analysis.framing,
             clusters=clusters,
