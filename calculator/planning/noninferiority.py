@@ -424,8 +424,9 @@ def noninferiority_plan(
     approximation, reported as `approximate_n`. Power is saw-toothed in n, as for the McNemar
     plans: the required n is the smallest n whose power reaches the target (sizes are
     stepped down past a dip until 32 in a row fall short; 4 past 10,000 pairs, where the
-    teeth are far smaller than the power's rise), and `stable_n` is where it stays above. The score test is liberal where B never beats A: `size_when_b_never_wins` is its
-    exact size there at n.
+    teeth are far smaller than the power's rise), and `stable_n` is where it stays above.
+    The score test is liberal where B never beats A: `size_when_b_never_wins` is its exact
+    size there at n.
 
     Examples
     --------
