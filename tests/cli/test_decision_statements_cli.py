@@ -223,3 +223,10 @@ def test_equivalence_is_labelled_two_one_sided_tests(capsys):
     )
     line = next(line for line in out.splitlines() if line.startswith("decision p"))
     assert "two one-sided Tango score tests" in line
+
+
+def test_teach_sweep_column_calls_a_mid_p_value_mid_p(capsys):
+    status, out, _ = run(capsys, "teach", "--table", "10", "5", "2", "10", "--convention", "mid-p")
+    assert status == 0
+    header = next(line for line in out.splitlines() if line.startswith("pass rates fixed"))
+    assert "mid-p" in header and "exact" not in header
