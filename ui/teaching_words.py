@@ -14,6 +14,7 @@ from ui.words import Wording
 
 __all__ = [
     "NULL_TITLE",
+    "null_test_label",
     "NULL_EXPLAIN",
     "ONE_TABLE",
     "OC_TITLE",
@@ -217,6 +218,17 @@ def pairing_selected(sweep: MarginSweep, index: int, alpha: float, wording: Word
         f"{table[0].upper()}{table[1:]} (agreement {format_percent(sweep.agreement[index])}): "
         f"McNemar's {_binomial_name(sweep.convention)} {exact}; unpaired {unpaired}."
     )
+
+
+def null_test_label(convention: str) -> str:
+    """The null section's label for the binomial test's p: a mid-p value is not an exact test's.
+
+    Examples
+    --------
+    >>> null_test_label("doubling"), null_test_label("mid-p")
+    ('Exact test', 'Mid-p test (not exact)')
+    """
+    return "Mid-p test (not exact)" if convention == "mid-p" else "Exact test"
 
 
 def _binomial_name(convention: str) -> str:

@@ -133,3 +133,10 @@ def test_teaching_null_summary_says_one_discordant_pair_in_the_singular():
 
     text = " ".join(null_summary(null_distribution(1, 1)))
     assert "1 discordant pair " in text and "1 discordant pairs" not in text
+
+
+def test_null_section_never_calls_a_mid_p_value_exact():
+    at = run_app({"t_null": "true", "conv": "mid-p"})
+    assert not at.exception
+    labels = [unescape(m.label) for m in at.metric]
+    assert "Mid-p test (not exact)" in labels and "Exact test" not in labels
