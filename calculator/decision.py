@@ -397,17 +397,20 @@ def _clustered(
         for null, side in boundaries
     ]
     result = max(results, key=lambda r: r.log10_pvalue)
-    log10_p = result.log10_pvalue
+    log10_p, test = result.log10_pvalue, CLUSTER_TEST
     if margin is None:  # never claims more than the exact test of the same table
         exact = mcnemar_exact(
             table.b, table.c, convention=convention, alternative=_ALTERNATIVE[question]
         )
-        log10_p = max(log10_p, exact.log10_pvalue)
+        if exact.log10_pvalue > log10_p:
+            log10_p = exact.log10_pvalue
+            if table.discordant:  # with none, p = 1 is every test's answer
+                test = f"{CLUSTER_TEST}, held at the exact test's p"
     return Decision(
         question=question,
         alternative=_ALTERNATIVE[question],
         margin=margin,
-        test=CLUSTER_TEST,
+        test=test,
         statistic=result.statistic,
         pvalue=10.0**log10_p,
         log10_pvalue=log10_p,

@@ -130,7 +130,7 @@ def test_without_a_margin_the_gate_uses_the_cluster_adjusted_p():
     assert not gate_fails(counted)
     for question in ("worse", "better"):
         one_sided = analyze(*astuple(table), question=question, clusters=clusters).decision
-        assert one_sided.test == "cluster-robust score test"
+        assert one_sided.test.startswith("cluster-robust score test")
         assert one_sided.level == pytest.approx(0.90)
 
 
