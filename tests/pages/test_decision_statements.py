@@ -140,3 +140,10 @@ def test_null_section_never_calls_a_mid_p_value_exact():
     assert not at.exception
     labels = [unescape(m.label) for m in at.metric]
     assert "Mid-p test (not exact)" in labels and "Exact test" not in labels
+
+
+def test_an_exact_p_equal_to_alpha_rejects_on_the_page():
+    # b = 6, c = 0: p = 2/64 = 0.03125 exactly (0.031250000000000014 in floating point).
+    at = run_app({"a": "3", "b": "6", "c": "0", "d": "0", "alpha": "0.03125"})
+    assert not at.exception
+    assert answer(at).startswith("These cases show that A and B differ")
