@@ -7,6 +7,7 @@ the page hands over to :mod:`ui.widgets.compare`.
 
 import streamlit as st
 
+from calculator.release import clusters_of
 from ui import cases_words as words
 from ui.widgets import cases_sections as sections
 from ui.widgets import compare, decision
@@ -26,7 +27,13 @@ def two_systems() -> None:
         return
     analysis = sections.paired_table(cases)
     sections.cluster_section(cases, analysis)
-    decision.decision_section(Wording(*cases.names), analysis, key_prefix="cases_", in_url=False)
+    decision.decision_section(
+        Wording(*cases.names),
+        analysis,
+        key_prefix="cases_",
+        in_url=False,
+        clusters=clusters_of(cases),
+    )
     sections.differing_cases(cases)
 
 

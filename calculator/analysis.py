@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from calculator._validation import check_choice
 from calculator.caveats import few_pairs_caveat, zero_width_caveat
+from calculator.clustered import Clusters
 from calculator.decision import Decision, decide
 from calculator.errors import CalculatorError, CalculatorTypeError
 from calculator.formatting import (
@@ -19,6 +20,7 @@ from calculator.formatting import (
 from calculator.gates import GateRates, gate_rates
 from calculator.intervals import CI_METHOD_NAMES, DifferenceInterval, difference_interval
 from calculator.mcnemar import (
+    CONVENTIONS,
     Chi2TestResult,
     ExactTestResult,
     ZTestResult,
@@ -45,8 +47,13 @@ class Analysis:
 
     table: PairedTable
     difference: DifferenceInterval
+    #: The exact McNemar test (doubled smaller tail): never a mid-p value.
     exact: ExactTestResult
+    #: The mid-p value, always computed.
     mid_p: ExactTestResult
+    #: The two-sided convention chosen for the report ("doubling" or "mid-p"):
+    #: :attr:`binomial` is ``exact`` or ``mid_p`` by it.
+    convention: str
     chi2: Chi2TestResult
     unpaired: ZTestResult
     gates: GateRates
@@ -62,12 +69,17 @@ class Analysis:
     #: Posterior probability that B is better than A (Jeffreys prior).
     better: BetterProbability
 
+    @property
+    def binomial(self) -> ExactTestResult:
+        """The binomial test in the chosen convention: ``exact`` or ``mid_p``."""
+        return self.mid_p if self.convention == "mid-p" else self.exact
+
     def __repr__(self) -> str:
         t, diff = self.table, self.difference
         return (
             f"Analysis(a={t.a}, b={t.b}, c={t.c}, d={t.d}; difference={diff.estimate:+.4f} "
             f"[{diff.low:+.4f}, {diff.high:+.4f}] {diff.method} {diff.level:g}; "
-            f"exact p={self.exact.pvalue:.4g} ({self.exact.convention}); "
+            f"exact p={self.binomial.pvalue:.4g} ({self.convention}); "
             f"chi2={_or_none(self.chi2.statistic)} p={self.chi2.pvalue:.4g}; "
             f"unpaired p={self.unpaired.pvalue:.4g}; gates={self.gates.count})"
         )
@@ -81,10 +93,12 @@ class Analysis:
             "difference": self.difference.to_dict(),
             "odds_ratio": self.odds_ratio.to_dict(),
             "reconciliation": self.reconciliation,
+            # The key predates the convention choice: it holds the binomial test in the
+            # chosen convention, and says which.
             "mcnemar_exact": {
-                "pvalue": self.exact.pvalue,
-                "log10_pvalue": self.exact.log10_pvalue,
-                "convention": self.exact.convention,
+                "pvalue": self.binomial.pvalue,
+                "log10_pvalue": self.binomial.log10_pvalue,
+                "convention": self.convention,
             },
             "mcnemar_mid_p": {
                 "pvalue": self.mid_p.pvalue,
@@ -128,6 +142,7 @@ def analyze(
     alternative: str = "two-sided",
     margin: float | None = None,
     question: str | None = None,
+    clusters: Clusters | None = None,
 ) -> Analysis:
     """Analyse a paired table: difference with interval, McNemar's tests, unpaired test, gates.
 
@@ -142,7 +157,8 @@ def analyze(
     correction : bool
         Continuity-correct the chi-square statistic.
     convention : {"doubling", "mid-p"}
-        Two-sided convention of the exact test reported as ``exact``; ``mid_p`` is always the
+        Two-sided convention of the binomial test the report uses (``binomial``); ``exact`` is
+        always the doubled-tail exact test and ``mid_p`` always the
         mid-p value.
     gates, alpha, rho
         Number of release gates, each gate's level, and the correlation between gates.
@@ -161,6 +177,10 @@ def analyze(
         The release question (see :func:`calculator.decision.resolve_question`); by default
         it follows from `alternative` and `margin`. A question other than "different" adds
         the decision's sentence to the report.
+    clusters : Clusters, optional
+        The cases by cluster (:class:`calculator.clustered.Clusters`): the decision, and so
+        the release gate, then uses the cluster-aware test for every question, and its
+        sentence is added to the report.
 
     Returns
     -------
@@ -187,12 +207,13 @@ def analyze(
     difference = difference_interval(
         table.a, table.b, table.c, table.d, level=level, method=ci_method
     )
-    exact = mcnemar_exact(table.b, table.c, convention=convention)
+    check_choice(convention, "convention", CONVENTIONS)
+    exact = mcnemar_exact(table.b, table.c)
     mid_p = mcnemar_exact(table.b, table.c, convention="mid-p")
+    binomial = mid_p if convention == "mid-p" else exact
     chi2 = mcnemar_chi2(table.b, table.c, correction=correction)
     unpaired = unpaired_z_test(table.a, table.b, table.c, table.d)
     gate_figures = gate_rates(gates, alpha, rho)
-    report = build_report(table, difference, exact, chi2, gate_figures, names, framing)
     decision = decide(
         table,
         difference,
@@ -203,15 +224,25 @@ def analyze(
         convention=convention,
         names=names,
         framing=framing,
+        clusters=clusters,
+    )
+    # "No split can reach alpha" is about the two-sided test: not said beside a one-sided or
+    # margin decision that reaches it.
+    two_sided_caveat = decision.question == "different" or not decision.reject
+    report = build_report(
+        table, difference, binomial, chi2, gate_figures, names, framing, few_pairs=two_sided_caveat
     )
     # With no discordant pair and no margin the decision only restates the report's sentence.
-    if decision.question != "different" and (table.discordant or margin is not None):
+    if clusters is not None or (
+        decision.question != "different" and (table.discordant or margin is not None)
+    ):
         report = f"{report} {decision.sentence}"
     return Analysis(
         table=table,
         difference=difference,
         exact=exact,
         mid_p=mid_p,
+        convention=convention,
         chi2=chi2,
         unpaired=unpaired,
         gates=gate_figures,
@@ -222,9 +253,9 @@ def analyze(
             table.b,
             table.c,
             level=level,
-            method="exact" if exact.convention == "doubling" else "mid-p",
+            method="exact" if convention == "doubling" else "mid-p",
         ),
-        reconciliation=reconciliation(difference, exact),
+        reconciliation=reconciliation(difference, binomial),
         decision=decision,
         better=probability_b_better(table.b, table.c),
     )
@@ -238,8 +269,14 @@ def build_report(
     gates: GateRates,
     names: tuple[str, str],
     framing: str,
+    *,
+    few_pairs: bool = True,
 ) -> str:
-    """Two to four plain sentences stating the rates, the difference, the tests and conventions."""
+    """Two to four plain sentences stating the rates, the difference, the tests and conventions.
+
+    `few_pairs`: say when no split of the discordant pairs can reach alpha two-sided (left out
+    beside a one-sided or margin decision that is significant).
+    """
     name_a, name_b = names
     level = format_confidence(difference.level)
     method = CI_METHOD_NAMES[difference.method]
@@ -296,7 +333,7 @@ def build_report(
             f"(1 df, {format_p_equals(chi2.pvalue, chi2.log10_pvalue, alpha=alpha)})."
         )
     caveats = (
-        few_pairs_caveat(table.discordant, gates.alpha, exact.convention),
+        few_pairs_caveat(table.discordant, gates.alpha, exact.convention) if few_pairs else None,
         zero_width_caveat(difference),
         reconciliation(difference, exact),
     )

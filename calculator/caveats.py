@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from calculator.formatting import plural
 from calculator.intervals import DifferenceInterval
 
@@ -49,6 +51,8 @@ differ.
     True
     """
     smallest = smallest_pvalue(discordant, convention)
+    # smallest is an exact power of two, so this float comparison is exact at a tie (the one
+    # rule of calculator.significance reduces to it).
     if discordant == 0 or smallest <= alpha:
         return None
     if convention == "doubling":
@@ -84,3 +88,35 @@ def zero_width_caveat(difference: DifferenceInterval) -> str | None:
         "the method and not certainty about the difference; the Newcombe, Tango or "
         "exact-compatible interval gives a usable range."
     )
+
+
+def chi2_conditional_size(discordant: int, alpha: float, *, correction: bool = False) -> float:
+    """How often McNemar's chi-square test rejects a true null given m discordant pairs.
+
+    Under H0 the split b of the m discordant pairs is Binomial(m, 1/2); the test rejects when
+    its p-value is at most alpha (the one rule, :func:`calculator.significance.rejects`), so
+    its conditional size is the binomial probability of the splits that reject. Published
+    sizes of the chi-square test average this over the distribution of m and so look closer
+    to alpha than it is at a given m.
+
+    Examples
+    --------
+    >>> round(chi2_conditional_size(4, 0.05), 4)  # 4-0 and 0-4 reject: 2/16
+    0.125
+    >>> chi2_conditional_size(0, 0.05)
+    0.0
+    """
+    from scipy import stats
+
+    from calculator.mcnemar import mcnemar_chi2
+    from calculator.significance import rejects
+
+    if discordant == 0:
+        return 0.0
+    splits = range(discordant + 1)
+    rejecting = [
+        b
+        for b in splits
+        if rejects(mcnemar_chi2(b, discordant - b, correction=correction).log10_pvalue, alpha)
+    ]
+    return float(np.sum(stats.binom.pmf(rejecting, discordant, 0.5))) if rejecting else 0.0

@@ -18,14 +18,31 @@ import math
 from dataclasses import dataclass
 
 from calculator._validation import check_choice, check_probability
+from calculator.clustered import Clusters, cluster_aware_test
+from calculator.decision_words import (
+    Words,
+    limit_points,
+    margin_sentence,
+    no_disagreement_note,
+    no_margin_sentence,
+    points_of,
+)
 from calculator.errors import CalculatorError
-from calculator.formatting import format_confidence, format_p_equals, format_points
-from calculator.intervals import CI_METHOD_NAMES, DifferenceInterval
+from calculator.intervals import DifferenceInterval, difference_interval
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
 from calculator.noninferiority import check_alpha, margin_test
+from calculator.significance import exact_test_rejects, rejects
 from calculator.table import PairedTable
 
-__all__ = ["QUESTIONS", "Decision", "decide", "resolve_question"]
+__all__ = [
+    "QUESTIONS",
+    "Decision",
+    "decide",
+    "decision_level",
+    "limit_points",
+    "points_of",
+    "resolve_question",
+]
 
 #: The questions a decision answers, in the order a page offers them.
 QUESTIONS = ("different", "better", "worse", "non-inferior", "equivalent")
@@ -40,6 +57,13 @@ _ALTERNATIVE = {
     "equivalent": None,
 }
 _WITH_MARGIN = ("better", "non-inferior", "equivalent")
+_HYPOTHESIS = {
+    "non-inferior": "non-inferiority",
+    "better": "superiority",
+    "equivalent": "equivalence",
+}
+#: The test of a decision on clustered cases, in words.
+CLUSTER_TEST = "cluster-robust score test"
 _WITHOUT_ALTERNATIVE = {"two-sided": "different", "greater": "better", "less": "worse"}
 
 
@@ -56,9 +80,10 @@ class Decision:
     margin : float or None
         Delta in pass rate (0.01 = one point), or None for a test against no difference.
     test : str
-        The test in words, e.g. "exact McNemar test (doubled tail)" or "Tango score test".
+        The test in words, e.g. "two-sided exact McNemar test, doubled tail" or "Tango score test".
     statistic : float or None
-        b for the exact McNemar test; Tango's z for pB - pA at the null boundary otherwise.
+        z for pB - pA at the null boundary (positive when B does better than it) for a score
+        test; None for the exact McNemar test, whose statistic is the count b of the table.
     pvalue, log10_pvalue : float
         The p-value (for equivalence the larger of the two one-sided ones) and its log10.
     alpha : float
@@ -121,7 +146,8 @@ def resolve_question(
     """The question asked and its checked margin, from the three ways of saying it.
 
     Without `question`: no margin means the test `alternative` names ("two-sided" ->
-    "different", "greater" -> "better", "less" -> "worse"); a margin means "non-inferior".
+    "different", "greater" -> "better", "less" -> "worse"); a margin means "non-inferior",
+    or with "greater" "better" (by more than the margin); "less" takes no margin.
 
     Examples
     --------
@@ -129,6 +155,8 @@ def resolve_question(
     ('better', None)
     >>> resolve_question(None, margin=0.01)
     ('non-inferior', 0.01)
+    >>> resolve_question(None, "greater", margin=0.01)
+    ('better', 0.01)
     >>> resolve_question("equivalent")
     Traceback (most recent call last):
     ...
@@ -146,7 +174,9 @@ number strictly between 0 and 1 (0.01 is one percentage point).
                 "A margin tests whether B is no worse than A by more than the margin; it does "
                 'not go with `alternative` "less".'
             )
-        return "non-inferior", margin
+        # "greater" with a margin asks whether B is better by more than it, never silently
+        # whether B is non-inferior.
+        return ("better" if alternative == "greater" else "non-inferior"), margin
     check_choice(question, "question", QUESTIONS)
     implied = _ALTERNATIVE[question]
     if alternative != "two-sided" and alternative != implied:
@@ -178,6 +208,7 @@ def decide(
     convention: str = "doubling",
     names: tuple[str, str] = ("A", "B"),
     framing: str = "pass",
+    clusters: Clusters | None = None,
 ) -> Decision:
     """Answer the release question for a table.
 
@@ -197,6 +228,9 @@ def decide(
         Names of A and B for the sentence.
     framing : {"pass", "correct"}
         "pass rate" or "accuracy" in the sentence; never changes a number.
+    clusters : Clusters, optional
+        The cases by cluster (document, user, ...): every question is then answered by the
+        cluster-aware test (:func:`calculator.clustered.cluster_aware_test`).
 
     Returns
     -------
@@ -204,12 +238,18 @@ def decide(
 
     Notes
     -----
+    The interval quoted has the decision's own level (:func:`decision_level`): 1 - alpha for
+    a two-sided question, 1 - 2 alpha for a one-sided or margin question.
+
     Without a margin the decision is the exact McNemar test's with the chosen convention and
-    alternative, and the interval is `difference` mirrored to pB - pA. With a margin it is
+    alternative, and the interval is `difference`'s method at that level, mirrored to
+    pB - pA. With a margin it is
     Tango's score test (:func:`calculator.noninferiority.margin_test`): "non-inferior" tests
     H0: pB - pA <= -Delta, "better" H0: pB - pA <= Delta, "equivalent" both ends (TOST), and
     the interval is Tango's at level 1 - 2 alpha, so that the test rejects exactly when the
-    interval clears the margin.
+    interval clears the margin. With `clusters`, every question (two-sided, one-sided, margin)
+    uses the cluster-aware score test and the matching cluster-robust interval, whose
+    p-value is continuous.
 
     Examples
     --------
@@ -225,237 +265,161 @@ def decide(
     """
     question, margin = resolve_question(question, alternative, margin)
     check_choice(convention, "convention", CONVENTIONS)
-    alpha = check_alpha(alpha) if margin is not None else check_probability(alpha, "alpha")
-    words = _Words(names, framing, alpha)
-    if margin is None:
-        tested = _ALTERNATIVE[question]
-        exact = mcnemar_exact(table.b, table.c, convention=convention, alternative=tested)
-        sides = "two-sided" if tested == "two-sided" else "one-sided"
-        # A one-sided exact p is one tail, nothing doubled; mid-p is not an exact test.
-        name = {
-            ("doubling", True): "two-sided exact McNemar test (doubled tail)",
-            ("doubling", False): "one-sided exact McNemar test",
-        }.get((convention, tested == "two-sided"), f"{sides} McNemar mid-p test")
-        decision = Decision(
-            question=question,
-            alternative=tested,
-            margin=None,
-            test=name,
-            statistic=exact.statistic,
-            pvalue=exact.pvalue,
-            log10_pvalue=exact.log10_pvalue,
-            alpha=alpha,
-            reject=exact.log10_pvalue <= math.log10(alpha),
-            estimate=-difference.estimate,
-            low=-difference.high,
-            high=-difference.low,
-            level=difference.level,
-            interval_method=difference.method,
-            sentence="",
-        )
-        sentence = _no_margin_sentence(decision, table, words)
+    tested = _ALTERNATIVE[question]
+    one_sided = margin is not None or tested != "two-sided"
+    alpha = check_alpha(alpha) if one_sided else check_probability(alpha, "alpha")
+    words = Words(names, framing, alpha, card_level=difference.level)
+    if clusters is not None:
+        decision = _clustered(table, clusters, question, margin, alpha, convention)
+    elif margin is None:
+        decision = _exact(table, difference, question, alpha, convention)
     else:
-        hypothesis = {
-            "non-inferior": "non-inferiority",
-            "better": "superiority",
-            "equivalent": "equivalence",
-        }[question]
-        result = margin_test(
-            table.a, table.b, table.c, table.d, margin=margin, hypothesis=hypothesis, alpha=alpha
-        )
-        decision = Decision(
-            question=question,
-            alternative=_ALTERNATIVE[question],
-            margin=margin,
-            test="Tango score test",
-            statistic=result.statistic,
-            pvalue=result.pvalue,
-            log10_pvalue=result.log10_pvalue,
-            alpha=alpha,
-            reject=result.reject,
-            estimate=result.estimate,
-            low=result.low,
-            high=result.high,
-            level=result.level,
-            interval_method="tango",
-            sentence="",
-        )
-        sentence = _margin_sentence(decision, table, words) + _no_disagreement_note(decision, table)
-    return _with_sentence(decision, sentence)
+        decision = _tango(table, question, margin, alpha)
+    if margin is None:
+        sentence = no_margin_sentence(decision, table, words)
+    else:
+        sentence = margin_sentence(decision, table, words) + no_disagreement_note(decision, table)
+    return dataclasses.replace(decision, sentence=sentence + words.level_note(decision))
 
 
-@dataclass(frozen=True, slots=True)
-class _Words:
-    names: tuple[str, str]
-    framing: str
-    alpha: float
-
-    @property
-    def rate(self) -> str:
-        return "pass rate" if self.framing == "pass" else "accuracy"
-
-    def p(self, decision: Decision) -> str:
-        text = format_p_equals(decision.pvalue, decision.log10_pvalue, alpha=self.alpha)
-        return f"{text}, α = {self.alpha:g}"
-
-    def interval(self, decision: Decision) -> str:
-        """ "the 95% Agresti-Min interval for B's pass rate minus A's, -1.0 to +2.0 points"."""
-        name_a, name_b = self.names
-        method = CI_METHOD_NAMES.get(decision.interval_method, decision.interval_method)
-        if method == "Tango score":
-            method = "Tango"
-        bounds = [-decision.margin, decision.margin] if decision.margin else []
-        return (
-            f"the {format_confidence(decision.level)} {method} interval for {name_b}'s "
-            f"{self.rate} minus {name_a}'s, {limit_points(decision.low, bounds)} to "
-            f"{limit_points(decision.high, bounds)} points"
-        )
-
-
-def points_of(margin: float) -> str:
-    """A margin in points for a sentence: "1 point", "2.5 points".
+def decision_level(question: str, margin: float | None, alpha: float) -> float:
+    """The level of the interval quoted with a decision: 1 - alpha for a two-sided question,
+    1 - 2 alpha for a one-sided or margin question (the interval then clears the null exactly
+    when the test rejects).
 
     Examples
     --------
-    >>> points_of(0.01), points_of(0.025)
-    ('1 point', '2.5 points')
+    >>> decision_level("different", None, 0.05), decision_level("better", None, 0.05)
+    (0.95, 0.9)
     """
-    value = f"{round(100.0 * margin, 10):g}"
-    return f"{value} point" if value == "1" else f"{value} points"
+    if margin is None and _ALTERNATIVE[question] == "two-sided":
+        return 1.0 - alpha
+    return 1.0 - 2.0 * alpha
 
 
-def limit_points(value: float, bounds: list[float]) -> str:
-    """An interval limit in signed points, with digits added until it reads on the same side of
-    zero and of every bound (the margins) as it lies, and equal to one only when it is.
-
-    Examples
-    --------
-    >>> limit_points(-0.0099996, [-0.01, 0.01])
-    '-0.99996'
-    >>> limit_points(0.1234, []), limit_points(2e-7, []), limit_points(0.0, [])
-    ('+12.3', '+0.00002', '0.0')
-    """
-    if value == 0:
-        return "0.0"
-    bounds = [0.0, *bounds]
-    first = format_points(value)  # as the report prints it: -0.0007, not -0.001
-    if "e" in first:
-        return first
-    for decimals in range(len(first.partition(".")[2]) or 1, 16):
-        text = f"{100.0 * value:+.{decimals}f}"
-        shown = float(text) / 100.0
-        if all(_side(shown, bound) == _side(value, bound) for bound in bounds):
-            return text
-    return format_points(value)  # never zero for a non-zero value, and keeps the sign
-
-
-def _side(value: float, bound: float) -> int:
-    return (value > bound) - (value < bound)
-
-
-def _moved(estimate: float, rate: str, names: tuple[str, str]) -> str:
-    """ "B's pass rate is 2.0 points higher than A's" on these cases."""
-    name_a, name_b = names
-    if estimate == 0:
-        return f"{name_b}'s {rate} equals {name_a}'s"
-    way = "higher" if estimate > 0 else "lower"
-    size = limit_points(abs(estimate), [])[1:]  # without its "+"
-    return f"{name_b}'s {rate} is {size} points {way} than {name_a}'s"
-
-
-def _no_margin_sentence(decision: Decision, table: PairedTable, words: _Words) -> str:
-    name_a, name_b = words.names
-    test = f"{decision.test}, {words.p(decision)}"
-    if table.discordant == 0:
-        return (
-            f"{name_a} and {name_b} agree on every case, so no case tells them apart: the "
-            f"{decision.test} gives p = 1, and these cases carry no evidence either way; "
-            f"{words.interval(decision)}, gives the differences the data still allow."
+def _exact(
+    table: PairedTable, difference: DifferenceInterval, question: str, alpha: float, convention: str
+) -> Decision:
+    """The exact McNemar test (or its mid-p), with `difference`'s method at the decision's level."""
+    tested = _ALTERNATIVE[question]
+    exact = mcnemar_exact(table.b, table.c, convention=convention, alternative=tested)
+    sides = "two-sided" if tested == "two-sided" else "one-sided"
+    # A one-sided exact p is one tail, nothing doubled; mid-p is not an exact test.
+    name = {
+        ("doubling", True): "two-sided exact McNemar test, doubled tail",
+        ("doubling", False): "one-sided exact McNemar test",
+    }.get((convention, tested == "two-sided"), f"{sides} McNemar mid-p test")
+    level = decision_level(question, None, alpha)
+    if not math.isclose(level, difference.level, rel_tol=0, abs_tol=1e-12):
+        difference = difference_interval(
+            table.a, table.b, table.c, table.d, level=level, method=difference.method
         )
-    moved = _moved(decision.estimate, words.rate, words.names)
-    interval = words.interval(decision)
-    if decision.question == "different":
-        if decision.reject:
-            return (
-                f"These cases show that {name_a} and {name_b} differ: {moved} ({test}; {interval})."
-            )
-        return (
-            f"No difference between {name_a} and {name_b} is shown ({test}): {moved} on these "
-            f"cases, and {interval}, gives the differences the data still allow. Not "
-            "significant does not mean equal: every difference in that interval remains possible."
-        )
-    claim = "better" if decision.question == "better" else "worse"
-    if decision.reject:
-        return (
-            f"These cases show that {name_b} is {claim} than {name_a}: {moved} ({test}; "
-            f"{interval})."
-        )
-    return (
-        f"{name_b} is not shown to be {claim} than {name_a} ({test}): {moved} on these cases, "
-        f"and {interval}, gives the differences the data still allow."
+    return Decision(
+        question=question,
+        alternative=tested,
+        margin=None,
+        test=name,
+        statistic=None,
+        pvalue=exact.pvalue,
+        log10_pvalue=exact.log10_pvalue,
+        alpha=alpha,
+        reject=exact_test_rejects(
+            table.b,
+            table.c,
+            alpha,
+            convention=convention,
+            alternative=tested,
+            log10_pvalue=exact.log10_pvalue,
+        ),
+        estimate=-difference.estimate,
+        low=-difference.high,
+        high=-difference.low,
+        level=difference.level,
+        interval_method=difference.method,
+        sentence="",
     )
 
 
-def _no_disagreement_note(decision: Decision, table: PairedTable) -> str:
-    """Why a margin test still answers when no case separates the systems (m = 0)."""
-    if table.discordant or decision.question not in ("non-inferior", "equivalent"):
-        return ""
-    return (
-        " No case separates the systems here, yet the score test still answers: a difference "
-        "in pass rates needs cases on which the systems disagree, and agreement on all "
-        f"{table.n:,} cases bounds how often they can disagree, so enough agreeing cases can "
-        "show this on their own."
+def _tango(table: PairedTable, question: str, margin: float, alpha: float) -> Decision:
+    """Tango's score test against the margin, with Tango's interval at level 1 - 2 alpha."""
+    result = margin_test(
+        table.a,
+        table.b,
+        table.c,
+        table.d,
+        margin=margin,
+        hypothesis=_HYPOTHESIS[question],
+        alpha=alpha,
+    )
+    return Decision(
+        question=question,
+        alternative=_ALTERNATIVE[question],
+        margin=margin,
+        test="two one-sided Tango score tests" if question == "equivalent" else "Tango score test",
+        statistic=result.statistic,
+        pvalue=result.pvalue,
+        log10_pvalue=result.log10_pvalue,
+        alpha=alpha,
+        reject=result.reject,
+        estimate=result.estimate,
+        low=result.low,
+        high=result.high,
+        level=result.level,
+        interval_method="tango",
+        sentence="",
     )
 
 
-def _margin_sentence(decision: Decision, table: PairedTable, words: _Words) -> str:
-    name_a, name_b = words.names
-    margin = decision.margin or 0.0
-    delta = points_of(margin)
-    number = f"{round(100.0 * margin, 10):g}"
-    unit = "point" if number == "1" else "points"
-    minus, plus = f"-{number}", f"+{number}"
-    interval = words.interval(decision)
-    p_text = words.p(decision)
-    if decision.question == "non-inferior":
-        test = f"one-sided score test of non-inferiority, {p_text}"
-        if decision.reject:
-            return (
-                f"These cases show that {name_b} is not worse than {name_a} by more than "
-                f"{delta}: {interval}, lies "
-                f"above {minus} {unit} ({test})."
-            )
-        return (
-            f"{name_b} is not shown to be non-inferior to {name_a} at a margin of {delta}: "
-            f"{interval}, does not lie entirely above {minus} {unit} ({test}). "
-            f"This does not show that {name_b} is worse; these cases cannot rule out a drop of "
-            f"{delta} or more."
+def _clustered(
+    table: PairedTable,
+    clusters: Clusters,
+    question: str,
+    margin: float | None,
+    alpha: float,
+    convention: str,
+) -> Decision:
+    """Every question asked of clustered cases: :func:`calculator.clustered.cluster_aware_test`
+    at each null boundary (two, for equivalence: the larger p decides). Without a margin the
+    p-value is at least the exact McNemar test's (with `convention`), so counting clusters
+    never makes a decision claim more than the exact test of the same cases (and with no
+    discordant pair p = 1)."""
+    level = decision_level(question, margin, alpha)
+    delta = margin or 0.0
+    boundaries = {
+        "different": [(0.0, "two-sided")],
+        "better": [(delta, "greater")],
+        "worse": [(0.0, "less")],
+        "non-inferior": [(-delta, "greater")],
+        "equivalent": [(-delta, "greater"), (delta, "less")],
+    }[question]
+    results = [
+        cluster_aware_test(table, clusters, null=null, alternative=side, level=level)
+        for null, side in boundaries
+    ]
+    result = max(results, key=lambda r: r.log10_pvalue)
+    log10_p, test = result.log10_pvalue, CLUSTER_TEST
+    if margin is None:  # never claims more than the exact test of the same table
+        exact = mcnemar_exact(
+            table.b, table.c, convention=convention, alternative=_ALTERNATIVE[question]
         )
-    if decision.question == "better":
-        test = f"one-sided score test of superiority by the margin, {p_text}"
-        if decision.reject:
-            return (
-                f"These cases show that {name_b} is better than {name_a} by more than {delta}: "
-                f"{interval}, lies "
-                f"above {plus} {unit} ({test})."
-            )
-        return (
-            f"{name_b} is not shown to be better than {name_a} by more than {delta}: "
-            f"{interval}, does not lie entirely above {plus} {unit} ({test})."
-        )
-    test = f"two one-sided score tests, larger {p_text}"
-    if decision.reject:
-        return (
-            f"These cases show that {name_a} and {name_b} are equivalent within ±{delta}: "
-            f"{interval}, lies inside "
-            f"{minus} to {plus} points ({test})."
-        )
-    return (
-        f"Equivalence of {name_a} and {name_b} within ±{delta} is not shown: {interval}, "
-        f"does not lie inside {minus} to {plus} points ({test}). These cases cannot rule out a "
-        f"difference of {delta} or more."
+        if exact.log10_pvalue > log10_p:
+            log10_p = exact.log10_pvalue
+            if table.discordant:  # with none, p = 1 is every test's answer
+                test = f"{CLUSTER_TEST}, held at the exact test's p"
+    return Decision(
+        question=question,
+        alternative=_ALTERNATIVE[question],
+        margin=margin,
+        test=test,
+        statistic=result.statistic,
+        pvalue=10.0**log10_p,
+        log10_pvalue=log10_p,
+        alpha=alpha,
+        reject=rejects(log10_p, alpha),
+        estimate=(table.c - table.b) / table.n,
+        low=result.low,
+        high=result.high,
+        level=level,
+        interval_method="cluster-robust",
+        sentence="",
     )
-
-
-def _with_sentence(decision: Decision, sentence: str) -> Decision:
-    return dataclasses.replace(decision, sentence=sentence)

@@ -18,6 +18,7 @@ from calculator._validation import check_choice, check_probability
 from calculator.errors import CalculatorError
 from calculator.intervals import difference_interval, tango_score
 from calculator.mcnemar import LN10
+from calculator.significance import rejects
 from calculator.table import PairedTable
 
 __all__ = [
@@ -205,7 +206,7 @@ def margin_test(
         pvalue=math.exp(log_p),
         log10_pvalue=log_p / LN10,
         alpha=alpha,
-        reject=log_p <= math.log(alpha),
+        reject=rejects(log_p / LN10, alpha),
         low=low,
         high=high,
         level=1.0 - 2.0 * alpha,

@@ -13,17 +13,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from calculator.clustered import Clusters
 from calculator.formatting import format_pvalue
+from calculator.significance import exact_test_rejects
 
 if TYPE_CHECKING:
     from calculator.analysis import Analysis
+    from calculator.cases import PairedCases
     from calculator.clustered import ClusteredTestResult
     from calculator.mcnemar import Chi2TestResult
 
-__all__ = ["describe_cluster_change", "gate_fails", "is_worse"]
+__all__ = ["clusters_of", "describe_cluster_change", "gate_fails", "is_worse"]
 
-#: Relative allowance for rounding when a p-value is compared with alpha.
-ROUNDING = 1e-12
+
+def clusters_of(cases: PairedCases) -> Clusters | None:
+    """The clusters of per-case results by their group column, or None without one: what
+    :func:`calculator.analyze` takes so that the decision and the gate count clusters."""
+    if not cases.group_column:
+        return None
+    labels = cases.cases[cases.group_column].astype("str").to_numpy()
+    return Clusters.from_outcomes(cases.a_pass, cases.b_pass, labels, column=cases.group_column)
 
 
 def is_worse(analysis: Analysis, alpha: float) -> bool:
@@ -44,8 +53,9 @@ def is_worse(analysis: Analysis, alpha: float) -> bool:
 
     Notes
     -----
-    The comparison allows a relative 1e-12 for rounding, so that an exact p equal to alpha in
-    exact arithmetic (b = 6, c = 0 gives 2/64 = 0.03125) rejects at alpha = 0.03125. A B that
+    The comparison is :func:`calculator.significance.exact_test_rejects`, the one rule for
+    p <= alpha: an exact p equal to alpha in exact arithmetic (b = 6, c = 0 gives
+    2/64 = 0.03125) rejects at alpha = 0.03125, in the gate and in the JSON alike. A B that
     passes more cases than A never fails the gate, however small p is.
 
     Examples
@@ -56,8 +66,10 @@ def is_worse(analysis: Analysis, alpha: float) -> bool:
     >>> is_worse(analyze(3, 0, 6, 0), 0.05)  # B better
     False
     """
-    table = analysis.table
-    return table.c < table.b and analysis.exact.pvalue <= alpha * (1.0 + ROUNDING)
+    table, exact = analysis.table, analysis.binomial
+    return table.c < table.b and exact_test_rejects(
+        table.b, table.c, alpha, convention=exact.convention, log10_pvalue=exact.log10_pvalue
+    )
 
 
 def gate_fails(analysis: Analysis) -> bool:
@@ -67,7 +79,9 @@ def gate_fails(analysis: Analysis) -> bool:
       unless Tango's score test rejects "B worse by the margin or more" at alpha. Absence of
       evidence of a drop does not pass this gate; evidence that any drop is smaller does.
     - question "worse" (one-sided): fails when the one-sided exact test shows B worse.
-    - otherwise: :func:`is_worse` at the decision's alpha (two-sided exact test, B behind).
+    - otherwise ("different"): fails when the decision's two-sided test rejects and B is
+      behind: :func:`is_worse` for the exact test, or the cluster-aware test when the analysis
+      counted clusters (``analyze(..., clusters=...)``), so a group column is never ignored.
 
     Examples
     --------
@@ -82,7 +96,7 @@ def gate_fails(analysis: Analysis) -> bool:
         return not decision.reject
     if decision.question == "worse":
         return decision.reject
-    return is_worse(analysis, decision.alpha)
+    return decision.reject and decision.estimate < 0
 
 
 def describe_cluster_change(cluster: ClusteredTestResult, plain: Chi2TestResult) -> str:

@@ -7,7 +7,8 @@ page, the report and the command line say the same thing.
 from __future__ import annotations
 
 from calculator import BetterProbability, Decision
-from calculator.formatting import format_percent, format_pvalue
+from calculator.formatting import format_pvalue
+from calculator.posterior import format_probability
 from ui.params import DECISION_DEFAULTS, MARGIN_RANGE, PAGE_QUESTIONS
 from ui.words import Wording
 
@@ -16,6 +17,7 @@ __all__ = [
     "DECISION_EXPLANATION",
     "DECISION_INTRO",
     "MARGIN_HELP",
+    "QUESTION_HELP",
     "MARGIN_RANGE",
     "gate_sentence",
     "PAGE_QUESTIONS",
@@ -35,15 +37,25 @@ DECISION_INTRO = (
     "release usually asks whether the new system is better, or at least no worse than the old "
     "by more than a small margin."
 )
+QUESTION_HELP = (
+    "Choose the question before looking at the results, as you fix the margin. Switching to "
+    "“better” after seeing which way the data lean halves the p-value: a two-sided p = 0.077 "
+    "becomes a one-sided 0.038, and the answer then claims more than the data show."
+)
 MARGIN_HELP = (
     "The largest drop in pass rate, in percentage points, that you would still ship. Fix it "
-    "before you look at the results."
+    "before you look at the results. The margin questions use Tango's score test, a "
+    "large-sample test: where B never beats A it can reject more often than α (6% at α = 5% "
+    "with 300 cases and a 2-point margin; the Plan page gives the exact figure for a planned "
+    "size)."
 )
 TWO_QUESTIONS = (
     "They answer different questions. The p-value is how often data at least this far from "
     "the null hypothesis would turn up if it were true. P({b} better) is how probable it is, "
     "given these cases and a Jeffreys prior Beta(1/2, 1/2) on the share of disagreements that "
-    "{a} wins, that {b}'s {rate} is the higher one; it is not a test and needs no margin."
+    "{a} wins, that {b}'s {rate} is the higher one; it is not a test and needs no margin. It "
+    "says which system is ahead, not by how much: with enough cases it comes near 100% for a "
+    "difference far too small to matter, so read the interval for the size."
 )
 DECISION_EXPLANATION = """\
 **Not significant is not "no worse".** A two-sided test at zero that finds no significant difference
@@ -99,9 +111,13 @@ def pvalue_label(decision: Decision) -> str:
     """Label of the decision's p-value: which test gave it."""
     if decision.question == "equivalent":
         return "p, larger of two one-sided score tests"
+    sides = "two-sided" if decision.alternative == "two-sided" else "one-sided"
+    if decision.interval_method == "cluster-robust":
+        return f"p, {sides} cluster-robust score test"
     if decision.margin is not None:
         return "p, one-sided Tango score test"
-    sides = "two-sided" if decision.alternative == "two-sided" else "one-sided"
+    if "mid-p" in decision.test:  # the mid-p value is not an exact test's p
+        return f"p, {sides} McNemar mid-p"
     return f"p, {sides} exact McNemar"
 
 
@@ -115,7 +131,8 @@ def probability_label(wording: Wording) -> str:
 
 
 def probability_text(better: BetterProbability) -> str:
-    """The posterior probability, never 0% or 100% unless exact.
+    """The posterior probability, never 0% or 100%
+    (:func:`calculator.posterior.format_probability`).
 
     Examples
     --------
@@ -123,12 +140,7 @@ def probability_text(better: BetterProbability) -> str:
     >>> probability_text(better(5, 15)), probability_text(better(0, 4000))
     ('98.9%', '> 99.9999%')
     """
-    value = better.probability_B_better
-    if better.probability_A_better < 1e-6:
-        return "> 99.9999%"
-    if value < 1e-6:
-        return "< 0.0001%"
-    return format_percent(value)
+    return format_probability(better)
 
 
 def two_questions(wording: Wording) -> str:
@@ -144,7 +156,7 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
     >>> from calculator import analyze
     >>> d = analyze(1000, 0, 0, 0, margin=0.01).decision
     >>> print(gate_sentence(Wording(), d, fails=False))  # doctest: +NORMALIZE_WHITESPACE
-    As a release gate (command line: cases --fail-if-worse --margin 0.01) this comparison
+    As a release gate (command line: cases --fail-if-worse --margin 1pt) this comparison
     passes: B is shown non-inferior to A at a margin of 1 point.
     """
     a, b = wording.name_a, wording.name_b
@@ -153,12 +165,18 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
         shown = "not shown" if fails else "shown"
         return (
             f"As a release gate (command line: cases --fail-if-worse --margin "
-            f"{decision.margin:g}) this comparison {verdict}: {b} is {shown} non-inferior to "
+            f"{round(100.0 * decision.margin, 10):g}pt) this comparison {verdict}: {b} is "
+            f"{shown} non-inferior to "
             f"{a} at a margin of {_points(100.0 * decision.margin)}."
         )
+    test = (
+        "cluster-robust score test"
+        if decision.interval_method == "cluster-robust"
+        else ("exact test")
+    )
     return (
         f"As a release gate (command line: cases --fail-if-worse) this comparison {verdict}: "
-        f"that gate fails only when the two-sided exact test shows {b} worse than {a} at "
+        f"that gate fails only when the two-sided {test} shows {b} worse than {a} at "
         f"α = {decision.alpha:g}, so too few cases pass it. It looks in that one direction, "
         "so on a change that does "
         f"nothing it fails at most α/2 = {decision.alpha / 2:g} of the time. Choose "

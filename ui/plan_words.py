@@ -32,6 +32,7 @@ __all__ = [
     "noninferiority_error",
     "noninferiority_metrics",
     "noninferiority_sentence",
+    "noninferiority_size_note",
     "peeking_caption",
     "plan_error",
     "saw_tooth_warning",
@@ -165,6 +166,27 @@ def noninferiority_sentence(result: NonInferiorityPlan) -> str:
     )
 
 
+def noninferiority_size_note(result: NonInferiorityPlan) -> str:
+    """The score test's exact size where B never beats A, at the plan's n.
+
+    Examples
+    --------
+    >>> from calculator.planning import noninferiority_plan
+    >>> print(noninferiority_size_note(noninferiority_plan(p10=0.1, p01=0.1, margin=0.05)))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Tango's score test is a large-sample test: where B never beats A and is worse by exactly
+    the margin, it rejects 5.5% of the time at 501 cases, above the one-sided α = 0.05.
+    """
+    size = result.size_when_b_never_wins
+    way = "above" if size > result.alpha else "within"
+    cases = "1 case" if result.n == 1 else f"{result.n:,} cases"
+    return (
+        "Tango's score test is a large-sample test: where B never beats A and is worse by "
+        f"exactly the margin, it rejects {format_percent(size)} of the time at {cases}, "
+        f"{way} the one-sided α = {result.alpha:g}."
+    )
+
+
 def noninferiority_metrics(result: NonInferiorityPlan) -> list[tuple[str, str]]:
     """Label and value of each figure of a non-inferiority plan, in the order shown."""
     approximate = "none" if result.approximate_n is None else f"{result.approximate_n:,}"
@@ -180,7 +202,7 @@ def noninferiority_metrics(result: NonInferiorityPlan) -> list[tuple[str, str]]:
     ]
 
 
-def saw_tooth_warning(result: PowerPlan) -> str | None:
+def saw_tooth_warning(result: PowerPlan | NonInferiorityPlan) -> str | None:
     """When a size above the plan's n falls below the target again: from which size on power
     stays above it. None when power does not dip."""
     if not result.non_monotone:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from calculator.formatting import format_p_equals, format_percent
+from calculator.formatting import format_p_equals, format_percent, plural
 from calculator.teaching import MarginSweep, NullDistribution
 from ui.words import Wording
 
 __all__ = [
     "NULL_TITLE",
+    "null_test_label",
     "NULL_EXPLAIN",
     "ONE_TABLE",
     "OC_TITLE",
@@ -105,7 +106,7 @@ QUESTIONS = (
         "A release must pass six independent checks, each at α = 0.05, and the new model is in "
         "fact no different. How likely is at least one false alarm?",
         "1 − 0.95⁶ ≈ 26.5%. Every extra gate is another chance to fire by accident; testing each "
-        "at α/6 (Bonferroni) or by Šidák's rule keeps the overall rate at 5%.",
+        "at α/6 (Bonferroni) or by Šidák's rule keeps the overall rate at or below 5%.",
     ),
     Question(
         "peeking",
@@ -133,11 +134,12 @@ def null_summary(null: NullDistribution) -> list[str]:
         return ["No case separates the systems (m = 0), so there is no split to test: p = 1."]
     smallest = _probability(null.smallest_pvalue, null.log10_smallest_pvalue)
     sentences = [
-        f"The most lopsided split of {m:,} discordant pairs gives p = {smallest}.",
+        f"The most lopsided split of {plural(m, 'discordant pair')} gives p = {smallest}.",
     ]
     if not null.reachable:
         sentences.append(
-            f"So with {m:,} discordant pairs no result can reach α = {alpha:g}: the test cannot "
+            f"So with {plural(m, 'discordant pair')} no result can reach α = {alpha:g}: the test "
+            "cannot "
             "call any split significant, whatever the systems' true difference."
         )
         return sentences
@@ -216,6 +218,17 @@ def pairing_selected(sweep: MarginSweep, index: int, alpha: float, wording: Word
         f"{table[0].upper()}{table[1:]} (agreement {format_percent(sweep.agreement[index])}): "
         f"McNemar's {_binomial_name(sweep.convention)} {exact}; unpaired {unpaired}."
     )
+
+
+def null_test_label(convention: str) -> str:
+    """The null section's label for the binomial test's p: a mid-p value is not an exact test's.
+
+    Examples
+    --------
+    >>> null_test_label("doubling"), null_test_label("mid-p")
+    ('Exact test', 'Mid-p test (not exact)')
+    """
+    return "Mid-p test (not exact)" if convention == "mid-p" else "Exact test"
 
 
 def _binomial_name(convention: str) -> str:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from calculator import CI_METHODS, Analysis, GateRates
+from calculator.caveats import chi2_conditional_size
 from calculator.formatting import (
     format_confidence,
     format_level,
@@ -299,13 +300,17 @@ _ZERO_WIDTH = (
 )
 
 
-def _chi2_hint(discordant: int) -> str:
+def _chi2_hint(discordant: int, alpha: float, correction: bool) -> str:
     if discordant == 0:
         return "No discordant pairs: the statistic is undefined and p = 1."
     if discordant < SMALL_DISCORDANT:
+        size = chi2_conditional_size(discordant, alpha, correction=correction)
+        way = "more often than" if size > alpha else "no more often than"
         return (
-            f"A large-sample approximation: with only {plural(discordant, 'discordant pair')} "
-            "it can reject slightly more often than α, the exact test never does."
+            f"A large-sample approximation: given {plural(discordant, 'discordant pair')} it "
+            f"rejects a true null hypothesis {format_percent(size)} of the time at "
+            f"α = {alpha:g}, {way} α (the exact test: at most α). Published sizes average "
+            "over the number of discordant pairs and so look closer to α."
         )
     return "A large-sample approximation to the exact test, close to it at this size."
 
@@ -327,7 +332,7 @@ def result_cards(wording: Wording, analysis: Analysis) -> tuple[Card, Card, Card
     diff, chi2, exact, unpaired = (
         analysis.difference,
         analysis.chi2,
-        analysis.exact,
+        analysis.binomial,
         analysis.unpaired,
     )
     m = analysis.table.discordant
@@ -360,7 +365,7 @@ def result_cards(wording: Wording, analysis: Analysis) -> tuple[Card, Card, Card
             label="McNemar χ²",
             value=format_statistic(chi2.statistic),
             caption=f"Asymptotic {format_p_equals(chi2.pvalue, chi2.log10_pvalue, alpha=alpha)}, "
-            f"{corrected}{chi2.df} df. {_chi2_hint(m)}",
+            f"{corrected}{chi2.df} df. {_chi2_hint(m, alpha, chi2.continuity_correction)}",
         ),
         Card(
             key="card_exact",
@@ -390,7 +395,7 @@ def headline(wording: Wording, analysis: Analysis) -> str:
     >>> headline(Wording(), analyze(60, 15, 5, 20))
     'Pass-rate difference, A − B: **+10.0 pts** (95% CI +1.2 to +18.4 pts); exact McNemar p = 0.041'
     """
-    diff, exact = analysis.difference, analysis.exact
+    diff, exact = analysis.difference, analysis.binomial
     value, interval = wording.difference_value(diff.estimate, diff.low, diff.high)
     p_text = format_p_equals(exact.pvalue, exact.log10_pvalue, alpha=analysis.gates.alpha)
     # format_p_equals writes "p = ..." or "p < ...": the test's name goes before it.

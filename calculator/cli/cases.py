@@ -8,7 +8,8 @@ outcome column of FILE, ``--b`` that of FILE_B, and ``--id`` the column pairing 
 Columns are guessed when omitted and obvious. Exit status: 0, or 1 with ``--fail-if-worse`` when
 B is worse than A at level alpha by the two-sided exact McNemar test (with ``--margin DELTA``:
 unless B is shown non-inferior, no worse than A by DELTA or more); 2 for unusable input. The
-gate fails in one direction only, so its false-alarm rate per comparison is at most alpha/2.
+gate fails in one direction only, so its false-alarm rate per comparison is at most alpha/2
+(at most alpha with ``--alternative less``, a one-sided test at alpha).
 """
 
 from __future__ import annotations
@@ -18,17 +19,19 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 from calculator.analysis import Analysis, analyze
-from calculator.cli.arguments import UsageError, file_name, finite_number, level
+from calculator.cli.arguments import UsageError, file_name, finite_number
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
     add_question_arguments,
+    alpha_value,
+    check_gate_margin,
     decision_lines,
     noninferiority_gate_line,
     question_arguments,
 )
 from calculator.errors import CalculatorError
 from calculator.formatting import format_p_equals
-from calculator.release import describe_cluster_change, gate_fails, is_worse
+from calculator.release import clusters_of, describe_cluster_change, gate_fails
 
 if TYPE_CHECKING:
     from calculator.cases import PairedCases
@@ -70,7 +73,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--alpha",
-        type=level("--alpha"),
+        type=alpha_value,
         default=0.05,
         metavar="X",
         help="significance level of the gate (0.05)",
@@ -81,8 +84,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="exit with status 1 when B is significantly worse than A (two-sided exact test at "
         "--alpha; the gate fires in that one direction only, so on a change that does nothing "
-        "it raises a false alarm at most alpha/2 of the time); with --margin, unless B is shown "
-        "non-inferior",
+        "it raises a false alarm at most alpha/2 of the time; with --alternative less it is "
+        "the one-sided test, at most alpha); with --margin, unless B is shown non-inferior",
     )
     add_question_arguments(parser)
     parser.set_defaults(func=run)
@@ -106,12 +109,17 @@ def run(args: argparse.Namespace) -> int:
     if cases.n == 0:
         raise CalculatorError(f"no usable cases: {_exclusion_summary(cases)}")
     question = question_arguments(args)
+    if args.fail_if_worse:
+        check_gate_margin(args.margin)
     if args.fail_if_worse and (question["question"] or args.alternative == "greater"):
         raise UsageError(
             "--fail-if-worse gates on B being worse, or with --margin on B being non-inferior; "
             "leave out --equivalence and --alternative greater"
         )
-    analysis = analyze(*cases.counts, alpha=args.alpha, names=cases.names, **question)
+    clusters = clusters_of(cases)
+    analysis = analyze(
+        *cases.counts, alpha=args.alpha, names=cases.names, clusters=clusters, **question
+    )
     cluster = clustered_mcnemar(*cases.cluster_counts()) if cases.group_column else None
     if args.json:
         payload = build_payload(cases, analysis, cluster)
@@ -229,18 +237,29 @@ def _text_report(
 
 
 def _gate_line(analysis: Analysis, alpha: float) -> str:
-    if analysis.decision.question in ("non-inferior", "worse"):
+    """The gate's verdict, decided and worded from ``analysis.decision`` (with a group column,
+    the cluster-aware test)."""
+    decision = analysis.decision
+    if decision.question in ("non-inferior", "worse"):
         return noninferiority_gate_line(analysis)
     name_a, name_b = analysis.names
-    exact = analysis.exact
-    worse = is_worse(analysis, alpha)
+    worse = gate_fails(analysis)
     verdict = f"FAIL: {name_b} is worse" if worse else f"pass: {name_b} is not shown worse"
+    test = (
+        decision.test.replace(", doubled tail", "")
+        if decision.test.startswith("two-sided")
+        else f"two-sided {decision.test}"
+    )
     return (
-        f"gate      {verdict} than {name_a} at alpha = {alpha:g} (two-sided exact McNemar test, "
-        f"{format_p_equals(exact.pvalue, exact.log10_pvalue, alpha=alpha)})"
+        f"gate      {verdict} than {name_a} at alpha = {alpha:g} ({test}, "
+        f"{format_p_equals(decision.pvalue, decision.log10_pvalue, alpha=alpha)})"
     )
 
 
 def _cluster_line(cases: PairedCases, analysis: Analysis, cluster: ClusteredTestResult) -> str:
     head = f"clusters  {cluster.clusters:,} groups in {cases.group_column!r}: "
-    return head + describe_cluster_change(cluster, analysis.chi2)
+    return (
+        head
+        + describe_cluster_change(cluster, analysis.chi2)
+        + " The decision and the gate count clusters."
+    )

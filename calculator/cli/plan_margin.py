@@ -69,6 +69,17 @@ def _text(result: NonInferiorityPlan) -> str:
         )
     else:
         lines.append(f"power at n = {result.n:,}    {result.power:.4f}")
+    if result.solved_for == "n" and result.non_monotone:
+        lines.append(
+            f"saw-tooth           some sizes above {result.n:,} fall below the target again; "
+            f"from {result.stable_n:,} on the power stays above it"
+        )
     if result.approximate_n is not None:
         lines.append(f"Nam (1997) n        {result.approximate_n:,}")
+    way = "above" if result.size_when_b_never_wins > result.alpha else "within"
+    lines.append(
+        f"size if B never wins {result.size_when_b_never_wins:.4f} at the null boundary "
+        f"p10 = margin, p01 = 0 ({way} alpha = {result.alpha:g}: the score test is a "
+        "large-sample test)"
+    )
     return "\n".join(lines)

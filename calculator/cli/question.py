@@ -10,14 +10,19 @@ from __future__ import annotations
 import argparse
 
 from calculator.analysis import Analysis
-from calculator.cli.arguments import UsageError, level
+from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.decision import points_of
-from calculator.formatting import format_percent, format_pvalue
+from calculator.formatting import format_pvalue
 from calculator.mcnemar import ALTERNATIVES
+from calculator.posterior import format_probability
 from calculator.release import gate_fails
 
 __all__ = [
+    "GATE_MARGIN_LIMIT",
     "add_question_arguments",
+    "alpha_value",
+    "check_gate_margin",
+    "margin_value",
     "decision_lines",
     "noninferiority_gate_line",
     "question_arguments",
@@ -30,15 +35,19 @@ def add_question_arguments(parser: argparse.ArgumentParser, *, equivalence: bool
         "--alternative",
         choices=ALTERNATIVES,
         default="two-sided",
-        help="greater: is B's pass rate higher than A's? less: lower? (two-sided)",
+        help="greater: is B's pass rate higher than A's? less: lower? (two-sided). Fix it "
+        "before seeing the data: a one-sided test chosen after seeing which way the data lean "
+        "halves the p-value and claims more than the data show",
     )
     parser.add_argument(
         "--margin",
-        type=level("--margin"),
+        type=margin_value,
         default=None,
         metavar="DELTA",
-        help="non-inferiority margin in pass rate, 0.01 = one point: is B no worse than A by "
-        "more than DELTA? (Tango's score test)",
+        help="non-inferiority margin: a share of pass rate (0.01 = one point) or points with "
+        "their unit (1pt, 1%%), at most 50 points: is B no worse than A by more than DELTA? "
+        "(Tango's score test, a large-sample test that can reject more often than alpha where "
+        "B never beats A; with --alternative greater: is B better by more than DELTA?)",
     )
     if equivalence:
         parser.add_argument(
@@ -46,6 +55,77 @@ def add_question_arguments(parser: argparse.ArgumentParser, *, equivalence: bool
             action="store_true",
             help="with --margin: are A and B within +/- DELTA of each other? (two one-sided tests)",
         )
+
+
+#: Largest margin a release gate takes: a gate that lets B ship more than 10 points worse
+#: than A gates nothing, and such a value is most likely points typed as a share.
+GATE_MARGIN_LIMIT = 0.10
+#: Largest margin any question takes (50 points), as on the page.
+MARGIN_LIMIT = 0.50
+_POINT_UNITS = ("points", "point", "pts", "pt", "pp", "%")
+
+
+def margin_value(text: str) -> float:
+    """A margin typed on the command line, as a share of pass rate.
+
+    A bare number is a share, as always (0.01 is one point); a number with a unit ("1pt",
+    "1 point", "1pp", "1%") is in points, the page's unit. Refused: anything not in (0, 1) as
+    a share, and margins above 50 points.
+
+    Examples
+    --------
+    >>> margin_value("0.02"), margin_value("2pt"), margin_value("2.5 %")
+    (0.02, 0.02, 0.025)
+    """
+    stripped = text.strip().lower()
+    unit = next((u for u in _POINT_UNITS if stripped.endswith(u)), None)
+    if unit is not None:
+        try:
+            value = finite_number("--margin")(stripped[: -len(unit)].strip()) / 100.0
+        except argparse.ArgumentTypeError:
+            finite_number("--margin")(text)  # refused with the whole text in the message
+            raise
+        if not 0.0 < value < 1.0:
+            raise argparse.ArgumentTypeError(
+                f"--margin must be more than 0 and less than 100 points, but got {text!r}"
+            )
+    else:
+        value = level("--margin")(text)
+    if value > MARGIN_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"--margin {text} is {100 * value:g} points of pass rate, above the largest margin "
+            f"of 50 points; a bare number is a share (0.01 is one point): for "
+            f"{stripped} points write --margin {stripped}pt"
+        )
+    return value
+
+
+def check_gate_margin(margin: float | None) -> None:
+    """Refuse a release-gate margin above :data:`GATE_MARGIN_LIMIT` (10 points)."""
+    if margin is not None and margin > GATE_MARGIN_LIMIT:
+        raise UsageError(
+            f"--margin {margin:g} lets the gate pass B up to {100 * margin:g} points worse than "
+            f"A, more than the {100 * GATE_MARGIN_LIMIT:g} points a release gate takes; a bare "
+            f"number is a share (0.01 is one point): for {margin:g} points write "
+            f"--margin {margin:g}pt"
+        )
+
+
+def alpha_value(text: str) -> float:
+    """A significance level from the command line: a number above 0 and below 0.5 (a test at
+    0.5 or more rejects at least as often as it does not when nothing differs).
+
+    Examples
+    --------
+    >>> alpha_value("0.05")
+    0.05
+    """
+    value = finite_number("--alpha")(text)
+    if not 0.0 < value < 0.5:
+        raise argparse.ArgumentTypeError(
+            f"--alpha must be a number strictly between 0 and 0.5, but got {text!r}"
+        )
+    return value
 
 
 def question_arguments(args: argparse.Namespace) -> dict[str, object]:
@@ -75,7 +155,7 @@ def decision_lines(analysis: Analysis) -> list[str]:
     >>> print("\\n".join(lines[1:]))  # doctest: +NORMALIZE_WHITESPACE
     decision p          0.021 (one-sided exact McNemar test; B better: yes)
     P(B better)         98.9% (posterior, Jeffreys prior; a probability of the direction,
-    not a p-value)
+    not of its size, and not a p-value)
     """
     decision, better = analysis.decision, analysis.better
     name_b = analysis.names[1]
@@ -87,11 +167,11 @@ def decision_lines(analysis: Analysis) -> list[str]:
         "non-inferior": f"{name_b} non-inferior",
         "equivalent": "equivalent",
     }[decision.question]
-    probability = _probability(better.probability_B_better, better.log10_probability_B_better)
+    probability = format_probability(better)
     posterior = (
         f"P({name_b} better)".ljust(20)
         + f"{probability} (posterior, Jeffreys prior; a probability of the direction, "
-        "not a p-value)"
+        "not of its size, and not a p-value)"
     )
     if decision.question == "different":  # the report already gives the two-sided test
         return [posterior]
@@ -126,12 +206,3 @@ def noninferiority_gate_line(analysis: Analysis) -> str:
         reason = f"{name_b} is {shown} worse than {name_a} by the one-sided exact test"
     verdict = "FAIL" if gate_fails(analysis) else "pass"
     return f"gate      {verdict}: {reason} (p = {p_text} {side} α = {decision.alpha:g})"
-
-
-def _probability(value: float, log10_value: float) -> str:
-    """A probability that never reads 0% or 100% unless it is exactly that."""
-    if value == 0.0:
-        return f"< 1e-300 (log10 = {log10_value:.2f})"
-    if value < 0.001:
-        return f"{value:.1e}"
-    return format_percent(value)

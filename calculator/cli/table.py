@@ -11,7 +11,12 @@ import argparse
 from calculator.analysis import Analysis, analyze
 from calculator.cli.arguments import count
 from calculator.cli.output import print_json, print_lines
-from calculator.cli.question import add_question_arguments, decision_lines, question_arguments
+from calculator.cli.question import (
+    add_question_arguments,
+    alpha_value,
+    decision_lines,
+    question_arguments,
+)
 from calculator.formatting import (
     format_confidence,
     format_p_equals,
@@ -50,7 +55,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--gates", type=count("gates", MAX_GATES), default=1, help="number of gates (1)"
     )
-    parser.add_argument("--alpha", type=float, default=0.05, help="level of each gate (0.05)")
+    parser.add_argument(
+        "--alpha",
+        type=alpha_value,
+        default=0.05,
+        help="level of each gate and of the decision, below 0.5 (0.05)",
+    )
     parser.add_argument("--rho", type=float, default=0.0, help="correlation between gates (0)")
     add_question_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -91,7 +101,7 @@ def text_lines(result: Analysis) -> list[str]:
     difference A - B    +10.0 points, 95% CI +1.2 to +18.4 (Agresti-Min)
     exact McNemar p     0.041 (doubled smaller tail; mid-p 0.027)
     """
-    diff, exact, chi2, alpha = result.difference, result.exact, result.chi2, result.gates.alpha
+    diff, exact, chi2, alpha = result.difference, result.binomial, result.chi2, result.gates.alpha
     chi2_text = (
         "undefined (no discordant pairs)" if chi2.statistic is None else f"{chi2.statistic:.4f}"
     )

@@ -148,8 +148,10 @@ def _small(value: float, log10_value: float) -> str:
 
 def _sweep_text(sweep: MarginSweep) -> list[str]:
     entered = sweep.entered_index
+    # The mid-p value is not an exact test's p: its column says so.
+    binomial = "mid-p    " if sweep.convention == "mid-p" else "exact p  "
     return [
-        "pass rates fixed    agreement   exact p    unpaired p",
+        f"pass rates fixed    agreement   {binomial}  unpaired p",
         *(
             f"  a = {a:<12,} {agreement:9.3f}   {exact:<9.3g}  {unpaired:.3g}"
             + ("   <- entered" if i == entered else "")

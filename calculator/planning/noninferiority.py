@@ -192,6 +192,12 @@ class NonInferiorityPlan:
     approximate_n : int or None
         Nam's (1997) normal approximation to the required n; None when no n reaches the
         target by it (B truly worse by the margin or more).
+    stable_n : int
+        When solved for n: the size from which the power stays at or above the target (equal
+        to `n` unless some larger size falls short again: the saw-tooth); else `n`.
+    size_when_b_never_wins : float
+        The test's exact size at `n` at the null boundary where B never beats A (p10 = margin,
+        p01 = 0): the asymptotic score test is liberal there (about 7% at alpha = 5%).
     """
 
     p10: float
@@ -203,6 +209,13 @@ class NonInferiorityPlan:
     n: int
     power: float
     approximate_n: int | None
+    stable_n: int
+    size_when_b_never_wins: float
+
+    @property
+    def non_monotone(self) -> bool:
+        """True when some size above `n` falls below the target power again."""
+        return self.stable_n > self.n
 
     @property
     def difference(self) -> float:
@@ -224,6 +237,8 @@ class NonInferiorityPlan:
             "n": self.n,
             "power": self.power,
             "approximate_n": self.approximate_n,
+            "stable_n": self.stable_n,
+            "size_when_b_never_wins": self.size_when_b_never_wins,
         }
 
     def sentence(self) -> str:
@@ -322,10 +337,46 @@ def _required_n(p10, p01, margin, alpha, target, max_n) -> int:
         if not below < candidate < above:
             candidate = (below + above) // 2
         n = candidate
-    n = above
-    while n > 1 and gap(n - 1) >= 0:
+    return _smallest_reaching(above, gap)
+
+
+#: Sizes checked on either side of a size where the power crosses the target: the saw-tooth's
+#: teeth are a few pairs wide at the sizes the score test is planned for. Past
+#: :data:`_SMALL_PLAN` pairs the teeth are far smaller than the power's rise over a few pairs,
+#: and each evaluation is dearer, so :data:`_TOOTH_LARGE` sizes are checked.
+_TOOTH = 32
+_TOOTH_LARGE = 4
+_SMALL_PLAN = 10_000
+
+
+def _tooth(n: int) -> int:
+    return _TOOTH if n <= _SMALL_PLAN else _TOOTH_LARGE
+
+
+def _smallest_reaching(n: int, gap) -> int:  # noqa: ANN001 - gap: Callable[[int], float]
+    """The smallest size reaching the target below `n` (where it is reached): sizes are
+    stepped down until :func:`_tooth` in a row fall short, so a size below a dip is found."""
+    best, short, tooth = n, 0, _tooth(n)
+    while n > 1 and short < tooth:
         n -= 1
-    return n
+        if gap(n) >= 0:
+            best, short = n, 0
+        else:
+            short += 1
+    return best
+
+
+def _stable_n(n: int, gap) -> int:  # noqa: ANN001 - gap: Callable[[int], float]
+    """The size from which the power stays at or above the target: one past the last size
+    above `n` that falls short, looking until :func:`_tooth` sizes in a row reach it."""
+    stable, reached, size, tooth = n, 0, n, _tooth(n)
+    while reached < tooth and size < MAX_N:
+        size += 1
+        if gap(size) < 0:
+            stable, reached = size + 1, 0
+        else:
+            reached += 1
+    return stable
 
 
 def noninferiority_plan(
@@ -371,7 +422,12 @@ def noninferiority_plan(
     Notes
     -----
     Power is exact (:func:`noninferiority_power`); the search starts from Nam's (1997) normal
-    approximation, reported as `approximate_n`.
+    approximation, reported as `approximate_n`. Power is saw-toothed in n, as for the McNemar
+    plans: the required n is the smallest n whose power reaches the target (sizes are
+    stepped down past a dip until 32 in a row fall short; 4 past 10,000 pairs, where the
+    teeth are far smaller than the power's rise), and `stable_n` is where it stays above.
+    The score test is liberal where B never beats A: `size_when_b_never_wins` is its exact
+    size there at n.
 
     Examples
     --------
@@ -381,6 +437,13 @@ def noninferiority_plan(
     >>> result = noninferiority_plan(p10=0.1, p01=0.1, margin=0.05)
     >>> result.approximate_n, result.n, round(result.power, 4)
     (507, 501, 0.8002)
+
+    With 4% disagreement and a 2-point margin, 662 pairs reach 80% though sizes up to 676 dip
+    below it again:
+
+    >>> result = noninferiority_plan(p10=0.02, p01=0.02, margin=0.02)
+    >>> result.n, result.non_monotone, result.stable_n >= 676
+    (662, True, True)
     """
     p10, p01, margin = _check_effect(p10, p01, margin)
     alpha = check_alpha(alpha)
@@ -390,9 +453,11 @@ def noninferiority_plan(
     if n is None:
         n = _required_n(p10, p01, margin, alpha, power, max_n)
         solved_for = "n"
+        stable = _stable_n(n, lambda size: _power(size, p10, p01, margin, alpha) - power)
     else:
         n = check_count(n, "n", minimum=1, maximum=MAX_N)
         solved_for = "power"
+        stable = n
     return NonInferiorityPlan(
         p10=p10,
         p01=p01,
@@ -403,4 +468,6 @@ def noninferiority_plan(
         n=n,
         power=_power(n, p10, p01, margin, alpha),
         approximate_n=approximate,
+        stable_n=stable,
+        size_when_b_never_wins=_power(n, margin, 0.0, margin, alpha),
     )

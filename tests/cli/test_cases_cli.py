@@ -15,6 +15,7 @@ import pytest
 
 from calculator import analyze
 from calculator.cli import main
+from calculator.clustered import Clusters
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 HARNESS_A = str(DATA / "samples_gsm8k_model_a.jsonl")
@@ -49,7 +50,10 @@ def test_json_is_analyze_plus_input_discordant_and_cluster(tmp_path, capsys):
     status, out, err = run_cli(capsys, path, "--a", "old", "--b", "new", "--group", "doc", "--json")
     assert status == 0 and err == ""
     payload = json.loads(out)
-    expected = analyze(3, 4, 1, 0, names=("old", "new")).to_dict()
+    # With a group column the decision counts clusters: d0 holds q0, b0, b3, c0; d1 q1, b1;
+    # d2 q2, b2.
+    clusters = Clusters.from_counts([2, 1, 1], [1, 0, 0], [4, 2, 2], column="doc")
+    expected = analyze(3, 4, 1, 0, names=("old", "new"), clusters=clusters).to_dict()
     for key, value in expected.items():
         assert payload[key] == value
     assert payload["input"]["rows_read"] == 9 and payload["input"]["rows_used"] == 8
@@ -130,7 +134,7 @@ def test_threshold_option(tmp_path, capsys):
         ),
         (
             lambda p: [write(p, "r.csv", "id,a,b", "1,1,0"), "--alpha", "2"],
-            "strictly between 0 and 1",
+            "strictly between 0 and 0.5",  # a level of 0.5 or more is refused too
         ),
         (lambda p: [write(p, "r.csv", "id,a,b", "1,1,0"), "--threshold", "nan"], "finite number"),
         (lambda p: [write(p, "r.csv", "id,a,b", "1,1,0"), "--threshold", "x"], "finite number"),

@@ -26,7 +26,7 @@ def _strict(data):
         ({"alternative": "greater"}, ("better", None)),
         ({"alternative": "less"}, ("worse", None)),
         ({"margin": 0.01}, ("non-inferior", 0.01)),
-        ({"margin": 0.01, "alternative": "greater"}, ("non-inferior", 0.01)),
+        ({"margin": 0.01, "alternative": "greater"}, ("better", 0.01)),  # never silently NI
         ({"question": "equivalent", "margin": 0.02}, ("equivalent", 0.02)),
         ({"question": "better", "margin": 0.02}, ("better", 0.02)),
         ({"question": "better", "alternative": "greater"}, ("better", None)),
@@ -87,8 +87,10 @@ def test_one_sided_decision_uses_the_one_sided_exact_test_with_the_chosen_conven
         expected = mcnemar_exact(4, 12, convention=convention, alternative="greater")
         assert result.decision.pvalue == expected.pvalue
         assert result.decision.reject == (expected.pvalue <= 0.05)
-        # The two-sided results are unchanged by the question.
-        assert result.exact.pvalue == mcnemar_exact(4, 12, convention=convention).pvalue
+        # The two-sided results are unchanged by the question; `exact` is never a mid-p value
+        # and `binomial` is the test in the chosen convention.
+        assert result.binomial.pvalue == mcnemar_exact(4, 12, convention=convention).pvalue
+        assert result.exact.pvalue == mcnemar_exact(4, 12).pvalue
         assert result.report.endswith(result.decision.sentence)
 
 
@@ -151,10 +153,41 @@ def test_noninferiority_sentences_in_both_outcomes():
         "These cases show that new is not worse than old by more than 5 points:"
     )
     assert "lies above -5 points" in shown
-    not_shown = analyze(60, 15, 5, 20, margin=0.05, names=("old", "new")).decision.sentence
+    # 60, 12, 8, 20: the 90% Tango interval, -11.7 to +3.5 points, reaches above 0 and below -5.
+    not_shown = analyze(60, 12, 8, 20, margin=0.05, names=("old", "new")).decision.sentence
     assert not_shown.startswith("new is not shown to be non-inferior to old at a margin of 5")
     assert "does not lie entirely above -5 points" in not_shown
     assert "This does not show that new is worse" in not_shown
+
+
+# Where the 90% Tango interval for pB - pA lies against -margin and 0 decides the words of a failed
+# non-inferiority test; 60, 15, 5, 20 has the interval -17.6 to -2.8 points (Tango 1998's score
+# interval, checked in tests/core/test_noninferiority.py).
+@pytest.mark.parametrize(
+    ("margin", "says", "never"),
+    [
+        (0.01, "show that B is worse than A by more than 1 point", "does not show that B is worse"),
+        (0.10, "show that B is worse than A, but not by how much", "does not show that B is worse"),
+    ],
+)
+def test_a_failed_noninferiority_test_says_where_the_interval_lies(margin, says, never):
+    sentence = analyze(60, 15, 5, 20, margin=margin).decision.sentence
+    assert "not shown to be non-inferior" in sentence
+    assert says in sentence
+    assert never not in sentence
+
+
+@pytest.mark.parametrize(
+    ("table", "says"),
+    [
+        ((60, 15, 5, 20), "show that B's pass rate is lower than A's by more than 1 point"),
+        ((60, 5, 15, 20), "show that B's pass rate is higher than A's by more than 1 point"),
+    ],
+)
+def test_a_failed_equivalence_test_beyond_the_margin_says_so(table, says):
+    sentence = analyze(*table, margin=0.01, question="equivalent").decision.sentence
+    assert says in sentence
+    assert "cannot rule out" not in sentence
 
 
 def test_a_nonsignificant_difference_is_not_called_equality():
@@ -211,3 +244,25 @@ def test_margin_in_words():
     assert points_of(0.01) == "1 point"
     assert points_of(0.005) == "0.5 points"
     assert points_of(0.5) == "50 points"
+
+
+@pytest.mark.parametrize("table", [(60, 15, 5, 20), (70, 4, 12, 14), (0, 0, 5, 0)])
+def test_decision_sentences_have_no_nested_parentheses(table):
+    for question in ("different", "better"):
+        sentence = analyze(*table, question=question).decision.sentence
+        depth = 0
+        for char in sentence:
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            assert depth <= 1, sentence
+
+
+def test_fields_have_one_meaning():
+    # Analysis.exact is the exact test whatever the convention; Decision.statistic is a z or None.
+    analysis = analyze(70, 4, 12, 14, convention="mid-p")
+    assert analysis.exact.convention == "doubling" and analysis.mid_p.convention == "mid-p"
+    assert analysis.binomial is analysis.mid_p
+    assert analysis.to_dict()["mcnemar_exact"]["convention"] == "mid-p"  # JSON unchanged
+    assert analysis.to_dict()["mcnemar_exact"]["pvalue"] == analysis.mid_p.pvalue
+    assert analyze(70, 4, 12, 14).decision.statistic is None  # the exact test's count is b
+    margin = analyze(70, 4, 12, 14, margin=0.05).decision
+    assert isinstance(margin.statistic, float)  # Tango's z at the null boundary

@@ -145,3 +145,26 @@ def test_power_of_a_given_n() -> None:
 def test_bad_or_unreachable_plans_are_refused_by_name(arguments, error, match) -> None:
     with pytest.raises(error, match=match):
         noninferiority_plan(**arguments)
+
+
+def test_the_plan_is_the_smallest_n_reaching_the_power_past_a_dip():
+    # Exact power (noninferiority_power, checked against enumeration in this file) at
+    # p10 = p01 = 0.02, margin 2 points: 662 reaches 80% though sizes up to 675 dip below it;
+    # the search used to stop at 676, whose predecessor falls short.
+    from calculator.planning.noninferiority import noninferiority_plan, noninferiority_power
+
+    result = noninferiority_plan(p10=0.02, p01=0.02, margin=0.02)
+    assert result.n == 662
+    assert noninferiority_power(662, 0.02, 0.02, margin=0.02) >= 0.8
+    assert all(noninferiority_power(n, 0.02, 0.02, margin=0.02) < 0.8 for n in range(600, 662))
+    assert result.non_monotone and result.stable_n == 676
+    assert result.to_dict()["stable_n"] == 676
+
+
+def test_the_plan_gives_the_size_where_b_never_beats_a():
+    from calculator.planning.noninferiority import noninferiority_plan, noninferiority_power
+
+    result = noninferiority_plan(p10=0.02, p01=0.02, margin=0.02, n=300)
+    # The power at the null boundary p10 = margin, p01 = 0 is the test's size there.
+    assert result.size_when_b_never_wins == noninferiority_power(300, 0.02, 0.0, margin=0.02)
+    assert result.size_when_b_never_wins > 0.05  # liberal: 6.0% at alpha = 5%

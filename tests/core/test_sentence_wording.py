@@ -35,11 +35,13 @@ def test_mid_p_decision_is_never_called_exact(alternative):
 
 
 def test_two_sided_doubling_still_names_its_rule():
-    assert analyze(70, 4, 12, 14).decision.test == "two-sided exact McNemar test (doubled tail)"
+    assert analyze(70, 4, 12, 14).decision.test == "two-sided exact McNemar test, doubled tail"
 
 
 def test_decision_limits_read_as_the_report_prints_them():
-    analysis = analyze(1_000_000, 3, 0, 0, alternative="greater")
+    # The two-sided decision quotes the report's own 95% interval (a one-sided one quotes its
+    # 90% interval, the decision's level).
+    analysis = analyze(1_000_000, 3, 0, 0)
     sentence = analysis.decision.sentence
     assert "-0.0007 to +0.00009 points" in sentence
     assert "-0.001" not in sentence  # -0.000692 is not -0.001

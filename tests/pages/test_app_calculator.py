@@ -227,7 +227,7 @@ def test_convention_and_continuity_correction() -> None:
     expected = analyze(60, 15, 5, 20, convention="mid-p")
     # Mid-p is not an exact p: the card says so (issue 11), and p keeps its side of alpha.
     assert "Exact McNemar p" not in metrics(at)
-    assert metrics(at)["McNemar mid-p"] == format_pvalue(expected.exact.pvalue, alpha=0.05)
+    assert metrics(at)["McNemar mid-p"] == format_pvalue(expected.mid_p.pvalue, alpha=0.05)
     assert "(mid-p, two-sided)" in captions(at)
     at.toggle(key="cc").set_value(True).run()
     assert metrics(at)["McNemar χ²"] == "4.05"  # (|15 - 5| - 1)^2 / 20

@@ -202,7 +202,7 @@ def test_per_case_page_answers_non_inferiority_and_describes_the_gate():
     assert expected.sentence in answers(at)
     gate = [unescape(m.value) for m in at.markdown if "release gate" in unescape(m.value)]
     assert gate == [
-        "As a release gate (command line: cases --fail-if-worse --margin 0.01) this comparison "
+        "As a release gate (command line: cases --fail-if-worse --margin 1pt) this comparison "
         "fails: new is not shown non-inferior to old at a margin of 1 point."
     ]
 

@@ -23,6 +23,7 @@ import pyarrow as pa
 import streamlit as st
 
 from calculator import Analysis, Decision, DifferenceInterval, PairedTable, analyze, decide
+from calculator.clustered import Clusters
 from ui.calculator_charts import (
     false_alarm_datasets,
     false_alarm_frame,
@@ -175,6 +176,7 @@ def cached_decision(
     convention: str,
     names: tuple[str, str],
     framing: str,
+    clusters: Clusters | None = None,
 ) -> Decision:
     """:func:`calculator.decide`, cached on its arguments."""
     return decide(
@@ -186,6 +188,7 @@ def cached_decision(
         convention=convention,
         names=names,
         framing=framing,
+        clusters=clusters,
     )
 
 

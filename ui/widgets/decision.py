@@ -14,6 +14,7 @@ import dataclasses
 import streamlit as st
 
 from calculator import Analysis, Decision
+from calculator.clustered import Clusters
 from calculator.release import gate_fails
 from ui.decision_words import (
     DECISION_DEFAULTS,
@@ -22,6 +23,7 @@ from ui.decision_words import (
     MARGIN_HELP,
     MARGIN_RANGE,
     PAGE_QUESTIONS,
+    QUESTION_HELP,
     gate_sentence,
     margin_label,
     probability_label,
@@ -49,6 +51,7 @@ def decision_section(
     key_prefix: str = "",
     in_url: bool = True,
     present: bool = False,
+    clusters: Clusters | None = None,
 ) -> Decision | None:
     """Ask the question, show the answer; return the decision (None when it cannot be asked).
 
@@ -68,6 +71,9 @@ def decision_section(
     present : bool
         The presenting view: the question, the answer, the chart (drawn large) and the two
         figures, without the introduction, the caption and the folded explanation.
+    clusters : Clusters, optional
+        The cases by cluster (the per-case page's group column): every question and the gate
+        then use the cluster-aware test.
     """
     st.subheader("Decision")
     if not present:
@@ -80,9 +86,10 @@ def decision_section(
             question=question,
             margin=margin_points / 100.0 if takes_margin(question) else None,
             alpha=analysis.gates.alpha,
-            convention=analysis.exact.convention,
+            convention=analysis.convention,
             names=analysis.names,
             framing=analysis.framing,
+            clusters=clusters,
         )
     except ValueError as error:
         st.warning(escape_markdown(str(error)), icon=":material/warning:")
@@ -135,6 +142,7 @@ def _question_inputs(wording: Wording, key_prefix: str, in_url: bool) -> tuple[s
             key=f"{key_prefix}question",
             captions=[question_label(shown, key, margin_now) for key in PAGE_QUESTIONS],
             bind=bind,
+            help=QUESTION_HELP,
         )
     with margin_col:
         margin = st.number_input(

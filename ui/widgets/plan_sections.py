@@ -248,6 +248,10 @@ def noninferiority_result(
         st.columns(3), words.noninferiority_metrics(result), strict=False
     ):
         column.metric(label, value)
+    saw_tooth = words.saw_tooth_warning(result) if result.solved_for == "n" else None
+    if saw_tooth:
+        st.warning(saw_tooth)
+    st.caption(words.noninferiority_size_note(result))
     st.write("A sentence to quote in your protocol:")
     st.code(words.noninferiority_sentence(result), language=None, wrap_lines=True)
     return result

@@ -145,7 +145,10 @@ def _null_section(
         f"{b:,} of {b + c:,}",
         help=f"b, the cases {words.cell_phrases(wording.escaped())[1]}, of the m that differ",
     )
-    columns[1].metric("Exact test", format_p_equals(null.pvalue, null.log10_pvalue, alpha=alpha))
+    columns[1].metric(
+        words.null_test_label(null.convention),
+        format_p_equals(null.pvalue, null.log10_pvalue, alpha=alpha),
+    )
     size = words.percent_beside(null.size, alpha) if null.size else "0"  # never on the mark
     columns[2].metric("Actual size at this m", size)
     for sentence in words.null_summary(null):

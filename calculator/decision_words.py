@@ -1,0 +1,308 @@
+"""The sentences of a release decision: one home for the words of :class:`Decision`.
+
+:func:`calculator.decide` computes the numbers; this module words them, and the page, the
+command line and the JSON quote the sentence it builds (``Decision.sentence``).
+
+The outcome of a test against a margin is worded by where the interval for pB - pA lies, since
+"not shown non-inferior" covers data that show B worse by more than the margin as well as data
+that settle nothing: above -Delta (non-inferior shown); entirely below -Delta (B shown worse by
+more than Delta); below 0 but across -Delta (B worse, by how much not settled); across 0 (no
+difference shown).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from calculator.formatting import format_confidence, format_p_equals, format_points
+from calculator.intervals import CI_METHOD_NAMES
+from calculator.table import PairedTable
+
+if TYPE_CHECKING:
+    from calculator.decision import Decision
+
+__all__ = [
+    "Words",
+    "limit_points",
+    "margin_sentence",
+    "no_disagreement_note",
+    "no_margin_sentence",
+    "points_of",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """What every sentence of a decision needs: the names, the rate's word, alpha, and the
+    level the user chose for the interval shown beside the decision (`card_level`)."""
+
+    names: tuple[str, str]
+    framing: str
+    alpha: float
+    card_level: float | None = None
+
+    def score_test(self, decision: Decision) -> str:
+        """ "score test" or "cluster-robust score test", as the decision's test is."""
+        return "cluster-robust score test" if _clustered(decision) else "score test"
+
+    def level_note(self, decision: Decision) -> str:
+        """Why the decision's interval has another level than the one chosen for the cards."""
+        if (
+            self.card_level is None
+            or decision.margin is not None  # a margin question is Tango's, never the cards'
+            or math.isclose(decision.level, self.card_level, abs_tol=1e-12)
+        ):
+            return ""
+        if decision.margin is None and decision.alternative == "two-sided":
+            why = f"1 − α for a two-sided test at α = {self.alpha:g}"
+        else:
+            why = f"1 − 2α for a one-sided test at α = {self.alpha:g}"
+        return (
+            f" The interval has the decision's level, {format_confidence(decision.level)} "
+            f"({why}): the level that goes with the test; the "
+            f"{format_confidence(self.card_level)} interval chosen for the results is shown "
+            "with them."
+        )
+
+    @property
+    def rate(self) -> str:
+        return "pass rate" if self.framing == "pass" else "accuracy"
+
+    def p(self, decision: Decision) -> str:
+        text = format_p_equals(decision.pvalue, decision.log10_pvalue, alpha=self.alpha)
+        return f"{text}, α = {self.alpha:g}"
+
+    def interval(self, decision: Decision) -> str:
+        """ "the 95% Agresti-Min interval for B's pass rate minus A's, -1.0 to +2.0 points"."""
+        name_a, name_b = self.names
+        method = CI_METHOD_NAMES.get(decision.interval_method, decision.interval_method)
+        if method == "Tango score":
+            method = "Tango"
+        if _clustered(decision):
+            method = "cluster-robust"
+        bounds = [-decision.margin, decision.margin] if decision.margin else []
+        return (
+            f"the {format_confidence(decision.level)} {method} interval for "
+            f"{name_b}'s {self.rate} minus {name_a}'s, {limit_points(decision.low, bounds)} to "
+            f"{limit_points(decision.high, bounds)} points"
+        )
+
+
+def _clustered(decision: Decision) -> bool:
+    return decision.interval_method == "cluster-robust"
+
+
+def points_of(margin: float) -> str:
+    """A margin in points for a sentence: "1 point", "2.5 points".
+
+    Examples
+    --------
+    >>> points_of(0.01), points_of(0.025)
+    ('1 point', '2.5 points')
+    """
+    value = f"{round(100.0 * margin, 10):g}"
+    return f"{value} point" if value == "1" else f"{value} points"
+
+
+def limit_points(value: float, bounds: list[float]) -> str:
+    """An interval limit in signed points, with digits added until it reads on the same side of
+    zero and of every bound (the margins) as it lies, and equal to one only when it is.
+
+    Examples
+    --------
+    >>> limit_points(-0.0099996, [-0.01, 0.01])
+    '-0.99996'
+    >>> limit_points(0.1234, []), limit_points(2e-7, []), limit_points(0.0, [])
+    ('+12.3', '+0.00002', '0.0')
+    """
+    if value == 0:
+        return "0.0"
+    bounds = [0.0, *bounds]
+    first = format_points(value)  # as the report prints it: -0.0007, not -0.001
+    if "e" in first:
+        return first
+    for decimals in range(len(first.partition(".")[2]) or 1, 16):
+        text = f"{100.0 * value:+.{decimals}f}"
+        shown = float(text) / 100.0
+        if all(_side(shown, bound) == _side(value, bound) for bound in bounds):
+            return text
+    return format_points(value)  # never zero for a non-zero value, and keeps the sign
+
+
+def _side(value: float, bound: float) -> int:
+    return (value > bound) - (value < bound)
+
+
+def _moved(estimate: float, rate: str, names: tuple[str, str]) -> str:
+    """ "B's pass rate is 2.0 points higher than A's" on these cases."""
+    name_a, name_b = names
+    if estimate == 0:
+        return f"{name_b}'s {rate} equals {name_a}'s"
+    way = "higher" if estimate > 0 else "lower"
+    size = limit_points(abs(estimate), [])[1:]  # without its "+"
+    return f"{name_b}'s {rate} is {size} points {way} than {name_a}'s"
+
+
+def no_margin_sentence(decision: Decision, table: PairedTable, words: Words) -> str:
+    name_a, name_b = words.names
+    test = f"{decision.test}, {words.p(decision)}"
+    if table.discordant == 0:
+        return (
+            f"{name_a} and {name_b} agree on every case, so no case tells them apart: the "
+            f"{decision.test} gives p = 1, and these cases carry no evidence either way; "
+            f"{words.interval(decision)}, gives the differences the data still allow."
+        )
+    moved = _moved(decision.estimate, words.rate, words.names)
+    interval = words.interval(decision)
+    if decision.question == "different":
+        if decision.reject:
+            return (
+                f"These cases show that {name_a} and {name_b} differ: {moved} ({test}; {interval})."
+            )
+        return (
+            f"No difference between {name_a} and {name_b} is shown ({test}): {moved} on these "
+            f"cases, and {interval}, gives the differences the data still allow. Not "
+            "significant does not mean equal: every difference in that interval remains possible."
+        )
+    claim = "better" if decision.question == "better" else "worse"
+    if decision.reject:
+        return (
+            f"These cases show that {name_b} is {claim} than {name_a}: {moved} ({test}; "
+            f"{interval})."
+        )
+    return (
+        f"{name_b} is not shown to be {claim} than {name_a} ({test}): {moved} on these cases, "
+        f"and {interval}, gives the differences the data still allow."
+    )
+
+
+def no_disagreement_note(decision: Decision, table: PairedTable) -> str:
+    """Why a margin test still answers when no case separates the systems (m = 0)."""
+    if table.discordant or decision.question not in ("non-inferior", "equivalent"):
+        return ""
+    return (
+        " No case separates the systems here, yet the score test still answers: a difference "
+        "in pass rates needs cases on which the systems disagree, and agreement on all "
+        f"{table.n:,} cases bounds how often they can disagree, so enough agreeing cases can "
+        "show this on their own."
+    )
+
+
+def margin_sentence(decision: Decision, table: PairedTable, words: Words) -> str:
+    """The answer to a question asked against a margin, worded by where the interval lies."""
+    del table  # the interval and the margin say everything
+    if decision.question == "non-inferior":
+        return _noninferiority_sentence(decision, words)
+    if decision.question == "better":
+        return _superiority_sentence(decision, words)
+    return _equivalence_sentence(decision, words)
+
+
+@dataclass(frozen=True, slots=True)
+class _Margin:
+    """The margin in the forms a sentence needs: "2 points", "-2", "+2", "point(s)"."""
+
+    delta: str
+    minus: str
+    plus: str
+    unit: str
+
+    @classmethod
+    def of(cls, margin: float) -> _Margin:
+        number = f"{round(100.0 * margin, 10):g}"
+        unit = "point" if number == "1" else "points"
+        return cls(points_of(margin), f"-{number}", f"+{number}", unit)
+
+
+def _noninferiority_sentence(decision: Decision, words: Words) -> str:
+    name_a, name_b = words.names
+    m = _Margin.of(decision.margin or 0.0)
+    interval = words.interval(decision)
+    test = f"one-sided {words.score_test(decision)} of non-inferiority, {words.p(decision)}"
+    margin = decision.margin or 0.0
+    if decision.reject:
+        return (
+            f"These cases show that {name_b} is not worse than {name_a} by more than "
+            f"{m.delta}: {interval}, lies above {m.minus} {m.unit} ({test})."
+        )
+    head = f"{name_b} is not shown to be non-inferior to {name_a} at a margin of {m.delta}"
+    if decision.high < -margin:
+        return (
+            f"{head}: these cases show that {name_b} is worse than {name_a} by more than "
+            f"{m.delta}, since {interval}, lies entirely below {m.minus} {m.unit} ({test})."
+        )
+    if decision.high < 0:
+        return (
+            f"{head}: these cases show that {name_b} is worse than {name_a}, but not by how "
+            f"much: {interval}, lies below 0 and reaches below {m.minus} {m.unit}, so a drop "
+            f"of {m.delta} or more is not ruled out ({test})."
+        )
+    return (
+        f"{head}: {interval}, does not lie entirely above {m.minus} {m.unit} ({test}). "
+        f"The interval also reaches above 0, so no difference is shown either way. This does "
+        f"not show that {name_b} is worse; these cases cannot rule out a drop of {m.delta} or "
+        "more."
+    )
+
+
+def _superiority_sentence(decision: Decision, words: Words) -> str:
+    name_a, name_b = words.names
+    m = _Margin.of(decision.margin or 0.0)
+    interval = words.interval(decision)
+    test = (
+        f"one-sided {words.score_test(decision)} of superiority by the margin, {words.p(decision)}"
+    )
+    margin = decision.margin or 0.0
+    if decision.reject:
+        return (
+            f"These cases show that {name_b} is better than {name_a} by more than {m.delta}: "
+            f"{interval}, lies above {m.plus} {m.unit} ({test})."
+        )
+    head = f"{name_b} is not shown to be better than {name_a} by more than {m.delta}"
+    if decision.low > 0:
+        return (
+            f"{head}: {interval}, lies above 0 but reaches below {m.plus} {m.unit}, so these "
+            f"cases show that {name_b} is better, but not that it is better by more than "
+            f"{m.delta} ({test})."
+        )
+    if decision.high < margin:
+        return (
+            f"{head}: {interval}, lies entirely below {m.plus} {m.unit}, so these cases rule "
+            f"out a gain of {m.delta} or more ({test})."
+        )
+    return f"{head}: {interval}, does not lie entirely above {m.plus} {m.unit} ({test})."
+
+
+def _equivalence_sentence(decision: Decision, words: Words) -> str:
+    name_a, name_b = words.names
+    m = _Margin.of(decision.margin or 0.0)
+    interval = words.interval(decision)
+    test = f"two one-sided {words.score_test(decision)}s, larger {words.p(decision)}"
+    margin = decision.margin or 0.0
+    if decision.reject:
+        return (
+            f"These cases show that {name_a} and {name_b} are equivalent within ±{m.delta}: "
+            f"{interval}, lies inside {m.minus} to {m.plus} points ({test})."
+        )
+    head = f"Equivalence of {name_a} and {name_b} within ±{m.delta} is not shown"
+    if decision.low > margin or decision.high < -margin:
+        way = "higher" if decision.low > margin else "lower"
+        return (
+            f"{head}: these cases show that {name_b}'s {words.rate} is {way} than "
+            f"{name_a}'s by more than {m.delta}, since {interval}, lies entirely "
+            f"{'above ' + m.plus if way == 'higher' else 'below ' + m.minus} {m.unit} ({test})."
+        )
+    if decision.low > 0 or decision.high < 0:
+        way = "higher" if decision.low > 0 else "lower"
+        return (
+            f"{head}: these cases show that {name_b}'s {words.rate} is {way} than "
+            f"{name_a}'s, but not by how much: {interval}, excludes 0 and reaches beyond "
+            f"the margin, so a difference of {m.delta} or more is not ruled out ({test})."
+        )
+    return (
+        f"{head}: {interval}, does not lie inside {m.minus} to {m.plus} points ({test}). No "
+        f"difference is shown either way, and these cases cannot rule out a difference of "
+        f"{m.delta} or more."
+    )

@@ -1,0 +1,122 @@
+"""One rule for "p <= alpha": the comparison every decision, gate and caveat makes.
+
+A p-value of the exact McNemar test is a binomial tail, a multiple of 2^-m, and can equal alpha
+exactly (6 cases only A passes, none only B: p = 2/2^6 = 0.03125). Computed in floating point
+it comes out a few ulps off (0.031250000000000014), and a plain ``p <= alpha`` then says "not
+significant" where the test rejects. So:
+
+- :func:`exact_test_rejects` decides the exact McNemar test in exact rational arithmetic
+  whenever the floating-point p is within a relative 1e-9 of alpha (and the number of discordant
+  pairs is small enough for it to be cheap); elsewhere the floating-point comparison is
+  already right.
+- :func:`rejects` decides a test whose p-value is continuous (a score or chi-square test):
+  ``log10 p <= log10 alpha``, on the log scale so that a p-value that underflows still decides.
+
+alpha is compared at its exact binary value (``Fraction(alpha)``): a level a person types as a
+power of two (0.03125, 0.015625) is exact, and a decimal such as 0.05 is not a multiple of 2^-m,
+so no binomial tail ties with it.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from calculator.mcnemar import mcnemar_exact
+
+__all__ = ["EXACT_TIE_LIMIT", "exact_pvalue_fraction", "exact_test_rejects", "rejects"]
+
+#: Largest number of discordant pairs for which a near-tie is settled in exact arithmetic.
+EXACT_TIE_LIMIT = 20_000
+# Within this relative distance of alpha a floating-point tail may sit on the wrong side.
+_NEAR = 1e-9
+
+
+def rejects(log10_pvalue: float, alpha: float) -> bool:
+    """p <= alpha for a continuous p-value, compared on the log scale.
+
+    Examples
+    --------
+    >>> rejects(math.log10(0.04), 0.05), rejects(-400.0, 1e-300), rejects(0.0, 0.99)
+    (True, True, False)
+    """
+    return log10_pvalue <= math.log10(alpha)
+
+
+def exact_pvalue_fraction(
+    b: int, c: int, *, convention: str = "doubling", alternative: str = "two-sided"
+) -> Fraction | None:
+    """The exact McNemar p-value as a fraction, or None beyond :data:`EXACT_TIE_LIMIT` pairs.
+
+    With m = b + c and S(k) = sum_{j <= k} C(m, j): two-sided doubling p = min(1, 2 S(k)/2^m)
+    with k = min(b, c); two-sided mid-p p = (2 S(k) - C(m, k))/2^m, and 1 - C(m, k)/2^(m+1) at
+    b = c, as :func:`calculator.mcnemar_exact` defines it; one-sided "greater"
+    (B better) takes k = b, "less" k = c, with p = S(k)/2^m, less C(m, k)/2^(m+1) under mid-p.
+
+    Examples
+    --------
+    >>> exact_pvalue_fraction(6, 0)
+    Fraction(1, 32)
+    >>> exact_pvalue_fraction(3, 1, convention="mid-p", alternative="less")
+    Fraction(3, 16)
+    """
+    m = b + c
+    if m > EXACT_TIE_LIMIT:
+        return None
+    if m == 0:
+        return Fraction(1)
+    two_sided = alternative == "two-sided"
+    k = min(b, c) if two_sided else (b if alternative == "greater" else c)
+    term, tail = 1, 1  # C(m, 0) and S(0)
+    for j in range(1, k + 1):
+        term = term * (m - j + 1) // j
+        tail += term
+    if convention == "doubling":
+        numerator = 2 * tail if two_sided else tail
+    elif two_sided and b == c:
+        return 1 - Fraction(term, 2 ** (m + 1))  # the mid-p value at the centre: 1 - P[T = k]/2
+    else:
+        numerator = 2 * tail - term if two_sided else Fraction(2 * tail - term, 2)
+    return min(Fraction(1), Fraction(numerator) / 2**m)
+
+
+def exact_test_rejects(
+    b: int,
+    c: int,
+    alpha: float,
+    *,
+    convention: str = "doubling",
+    alternative: str = "two-sided",
+    log10_pvalue: float | None = None,
+) -> bool:
+    """True when the exact McNemar p-value is at most `alpha`, exactly at a tie.
+
+    Parameters
+    ----------
+    b, c : int
+        Discordant counts: only A passes, only B passes.
+    alpha : float
+        The level, strictly between 0 and 1.
+    convention, alternative
+        As :func:`calculator.mcnemar_exact`.
+    log10_pvalue : float, optional
+        The test's log10 p-value when already computed.
+
+    Examples
+    --------
+    >>> exact_test_rejects(6, 0, 0.03125)  # p = 2/64 exactly
+    True
+    >>> exact_test_rejects(6, 0, 0.031249)
+    False
+    """
+    if log10_pvalue is None:
+        log10_pvalue = mcnemar_exact(
+            b, c, convention=convention, alternative=alternative
+        ).log10_pvalue
+    log_alpha = math.log10(alpha)
+    if abs(log10_pvalue - log_alpha) > _NEAR / math.log(10.0):
+        return log10_pvalue <= log_alpha
+    exact = exact_pvalue_fraction(b, c, convention=convention, alternative=alternative)
+    if exact is None:
+        return log10_pvalue <= log_alpha
+    return exact <= Fraction(float(alpha))
