@@ -55,7 +55,7 @@ def compare_sections() -> None:
     cases = None if options is None else _load(stored, options)
     if cases is None:
         return
-    key = (tuple(item.digest for item in stored), repr(sorted(options.items())))
+    key = (_identity(stored), repr(sorted(options.items())))
     result = _analyse(cases, key)
     _overview(result)
     _pair_buttons(result, " + ".join(cases.files))
@@ -186,10 +186,21 @@ def _index(options: list[str], guess: str | None, fallback: int = 0) -> int:
     return options.index(guess) if guess in options else min(fallback, len(options) - 1)
 
 
+def _identity(stored: list[files.StoredFile]) -> tuple[tuple[str, str], ...]:
+    """What the cached results depend on in the uploads: each file's name and content, in order.
+
+    The names are part of it because they name the systems (and the source of an opened pair):
+    keyed on the contents alone, the same bytes uploaded under other names, by this visitor or
+    another (the caches are shared by every session), were reported under the first names.
+    """
+    return tuple((item.name, item.digest) for item in stored)
+
+
 @st.cache_resource(show_spinner="Joining the systems' outcomes...", max_entries=4)
 def _load_cached(
-    digests: tuple[str, ...], _files: tuple[CaseFile, ...], options: tuple
+    identity: tuple[tuple[str, str], ...], _files: tuple[CaseFile, ...], options: tuple
 ) -> SystemCases:
+    """`identity` (:func:`_identity`) stands for the files, which are not hashed."""
     return load_systems(list(_files) if len(_files) > 1 else _files[0], **dict(options))
 
 
@@ -198,7 +209,7 @@ def _load(stored: list[files.StoredFile], options: dict) -> SystemCases | None:
     frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
     try:
         case_files = tuple(files.read_stored(item) for item in stored)
-        cases = _load_cached(tuple(item.digest for item in stored), case_files, frozen)
+        cases = _load_cached(_identity(stored), case_files, frozen)
     except (CaseFileError, ValueError, TypeError) as error:
         st.error(escape_markdown(str(error)))
         return None
@@ -234,7 +245,8 @@ def _analyse(cases: SystemCases, key: tuple) -> SystemComparison:
 
 @st.cache_resource(show_spinner="Comparing the systems...", max_entries=4)
 def _compare_cached(key: tuple, _cases: SystemCases, adjust: str) -> SystemComparison:
-    """`key` (file digests and options) stands for the cases, which are not hashed."""
+    """`key` (the files' names and contents, and the options) stands for the cases, which are
+    not hashed."""
     return compare_systems(_cases.outcomes, _cases.names, adjust=adjust)
 
 
@@ -269,7 +281,12 @@ def _pair_buttons(result: SystemComparison, source: str) -> None:
         ):
             table = pair.table
             open_table_in_calculator(
-                table.a, table.b, table.c, table.d, source=f"{source}: {pair.a} vs {pair.b}"
+                table.a,
+                table.b,
+                table.c,
+                table.d,
+                names=(pair.a, pair.b),
+                source=f"{source}: {pair.a} vs {pair.b}",
             )
 
 
