@@ -35,8 +35,17 @@ def _flatten(value: object, prefix: str) -> list[tuple[str, object]]:
     return [(prefix, "" if value is None else value)]
 
 
+def _csv_cell(value: object) -> object:
+    """A text cell escaped (:func:`escape_spreadsheet_cell`); a number left a number."""
+    return escape_spreadsheet_cell(value) if isinstance(value, str) else value
+
+
 def results_csv(results: dict[str, object]) -> str:
     """``Analysis.to_dict()`` as CSV rows ``field,value`` with dotted field names.
+
+    Every text cell (the report and the sentences hold the systems' names) is escaped against
+    formula injection, as in :func:`to_escaped_csv`: a name such as ``=HYPERLINK(...)`` is
+    written as text, never run by the spreadsheet that opens the file.
 
     Examples
     --------
@@ -45,11 +54,14 @@ def results_csv(results: dict[str, object]) -> str:
     table.a,60
     table.b,15
     chi2.statistic,
+    >>> print(results_csv({"names": {"A": "=1+1"}}), end="")
+    field,value
+    names.A,'=1+1
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(("field", "value"))
-    writer.writerows(_flatten(results, ""))
+    writer.writerows((_csv_cell(key), _csv_cell(value)) for key, value in _flatten(results, ""))
     return buffer.getvalue()
 
 

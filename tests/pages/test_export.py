@@ -7,13 +7,15 @@ cells are written out by hand from it.
 
 from __future__ import annotations
 
+import csv
 import io
 
 import pandas as pd
 import pytest
 
+from calculator import analyze
 from calculator.cases import load_cases
-from ui.export import escape_spreadsheet_cell, to_escaped_csv
+from ui.export import escape_spreadsheet_cell, results_csv, to_escaped_csv
 
 
 @pytest.mark.parametrize(
@@ -66,3 +68,30 @@ def test_discordant_export_escapes_cells_from_the_file():
     )
     rows = pd.read_csv(io.StringIO(to_escaped_csv(cases.only_a())))["answer"].tolist()
     assert rows == ["'=SUM(A1:A9)", "'-cmd|' /C calc'!A0"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        '=HYPERLINK("http://evil","click")',  # the issue's
+        "@SUM(1+1)*cmd|' /C calc'!A0",  # held out: @ and a DDE payload
+        "+1+cmd",
+        "\t=1+1",
+    ],
+)
+def test_results_csv_cannot_run_a_formula_from_a_name(name):
+    """Issue 23, item 7: the results download escaped no cell, and the report and the sentences
+    start with the names."""
+    results = analyze(60, 15, 5, 20, names=(name, "B")).to_dict()
+    rows = list(csv.reader(io.StringIO(results_csv(results))))
+    assert rows[0] == ["field", "value"]
+    started = [cell for row in rows for cell in row if cell.startswith(name)]
+    assert not started  # the report starts with the name; it is escaped
+    report = dict(rows)["report"]
+    assert report == "'" + results["report"]
+    assert dict(rows)["table.a"] == "60" and dict(rows)["difference.estimate"] == "0.1"
+
+
+def test_results_csv_leaves_negative_numbers_as_numbers():
+    rows = dict(csv.reader(io.StringIO(results_csv({"difference": {"low": -0.25}}))))
+    assert rows["difference.low"] == "-0.25"
