@@ -24,7 +24,7 @@ from ui import compare_words as words
 from ui.cases_words import FILE_TYPES, issue_title
 from ui.widgets import cases_files as files
 from ui.widgets.state import open_table_in_calculator
-from ui.words import escape_markdown
+from ui.words import escape_markdown, plain_text
 
 __all__ = ["compare_sections", "example_data", "several_systems"]
 
@@ -80,7 +80,10 @@ def _uploads() -> list[files.StoredFile]:
 
 def _remember_uploads() -> None:
     uploads = st.session_state.get("compare_upload") or []
-    st.session_state[_STORE_KEY] = [files.StoredFile.of(u.name, u.getvalue()) for u in uploads]
+    # A file name names its system on every surface: no hidden character in it (plain_text).
+    st.session_state[_STORE_KEY] = [
+        files.StoredFile.of(plain_text(u.name), u.getvalue()) for u in uploads
+    ]
 
 
 def _forget() -> None:
@@ -269,16 +272,16 @@ def _pair_buttons(result: SystemComparison, source: str) -> None:
     st.markdown("**Open a pair in the two-system calculator**")
     pairs = result.pairs
     if len(pairs) > _MAX_PAIR_BUTTONS:
-        labels = [words.pair_label(p.a, p.b) for p in pairs]
+        labels = [plain_text(words.pair_label(p.a, p.b)) for p in pairs]
         chosen = st.selectbox(
             "Pair", range(len(pairs)), format_func=labels.__getitem__, key="compare_open_pair"
         )
         pairs = (pairs[chosen],)
     grid = st.columns(min(len(pairs), 4))
     for number, pair in enumerate(pairs):
-        if grid[number % len(grid)].button(
-            words.pair_label(pair.a, pair.b), key=f"compare_open_{number}"
-        ):
+        # A button's label is Markdown: the names are escaped (a selectbox shows text as text).
+        label = words.pair_label(escape_markdown(pair.a), escape_markdown(pair.b))
+        if grid[number % len(grid)].button(label, key=f"compare_open_{number}"):
             table = pair.table
             open_table_in_calculator(
                 table.a,
@@ -293,7 +296,7 @@ def _pair_buttons(result: SystemComparison, source: str) -> None:
 def _separating_cases(result: SystemComparison, cases: SystemCases) -> None:
     """The cases that separate a chosen pair: only one system passes them."""
     st.markdown("**Cases that separate two systems**")
-    labels = [words.pair_label(p.a, p.b) for p in result.pairs]
+    labels = [plain_text(words.pair_label(p.a, p.b)) for p in result.pairs]
     chosen = st.selectbox(
         "Pair", range(len(labels)), format_func=labels.__getitem__, key="compare_cases_pair"
     )
