@@ -9,13 +9,22 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import re
 
 import pandas as pd
 import pytest
 
-from calculator import analyze
+from calculator import analyze, decide
 from calculator.cases import load_cases
-from ui.export import escape_spreadsheet_cell, results_csv, to_escaped_csv
+from ui.export import (
+    answering,
+    escape_spreadsheet_cell,
+    export_dict,
+    results_csv,
+    results_json,
+    to_escaped_csv,
+)
 
 
 @pytest.mark.parametrize(
@@ -95,3 +104,57 @@ def test_results_csv_cannot_run_a_formula_from_a_name(name):
 def test_results_csv_leaves_negative_numbers_as_numbers():
     rows = dict(csv.reader(io.StringIO(results_csv({"difference": {"low": -0.25}}))))
     assert rows["difference.low"] == "-0.25"
+
+
+# -- The exports answer the page's question (issue 23, item 5). ----------------------------------
+
+
+def _calculator(query: dict[str, str]):
+    from apptest_pages import APP, TIMEOUT
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update(query)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.mark.parametrize(
+    ("query", "heading"),
+    [
+        ({"question": "non-inferior", "margin": "2"}, "Question: non-inferior, margin 2 points: "),
+        # Held out: another question, another margin, another table.
+        (
+            {"question": "equivalent", "margin": "3.5", "a": "40", "b": "6", "c": "9"},
+            "Question: equivalent, margin 3.5 points: ",
+        ),
+    ],
+)
+def test_the_report_answers_the_decision_sections_question(query, heading):
+    from ui.widgets.calculator_results import REPORT_KEY
+    from ui.widgets.decision import ANSWER_PREFIX
+
+    at = _calculator(query)
+    at.toggle(key=REPORT_KEY).set_value(True).run()
+    assert not at.exception, at.exception
+    answer = next(m.value for m in at.markdown if m.value.startswith(ANSWER_PREFIX))
+    sentence = re.sub(r"\\(.)", r"\1", answer.removeprefix(ANSWER_PREFIX))
+    (report,) = [block.value for block in at.code]
+    assert report.endswith(heading + sentence)
+
+
+def test_the_downloads_carry_the_question_the_margin_and_the_answer():
+    table = analyze(60, 5, 15, 20)
+    asked = decide(table.table, table.difference, question="non-inferior", margin=0.02, alpha=0.05)
+    exported = export_dict(answering(table, asked))
+    assert exported["decision"]["question"] == "non-inferior"
+    assert exported["decision"]["margin"] == 0.02
+    assert exported["decision"]["sentence"] == asked.sentence
+    assert exported["report"].endswith(asked.sentence)
+    rows = dict(csv.reader(io.StringIO(results_csv(exported))))
+    assert rows["decision.question"] == "non-inferior" and rows["decision.margin"] == "0.02"
+    assert rows["decision.reject"] == str(asked.reject)
+    assert json.loads(results_json(exported))["decision"]["reject"] == asked.reject
+    # No question asked (a table the question cannot take): the analysis as it is.
+    assert answering(table, None) is table
