@@ -88,14 +88,15 @@ def _code_span(word: str) -> str:
     return f"{fence}{pad}{word}{pad}{fence}"
 
 
-def escape_markdown(text: str) -> str:
+def escape_markdown(text: str, *, in_link: bool = False) -> str:
     r"""Text from a user (a URL, a file, a column or system name) as Markdown that Streamlit
     shows literally: the one function every Markdown surface (cards, labels, buttons, tabs,
     captions, messages) passes such text through.
 
     Hidden characters are made visible (:func:`plain_text`); a backslash goes before each
     Markdown character; a word that GitHub-flavoured Markdown would turn into a link even so
-    (an address, www., an e-mail) is shown as code instead, which no rule reads.
+    (an address, www., an e-mail) is shown as code instead, which no rule reads, except
+    `in_link` (the text of a link, where nothing is linked again).
 
     Examples
     --------
@@ -107,7 +108,9 @@ def escape_markdown(text: str) -> str:
     parts = _WORDS.split(text)
     words = [plain_text(word) for word in parts[::2]]  # the words between the white space
     parts[::2] = [
-        _code_span(word) if _AUTOLINK.search(word) else _MARKDOWN_SPECIALS.sub(r"\\\1", word)
+        _code_span(word)
+        if _AUTOLINK.search(word) and not in_link
+        else _MARKDOWN_SPECIALS.sub(r"\\\1", word)
         for word in words
     ]
     return "".join(parts)
