@@ -43,9 +43,11 @@ HOST = "evil.example"
 
 
 def plain_text(text: str) -> str:
-    """What the page shows for `text`: each hidden character (here only the zero-width space
-    and the right-to-left override) as its escape, written out by hand."""
-    return text.replace("\u200b", "\\u200b").replace("\u202e", "\\u202e")
+    """What the page shows for `text`: each hidden character the tests use (zero-width space,
+    right-to-left override, left-to-right isolate and its end) as its escape."""
+    for hidden in ("\u200b", "\u202e", "\u2066", "\u2069"):
+        text = text.replace(hidden, hidden.encode("unicode_escape").decode())
+    return text
 
 
 def _watch(new_page) -> tuple[Page, list[str]]:  # noqa: ANN001
@@ -105,6 +107,11 @@ def test_names_from_a_link_are_shown_as_typed(new_page, app_server, name_a, name
     expect(page.locator(".st-key-card_unpaired [data-testid=stCaptionContainer]")).to_contain_text(
         f"Treats {shown_a} and {shown_b} as independent samples"
     )
+    # The chart (SVG text, its description) and the answer's radio captions carry them too.
+    chart = page.locator(".st-key-decision_chart [data-testid=stVegaLiteChart] svg").first
+    expect(chart).to_contain_text(f"{shown_b}'s pass rate minus")
+    captions = page.locator(".st-key-question [data-testid=stCaptionContainer]")
+    expect(captions.filter(has_text=f"Is {shown_b} better than {shown_a}?")).to_have_count(1)
     assert page.evaluate(INJECTED, HOST) == []
     assert not _outside(requests, app_server.url)
 
@@ -145,5 +152,32 @@ def test_system_names_from_files_are_shown_as_typed(new_page, app_server, names)
     expect(page.locator(".st-key-compare_open_2 button")).to_have_text(f"{stems[1]} vs {stems[2]}")
     tabs = page.locator("[data-testid=stTab]")
     expect(tabs.first).to_contain_text(f"Only {stems[0]} passes")
+    assert page.evaluate(INJECTED, HOST) == []
+    assert not _outside(requests, app_server.url)
+
+
+def test_system_labels_from_a_long_file_are_shown_as_typed(new_page, app_server) -> None:
+    """Item 6, held out: the systems are named by a long file's labels, not file names."""
+    labels = ["base\u200bline", "[x](https://evil.example/l)", "\u2066admin\u2069"]
+    passes = {labels[0]: 18, labels[1]: 5, labels[2]: 12}
+    rows = [f"q{i},{name},{int(i < count)}" for name, count in passes.items() for i in range(20)]
+    data = ("question,system,correct\n" + "\n".join(rows) + "\n").encode()
+    page, requests = _watch(new_page)
+    page.goto(app_server.url + "cases")
+    page.wait_for_function(IDLE, timeout=FIRST_RENDER_TIMEOUT_MS)
+    page.get_by_text("Three or more systems", exact=True).click()
+    uploader = page.locator(".st-key-compare_upload input[type=file]")
+    expect(uploader).to_have_count(1, timeout=FIRST_RENDER_TIMEOUT_MS)
+    uploader.set_input_files({"name": "long.csv", "mimeType": "text/csv", "buffer": data})
+    first = page.locator(".st-key-compare_open_0 button")
+    expect(first).to_have_count(1, timeout=FIRST_RENDER_TIMEOUT_MS)
+    page.wait_for_function(IDLE, timeout=FIRST_RENDER_TIMEOUT_MS)
+    page.wait_for_load_state("networkidle")
+    shown = [plain_text(label) for label in labels]
+    pair_texts = page.locator("[class*=st-key-compare_open_] button").all_inner_texts()
+    assert f"{shown[0]} vs {shown[1]}" in pair_texts, pair_texts
+    charts = page.locator("[data-testid=stVegaLiteChart]")  # the heatmap and the ranking
+    # Their labels, as text (a long label is cut with an ellipsis by the chart).
+    expect(charts.filter(has_text=shown[0])).to_have_count(2)
     assert page.evaluate(INJECTED, HOST) == []
     assert not _outside(requests, app_server.url)

@@ -8,6 +8,7 @@ Words come from :mod:`ui.compare_words`, charts from :mod:`ui.compare_charts`.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import numpy as np
@@ -203,8 +204,12 @@ def _identity(stored: list[files.StoredFile]) -> tuple[tuple[str, str], ...]:
 def _load_cached(
     identity: tuple[tuple[str, str], ...], _files: tuple[CaseFile, ...], options: tuple
 ) -> SystemCases:
-    """`identity` (:func:`_identity`) stands for the files, which are not hashed."""
-    return load_systems(list(_files) if len(_files) > 1 else _files[0], **dict(options))
+    """`identity` (:func:`_identity`) stands for the files, which are not hashed. The systems'
+    names (file names, column names, a long file's labels) are made plain (:func:`plain_text`)
+    for every surface, charts included, unless that would make two of them equal."""
+    cases = load_systems(list(_files) if len(_files) > 1 else _files[0], **dict(options))
+    shown = tuple(plain_text(name) for name in cases.names)
+    return cases if len(set(shown)) < len(shown) else dataclasses.replace(cases, names=shown)
 
 
 def _load(stored: list[files.StoredFile], options: dict) -> SystemCases | None:
