@@ -8,11 +8,15 @@ a Markdown image (a tracking beacon), a link, GFM autolinks (www., http://, e-ma
 directive, LaTeX, an icon shortcode and a bidirectional override or zero-width character; each
 test has the issue's strings and a held-out variant.
 
-Every wait is for a condition on the page; nothing sleeps a fixed time.
+The downloads (items 5 and 7) are fetched as a visitor fetches them. Every wait is for a
+condition on the page; nothing sleeps a fixed time.
 """
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from urllib.parse import quote, urlsplit
 
 import pytest
@@ -180,4 +184,37 @@ def test_system_labels_from_a_long_file_are_shown_as_typed(new_page, app_server)
     # Their labels, as text (a long label is cut with an ellipsis by the chart).
     expect(charts.filter(has_text=shown[0])).to_have_count(2)
     assert page.evaluate(INJECTED, HOST) == []
+    assert not _outside(requests, app_server.url)
+
+
+@pytest.mark.parametrize(
+    ("name", "query"),
+    [
+        ('=HYPERLINK("https://evil.example/x","y")', "question=non-inferior&margin=2"),
+        ("@SUM(1+1)*cmd|' /C calc'!A0", "question=equivalent&margin=3.5"),  # held out
+    ],
+)
+def test_the_downloads_escape_formulas_and_carry_the_question(
+    new_page, app_server, name, query
+) -> None:
+    """Items 5 and 7, as a visitor downloads them: the CSV runs no formula from a name, and the
+    CSV and the JSON answer the question the link asks."""
+    page, requests = _watch(new_page)
+    page.goto(f"{app_server.url}?name_a={quote(name)}&{query}")
+    page.wait_for_function(APP_RENDERED, timeout=FIRST_RENDER_TIMEOUT_MS)
+    question = query.split("&")[0].removeprefix("question=")
+    files = {}
+    for kind in ("csv", "json"):
+        with page.expect_download() as download:
+            page.locator(f".st-key-download_{kind} button").click()
+        files[kind] = download.value.path().read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(files["csv"])))
+    assert not [cell for row in rows for cell in row if cell.startswith(name[0])]
+    fields = dict(rows)
+    assert fields["report"].startswith("'" + name)
+    assert fields["decision.question"] == question
+    assert f"Question: {question}, margin " in fields["report"]
+    results = json.loads(files["json"])
+    assert results["decision"]["question"] == question
+    assert results["report"].startswith(name) and f"Question: {question}" in results["report"]
     assert not _outside(requests, app_server.url)
