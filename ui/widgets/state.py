@@ -108,7 +108,7 @@ def calculator_name(name: str, default: str) -> str:
 
     Examples
     --------
-    >>> calculator_name("  tuned\n v2 ", "A"), len(calculator_name("x" * 99, "B"))
+    >>> calculator_name("  tuned\\n v2 ", "A"), len(calculator_name("x" * 99, "B"))
     ('tuned v2', 60)
     """
     return clip(clean_name(name, default), MAX_NAME_LENGTH)
