@@ -35,7 +35,10 @@ def freeze_startup_objects() -> bool:
 
 freeze_startup_objects()
 
-st.set_page_config(page_title="McNemar calculator", page_icon=":material/balance:", layout="wide")
+# An emoji icon: the browser draws it from a data: URL. A ":material/..." page icon made every
+# visitor's browser fetch it from an outside host (a classroom without internet logged an
+# error, and each visit was announced to a third party); the page needs nothing from outside.
+st.set_page_config(page_title="McNemar calculator", page_icon="⚖️", layout="wide")
 
 PAGES = [
     st.Page(

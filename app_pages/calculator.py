@@ -69,14 +69,15 @@ def live_calculator() -> None:
         results.gate_chart(gate_options, large=present)
 
     st.divider()
+    asked = None  # the Decision section's answer, which the report and downloads carry
     if analysis is not None:
-        decision.decision_section(wording, analysis, present=present)
+        asked = decision.decision_section(wording, analysis, present=present)
         st.divider()
     if analysis is not None:
         teaching.teaching_sections(wording, counts, options, gate_options["alpha"])
         st.divider()
         if not present:
-            results.report(analysis)
+            results.report(analysis, asked)
     if not present:
         results.share_link()
 

@@ -1,5 +1,8 @@
-"""Downloads: the results as JSON (``Analysis.to_dict()``) and flat CSV, and case lists as CSV
-that a spreadsheet opens as text.
+"""Downloads: the results as JSON (``Analysis.to_dict()``) and flat CSV, the paste-ready report,
+and case lists as CSV that a spreadsheet opens as text.
+
+The results and the report answer the question the page's Decision section asks
+(:func:`answering`, :func:`report_text`), not the default one.
 
 Pure Python (no Streamlit), so each format is tested directly.
 """
@@ -7,6 +10,7 @@ Pure Python (no Streamlit), so each format is tested directly.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import math
@@ -14,11 +18,53 @@ import math
 import numpy as np
 import pandas as pd
 
-__all__ = ["escape_spreadsheet_cell", "results_csv", "results_json", "to_escaped_csv"]
+from calculator import Analysis, Decision
+
+__all__ = [
+    "answering",
+    "escape_spreadsheet_cell",
+    "export_dict",
+    "report_text",
+    "results_csv",
+    "results_json",
+    "to_escaped_csv",
+]
 
 # A cell starting with one of these is run as a formula by a spreadsheet (tab and carriage
 # return because some spreadsheets skip them before a formula).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def answering(analysis: Analysis, decision: Decision | None) -> Analysis:
+    """`analysis` with the decision the page shows (its question, margin and answer), or as it
+    is when the page's question could not be asked (`decision` None)."""
+    return analysis if decision is None else dataclasses.replace(analysis, decision=decision)
+
+
+def report_text(analysis: Analysis) -> str:
+    """The paste-ready report: the analysis's report, then the question its decision answers,
+    the margin and the answer, when the question is not the report's own (two-sided
+    "different"), so that a pasted report never answers another question than the page.
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> report_text(analyze(60, 15, 5, 20)) == analyze(60, 15, 5, 20).report
+    True
+    >>> text = report_text(analyze(60, 5, 15, 20, question="non-inferior", margin=0.02))
+    >>> "Question: non-inferior, margin 2 points: " in text
+    True
+    """
+    decision = analysis.decision
+    if decision.question == "different" and decision.margin is None:
+        return analysis.report
+    margin = "" if decision.margin is None else f", margin {decision.margin * 100:g} points"
+    return f"{analysis.report}\n\nQuestion: {decision.question}{margin}: {decision.sentence}"
+
+
+def export_dict(analysis: Analysis) -> dict[str, object]:
+    """``analysis.to_dict()`` with the report of :func:`report_text`, for the downloads."""
+    return {**analysis.to_dict(), "report": report_text(analysis)}
 
 
 def results_json(results: dict[str, object]) -> str:
@@ -35,8 +81,17 @@ def _flatten(value: object, prefix: str) -> list[tuple[str, object]]:
     return [(prefix, "" if value is None else value)]
 
 
+def _csv_cell(value: object) -> object:
+    """A text cell escaped (:func:`escape_spreadsheet_cell`); a number left a number."""
+    return escape_spreadsheet_cell(value) if isinstance(value, str) else value
+
+
 def results_csv(results: dict[str, object]) -> str:
     """``Analysis.to_dict()`` as CSV rows ``field,value`` with dotted field names.
+
+    Every text cell (the report and the sentences hold the systems' names) is escaped against
+    formula injection, as in :func:`to_escaped_csv`: a name such as ``=HYPERLINK(...)`` is
+    written as text, never run by the spreadsheet that opens the file.
 
     Examples
     --------
@@ -45,11 +100,14 @@ def results_csv(results: dict[str, object]) -> str:
     table.a,60
     table.b,15
     chi2.statistic,
+    >>> print(results_csv({"names": {"A": "=1+1"}}), end="")
+    field,value
+    names.A,'=1+1
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(("field", "value"))
-    writer.writerows(_flatten(results, ""))
+    writer.writerows((_csv_cell(key), _csv_cell(value)) for key, value in _flatten(results, ""))
     return buffer.getvalue()
 
 

@@ -376,4 +376,4 @@ def share_markdown(page_url: str, query: str) -> str:
     """
     url = f"{page_url}?{query}" if query else page_url or "?"
     target = url.replace("(", "%28").replace(")", "%29").replace(" ", "%20")
-    return f"[{escape_markdown(url)}]({target})"
+    return f"[{escape_markdown(url, in_link=True)}]({target})"

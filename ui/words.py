@@ -45,6 +45,7 @@ __all__ = [
     "result_cards",
     "clean_name",
     "escape_markdown",
+    "plain_text",
     "format_level",
     "format_statistic",
     "points_interval",
@@ -52,24 +53,74 @@ __all__ = [
 ]
 
 # Characters that Streamlit's Markdown would interpret (emphasis, code, links and images,
-# HTML, tables, headings and list markers, $ for LaTeX, : for emoji shortcodes and colour
-# directives, braces); a backslash before each makes text from a user or a file print as typed.
-_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
+# HTML and character references, tables, headings and list markers, $ for LaTeX, : for emoji
+# shortcodes and colour directives, / for ":material/" icons, braces); a backslash before each
+# makes text from a user or a file print as typed.
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=/&@])")
+# What GitHub-flavoured Markdown turns into a link even when every character is escaped (it
+# finds them in the text after unescaping): http:// and https:// addresses, www. and e-mail.
+_AUTOLINK = re.compile(r"(?i)https?://|www\.|@")
+# Line breaks and tabs stay white space (a soft break in Markdown); every other character
+# that does not show as itself is made visible.
+_WORDS = re.compile(r"([ \t\n\r]+)")
 
 
-def escape_markdown(text: str) -> str:
-    r"""Escape `text` so that Streamlit's Markdown prints it literally.
+def plain_text(text: object) -> str:
+    r"""`text` from a user with every character that would not show as itself written as a
+    visible escape: controls, bidirectional overrides, isolates and marks, zero-width and other
+    format characters, line and paragraph separators, spaces other than the ASCII space.
+
+    For surfaces that show text as text (charts, tables, the 2 x 2 table's HTML, downloads);
+    :func:`escape_markdown` applies it first for the surfaces that read Markdown.
+
+    Examples
+    --------
+    >>> print(plain_text("safe\u202egnp.exe"), plain_text("base\u200bline"), plain_text("a b"))
+    safe\u202egnp.exe base\u200bline a b
+    """
+    text = str(text)
+    if text.isprintable():  # the usual case, checked at C speed
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
+def _code_span(word: str) -> str:
+    fence = "`" * (max(map(len, re.findall("`+", word)), default=0) + 1)
+    pad = " " if word.startswith("`") or word.endswith("`") else ""
+    return f"{fence}{pad}{word}{pad}{fence}"
+
+
+def escape_markdown(text: str, *, in_link: bool = False) -> str:
+    r"""Text from a user (a URL, a file, a column or system name) as Markdown that Streamlit
+    shows literally: the one function every Markdown surface (cards, labels, buttons, tabs,
+    captions, messages) passes such text through.
+
+    Hidden characters are made visible (:func:`plain_text`); a backslash goes before each
+    Markdown character; a word that GitHub-flavoured Markdown would turn into a link even so
+    (an address, www., an e-mail) is shown as code instead, which no rule reads, except
+    `in_link` (the text of a link, where nothing is linked again).
 
     Examples
     --------
     >>> print(escape_markdown("GPT-4 *new* $x$ [x](y)"))
     GPT\-4 \*new\* \$x\$ \[x\]\(y\)
+    >>> print(escape_markdown("![x](https://host/p.png) by a@b.org"))
+    `![x](https://host/p.png)` by `a@b.org`
     """
-    return _MARKDOWN_SPECIALS.sub(r"\\\1", text)
+    parts = _WORDS.split(text)
+    words = [plain_text(word) for word in parts[::2]]  # the words between the white space
+    parts[::2] = [
+        _code_span(word)
+        if _AUTOLINK.search(word) and not in_link
+        else _MARKDOWN_SPECIALS.sub(r"\\\1", word)
+        for word in words
+    ]
+    return "".join(parts)
 
 
 def clean_name(name: object, default: str) -> str:
-    """A system's name on one line with single spaces, or `default` if nothing is left.
+    """A system's name on one line with single spaces and no hidden character
+    (:func:`plain_text`), or `default` if nothing is left.
 
     Examples
     --------
@@ -77,7 +128,7 @@ def clean_name(name: object, default: str) -> str:
     ('model v2', 'B')
     """
     cleaned = " ".join(str(name).split()) if isinstance(name, str) else ""
-    return cleaned or default
+    return plain_text(cleaned) or default
 
 
 def format_statistic(value: float | None) -> str:

@@ -7,13 +7,24 @@ cells are written out by hand from it.
 
 from __future__ import annotations
 
+import csv
 import io
+import json
+import re
 
 import pandas as pd
 import pytest
 
+from calculator import analyze, decide
 from calculator.cases import load_cases
-from ui.export import escape_spreadsheet_cell, to_escaped_csv
+from ui.export import (
+    answering,
+    escape_spreadsheet_cell,
+    export_dict,
+    results_csv,
+    results_json,
+    to_escaped_csv,
+)
 
 
 @pytest.mark.parametrize(
@@ -66,3 +77,84 @@ def test_discordant_export_escapes_cells_from_the_file():
     )
     rows = pd.read_csv(io.StringIO(to_escaped_csv(cases.only_a())))["answer"].tolist()
     assert rows == ["'=SUM(A1:A9)", "'-cmd|' /C calc'!A0"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        '=HYPERLINK("http://evil","click")',  # the issue's
+        "@SUM(1+1)*cmd|' /C calc'!A0",  # held out: @ and a DDE payload
+        "+1+cmd",
+        "\t=1+1",
+    ],
+)
+def test_results_csv_cannot_run_a_formula_from_a_name(name):
+    """Issue 23, item 7: the results download escaped no cell, and the report and the sentences
+    start with the names."""
+    results = analyze(60, 15, 5, 20, names=(name, "B")).to_dict()
+    rows = list(csv.reader(io.StringIO(results_csv(results))))
+    assert rows[0] == ["field", "value"]
+    started = [cell for row in rows for cell in row if cell.startswith(name)]
+    assert not started  # the report starts with the name; it is escaped
+    report = dict(rows)["report"]
+    assert report == "'" + results["report"]
+    assert dict(rows)["table.a"] == "60" and dict(rows)["difference.estimate"] == "0.1"
+
+
+def test_results_csv_leaves_negative_numbers_as_numbers():
+    rows = dict(csv.reader(io.StringIO(results_csv({"difference": {"low": -0.25}}))))
+    assert rows["difference.low"] == "-0.25"
+
+
+# -- The exports answer the page's question (issue 23, item 5). ----------------------------------
+
+
+def _calculator(query: dict[str, str]):
+    from apptest_pages import APP, TIMEOUT
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update(query)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.mark.parametrize(
+    ("query", "heading"),
+    [
+        ({"question": "non-inferior", "margin": "2"}, "Question: non-inferior, margin 2 points: "),
+        # Held out: another question, another margin, another table.
+        (
+            {"question": "equivalent", "margin": "3.5", "a": "40", "b": "6", "c": "9"},
+            "Question: equivalent, margin 3.5 points: ",
+        ),
+    ],
+)
+def test_the_report_answers_the_decision_sections_question(query, heading):
+    from ui.widgets.calculator_results import REPORT_KEY
+    from ui.widgets.decision import ANSWER_PREFIX
+
+    at = _calculator(query)
+    at.toggle(key=REPORT_KEY).set_value(True).run()
+    assert not at.exception, at.exception
+    answer = next(m.value for m in at.markdown if m.value.startswith(ANSWER_PREFIX))
+    sentence = re.sub(r"\\(.)", r"\1", answer.removeprefix(ANSWER_PREFIX))
+    (report,) = [block.value for block in at.code]
+    assert report.endswith(heading + sentence)
+
+
+def test_the_downloads_carry_the_question_the_margin_and_the_answer():
+    table = analyze(60, 5, 15, 20)
+    asked = decide(table.table, table.difference, question="non-inferior", margin=0.02, alpha=0.05)
+    exported = export_dict(answering(table, asked))
+    assert exported["decision"]["question"] == "non-inferior"
+    assert exported["decision"]["margin"] == 0.02
+    assert exported["decision"]["sentence"] == asked.sentence
+    assert exported["report"].endswith(asked.sentence)
+    rows = dict(csv.reader(io.StringIO(results_csv(exported))))
+    assert rows["decision.question"] == "non-inferior" and rows["decision.margin"] == "0.02"
+    assert rows["decision.reject"] == str(asked.reject)
+    assert json.loads(results_json(exported))["decision"]["reject"] == asked.reject
+    # No question asked (a table the question cannot take): the analysis as it is.
+    assert answering(table, None) is table

@@ -12,10 +12,10 @@ from functools import partial
 
 import streamlit as st
 
-from calculator import Analysis
+from calculator import Analysis, Decision
 from ui import words
 from ui.explanations import SECTIONS, Formula
-from ui.export import results_csv, results_json
+from ui.export import answering, export_dict, report_text, results_csv, results_json
 from ui.params import (
     DECISION_DEFAULTS,
     PARAM_KEYS,
@@ -129,16 +129,18 @@ def gate_chart(gate_options: dict[str, object], *, large: bool = False) -> None:
     )
 
 
-def report(analysis: Analysis) -> None:
-    """The downloads, and the paste-ready report when asked for.
+def report(analysis: Analysis, decision: Decision | None = None) -> None:
+    """The downloads, and the paste-ready report when asked for, both answering `decision`
+    (the Decision section's question and margin) when given.
 
     The report is a code block (for its copy button), and the first code block on a page
     makes the browser download a syntax highlighter of about 1.5 MB, a third of the page's
     JavaScript: so it is drawn only once its toggle is on (not bound to the URL).
     """
     st.header("Report")
+    analysis = answering(analysis, decision)
     if st.toggle(REPORT_TOGGLE, key=REPORT_KEY):
-        st.code(analysis.report, language=None, wrap_lines=True)
+        st.code(report_text(analysis), language=None, wrap_lines=True)
     with st.container(horizontal=True):
         # The files are made when a button is clicked, not on every rerun (the results turned
         # into a dict, JSON and CSV, and both stored for the session, on every key press).
@@ -161,11 +163,11 @@ def report(analysis: Analysis) -> None:
 
 
 def _json_file(analysis: Analysis) -> str:
-    return results_json(analysis.to_dict())
+    return results_json(export_dict(analysis))
 
 
 def _csv_file(analysis: Analysis) -> str:
-    return results_csv(analysis.to_dict())
+    return results_csv(export_dict(analysis))
 
 
 def share_link() -> None:

@@ -13,6 +13,7 @@ import streamlit as st
 
 from calculator.cases import CaseFile, PairedCases, load_cases, read_case_file
 from ui.examples import example_sample_logs
+from ui.words import plain_text
 
 __all__ = [
     "UPLOAD_KEYS",
@@ -66,7 +67,8 @@ def remember_upload(slot: int) -> None:
     if upload is None:
         store.pop(slot, None)
     else:
-        store[slot] = StoredFile.of(upload.name, upload.getvalue())
+        # The file name is shown (and names the source of a table): nothing hidden in it.
+        store[slot] = StoredFile.of(plain_text(upload.name), upload.getvalue())
     st.session_state[_STORE_KEY] = store
 
 

@@ -237,7 +237,7 @@ def paired_table(cases: PairedCases) -> Analysis:
     )
     report_col.text(analysis.report)
     if st.button("Open this table in the calculator", key="cases_to_calculator", type="primary"):
-        open_table_in_calculator(*cases.counts, source=" + ".join(cases.files))
+        open_table_in_calculator(*cases.counts, names=cases.names, source=" + ".join(cases.files))
     return analysis
 
 

@@ -8,6 +8,7 @@ Words come from :mod:`ui.compare_words`, charts from :mod:`ui.compare_charts`.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import numpy as np
@@ -25,7 +26,7 @@ from ui import compare_words as words
 from ui.cases_words import FILE_TYPES, issue_title
 from ui.widgets import cases_files as files
 from ui.widgets.state import open_table_in_calculator
-from ui.words import escape_markdown
+from ui.words import escape_markdown, plain_text
 
 __all__ = ["compare_sections", "example_data", "several_systems"]
 
@@ -56,7 +57,7 @@ def compare_sections() -> None:
     cases = None if options is None else _load(stored, options)
     if cases is None:
         return
-    key = (tuple(item.digest for item in stored), repr(sorted(options.items())))
+    key = (_identity(stored), repr(sorted(options.items())))
     result = _analyse(cases, key)
     _overview(result)
     _pair_buttons(result, " + ".join(cases.files))
@@ -81,7 +82,10 @@ def _uploads() -> list[files.StoredFile]:
 
 def _remember_uploads() -> None:
     uploads = st.session_state.get("compare_upload") or []
-    st.session_state[_STORE_KEY] = [files.StoredFile.of(u.name, u.getvalue()) for u in uploads]
+    # A file name names its system on every surface: no hidden character in it (plain_text).
+    st.session_state[_STORE_KEY] = [
+        files.StoredFile.of(plain_text(u.name), u.getvalue()) for u in uploads
+    ]
 
 
 def _forget() -> None:
@@ -204,11 +208,26 @@ def _index(options: list[str], guess: str | None, fallback: int = 0) -> int:
     return options.index(guess) if guess in options else min(fallback, len(options) - 1)
 
 
+def _identity(stored: list[files.StoredFile]) -> tuple[tuple[str, str], ...]:
+    """What the cached results depend on in the uploads: each file's name and content, in order.
+
+    The names are part of it because they name the systems (and the source of an opened pair):
+    keyed on the contents alone, the same bytes uploaded under other names, by this visitor or
+    another (the caches are shared by every session), were reported under the first names.
+    """
+    return tuple((item.name, item.digest) for item in stored)
+
+
 @st.cache_resource(show_spinner="Joining the systems' outcomes...", max_entries=4)
 def _load_cached(
-    digests: tuple[str, ...], _files: tuple[CaseFile, ...], options: tuple
+    identity: tuple[tuple[str, str], ...], _files: tuple[CaseFile, ...], options: tuple
 ) -> SystemCases:
-    return load_systems(list(_files) if len(_files) > 1 else _files[0], **dict(options))
+    """`identity` (:func:`_identity`) stands for the files, which are not hashed. The systems'
+    names (file names, column names, a long file's labels) are made plain (:func:`plain_text`)
+    for every surface, charts included, unless that would make two of them equal."""
+    cases = load_systems(list(_files) if len(_files) > 1 else _files[0], **dict(options))
+    shown = tuple(plain_text(name) for name in cases.names)
+    return cases if len(set(shown)) < len(shown) else dataclasses.replace(cases, names=shown)
 
 
 def _load(stored: list[files.StoredFile], options: dict) -> SystemCases | None:
@@ -216,7 +235,7 @@ def _load(stored: list[files.StoredFile], options: dict) -> SystemCases | None:
     frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
     try:
         case_files = tuple(files.read_stored(item) for item in stored)
-        cases = _load_cached(tuple(item.digest for item in stored), case_files, frozen)
+        cases = _load_cached(_identity(stored), case_files, frozen)
     except (CaseFileError, ValueError, TypeError) as error:
         st.error(escape_markdown(str(error)))
         return None
@@ -252,7 +271,8 @@ def _analyse(cases: SystemCases, key: tuple) -> SystemComparison:
 
 @st.cache_resource(show_spinner="Comparing the systems...", max_entries=4)
 def _compare_cached(key: tuple, _cases: SystemCases, adjust: str) -> SystemComparison:
-    """`key` (file digests and options) stands for the cases, which are not hashed."""
+    """`key` (the files' names and contents, and the options) stands for the cases, which are
+    not hashed."""
     return compare_systems(_cases.outcomes, _cases.names, adjust=adjust)
 
 
@@ -275,26 +295,31 @@ def _pair_buttons(result: SystemComparison, source: str) -> None:
     st.markdown("**Open a pair in the two-system calculator**")
     pairs = result.pairs
     if len(pairs) > _MAX_PAIR_BUTTONS:
-        labels = [words.pair_label(p.a, p.b) for p in pairs]
+        labels = [plain_text(words.pair_label(p.a, p.b)) for p in pairs]
         chosen = st.selectbox(
             "Pair", range(len(pairs)), format_func=labels.__getitem__, key="compare_open_pair"
         )
         pairs = (pairs[chosen],)
     grid = st.columns(min(len(pairs), 4))
     for number, pair in enumerate(pairs):
-        if grid[number % len(grid)].button(
-            words.pair_label(pair.a, pair.b), key=f"compare_open_{number}"
-        ):
+        # A button's label is Markdown: the names are escaped (a selectbox shows text as text).
+        label = words.pair_label(escape_markdown(pair.a), escape_markdown(pair.b))
+        if grid[number % len(grid)].button(label, key=f"compare_open_{number}"):
             table = pair.table
             open_table_in_calculator(
-                table.a, table.b, table.c, table.d, source=f"{source}: {pair.a} vs {pair.b}"
+                table.a,
+                table.b,
+                table.c,
+                table.d,
+                names=(pair.a, pair.b),
+                source=f"{source}: {pair.a} vs {pair.b}",
             )
 
 
 def _separating_cases(result: SystemComparison, cases: SystemCases) -> None:
     """The cases that separate a chosen pair: only one system passes them."""
     st.markdown("**Cases that separate two systems**")
-    labels = [words.pair_label(p.a, p.b) for p in result.pairs]
+    labels = [plain_text(words.pair_label(p.a, p.b)) for p in result.pairs]
     chosen = st.selectbox(
         "Pair", range(len(labels)), format_func=labels.__getitem__, key="compare_cases_pair"
     )

@@ -104,7 +104,8 @@ def decision_section(
         )
     pvalue_col, probability_col = st.columns(2)
     pvalue_col.metric(pvalue_label(decision), pvalue_text(decision))
-    probability_col.metric(probability_label(wording), probability_text(analysis.better))
+    # A metric's label is Markdown: the names in it are escaped like every other label's.
+    probability_col.metric(probability_label(wording.escaped()), probability_text(analysis.better))
     if not present:
         st.caption(escape_markdown(two_questions(wording)))
     if not in_url:

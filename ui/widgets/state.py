@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import streamlit as st
 
+from calculator.analysis import MAX_NAME_LENGTH
+from calculator.cases.findings import clip
 from calculator.table import check_count
 from ui.examples import WorkedExample
 from ui.params import COUNT_MAX, DEFAULTS, check_query
-from ui.words import example_note, from_data_note
+from ui.words import clean_name, example_note, from_data_note
 
 __all__ = [
     "CALCULATOR_PAGE",
     "COUNT_KEYS",
+    "calculator_name",
     "check_url",
     "current",
     "load_example",
@@ -100,16 +103,35 @@ def load_table(a: int, b: int, c: int, d: int, *, source: str) -> None:
     _set_counts(a, b, c, d, from_data_note(source))
 
 
-def open_table_in_calculator(a: int, b: int, c: int, d: int, *, source: str) -> None:
-    """Load a table (as :func:`load_table`) and switch to the calculator page with it.
+def calculator_name(name: str, default: str) -> str:
+    """A system's name as the calculator's name field can hold it: on one line, at most
+    ``MAX_NAME_LENGTH`` characters (an ellipsis marking a cut), `default` when empty.
 
-    The counts go into the new page's URL too: Streamlit writes a session-state value into
-    the URL only for a widget that existed in the previous run, which is not so right after
-    a page switch, and without them the address bar would show the default table.
+    Examples
+    --------
+    >>> calculator_name("  tuned\\n v2 ", "A"), len(calculator_name("x" * 99, "B"))
+    ('tuned v2', 60)
+    """
+    return clip(clean_name(name, default), MAX_NAME_LENGTH)
+
+
+def open_table_in_calculator(
+    a: int, b: int, c: int, d: int, *, names: tuple[str, str], source: str
+) -> None:
+    """Load a table (as :func:`load_table`) with its systems' names, and switch to the
+    calculator page with both.
+
+    The names are set with the counts: a table opened under the names typed before would
+    read its difference with the direction of other systems. Counts and names go into the
+    new page's URL too: Streamlit writes a session-state value into the URL only for a widget
+    that existed in the previous run, which is not so right after a page switch, and without
+    them the address bar would show the default table.
     """
     load_table(a, b, c, d, source=source)
-    counts = {key: str(st.session_state[key]) for key in COUNT_KEYS}
-    st.switch_page(CALCULATOR_PAGE, query_params=counts)
+    st.session_state["name_a"] = calculator_name(names[0], "A")
+    st.session_state["name_b"] = calculator_name(names[1], "B")
+    keys = (*COUNT_KEYS, "name_a", "name_b")
+    st.switch_page(CALCULATOR_PAGE, query_params={key: str(st.session_state[key]) for key in keys})
 
 
 def load_example(example: WorkedExample) -> None:
