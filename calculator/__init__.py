@@ -99,6 +99,7 @@ _LAZY = {
     "margin_sweep": "calculator.teaching",
     "null_distribution": "calculator.teaching",
     "operating_characteristics": "calculator.teaching",
+    "compare_scores": "calculator.scores",
 }
 
 
@@ -136,6 +137,7 @@ __all__ = [
     "SystemComparison",
     "adjust_pvalues",
     "compare_systems",
+    "compare_scores",
     "SystemCases",
     "load_systems",
     "PLAN_TESTS",

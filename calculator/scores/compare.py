@@ -219,7 +219,9 @@ def compare_scores(
     )
     sums, sizes = scores.cluster_totals()
     unit = "case" if scores.clusters is None else "cluster"
-    signed_rank = signed_rank_test(sums / sizes, alternative=alternative, unit=unit)
+    signed_rank = signed_rank_test(
+        sums / sizes / scores.scale, alternative=alternative, unit=unit, rounding=scores.rounding
+    )
     bootstrap = _bootstrap(scores, level, resamples, bootstrap_rng, seed)
     decision = None if margin is None else margin_decision(t_test, estimate, margin, names)
     comparison = ScoresComparison(

@@ -59,6 +59,11 @@ class PairedScores:
         A power of two at least the largest absolute difference (1 when every difference is
         0). The analyses work on ``differences / scale``, which divides exactly, so sums of
         squares and cubes neither overflow nor underflow, and scale their results back.
+    rounding : float
+        4 machine epsilons times the largest score, divided by `scale`: scaled differences
+        closer than this are taken for equal differences written with rounded scores
+        (0.1 - 0.3 and 0.7 - 0.9 differ in their last bits); the signed-rank test ranks them
+        as ties.
     cluster_index : numpy.ndarray or None
         For each kept pair, its cluster as 0 .. clusters - 1; None without clusters.
     clusters : int or None
@@ -74,6 +79,7 @@ class PairedScores:
     cluster_index: np.ndarray | None
     clusters: int | None
     scale: float
+    rounding: float
 
     @property
     def scaled(self) -> np.ndarray:
@@ -177,7 +183,7 @@ def paired_scores(
     cluster_index, count = None, None
     if labels is not None:
         cluster_index, count = _factorize(labels[keep])
-    largest = float(np.abs(differences).max())
+    scale = _power_of_two_above(float(np.abs(differences).max()))
     top = max(float(np.abs(a_kept).max()), float(np.abs(b_kept).max()))
     spread = float(differences.max() - differences.min())
     return PairedScores(
@@ -189,7 +195,8 @@ def paired_scores(
         constant=spread <= 4 * np.finfo(float).eps * top,
         cluster_index=cluster_index,
         clusters=count,
-        scale=_power_of_two_above(largest),
+        scale=scale,
+        rounding=4 * np.finfo(float).eps * top / scale,
     )
 
 

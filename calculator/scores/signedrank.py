@@ -64,9 +64,12 @@ class SignedRankTest:
         return asdict(self)
 
 
-def signed_rank_test(differences: np.ndarray, *, alternative: str, unit: str) -> SignedRankTest:
+def signed_rank_test(
+    differences: np.ndarray, *, alternative: str, unit: str, rounding: float = 0.0
+) -> SignedRankTest:
     """Wilcoxon signed-rank test of the differences (scaled ones do as well: only their order
-    and signs matter).
+    and signs matter). Absolute differences that agree to within `rounding` are ties: 0.1 - 0.3
+    and 0.7 - 0.9 differ in their last bits but are the same difference.
 
     Notes
     -----
@@ -91,7 +94,7 @@ def signed_rank_test(differences: np.ndarray, *, alternative: str, unit: str) ->
             ties=False,
             unit=unit,
         )
-    ranks = stats.rankdata(np.abs(nonzero))
+    ranks = stats.rankdata(_tie_groups(np.abs(nonzero), rounding))
     ties = bool(np.unique(ranks).size < used)
     w_plus = float(ranks[nonzero > 0].sum())
     common = {
@@ -124,6 +127,16 @@ def signed_rank_test(differences: np.ndarray, *, alternative: str, unit: str) ->
     return SignedRankTest(
         **common, pvalue=math.exp(log_p), log10_pvalue=log_p / math.log(10.0), method="normal"
     )
+
+
+def _tie_groups(values: np.ndarray, rounding: float) -> np.ndarray:
+    """`values` replaced by group numbers, in the same order: sorted values that follow each
+    other within `rounding` share a group (exact ties only when `rounding` is 0)."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    groups = np.empty(values.size, dtype=np.int64)
+    groups[order] = np.concatenate(([0], np.cumsum(np.diff(ordered) > rounding)))
+    return groups
 
 
 def _normal_log_pvalue(w_plus: float, ranks: np.ndarray, alternative: str) -> float:

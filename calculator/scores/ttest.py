@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from calculator.intervals import ConfidenceInterval
 from calculator.scores.inputs import PairedScores
@@ -147,10 +147,39 @@ def paired_t_test(scores: PairedScores, *, level: float, alternative: str) -> Pa
 def _log_pvalue(t: float, df: int, alternative: str) -> float:
     """Natural log of the p-value, finite where the p-value itself underflows."""
     if alternative == "two-sided":
-        return min(0.0, math.log(2.0) + float(stats.t.logsf(abs(t), df)))
+        return min(0.0, math.log(2.0) + log_t_sf(abs(t), df))
     if alternative == "greater":  # B higher: A - B low
-        return float(stats.t.logcdf(t, df))
-    return float(stats.t.logsf(t, df))
+        return log_t_sf(-t, df)
+    return log_t_sf(t, df)
+
+
+def log_t_sf(t: float, df: int) -> float:
+    """log P[T_df >= t], finite far into the tail, where scipy's ``t.logsf`` gives -inf.
+
+    Notes
+    -----
+    For t > 0, P[T >= t] = I_x(a, 1/2) / 2 with a = df/2 and x = df/(df + t^2), and
+    I_x(a, b) = x^a (1 - x)^b / (a B(a, b)) 2F1(a + b, 1; a + 1; x) (DLMF 8.17.8), whose log
+    stays finite when the tail underflows.
+
+    Examples
+    --------
+    >>> round(log_t_sf(387.3, 199_999) / math.log(10), 2)
+    -24306.8
+    """
+    direct = float(stats.t.logsf(t, df))
+    if t <= 0 or direct > -700.0:
+        return direct
+    a, b = df / 2.0, 0.5
+    x = df / (df + t * t)
+    return (
+        math.log(0.5)
+        + a * math.log(x)
+        + b * math.log1p(-x)
+        - math.log(a)
+        - float(special.betaln(a, b))
+        + math.log(float(special.hyp2f1(a + b, 1.0, a + 1.0, x)))
+    )
 
 
 def one_sided_margin_pvalue(test: PairedTTest, estimate: float, margin: float) -> float | None:
