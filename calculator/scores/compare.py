@@ -212,7 +212,7 @@ def compare_scores(
     bootstrap_rng, permutation_rng = (
         np.random.default_rng(child) for child in np.random.SeedSequence(seed).spawn(2)
     )
-    estimate = scores.mean_a - scores.mean_b
+    estimate = scores.mean_difference
     t_test = paired_t_test(scores, level=level, alternative=alternative)
     permutation, permutation_note = _permutation(
         scores, alternative, resamples, permutation_rng, seed

@@ -87,6 +87,11 @@ class PairedScores:
         return self.differences / self.scale
 
     @property
+    def mean_difference(self) -> float:
+        """The mean of the differences A - B (computed from them, not from the two means)."""
+        return float(self.scaled.sum()) / self.n * self.scale
+
+    @property
     def n(self) -> int:
         """Number of pairs kept."""
         return int(self.differences.size)

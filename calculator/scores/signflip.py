@@ -218,8 +218,8 @@ def _monte_carlo_hits(
             sums = 2.0 * (random_bits(rng, rows, magnitudes.size) @ magnitudes) - magnitudes.sum()
         if tail == "upper":
             hits += int(np.count_nonzero(sums >= observed - gamma))
-        elif tail == "lower":
-            hits += int(np.count_nonzero(sums <= observed + gamma))
+        elif tail == "lower":  # -sums has the law of sums; this keeps swapping A and B exact
+            hits += int(np.count_nonzero(-sums <= observed + gamma))
         else:
             hits += int(np.count_nonzero(np.abs(sums) >= abs(observed) - gamma))
     return hits
