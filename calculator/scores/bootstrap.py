@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from scipy import special
@@ -22,7 +23,7 @@ from scipy import special
 from calculator.intervals import ConfidenceInterval
 from calculator.scores.resampling import chunks, work_width
 
-__all__ = ["BootstrapInterval", "bca_interval", "bootstrap_width"]
+__all__ = ["BootstrapInterval", "Distinct", "bca_interval", "distinct_units"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -82,10 +83,25 @@ class BootstrapInterval:
         }
 
 
-def bootstrap_width(sums: np.ndarray, sizes: np.ndarray) -> int:
-    """Random draws per resample of these units."""
-    distinct = np.unique(np.stack((sums, sizes)), axis=1).shape[1] if sums.size else 0
-    return work_width(int(sums.size), int(distinct))
+class Distinct(NamedTuple):
+    """The distinct units: their sums, their sizes, and how many units share each."""
+
+    sums: np.ndarray
+    sizes: np.ndarray
+    counts: np.ndarray
+
+    def width(self, units: int) -> int:
+        """Random draws per resample of the `units` units."""
+        return work_width(units, int(self.counts.size))
+
+
+def distinct_units(sums: np.ndarray, sizes: np.ndarray) -> Distinct:
+    """The distinct (sum, size) pairs of the units, with their counts (one sort)."""
+    if np.all(sizes == 1):
+        values, counts = np.unique(sums, return_counts=True)
+        return Distinct(values, np.ones(values.size), counts)
+    keys, counts = np.unique(sums + 1j * sizes, return_counts=True)  # sorted by sum, then size
+    return Distinct(keys.real.copy(), keys.imag.copy(), counts)
 
 
 def undefined_interval(
@@ -111,6 +127,7 @@ def bca_interval(
     sums: np.ndarray,
     sizes: np.ndarray,
     *,
+    distinct: Distinct,
     level: float,
     resamples: int,
     rng: np.random.Generator,
@@ -125,6 +142,8 @@ def bca_interval(
     sums, sizes : numpy.ndarray
         Per unit, the sum of its scaled differences and its number of pairs (all 1 without
         clusters). At least two units, not all with the same mean.
+    distinct : Distinct
+        :func:`distinct_units` of `sums` and `sizes`.
     level, resamples, rng, seed
         Confidence level, resamples to draw, their generator, and its seed (recorded).
     scale : float
@@ -143,10 +162,10 @@ def bca_interval(
     """
     units = int(sums.size)
     theta = float(sums.sum() / sizes.sum())
-    means = _resampled_means(sums, sizes, resamples, rng)
+    means = _resampled_means(sums, sizes, distinct, resamples, rng)
     below = float(np.count_nonzero(means < theta)) / resamples
     z0 = float(special.ndtri(below))
-    acceleration = _acceleration(sums, sizes)
+    acceleration = _acceleration(distinct)
     if not math.isfinite(z0):
         share = "none" if below == 0 else "every one"
         return undefined_interval(
@@ -177,36 +196,44 @@ def bca_interval(
     )
 
 
-def _acceleration(sums: np.ndarray, sizes: np.ndarray) -> float:
-    """The jackknife acceleration of the ratio sum(sums) / sum(sizes)."""
-    total, count = float(sums.sum()), float(sizes.sum())
+def _acceleration(distinct: Distinct) -> float:
+    """The jackknife acceleration of the ratio sum(sums) / sum(sizes), from the distinct units
+    (each leave-one-out value counted as often as its unit occurs)."""
+    sums, sizes, counts = distinct
+    total, count = float(counts @ sums), float(counts @ sizes)
     if np.all(sizes == 1):
         u = sums - total / count  # proportional to theta_(.) - theta_(i) for a mean
     else:
         leave_out = (total - sums) / (count - sizes)
-        u = leave_out.mean() - leave_out
-    squares = float(np.dot(u, u))
+        u = (counts @ leave_out) / counts.sum() - leave_out
+    squares = float(counts @ (u * u))
     if squares == 0:
         return 0.0
-    return float(np.sum(u**3)) / (6.0 * squares**1.5)
+    return float(counts @ (u * u * u)) / (6.0 * squares**1.5)
 
 
 def _resampled_means(
-    sums: np.ndarray, sizes: np.ndarray, resamples: int, rng: np.random.Generator
+    sums: np.ndarray,
+    sizes: np.ndarray,
+    distinct: Distinct,
+    resamples: int,
+    rng: np.random.Generator,
 ) -> np.ndarray:
     """`resamples` bootstrap values of sum(sums) / sum(sizes), resampling units."""
     units = sums.size
-    pairs, counts = np.unique(np.stack((sums, sizes)), axis=1, return_counts=True)
-    width = work_width(units, pairs.shape[1])
+    width = distinct.width(units)
     by_value = width < units
+    shares = distinct.counts / units
+    ones = bool(np.all(sizes == 1))  # no clusters: every resample has `units` cases
     out = np.empty(resamples)
     done = 0
     for rows in chunks(resamples, width):
         if by_value:
-            drawn = rng.multinomial(units, counts / units, size=rows)
-            out[done : done + rows] = (drawn @ pairs[0]) / (drawn @ pairs[1])
+            drawn = rng.multinomial(units, shares, size=rows)
+            out[done : done + rows] = (drawn @ distinct.sums) / (drawn @ distinct.sizes)
         else:
-            index = rng.integers(0, units, size=(rows, units), dtype=np.intp)
-            out[done : done + rows] = sums[index].sum(axis=1) / sizes[index].sum(axis=1)
+            index = rng.integers(0, units, size=(rows, units), dtype=np.int32)
+            drawn = sums[index].sum(axis=1)  # np.take is far slower with int32 indices
+            out[done : done + rows] = drawn / (units if ones else sizes[index].sum(axis=1))
         done += rows
     return out

@@ -15,7 +15,7 @@ from calculator.intervals import ConfidenceInterval
 from calculator.scores.bootstrap import (
     BootstrapInterval,
     bca_interval,
-    bootstrap_width,
+    distinct_units,
     undefined_interval,
 )
 from calculator.scores.inputs import (
@@ -28,12 +28,7 @@ from calculator.scores.inputs import (
 from calculator.scores.margin import MarginDecision, margin_decision
 from calculator.scores.resampling import check_resamples, check_seed, plan_resamples
 from calculator.scores.signedrank import SignedRankTest, signed_rank_test
-from calculator.scores.signflip import (
-    EXACT_MAX_UNITS,
-    SignFlipTest,
-    monte_carlo_width,
-    sign_flip_test,
-)
+from calculator.scores.signflip import SignFlipTest, sign_flip_test
 from calculator.scores.ttest import PairedTTest, paired_t_test
 from calculator.scores.words import scores_report
 
@@ -257,26 +252,16 @@ def _permutation(
     seed: int,
 ) -> tuple[SignFlipTest | None, str | None]:
     sums, _ = scores.cluster_totals()
-    units = sums / scores.scale
-    unit = "case" if scores.clusters is None else "cluster"
-    planned = resamples
-    if np.count_nonzero(units) > EXACT_MAX_UNITS:
-        planned, note = plan_resamples(
-            resamples, monte_carlo_width(units), "the sign-flip permutation test"
-        )
-        if planned is None:
-            return None, note
-    test = sign_flip_test(
-        units,
+    return sign_flip_test(
+        sums / scores.scale,
         total_cases=scores.n,
         scale=scores.scale,
         alternative=alternative,
-        resamples=planned,
+        resamples=resamples,
         rng=rng,
         seed=seed,
-        unit=unit,
+        unit="case" if scores.clusters is None else "cluster",
     )
-    return test, None
 
 
 def _bootstrap(
@@ -305,12 +290,14 @@ def _bootstrap(
         return undefined_interval(
             f"every {unit} has the same {what}, so every resample has the same mean", **common
         )
-    planned, note = plan_resamples(resamples, bootstrap_width(sums, sizes), "the bootstrap")
+    distinct = distinct_units(sums, sizes)
+    planned, note = plan_resamples(resamples, distinct.width(scores.units), "the bootstrap")
     if planned is None:
         return undefined_interval(note or "", **common)
     return bca_interval(
         sums,
         sizes,
+        distinct=distinct,
         level=level,
         resamples=planned,
         rng=rng,

@@ -94,8 +94,8 @@ def signed_rank_test(
             ties=False,
             unit=unit,
         )
-    ranks = stats.rankdata(_tie_groups(np.abs(nonzero), rounding))
-    ties = bool(np.unique(ranks).size < used)
+    ranks, tied = _midranks(np.abs(nonzero), rounding)
+    ties = bool(tied.max() > 1)
     w_plus = float(ranks[nonzero > 0].sum())
     common = {
         "statistic": w_plus,
@@ -123,30 +123,35 @@ def signed_rank_test(
         return SignedRankTest(
             **common, pvalue=pvalue, log10_pvalue=_log10(pvalue), method="exact-conditional"
         )
-    log_p = _normal_log_pvalue(w_plus, ranks, alternative)
+    log_p = _normal_log_pvalue(w_plus, used, tied, alternative)
     return SignedRankTest(
         **common, pvalue=math.exp(log_p), log10_pvalue=log_p / math.log(10.0), method="normal"
     )
 
 
-def _tie_groups(values: np.ndarray, rounding: float) -> np.ndarray:
-    """`values` replaced by group numbers, in the same order: sorted values that follow each
-    other within `rounding` share a group (exact ties only when `rounding` is 0)."""
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    groups = np.empty(values.size, dtype=np.int64)
-    groups[order] = np.concatenate(([0], np.cumsum(np.diff(ordered) > rounding)))
-    return groups
+def _midranks(values: np.ndarray, rounding: float) -> tuple[np.ndarray, np.ndarray]:
+    """Ranks of `values` (1 = smallest), ties sharing their mean rank, and the tie-group sizes.
+
+    Sorted values that follow each other within `rounding` form one group (exact ties only when
+    `rounding` is 0); as ``scipy.stats.rankdata`` otherwise, with one sort.
+    """
+    order = np.argsort(values)
+    new_group = np.diff(values[order]) > rounding
+    starts = np.flatnonzero(np.concatenate(([True], new_group)))
+    sizes = np.diff(np.append(starts, values.size))
+    group = np.cumsum(np.concatenate(([0], new_group)))
+    ranks = np.empty(values.size)
+    ranks[order] = (starts + (sizes + 1) / 2.0)[group]
+    return ranks, sizes
 
 
-def _normal_log_pvalue(w_plus: float, ranks: np.ndarray, alternative: str) -> float:
+def _normal_log_pvalue(w_plus: float, used: int, tied: np.ndarray, alternative: str) -> float:
     """Natural log of the normal-approximation p-value, with the tie correction.
 
     z = (W+ - m(m + 1)/4) / sqrt(m(m + 1)(2m + 1)/24 - sum_t (t^3 - t)/48), t the sizes of
     the groups of tied ranks, as scipy.stats.wilcoxon(method="asymptotic", correction=False).
     """
-    m = float(ranks.size)
-    _, tied = np.unique(ranks, return_counts=True)
+    m = float(used)
     tied = tied.astype(float)
     variance = m * (m + 1.0) * (2.0 * m + 1.0) / 24.0 - float(np.sum(tied**3 - tied)) / 48.0
     z = (w_plus - m * (m + 1.0) / 4.0) / math.sqrt(variance)

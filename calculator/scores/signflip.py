@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from calculator.scores.resampling import chunks, random_bits, work_width
+from calculator.scores.resampling import chunks, plan_resamples, random_bits, work_width
 
 __all__ = [
     "EXACT_MAX_UNITS",
@@ -145,21 +145,26 @@ def sign_flip_test(
     scale: float,
     alternative: str,
     resamples: int | None,
-    rng: np.random.Generator | None,
-    seed: int | None,
+    rng: np.random.Generator,
+    seed: int,
     unit: str,
-) -> SignFlipTest:
+) -> tuple[SignFlipTest | None, str | None]:
     """The sign-flip test on `units` (scaled differences, or scaled cluster sums).
 
-    Exact when at most :data:`EXACT_MAX_UNITS` units are non-zero; otherwise `resamples`
-    random patterns from `rng` (required then). `total_cases` and `scale` turn the sum back
-    into the mean difference.
+    Exact when at most :data:`EXACT_MAX_UNITS` units are non-zero; otherwise a Monte Carlo
+    p-value from random patterns drawn from `rng`, as many as
+    :func:`~calculator.scores.resampling.plan_resamples` grants for `resamples` (None: the
+    default). `total_cases` and `scale` turn the sum back into the mean difference.
+
+    Returns
+    -------
+    (SignFlipTest, None), or (None, the reason) when the Monte Carlo test would exceed the
+    bound on random draws at the default resamples.
     """
     nonzero = units[units != 0]
     m = int(nonzero.size)
-    statistic = float(units.sum()) / total_cases * scale
     common = {
-        "statistic": statistic,
+        "statistic": float(units.sum()) / total_cases * scale,
         "alternative": alternative,
         "unit": unit,
         "units": int(units.size),
@@ -168,7 +173,7 @@ def sign_flip_test(
     tail = tail_of(alternative)
     if m <= EXACT_MAX_UNITS:
         count, patterns = exact_count(nonzero, tail)
-        return SignFlipTest(
+        exact = SignFlipTest(
             **common,
             pvalue=count / patterns,
             method="exact",
@@ -176,50 +181,65 @@ def sign_flip_test(
             standard_error=0.0,
             seed=None,
         )
-    if resamples is None or rng is None:
-        raise ValueError("a Monte Carlo sign-flip test needs resamples and a generator")
-    hits = _monte_carlo_hits(np.abs(nonzero), float(nonzero.sum()), tail, resamples, rng)
-    pvalue = (hits + 1) / (resamples + 1)
-    return SignFlipTest(
+        return exact, None
+    magnitudes = np.abs(nonzero)
+    values, counts = np.unique(magnitudes, return_counts=True)
+    width = work_width(m, int(values.size))
+    planned, note = plan_resamples(resamples, width, "the sign-flip permutation test")
+    if planned is None:
+        return None, note
+    if width < m:  # by value: one binomial count per distinct magnitude
+        hits = _hits_by_value(values, counts, float(nonzero.sum()), tail, planned, rng)
+    else:
+        hits = _hits_by_case(magnitudes, float(nonzero.sum()), tail, planned, rng)
+    pvalue = (hits + 1) / (planned + 1)
+    test = SignFlipTest(
         **common,
         pvalue=pvalue,
         method="monte-carlo",
-        patterns=resamples,
-        standard_error=math.sqrt(pvalue * (1.0 - pvalue) / resamples),
+        patterns=planned,
+        standard_error=math.sqrt(pvalue * (1.0 - pvalue) / planned),
         seed=seed,
     )
+    return test, None
 
 
-def monte_carlo_width(units: np.ndarray) -> int:
-    """Random draws per pattern for :func:`sign_flip_test` on `units`."""
-    magnitudes = np.abs(units[units != 0])
-    return work_width(int(magnitudes.size), int(np.unique(magnitudes).size))
+def _hits_by_value(
+    values: np.ndarray,
+    counts: np.ndarray,
+    observed: float,
+    tail: str,
+    resamples: int,
+    rng: np.random.Generator,
+) -> int:
+    """Random patterns at least as extreme, drawn by distinct magnitude: the number of positive
+    signs among the c_k units of magnitude v_k is Binomial(c_k, 1/2) and the sum is
+    sum_k (2 pos_k - c_k) v_k, the law of flipping every unit, for one draw per value."""
+    gamma = tolerance(values * counts)
+    hits = 0
+    for rows in chunks(resamples, 4 * values.size):
+        positive = rng.binomial(counts, 0.5, size=(rows, values.size))
+        hits += _extreme((2 * positive - counts) @ values, observed, gamma, tail)
+    return hits
 
 
-def _monte_carlo_hits(
+def _hits_by_case(
     magnitudes: np.ndarray, observed: float, tail: str, resamples: int, rng: np.random.Generator
 ) -> int:
-    """How many of `resamples` random sign patterns give a sum at least as extreme.
-
-    With few distinct magnitudes, the number of positive signs among the c_k units of
-    magnitude v_k is Binomial(c_k, 1/2), and the sum is sum_k (2 pos_k - c_k) v_k: the same
-    distribution as flipping every unit, for one draw per distinct value.
-    """
+    """Random patterns at least as extreme, one random sign per unit."""
     gamma = tolerance(magnitudes)
-    values, counts = np.unique(magnitudes, return_counts=True)
-    width = work_width(int(magnitudes.size), int(values.size))
-    by_value = width < magnitudes.size
+    total = float(magnitudes.sum())
     hits = 0
-    for rows in chunks(resamples, width):
-        if by_value:
-            positive = rng.binomial(counts, 0.5, size=(rows, values.size))
-            sums = (2 * positive - counts) @ values
-        else:
-            sums = 2.0 * (random_bits(rng, rows, magnitudes.size) @ magnitudes) - magnitudes.sum()
-        if tail == "upper":
-            hits += int(np.count_nonzero(sums >= observed - gamma))
-        elif tail == "lower":  # -sums has the law of sums; this keeps swapping A and B exact
-            hits += int(np.count_nonzero(-sums <= observed + gamma))
-        else:
-            hits += int(np.count_nonzero(np.abs(sums) >= abs(observed) - gamma))
+    for rows in chunks(resamples, magnitudes.size):
+        sums = 2.0 * (random_bits(rng, rows, magnitudes.size) @ magnitudes) - total
+        hits += _extreme(sums, observed, gamma, tail)
     return hits
+
+
+def _extreme(sums: np.ndarray, observed: float, gamma: float, tail: str) -> int:
+    """How many `sums` are at least as extreme as `observed` (within `gamma`) in `tail`."""
+    if tail == "upper":
+        return int(np.count_nonzero(sums >= observed - gamma))
+    if tail == "lower":  # -sums has the law of sums; this keeps swapping A and B exact
+        return int(np.count_nonzero(-sums <= observed + gamma))
+    return int(np.count_nonzero(np.abs(sums) >= abs(observed) - gamma))
