@@ -169,12 +169,12 @@ def _gate_line(result: ScoresComparison, alpha: float) -> str:
             f"{result.margin.margin:g} (one-sided paired t test at alpha = {alpha:g})"
         )
     verdict = f"FAIL: {name_b} is worse" if fails else f"pass: {name_b} is not shown worse"
+    sides = "two-sided" if result.alternative == "two-sided" else "one-sided"
     if result.permutation is not None:
-        test = (
-            f"two-sided sign-flip permutation test, {format_p_equals(result.pvalue, alpha=alpha)}"
-        )
+        shown = format_p_equals(result.pvalue, alpha=alpha)
+        test = f"{sides} sign-flip permutation test, {shown}"
     else:
         t = result.t_test
         shown = "t undefined" if t.pvalue is None else format_p_equals(t.pvalue, alpha=alpha)
-        test = f"two-sided paired t test, {shown}"
+        test = f"{sides} paired t test, {shown}"
     return f"gate      {verdict} than {name_a} at alpha = {alpha:g} ({test})"
