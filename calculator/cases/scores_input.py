@@ -147,6 +147,7 @@ def load_score_cases(
     *,
     id_column: str | None = None,
     group_column: str | None = None,
+    names: tuple[str, str] | None = None,
 ) -> PairedCases:
     """The cases with finite scores in both columns, paired and validated by load_cases.
 
@@ -163,6 +164,7 @@ def load_score_cases(
         a_column=columns[0],
         b_column=columns[1],
         group_column=group_column,
+        names=names,
         threshold=0.0,  # any finite cut: it only makes every finite number a valid outcome
     )
     # The loader words its findings for the cut it was given; here no cut is made.
