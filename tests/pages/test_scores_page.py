@@ -18,7 +18,7 @@ GRADES_B = [0.75, 0.75, 0.25, 0.5, 0.25, 0.5, 1, 0.75, 0.25, 0.75, 0, 0.25]
 
 def graded_csv() -> bytes:
     rows = [f"q{i},{a},{b}" for i, (a, b) in enumerate(zip(GRADES_A, GRADES_B, strict=True))]
-    return ("id,old,new\n" + "\n".join(rows) + "\n").encode()
+    return ("id,old,new_*x*\n" + "\n".join(rows) + "\n").encode()
 
 
 def uploaded() -> AppTest:
@@ -32,9 +32,10 @@ def uploaded() -> AppTest:
 def test_score_columns_show_the_mean_difference_interval_and_permutation_p():
     at = uploaded()
     assert "Mean scores" in [header.value for header in at.header]
-    expected = compare_scores(GRADES_A, GRADES_B, names=("old", "new"))
+    expected = compare_scores(GRADES_A, GRADES_B, names=("old", "new_*x*"))
     metrics = {metric.label: metric.value for metric in at.metric}
-    assert metrics["Mean difference old − new"] == format_score(expected.statistic)
+    # The name is shown as written: its Markdown characters are escaped in the label.
+    assert metrics[r"Mean difference old − new\_\*x\*"] == format_score(expected.statistic)
     low, high = expected.confidence_interval
     assert metrics["95% t interval"] == f"{format_score(low)} to {format_score(high)}"
     assert metrics["Permutation p"] == format_pvalue(expected.pvalue)

@@ -71,7 +71,8 @@ def _show(result: ScoresComparison) -> None:
     st.header(scores_words.SCORES_HEADER)
     st.info(scores_words.SCORES_INTRO)
     difference, interval, permutation = st.columns(3)
-    labels = scores_words.metric_labels(result.names)
+    names = (escape_markdown(result.names[0]), escape_markdown(result.names[1]))
+    labels = scores_words.metric_labels(names)  # a metric's label is read as Markdown
     difference.metric(labels[0], format_score(result.statistic))
     if result.confidence_interval is not None:
         low, high = result.confidence_interval
