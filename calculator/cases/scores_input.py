@@ -98,46 +98,68 @@ def choose_score_columns(
 ) -> tuple[str, str] | None:
     """A's and B's score columns, or None when the outcomes are to be read as pass/fail.
 
-    Named columns are used as named; a missing one is guessed as :func:`load_cases` would
-    (a pass/fail column first), then from the numeric columns. The outcomes are scores when
-    one of the two columns holds scores (:func:`holds_scores`).
+    The outcomes are scores when a named column holds scores (:func:`holds_scores`); a column
+    left unnamed is then guessed among the score columns. With no column named they are scores
+    only when pass/fail columns cannot be guessed (as :func:`load_cases` guesses them) and
+    score columns can, so that a file the loader reads as pass/fail is read as before.
 
     Raises
     ------
     CalculatorError
         When a chosen column holds [gold, prediction] pairs (a corpus-level metric), or when
-        no outcome column can be guessed and some column holds such pairs.
+        no column can be guessed and some column holds such pairs.
     """
-    from calculator.cases import guess_columns
-
     files = (first, first if second is None else second)
-    chosen = [a_column, b_column]
-    for index, case_file in enumerate(files):
-        _refuse_corpus_metric(case_file, chosen[index])
-        if chosen[index] is not None:
-            continue
-        guess = guess_columns(case_file.frame)
-        taken = {id_column, group_column, guess.id_column}
-        if second is None:  # one file holds both columns: the other one is taken
-            taken.update(chosen)
-        head = case_file.frame.head(_INSPECTED_ROWS)
-        text_scores = [  # numbers read as text because of a stray word ("n/a", "error")
-            c for c in head.columns if c not in guess.score_columns and holds_scores(head[c])
-        ]
-        candidates = dict.fromkeys((*guess.outcome_columns, *guess.score_columns, *text_scores))
-        free = [c for c in candidates if c not in taken]
-        if not free:
+    named = [a_column, b_column]
+    for case_file, column in zip(files, named, strict=True):
+        _refuse_corpus_metric(case_file, column)
+    present = [c is not None and c in f.frame.columns for f, c in zip(files, named, strict=True)]
+    scored = [p and holds_scores(f.frame[c]) for f, c, p in zip(files, named, present, strict=True)]
+    if any(c is not None for c in named) and not any(scored):
+        return None  # named pass/fail columns (or a missing one, which the loader reports)
+    taken = {id_column, group_column}
+    if not any(scored) and _guess(files, named, taken, "outcomes") is not None:
+        return None  # the loader's own guess: pass/fail columns
+    chosen = _guess(files, named, taken, "scores")
+    if chosen is None:
+        for case_file in files:
             pairs = corpus_metric_columns(case_file.frame)
             if pairs:
                 _refuse_corpus_metric(case_file, pairs[0])
-            return None  # the loader says what is missing
+    return chosen
+
+
+def _guess(
+    files: tuple[CaseFile, CaseFile],
+    named: list[str | None],
+    taken: set[str | None],
+    kind: str,
+) -> tuple[str, str] | None:
+    """The named columns, the others filled with free columns of `kind` ("outcomes": pass/fail,
+    "scores"); None when one cannot be filled."""
+    from calculator.cases import guess_columns
+
+    chosen = list(named)
+    for index, case_file in enumerate(files):
+        if chosen[index] is not None:
+            continue
+        guess = guess_columns(case_file.frame)
+        used = {*taken, guess.id_column}
+        if files[0] is files[1]:  # one file holds both columns: the other one is taken
+            used.update(chosen)
+        if kind == "outcomes":
+            candidates = list(guess.outcome_columns)
+        else:
+            head = case_file.frame.head(_INSPECTED_ROWS)
+            text_scores = [  # numbers read as text because of a stray word ("n/a", "error")
+                c for c in head.columns if c not in guess.score_columns and holds_scores(head[c])
+            ]
+            candidates = [*guess.score_columns, *text_scores]
+        free = [c for c in candidates if c not in used]
+        if not free:
+            return None
         chosen[index] = free[0]
-    a, b = chosen
-    if a is None or b is None or a not in files[0].frame or b not in files[1].frame:
-        return None
-    if holds_scores(files[0].frame[a]) or holds_scores(files[1].frame[b]):
-        return a, b
-    return None
+    return chosen[0], chosen[1]
 
 
 def load_score_cases(

@@ -159,3 +159,21 @@ def test_corpus_level_gold_pred_rows_are_refused_in_one_line(tmp_path, capsys):
     assert status == 2 and out == ""
     assert "'bleu' holds [gold, prediction] pairs" in err
     assert "cannot be split into per-case scores" in err and err.count("\n") == 1
+
+
+def test_a_pass_fail_column_is_never_paired_with_a_score_column_by_guess(tmp_path, capsys):
+    # One 0/1 column and one score column: the guess compares neither (as before scores).
+    path = write(tmp_path, "r.csv", "id,acc,f1", "1,1,0.5", "2,0,0.25", "3,1,0.75")
+    status, out, err = run_cli(capsys, path)
+    assert status == 2 and out == ""
+    assert "cannot tell which columns hold A's and B's outcomes" in err
+
+
+def test_a_named_score_column_takes_a_score_column_as_its_partner(tmp_path, capsys):
+    path = write(
+        tmp_path, "r.csv", "id,acc,f1_old,f1_new", "1,1,0.5,0.4", "2,0,0.25,0.5", "3,1,0.75,0.7"
+    )
+    status, out, _ = run_cli(capsys, path, "--a", "f1_old", "--json")
+    payload = json.loads(out)
+    assert status == 0 and payload["analysed_as"] == "scores"
+    assert payload["input"]["columns"]["B"] == "f1_new"
