@@ -187,9 +187,11 @@ def compare_scores(
     -----
     Degenerate inputs, decided on purpose: when every difference is 0 the mean difference is
     0, both rank and permutation tests give p = 1 and t is undefined (0/0); with one case t
-    and the bootstrap are undefined and the permutation p is 1; with constant non-zero
-    differences t and the bootstrap are undefined (no spread) while the permutation and
-    signed-rank tests still answer. Undefined figures are None with their reason.
+    is undefined and the permutation p is 1; with constant non-zero differences t and the
+    bootstrap are undefined (no spread) while the permutation and signed-rank tests still
+    answer; with fewer than :data:`MIN_BOOTSTRAP_UNITS` cases (clusters) there is no bootstrap
+    interval (too few distinct resampled means). Undefined figures are None with their
+    reason, never NaN.
 
     Examples
     --------

@@ -115,8 +115,9 @@ def plan_resamples(requested: int | None, width: int, what: str) -> tuple[int | 
         return int(fits), None
     return None, (
         f"{what} was not run: even {MIN_RESAMPLES:,} resamples would take "
-        f"{MIN_RESAMPLES * width:,} random draws, more than the bound of {MAX_WORK:,}; with "
-        "this many independent units the t test is accurate"
+        f"{MIN_RESAMPLES * width:,} random draws, more than the bound of {MAX_WORK:,}; the t "
+        "test, whose large-sample approximation improves with the number of units, stands in "
+        "for it"
     )
 
 
