@@ -212,19 +212,28 @@ def _as_scores(values: object, name: str) -> np.ndarray:
         raise CalculatorError(
             message(name, f"at most {MAX_SCORES:,} scores", f"{len(values):,} scores")
         )
-    array = np.asarray(values)
+    try:
+        array = np.asarray(values)
+    except ValueError:  # ragged nested sequences
+        array = np.empty(0, dtype=object).reshape(0, 0)
     if array.ndim != 1:
         raise CalculatorError(message(name, "a one-dimensional sequence of numbers", values))
     if array.dtype.kind == "O":
-        for index, value in enumerate(array.tolist()):
-            if isinstance(value, bool) or not isinstance(value, numbers.Real | type(None)):
+        listed = [math.nan if _is_missing(v) else v for v in array.tolist()]
+        for index, value in enumerate(listed):
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 raise TypeError(
                     f"`{name}` must hold numbers, but row {index + 1:,} holds {value!r}."
                 )
-        array = np.array([math.nan if v is None else v for v in array.tolist()], dtype=float)
+        array = np.array(listed, dtype=float)
     elif array.dtype.kind not in "iuf":
         raise TypeError(message(name, "a sequence of numbers", values))
     return array.astype(float, copy=False)
+
+
+def _is_missing(value: object) -> bool:
+    """None and pandas' NA (a nullable column's missing value) are missing scores."""
+    return value is None or type(value).__name__ == "NAType"
 
 
 def _cluster_labels(clusters: object, rows: int) -> tuple[np.ndarray, np.ndarray]:
@@ -241,7 +250,7 @@ def _cluster_labels(clusters: object, rows: int) -> tuple[np.ndarray, np.ndarray
         return labels, np.isnan(labels)
     if labels.dtype.kind == "O":
         missing = np.array(
-            [v is None or (isinstance(v, float) and math.isnan(v)) for v in labels.tolist()],
+            [_is_missing(v) or (isinstance(v, float) and math.isnan(v)) for v in labels.tolist()],
             dtype=bool,
         )
         return labels, missing

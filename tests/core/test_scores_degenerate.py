@@ -214,3 +214,19 @@ def test_margin_sentence_keeps_limits_off_the_margin():
     # A limit just below -0.1 must not print as -0.1 (the margin) or above it.
     assert format_score(-0.1000004, (-0.1, 0.0)) == "-0.1000004"
     assert format_score(1e-9, (0.0,)) == "+1.00e-09"
+
+
+def test_pandas_nullable_missing_scores_and_labels_are_excluded_and_counted():
+    import pandas as pd
+
+    a = pd.Series([0.5, None, 0.75, 1.0, 0.25], dtype="Float64")
+    b = pd.Series([0.25, 0.5, 0.5, 0.5, 0.0], dtype="Float64")
+    clusters = pd.Series(["x", "y", pd.NA, "y", "x"], dtype="string")
+    r = compare_scores(a, b, clusters=clusters)
+    assert r.excluded == {"missing_score": 1, "infinite_score": 0, "missing_cluster": 1}
+    assert (r.n, r.clusters) == (3, 2)
+
+
+def test_ragged_scores_are_refused():
+    with pytest.raises(CalculatorError, match="one-dimensional"):
+        compare_scores([[1, 2], [3]], [1, 2])
