@@ -177,3 +177,14 @@ def test_a_named_score_column_takes_a_score_column_as_its_partner(tmp_path, caps
     payload = json.loads(out)
     assert status == 0 and payload["analysed_as"] == "scores"
     assert payload["input"]["columns"]["B"] == "f1_new"
+
+
+def test_named_graded_columns_keep_every_case(tmp_path, capsys):
+    # Before, a named column of grades 0, 0.5, 1 lost every 0.5 as an unreadable outcome and
+    # the rest was analysed as pass/fail (a biased remainder); now every case is kept.
+    rows = [f"i{k},{(k % 3) / 2},{((k + 1) % 3) / 2}" for k in range(30)]
+    path = write(tmp_path, "harm.csv", "id,model_a,model_b", *rows)
+    status, out, _ = run_cli(capsys, path, "--a", "model_a", "--b", "model_b", "--json")
+    payload = json.loads(out)
+    assert status == 0 and payload["analysed_as"] == "scores"
+    assert payload["input"]["rows_used"] == 30 and payload["scores"]["n"] == 30
