@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "choose_score_columns",
     "corpus_metric_columns",
+    "guess_threshold_columns",
     "holds_scores",
     "load_score_cases",
     "paired_scores_of",
@@ -127,6 +128,25 @@ def choose_score_columns(
             if pairs:
                 _refuse_corpus_metric(case_file, pairs[0])
     return chosen
+
+
+def guess_threshold_columns(
+    first: CaseFile,
+    second: CaseFile | None = None,
+    *,
+    a_column: str | None = None,
+    b_column: str | None = None,
+    id_column: str | None = None,
+    group_column: str | None = None,
+) -> tuple[str, str] | None:
+    """The columns a threshold cuts when some are not named: the loader's pass/fail guess when
+    it succeeds (None: nothing to add), else score columns; None when neither can be guessed."""
+    files = (first, first if second is None else second)
+    named = [a_column, b_column]
+    taken = {id_column, group_column}
+    if _guess(files, named, taken, "outcomes") is not None:
+        return None
+    return _guess(files, named, taken, "scores")
 
 
 def _guess(

@@ -21,7 +21,12 @@ from typing import TYPE_CHECKING
 
 from calculator.analysis import Analysis, analyze
 from calculator.cli.arguments import UsageError, file_name, finite_number, level
-from calculator.cli.cases_scores import ANALYSED_AS_PASS_FAIL, run_scores, scores_columns
+from calculator.cli.cases_scores import (
+    ANALYSED_AS_PASS_FAIL,
+    run_scores,
+    scores_columns,
+    threshold_columns,
+)
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
     add_question_arguments,
@@ -109,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
     columns = scores_columns(args, first, second)
     if columns is not None:  # numbers other than 0 and 1, no --threshold: compare mean scores
         return run_scores(args, first, second, columns)
+    args = threshold_columns(args, first, second)  # --threshold on guessed score columns
     cases = _load(args, first, second)
     if cases.n == 0:
         raise ValueError(f"no usable cases: {_exclusion_summary(cases)}")

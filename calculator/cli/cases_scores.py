@@ -26,7 +26,13 @@ if TYPE_CHECKING:
     from calculator.cases import CaseFile, PairedCases
     from calculator.scores import ScoresComparison
 
-__all__ = ["ANALYSED_AS_PASS_FAIL", "ANALYSED_AS_SCORES", "run_scores", "scores_columns"]
+__all__ = [
+    "ANALYSED_AS_PASS_FAIL",
+    "ANALYSED_AS_SCORES",
+    "run_scores",
+    "scores_columns",
+    "threshold_columns",
+]
 
 #: The value of the JSON key "analysed_as", and the first words of the text report.
 ANALYSED_AS_SCORES = "scores"
@@ -50,6 +56,28 @@ def scores_columns(
         id_column=args.id_column,
         group_column=args.group_column,
     )
+
+
+def threshold_columns(
+    args: argparse.Namespace, first: CaseFile, second: CaseFile | None
+) -> argparse.Namespace:
+    """`args` with unnamed outcome columns guessed among the score columns when --threshold
+    is given and no pass/fail columns can be guessed (the scores it cuts), else unchanged."""
+    if args.threshold is None or (args.a_column is not None and args.b_column is not None):
+        return args
+    from calculator.cases.scores_input import guess_threshold_columns
+
+    guessed = guess_threshold_columns(
+        first,
+        second,
+        a_column=args.a_column,
+        b_column=args.b_column,
+        id_column=args.id_column,
+        group_column=args.group_column,
+    )
+    if guessed is None:
+        return args
+    return argparse.Namespace(**{**vars(args), "a_column": guessed[0], "b_column": guessed[1]})
 
 
 def run_scores(

@@ -188,3 +188,12 @@ def test_named_graded_columns_keep_every_case(tmp_path, capsys):
     payload = json.loads(out)
     assert status == 0 and payload["analysed_as"] == "scores"
     assert payload["input"]["rows_used"] == 30 and payload["scores"]["n"] == 30
+
+
+def test_threshold_cuts_guessed_score_columns(tmp_path, capsys):
+    # Before, --threshold on a file of score columns still asked for --a and --b.
+    status, out, _ = run_cli(capsys, graded_file(tmp_path), "--threshold", "0.75", "--json")
+    payload = json.loads(out)
+    assert status == 0 and payload["analysed_as"] == "pass/fail"
+    assert payload["input"]["columns"]["A"] == "old" and payload["input"]["columns"]["B"] == "new"
+    assert payload["input"]["threshold"] == 0.75
