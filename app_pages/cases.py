@@ -9,8 +9,8 @@ import streamlit as st
 
 from calculator.release import clusters_of
 from ui import cases_words as words
+from ui.widgets import cases_scores, compare, decision
 from ui.widgets import cases_sections as sections
-from ui.widgets import compare, decision
 from ui.words import Wording
 
 
@@ -22,6 +22,8 @@ def two_systems() -> None:
         return
     case_files = sections.read_files(stored)
     columns = None if case_files is None else sections.choose_columns(case_files)
+    if columns is not None and cases_scores.scores_section(case_files, columns):
+        return  # score columns without a threshold: compared by their mean score
     cases = None if columns is None else sections.load_cases(stored, columns)
     if cases is None:
         return

@@ -22,6 +22,7 @@ Contents, in reading order:
 - :mod:`calculator.clustered`: McNemar's test for clustered cases (Durkalski et al. 2003).
 - :mod:`calculator.planning`: power, sample size and the cost of peeking.
 - :mod:`calculator.compare`: three or more systems on the same cases (Cochran's Q, every pair).
+- :mod:`calculator.scores`: per-case scores compared (mean difference, t, sign-flip, Wilcoxon).
 - :mod:`calculator.teaching`: the null distribution of the split, operating characteristics at
   n pairs, and what pairing buys (the margin sweep).
 - :mod:`calculator.release`: the release gate (``is_worse``) and the cluster sentence.
@@ -45,6 +46,7 @@ through its submodule, e.g. ``calculator.formatting.format_pvalue``.
 - Three or more systems: ``load_systems``, ``SystemCases``, ``compare_systems``,
   ``SystemComparison``.
 - Planning: ``plan``, ``PowerPlan``, ``noninferiority_plan``, ``NonInferiorityPlan``.
+- Per-case scores: ``compare_scores``, ``ScoresComparison``.
 - Refusals: ``CalculatorError``.
 
 Examples
@@ -94,6 +96,8 @@ _LAZY = {
     "PowerPlan": "calculator.planning",
     "noninferiority_plan": "calculator.planning",
     "NonInferiorityPlan": "calculator.planning",
+    "compare_scores": "calculator.scores",
+    "ScoresComparison": "calculator.scores",
 }
 
 
@@ -151,5 +155,7 @@ __all__ = [
     "PowerPlan",
     "noninferiority_plan",
     "NonInferiorityPlan",
+    "compare_scores",
+    "ScoresComparison",
     "CalculatorError",
 ]

@@ -20,6 +20,12 @@ from typing import TYPE_CHECKING
 
 from calculator.analysis import Analysis, analyze
 from calculator.cli.arguments import UsageError, file_name, finite_number
+from calculator.cli.cases_scores import (
+    ANALYSED_AS_PASS_FAIL,
+    run_scores,
+    scores_columns,
+    threshold_columns,
+)
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
     add_question_arguments,
@@ -34,7 +40,7 @@ from calculator.formatting import format_p_equals
 from calculator.release import clusters_of, describe_cluster_change, gate_fails
 
 if TYPE_CHECKING:
-    from calculator.cases import PairedCases
+    from calculator.cases import CaseFile, PairedCases
     from calculator.clustered import ClusteredTestResult
 
 __all__ = ["add_parser", "run", "build_payload"]
@@ -69,7 +75,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--threshold",
         type=finite_number("--threshold"),
         metavar="X",
-        help="outcomes are scores; a case passes when its score is at least X",
+        help="cut scores into pass/fail (a case passes when its score is at least X) for "
+        "McNemar's test; without it, score columns are compared by their mean score",
     )
     parser.add_argument(
         "--alpha",
@@ -105,7 +112,12 @@ def run(args: argparse.Namespace) -> int:
     # The per-case core is imported when this subcommand runs, not for `table` or `plan`.
     from calculator.clustered import clustered_mcnemar
 
-    cases = _load(args)
+    first, second = _read(args)
+    columns = scores_columns(args, first, second)
+    if columns is not None:  # numbers other than 0 and 1, no --threshold: compare mean scores
+        return run_scores(args, first, second, columns)
+    args = threshold_columns(args, first, second)  # --threshold on guessed score columns
+    cases = _load(args, first, second)
     if cases.n == 0:
         raise CalculatorError(f"no usable cases: {_exclusion_summary(cases)}")
     question = question_arguments(args)
@@ -123,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
     cluster = clustered_mcnemar(*cases.cluster_counts()) if cases.group_column else None
     if args.json:
         payload = build_payload(cases, analysis, cluster)
+        payload["analysed_as"] = ANALYSED_AS_PASS_FAIL
         print_json(payload)
     else:
         print_lines(_text_report(cases, analysis, cluster, args))
@@ -155,17 +168,23 @@ def _require_cases_extra() -> None:
         )
 
 
-def _load(args: argparse.Namespace) -> PairedCases:
-    from calculator.cases import load_cases, read_case_file
-    from calculator.cases.columns import guess_outcomes
+def _read(args: argparse.Namespace) -> tuple[CaseFile, CaseFile | None]:
+    from calculator.cases import read_case_file
 
     first = read_case_file(args.file)
+    return first, None if args.file_b is None else read_case_file(args.file_b)
+
+
+def _load(args: argparse.Namespace, first: CaseFile, second: CaseFile | None) -> PairedCases:
+    from calculator.cases import load_cases
+    from calculator.cases.columns import guess_outcomes
+
     id_column = args.id_column
     if id_column is None and args.file_b is None:
         id_column = guess_outcomes(first.frame).id_column  # numbered rows when there is none
     return load_cases(
         first,
-        args.file_b,
+        second,
         id_column=id_column,
         a_column=args.a_column,
         b_column=args.b_column,
@@ -198,7 +217,7 @@ def _text_report(
     if cases.id_column:
         columns += f", id = {cases.id_column!r}"
     if cases.threshold is not None:
-        columns += f", pass when score >= {cases.threshold:g}"
+        columns += f", pass when score >= {cases.threshold:g}: analysed as pass/fail"
     lines = [
         f"input     {' + '.join(cases.files)} ({columns})",
         f"rows      {cases.rows_read:,} read, {cases.rows_used:,} used, "

@@ -110,7 +110,10 @@ def _two_file_columns(case_files: list[CaseFile], pick: list) -> tuple | None:
             pick[slot + 1].selectbox(
                 f"{system}'s outcome ({escape_markdown(case_files[slot].name)})",
                 columns,
-                index=_index(columns, (guesses[slot].outcome_columns or (None,))[0]),
+                index=_index(
+                    columns,
+                    (guesses[slot].outcome_columns or guesses[slot].score_columns or (None,))[0],
+                ),
                 key=files.choice_key(key),
             )
         )
@@ -122,7 +125,7 @@ def _one_file_columns(case_file: CaseFile, pick: list) -> tuple:
     columns = list(case_file.frame.columns)
     guess = guess_columns(case_file.frame)
     id_options = [words.NO_ID, *columns]
-    outcomes = list(guess.outcome_columns)
+    outcomes = [*guess.outcome_columns, *guess.score_columns]  # scores: compared by their mean
     id_choice = pick[0].selectbox(
         "Case id",
         id_options,

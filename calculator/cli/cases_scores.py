@@ -1,0 +1,208 @@
+"""``cases`` on per-case scores: the comparison of mean scores when the outcomes are scores.
+
+Without ``--threshold``, outcome columns holding numbers other than 0 and 1 are compared by their
+mean score (:func:`calculator.compare_scores`); with ``--threshold`` they are cut into pass/fail
+for McNemar's test as before, and the output says which of the two was done. The text leads
+with the mean difference, its interval and the permutation p; the JSON has a ``scores`` section.
+
+With ``--margin DELTA`` (in the scores' units) B is tested for non-inferiority at one-sided level
+``--alpha`` (the t interval at 1 - 2 alpha, as the pass/fail decision uses Tango's); without it
+the interval's level is 1 - alpha. ``--fail-if-worse`` fails the gate when B's mean is
+significantly lower than A's by the two-sided sign-flip permutation test at ``--alpha`` (with a
+margin: unless B is shown non-inferior).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from calculator.cli.arguments import UsageError
+from calculator.cli.output import print_json, print_lines
+from calculator.cli.question import question_arguments
+from calculator.formatting import format_p_equals
+
+if TYPE_CHECKING:
+    from calculator.cases import CaseFile, PairedCases
+    from calculator.scores import ScoresComparison
+
+__all__ = [
+    "ANALYSED_AS_PASS_FAIL",
+    "ANALYSED_AS_SCORES",
+    "run_scores",
+    "scores_columns",
+    "threshold_columns",
+]
+
+#: The value of the JSON key "analysed_as", and the first words of the text report.
+ANALYSED_AS_SCORES = "scores"
+ANALYSED_AS_PASS_FAIL = "pass/fail"
+EXIT_WORSE = 1
+
+
+def scores_columns(
+    args: argparse.Namespace, first: CaseFile, second: CaseFile | None
+) -> tuple[str, str] | None:
+    """The two score columns to compare as scores, or None: read the outcomes as pass/fail."""
+    if args.threshold is not None:
+        return None
+    from calculator.cases.scores_input import choose_score_columns
+
+    return choose_score_columns(
+        first,
+        second,
+        a_column=args.a_column,
+        b_column=args.b_column,
+        id_column=args.id_column,
+        group_column=args.group_column,
+    )
+
+
+def threshold_columns(
+    args: argparse.Namespace, first: CaseFile, second: CaseFile | None
+) -> argparse.Namespace:
+    """`args` with unnamed outcome columns guessed among the score columns when --threshold
+    is given and no pass/fail columns can be guessed (the scores it cuts), else unchanged."""
+    if args.threshold is None or (args.a_column is not None and args.b_column is not None):
+        return args
+    from calculator.cases.scores_input import guess_threshold_columns
+
+    guessed = guess_threshold_columns(
+        first,
+        second,
+        a_column=args.a_column,
+        b_column=args.b_column,
+        id_column=args.id_column,
+        group_column=args.group_column,
+    )
+    if guessed is None:
+        return args
+    return argparse.Namespace(**{**vars(args), "a_column": guessed[0], "b_column": guessed[1]})
+
+
+def run_scores(
+    args: argparse.Namespace,
+    first: CaseFile,
+    second: CaseFile | None,
+    columns: tuple[str, str],
+) -> int:
+    """Compare the score columns; print the report or JSON; return the exit status."""
+    from calculator.cases.scores_input import load_score_cases, paired_scores_of
+    from calculator.scores import compare_scores
+
+    question_arguments(args)  # the same refusals as for pass/fail outcomes
+    if getattr(args, "equivalence", False):
+        raise UsageError("--equivalence is for pass/fail outcomes; with scores give --margin only")
+    if args.fail_if_worse and args.alternative == "greater":
+        raise UsageError("--fail-if-worse gates on B being worse; leave out --alternative greater")
+    if args.margin is not None and args.alpha >= 0.5:
+        raise UsageError("--alpha must be below 0.5 with --margin (the interval is 1 - 2 alpha)")
+    id_column = args.id_column
+    if id_column is None and second is None:
+        from calculator.cases import guess_columns
+
+        id_column = guess_columns(first.frame).id_column  # numbered rows when there is none
+    cases = load_score_cases(
+        first, second, columns, id_column=id_column, group_column=args.group_column
+    )
+    if cases.n == 0:
+        raise ValueError(f"no usable cases: {cases.rows_read:,} rows read, none with two scores")
+    a, b, clusters = paired_scores_of(cases)
+    result = compare_scores(
+        a,
+        b,
+        level=1.0 - (2.0 * args.alpha if args.margin is not None else args.alpha),
+        alternative=args.alternative,
+        margin=args.margin,
+        clusters=clusters,
+        names=cases.names,
+    )
+    if args.json:
+        print_json(
+            {
+                "analysed_as": ANALYSED_AS_SCORES,
+                "input": cases.input_summary(),
+                "scores": result.to_dict(),
+            }
+        )
+    else:
+        print_lines(_text(cases, result, args))
+    if args.fail_if_worse and _gate_fails(result, args.alpha):
+        return EXIT_WORSE
+    return 0
+
+
+def _gate_fails(result: ScoresComparison, alpha: float) -> bool:
+    """With a margin: B not shown non-inferior. Without: B's mean significantly lower."""
+    if result.margin is not None:
+        return not result.margin.non_inferior
+    test = result.permutation
+    pvalue = result.pvalue if test is not None else result.t_test.pvalue
+    return pvalue is not None and pvalue <= alpha and result.statistic > 0
+
+
+def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace) -> list[str]:
+    """Input, then the headline (mean difference, interval, permutation p), then the rest."""
+    from calculator.scores.words import (
+        bootstrap_sentence,
+        exclusion_sentence,
+        headline,
+        signed_rank_sentence,
+        t_sentence,
+    )
+
+    columns = f"A = {cases.outcome_columns[0]!r}, B = {cases.outcome_columns[1]!r}"
+    if cases.id_column:
+        columns += f", id = {cases.id_column!r}"
+    lines = [
+        f"input     {' + '.join(cases.files)} ({columns})",
+        f"rows      {cases.rows_read:,} read, {cases.rows_used:,} used, "
+        f"{cases.rows_read - cases.rows_used:,} excluded; {cases.n:,} cases analysed",
+    ]
+    for reason, count in cases.excluded.items():
+        if count:
+            lines.append(f"          excluded, {reason.replace('_', ' ')}: {count:,}")
+    for issue in cases.issues:
+        lines.append(f"  ! {issue.message}")
+    lines += [
+        "",
+        "analysed  as scores (a column holds numbers other than 0 and 1): the mean difference; "
+        "--threshold X cuts the scores into pass/fail for McNemar's test instead",
+        headline(result),
+        "",
+        t_sentence(result.t_test, result.names),
+        signed_rank_sentence(result.signed_rank, result.names),
+        bootstrap_sentence(result.bootstrap),
+    ]
+    if result.clusters is not None:
+        lines.append(f"clusters  {result.clusters:,} groups in {cases.group_column!r}")
+    excluded = exclusion_sentence(result.excluded, result.rows)
+    if excluded:
+        lines.append(excluded)
+    if result.margin is not None:
+        lines.append(result.margin.sentence)
+    if args.fail_if_worse:
+        lines.append(_gate_line(result, args.alpha))
+    return lines
+
+
+def _gate_line(result: ScoresComparison, alpha: float) -> str:
+    name_a, name_b = result.names
+    fails = _gate_fails(result, alpha)
+    if result.margin is not None:
+        shown = "not shown" if fails else "shown"
+        verdict = "FAIL" if fails else "pass"
+        return (
+            f"gate      {verdict}: {name_b} is {shown} non-inferior to {name_a} at a margin of "
+            f"{result.margin.margin:g} (one-sided paired t test at alpha = {alpha:g})"
+        )
+    verdict = f"FAIL: {name_b} is worse" if fails else f"pass: {name_b} is not shown worse"
+    sides = "two-sided" if result.alternative == "two-sided" else "one-sided"
+    if result.permutation is not None:
+        shown = format_p_equals(result.pvalue, alpha=alpha)
+        test = f"{sides} sign-flip permutation test, {shown}"
+    else:
+        t = result.t_test
+        shown = "t undefined" if t.pvalue is None else format_p_equals(t.pvalue, alpha=alpha)
+        test = f"{sides} paired t test, {shown}"
+    return f"gate      {verdict} than {name_a} at alpha = {alpha:g} ({test})"

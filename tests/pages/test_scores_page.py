@@ -1,0 +1,52 @@
+"""AppTest checks of the "Mean scores" section of the per-case page (issue 22): score columns
+without a threshold are compared by their mean score; with the threshold ticked, as pass/fail."""
+
+from __future__ import annotations
+
+from apptest_pages import open_page
+from streamlit.testing.v1 import AppTest
+
+from calculator import compare_scores
+from calculator.formatting import format_pvalue
+from calculator.scores.numbers import format_score
+from ui.widgets import cases_files as files
+
+PAGE = "app_pages/cases.py"
+GRADES_A = [1, 0.75, 0.5, 1, 0.25, 0.75, 1, 0.5, 0.75, 1, 0, 0.5]
+GRADES_B = [0.75, 0.75, 0.25, 0.5, 0.25, 0.5, 1, 0.75, 0.25, 0.75, 0, 0.25]
+
+
+def graded_csv() -> bytes:
+    rows = [f"q{i},{a},{b}" for i, (a, b) in enumerate(zip(GRADES_A, GRADES_B, strict=True))]
+    return ("id,old,new_*x*\n" + "\n".join(rows) + "\n").encode()
+
+
+def uploaded() -> AppTest:
+    at = open_page(PAGE)
+    at.file_uploader(key=files.UPLOAD_KEYS[0]).set_value(("grades.csv", graded_csv(), "text/csv"))
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_score_columns_show_the_mean_difference_interval_and_permutation_p():
+    at = uploaded()
+    assert "Mean scores" in [header.value for header in at.header]
+    expected = compare_scores(GRADES_A, GRADES_B, names=("old", "new_*x*"))
+    metrics = {metric.label: metric.value for metric in at.metric}
+    # The name is shown as written: its Markdown characters are escaped in the label.
+    assert metrics[r"Mean difference old − new\_\*x\*"] == format_score(expected.statistic)
+    low, high = expected.confidence_interval
+    assert metrics["95% t interval"] == f"{format_score(low)} to {format_score(high)}"
+    assert metrics["Permutation p"] == format_pvalue(expected.pvalue)
+    assert expected.report.split(". Paired t test")[0] in "\n".join(t.value for t in at.text)
+    assert "Paired table from the data" not in [header.value for header in at.header]
+
+
+def test_ticking_scores_with_a_threshold_gives_the_pass_fail_table():
+    at = uploaded()
+    box = next(c for c in at.checkbox if c.key.startswith("cases_is_score"))
+    box.check().run()
+    assert not at.exception, at.exception
+    headers = [header.value for header in at.header]
+    assert "Paired table from the data" in headers and "Mean scores" not in headers

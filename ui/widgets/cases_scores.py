@@ -1,0 +1,92 @@
+"""The "Mean scores" section of the per-case page: when the chosen outcome columns hold scores
+and no threshold is set, the cases are compared by their mean score (issue 22)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from calculator.cases import CaseFile, CaseFileError, PairedCases
+from calculator.cases.scores_input import choose_score_columns, load_score_cases, paired_scores_of
+from calculator.formatting import format_confidence, format_pvalue
+from calculator.scores import ScoresComparison, compare_scores
+from calculator.scores.numbers import format_score
+from calculator.scores.words import (
+    bootstrap_sentence,
+    exclusion_sentence,
+    headline,
+    signed_rank_sentence,
+    t_sentence,
+)
+from ui import cases_tables as tables
+from ui import cases_words as words
+from ui import scores_words
+from ui.widgets.cases_sections import Columns
+from ui.words import escape_markdown
+
+__all__ = ["scores_section"]
+
+
+def scores_section(case_files: list[CaseFile], columns: Columns) -> bool:
+    """Show the comparison of mean scores when the outcomes are scores and no threshold is set;
+    True when it was shown (the pass/fail sections are then skipped)."""
+    if columns.threshold is not None:
+        return False
+    second = case_files[1] if len(case_files) > 1 else None
+    try:
+        chosen = choose_score_columns(
+            case_files[0], second, a_column=columns.a_column, b_column=columns.b_column
+        )
+        if chosen is None:
+            return False
+        cases = load_score_cases(
+            case_files[0],
+            second,
+            chosen,
+            id_column=columns.id_column,
+            group_column=columns.group_column,
+            names=columns.names,
+        )
+    except (CaseFileError, ValueError, TypeError) as error:
+        st.error(escape_markdown(str(error)))
+        return True
+    _validation(cases)
+    if cases.n == 0:
+        st.error(words.NO_CASES_LEFT)
+        return True
+    a, b, clusters = paired_scores_of(cases)
+    _show(compare_scores(a, b, clusters=clusters, names=cases.names))
+    return True
+
+
+def _validation(cases: PairedCases) -> None:
+    st.header("Validation")
+    left_out, summary = words.validation_summary(cases.rows_read, cases.rows_used, cases.n)
+    (st.warning if left_out else st.success)(summary)
+    st.dataframe(tables.exclusion_table(cases), key="scores_exclusions")
+    for issue in cases.issues:
+        st.text(issue.message)
+
+
+def _show(result: ScoresComparison) -> None:
+    st.header(scores_words.SCORES_HEADER)
+    st.info(scores_words.SCORES_INTRO)
+    difference, interval, permutation = st.columns(3)
+    names = (escape_markdown(result.names[0]), escape_markdown(result.names[1]))
+    labels = scores_words.metric_labels(names)  # a metric's label is read as Markdown
+    difference.metric(labels[0], format_score(result.statistic))
+    if result.confidence_interval is not None:
+        low, high = result.confidence_interval
+        interval.metric(
+            f"{format_confidence(result.confidence_level)} {labels[1]}",
+            f"{format_score(low)} to {format_score(high)}",
+        )
+    if result.pvalue is not None:
+        permutation.metric(labels[2], format_pvalue(result.pvalue))
+    st.text(headline(result))
+    with st.expander(scores_words.OTHER_TESTS):
+        st.text(t_sentence(result.t_test, result.names))
+        st.text(signed_rank_sentence(result.signed_rank, result.names))
+        st.text(bootstrap_sentence(result.bootstrap))
+        excluded = exclusion_sentence(result.excluded, result.rows)
+        if excluded:
+            st.text(excluded)
