@@ -31,8 +31,9 @@ def test_mcnemar_ignores_the_concordant_cells(table, other_a, other_d, conventio
     assert first.exact == second.exact and first.mid_p == second.mid_p
     assert first.chi2 == second.chi2
     # ... and are the tests of the discordant counts alone (which take no a or d at all).
-    assert first.exact == mcnemar_exact(b, c, convention=convention)
+    assert first.exact == mcnemar_exact(b, c)  # always the doubled tail: one meaning per field
     assert first.mid_p == mcnemar_exact(b, c, convention="mid-p")
+    assert first.binomial == mcnemar_exact(b, c, convention=convention)
     assert first.chi2 == mcnemar_chi2(b, c, correction=correction)
 
 
