@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -10,7 +11,7 @@ from calculator.cases.outcomes import parse_outcomes
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["ColumnGuess", "guess_columns"]
+__all__ = ["ColumnGuess", "guess_columns", "is_bookkeeping"]
 
 _ID_NAMES = (
     "doc_id",
@@ -39,6 +40,15 @@ _OUTCOME_NAMES = (
     "score",
 )
 _GUESS_ROWS = 1000  # rows inspected when guessing columns
+# Bookkeeping fields of evaluation logs (repeat numbers, positions, ids, counts, sizes, timings,
+# costs): never an outcome, even when they hold only 0 and 1.
+_BOOKKEEPING = re.compile(
+    r"(^|[._\s])(epochs?|index|idx|ids?|uuid|hash|seed|trials?|retries|attempts?|counts?|num|n|"
+    r"sizes?|length|len|bytes|tokens?|time|times|seconds|secs?|ms|duration|latency|runtime|"
+    r"timestamp|created|started|completed|cost|co2|energy|truncated|finish_reason)([._\s]|$)"
+    r"|^(n|num|total)_|_(index|idx|id|count|size|tokens|time|seconds|ms|bytes|cost)$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,7 +66,9 @@ def guess_columns(frame: pd.DataFrame) -> ColumnGuess:
     An id column has a usual id name (``doc_id``, ``id``, ``case_id``...) or ends in "_id".
     An outcome column's first rows all read as pass/fail without a threshold; columns with
     usual metric names (``exact_match``, ``acc``, ``correct``...) come first. Score columns are
-    numeric columns that are not outcomes (they need a threshold).
+    numeric columns that are not outcomes (they need a threshold). Neither ever includes a
+    column that cannot be an outcome: one holding a single value in every row, or a bookkeeping
+    field (:func:`is_bookkeeping`: an epoch, an index, an id, a count, a size, a timing).
 
     Examples
     --------
@@ -75,11 +87,13 @@ def guess_columns(frame: pd.DataFrame) -> ColumnGuess:
         id_column = next((c for c in frame.columns if _looks_like_id(c)), None)
     outcomes, scores = [], []
     for column in frame.columns:
-        if column == id_column:
+        if column == id_column or is_bookkeeping(column):
             continue
         values = head[column]
         if values.map(lambda v: isinstance(v, list | dict)).any():
             continue
+        if _constant(frame[column]):
+            continue  # one value in every row tells no case from another
         parsed = parse_outcomes(values)
         present = ~parsed.missing
         if present.any() and not parsed.unparseable.any():
@@ -90,6 +104,25 @@ def guess_columns(frame: pd.DataFrame) -> ColumnGuess:
     return ColumnGuess(
         id_column=id_column, outcome_columns=tuple(outcomes), score_columns=tuple(scores)
     )
+
+
+def _constant(values: pd.Series) -> bool:
+    try:
+        return values.nunique(dropna=True) <= 1
+    except TypeError:  # unhashable cells further down (lists): not a plain outcome either
+        return True
+
+
+def is_bookkeeping(column: str) -> bool:
+    """Whether a column or metric name is a log's bookkeeping field, never an outcome.
+
+    Examples
+    --------
+    >>> [is_bookkeeping(c) for c in ("epoch", "train_trial_index", "num_output_tokens",
+    ...                              "inference_runtime", "sample_id", "acc", "exact_match@5")]
+    [True, True, True, True, True, False, False]
+    """
+    return bool(_BOOKKEEPING.search(str(column).strip()))
 
 
 def _rank(column: str) -> int:

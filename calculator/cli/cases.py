@@ -2,10 +2,13 @@
 
     python -m calculator cases FILE [FILE_B] [--id COL] [--a COL] [--b COL] [--group COL]
         [--threshold X] [--alpha X] [--json] [--fail-if-worse] [--margin DELTA]
+    python -m calculator cases LOG_A LOG_B [--metric NAME] [--filter NAME] [--allow-exclusions]
 
 With one file, ``--a`` and ``--b`` name its two outcome columns; with two files, ``--a`` names the
 outcome column of FILE, ``--b`` that of FILE_B, and ``--id`` the column pairing their rows.
-Columns are guessed when omitted and obvious. Exit status: 0, or 1 with ``--fail-if-worse`` when
+Columns are guessed when omitted and obvious. Evaluation-harness logs (lm-eval samples files or
+results folders, Inspect .eval or JSON logs, HELM per-instance stats or run folders) are read
+directly, task by task (:mod:`calculator.cli.cases_logs`). Exit status: 0, or 1 with ``--fail-if-worse`` when
 B is worse than A at level alpha by the two-sided exact McNemar test (with ``--margin DELTA``:
 unless B is shown non-inferior, no worse than A by DELTA or more); 2 for unusable input. The
 gate fails in one direction only, so its false-alarm rate per comparison is at most alpha/2.
@@ -55,6 +58,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "file_b", type=file_name, nargs="?", help="B's per-case results, joined on --id"
     )
+    parser.add_argument(
+        "--metric",
+        metavar="NAME",
+        help="harness logs: the metric compared (lm-eval metric key, Inspect scorer, HELM stat)",
+    )
+    parser.add_argument(
+        "--filter", metavar="NAME", help="lm-eval logs: the filter compared (strict-match...)"
+    )
+    parser.add_argument(
+        "--allow-exclusions",
+        action="store_true",
+        help="harness logs: analyse what pairs even when rows are left out systematically "
+        "(repeated cases, partial credit, more than 5%% of a log unpaired)",
+    )
     parser.add_argument("--id", dest="id_column", metavar="COL", help="case id column")
     parser.add_argument("--a", dest="a_column", metavar="COL", help="A's outcome column")
     parser.add_argument("--b", dest="b_column", metavar="COL", help="B's outcome column")
@@ -101,15 +118,23 @@ def run(args: argparse.Namespace) -> int:
     # The per-case core is imported when this subcommand runs, not for `table` or `plan`.
     from calculator.clustered import clustered_mcnemar
 
+    from calculator.cli.cases_logs import is_log_input, run_logs
+
+    if is_log_input(args):
+        question = question_arguments(args)
+        _check_gate(args, question)
+        return run_logs(args, question)
+    if args.metric or args.filter:
+        option = "--metric" if args.metric else "--filter"
+        raise UsageError(
+            f"{option} applies to evaluation-harness logs; {args.file} is a per-case file: name "
+            "its outcome columns with --a and --b"
+        )
     cases = _load(args)
     if cases.n == 0:
         raise ValueError(f"no usable cases: {_exclusion_summary(cases)}")
     question = question_arguments(args)
-    if args.fail_if_worse and (question["question"] or args.alternative == "greater"):
-        raise UsageError(
-            "--fail-if-worse gates on B being worse, or with --margin on B being non-inferior; "
-            "leave out --equivalence and --alternative greater"
-        )
+    _check_gate(args, question)
     analysis = analyze(*cases.counts, alpha=args.alpha, names=cases.names, **question)
     cluster = clustered_mcnemar(*cases.cluster_counts()) if cases.group_column else None
     if args.json:
@@ -120,6 +145,14 @@ def run(args: argparse.Namespace) -> int:
     if args.fail_if_worse and gate_fails(analysis):
         return EXIT_WORSE
     return 0
+
+
+def _check_gate(args: argparse.Namespace, question: dict[str, object]) -> None:
+    if args.fail_if_worse and (question["question"] or args.alternative == "greater"):
+        raise UsageError(
+            "--fail-if-worse gates on B being worse, or with --margin on B being non-inferior; "
+            "leave out --equivalence and --alternative greater"
+        )
 
 
 def build_payload(
