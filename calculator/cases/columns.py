@@ -40,6 +40,9 @@ _OUTCOME_NAMES = (
     "score",
 )
 _GUESS_ROWS = 1000  # rows inspected when guessing columns
+# A column holding one value in every one of at least this many rows is not an outcome (a
+# log's max_prob = 1, a repeat number); over fewer rows a real outcome is often constant.
+_CONSTANT_ROWS = 10
 # Bookkeeping fields of evaluation logs (repeat numbers, positions, ids, counts, sizes, timings,
 # costs): never an outcome, even when they hold only 0 and 1.
 _BOOKKEEPING = re.compile(
@@ -67,7 +70,8 @@ def guess_columns(frame: pd.DataFrame) -> ColumnGuess:
     An outcome column's first rows all read as pass/fail without a threshold; columns with
     usual metric names (``exact_match``, ``acc``, ``correct``...) come first. Score columns are
     numeric columns that are not outcomes (they need a threshold). Neither ever includes a
-    column that cannot be an outcome: one holding a single value in every row, or a bookkeeping
+    column that cannot be an outcome: one holding a single value in every row (of ten rows or
+    more), or a bookkeeping
     field (:func:`is_bookkeeping`: an epoch, an index, an id, a count, a size, a timing).
 
     Examples
@@ -92,7 +96,7 @@ def guess_columns(frame: pd.DataFrame) -> ColumnGuess:
         values = head[column]
         if values.map(lambda v: isinstance(v, list | dict)).any():
             continue
-        if _constant(frame[column]):
+        if len(frame) >= _CONSTANT_ROWS and _constant(frame[column]):
             continue  # one value in every row tells no case from another
         parsed = parse_outcomes(values)
         present = ~parsed.missing

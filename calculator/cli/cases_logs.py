@@ -29,9 +29,11 @@ def is_log_input(args: argparse.Namespace) -> bool:
     from calculator.logs import log_format
 
     paths = [p for p in (args.file, args.file_b) if p is not None]
-    if any(Path(p).is_dir() for p in paths):
-        return True
-    return any(Path(p).is_file() and log_format(p) is not None for p in paths)
+    if args.file_b is not None and any(Path(p).is_dir() for p in paths):
+        return True  # two folders, or a folder and a file: read as logs, or said why not
+    return any(
+        (Path(p).is_file() or Path(p).is_dir()) and log_format(p) is not None for p in paths
+    )
 
 
 def run_logs(args: argparse.Namespace, question: dict) -> int:
@@ -88,11 +90,36 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
         }
     else:
         payload = pooled.to_dict()
-    payload["input"] = result.input_summary()
+    payload["input"] = {**result.input_summary(), **_counts(result)}
+    several = len(result.tasks) > 1
+    payload["discordant_cases"] = {
+        side: [
+            f"{task.task}/{case}" if several else str(case)
+            for task in result.tasks
+            for case in (
+                task.paired.cases.only_a() if side == "only_A" else task.paired.cases.only_b()
+            )["case"].astype("str")
+        ]
+        for side in ("only_A", "only_B")
+    }
     payload["tasks"] = [task.to_dict() for task in result.tasks]
     payload["clustered_by_task"] = None if result.by_task is None else result.by_task.to_dict()
     payload["multiplicity"] = {"method": "holm", "family": len(result.tasks)}
     return payload
+
+
+def _counts(result: LogAnalysis) -> dict[str, object]:
+    """Rows read, used and excluded by reason, summed over the tasks."""
+    excluded: dict[str, int] = {}
+    for task in result.tasks:
+        for reason, count in task.paired.cases.excluded.items():
+            excluded[reason] = excluded.get(reason, 0) + count
+    return {
+        "rows_read": sum(task.paired.cases.rows_read for task in result.tasks),
+        "rows_used": sum(task.paired.cases.rows_used for task in result.tasks),
+        "cases_used": sum(task.paired.cases.n for task in result.tasks),
+        "excluded": excluded,
+    }
 
 
 def _text(result: LogAnalysis, alpha: float) -> list[str]:
@@ -156,6 +183,13 @@ def _task_lines(task, name_a: str, name_b: str, alpha: float, several: bool) -> 
         lines.append(
             "          excluded: "
             + ", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in excluded.items())
+        )
+    only_a, only_b = task.paired.repeats_unpaired
+    if only_a or only_b:
+        lines.append(
+            f"          repeats paired by number; {only_a:,} of {name_a}'s and {only_b:,} of "
+            f"{name_b}'s samples have no repeat of that number in the other log: they count in "
+            "the pass shares only"
         )
     if task.by_question is not None:
         q = task.by_question

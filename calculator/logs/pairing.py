@@ -44,6 +44,8 @@ class TaskCases:
     cases: PairedCases = field(repr=False)
     repeats: bool
     shares: tuple[np.ndarray, float] | None = field(default=None, repr=False)
+    rows_given: tuple[int, int] = (0, 0)
+    repeats_unpaired: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -90,16 +92,21 @@ def pair_logs(
             "always gives p = 1; give B's log as the second."
         )
     frames = _align_tasks([a.frame, b.frame], a, b)
-    a_rows, b_rows, filters = choose_filter(
-        dataclasses.replace(a, frame=frames[0]), dataclasses.replace(b, frame=frames[1]), filter
-    )
-    frames = [a_rows, b_rows]
-    used_filters = sorted(set(filters.values()))
     choice = choose_metric(frames[0], frames[1], (a, b), metric, threshold)
-    for frame in frames:
+    # The filter is chosen among the rows of the metric compared: a task that does not log it
+    # (a generation task beside multiple-choice ones) does not need one.
+    with_metric = [f[f["metric"] == choice.metric] for f in frames]
+    a_rows, b_rows, filters = choose_filter(
+        dataclasses.replace(a, frame=with_metric[0]),
+        dataclasses.replace(b, frame=with_metric[1]),
+        filter,
+        (a.filters, b.filters),
+    )
+    used_filters = sorted(set(filters.values()))
+    rows = [a_rows, b_rows]
+    for frame in rows:
         refuse_duplicates(frame, choice.metric, allow_exclusions)
-    refuse_mixed(frames[0], frames[1], choice, allow_exclusions or threshold is not None)
-    rows = [f[f["metric"] == choice.metric] for f in frames]
+    refuse_mixed(rows[0], rows[1], choice, allow_exclusions or threshold is not None)
     without = sorted(
         (set(frames[0]["task"]) | set(frames[1]["task"]))
         - (set(rows[0]["task"]) | set(rows[1]["task"]))
@@ -183,10 +190,18 @@ def _pair_task(
 ) -> TaskCases:
     """One task's cases paired by the per-case loader (by question, or question and repeat)."""
     rows = [frame[frame["task"] == task] for frame in (a, b)]
-    repeats = any(
-        r["repeat"].nunique() > 1 or r.duplicated("case").any() for r in rows
-    ) or set(rows[0]["repeat"]) != set(rows[1]["repeat"])
-    files = [_case_file(r, name, task, repeats) for r, name in zip(rows, names, strict=True)]
+    numbers = [set(r["repeat"]) for r in rows]
+    repeats = any(len(n) > 1 for n in numbers) or any(r.duplicated("case").any() for r in rows)
+    paired_rows = rows
+    if numbers[0] != numbers[1]:
+        # Repeats are paired by number (epoch 1 with epoch 1): those only one log has are used
+        # by the per-question pass shares, not by the pairing.
+        common = numbers[0] & numbers[1]
+        paired_rows = [r[r["repeat"].isin(common)] for r in rows]
+        repeats = True
+    files = [
+        _case_file(r, name, task, repeats) for r, name in zip(paired_rows, names, strict=True)
+    ]
     cases = load_cases(
         files[0],
         files[1],
@@ -198,7 +213,14 @@ def _pair_task(
         names=names,
     )
     shares = _share_differences(rows, threshold) if repeats else None
-    return TaskCases(task=task, cases=cases, repeats=repeats, shares=shares)
+    return TaskCases(
+        task=task,
+        cases=cases,
+        repeats=repeats,
+        shares=shares,
+        rows_given=(len(paired_rows[0]), len(paired_rows[1])),
+        repeats_unpaired=(len(rows[0]) - len(paired_rows[0]), len(rows[1]) - len(paired_rows[1])),
+    )
 
 
 def _case_file(rows: pd.DataFrame, name: str, task: str, repeats: bool) -> CaseFile:
@@ -245,29 +267,33 @@ def _share_differences(
 def _refuse_large_exclusions(
     paired: PairedLogs, rows: list[pd.DataFrame], limit: float
 ) -> None:
+    """More than `limit` of a side's rows left out (tasks or cases the other log lacks, rows
+    the loader excluded) is refused: such a remainder is rarely a random one."""
+    reasons: dict[str, int] = {}
+    for task in paired.tasks:
+        for reason, count in task.cases.excluded.items():
+            reasons[reason] = reasons.get(reason, 0) + count
+    used = sum(task.cases.n for task in paired.tasks)
     for side, frame in enumerate(rows):
-        total = len(frame)
-        used = sum(task.cases.n for task in paired.tasks)
+        unpaired = paired.unpaired_tasks[side]
+        by_design = sum(task.repeats_unpaired[side] for task in paired.tasks)
+        total = len(frame) - by_design
         left_out = total - used
-        if total and left_out / total > limit:
-            name = paired.names[side]
-            reasons = {}
-            for task in paired.tasks:
-                for reason, count in task.cases.excluded.items():
-                    reasons[reason] = reasons.get(reason, 0) + count
-            unpaired = paired.unpaired_tasks[side]
-            detail = ", ".join(
-                f"{reason.replace('_', ' ')} {count:,}" for reason, count in reasons.items() if count
-            )
-            if unpaired:
-                detail = f"{len(unpaired)} task(s) only in {name}'s log; " + detail
-            raise LogError(
-                f"{left_out:,} of {name}'s {total:,} rows ({left_out / total:.1%}) would be left "
-                f"out ({detail or 'unpaired'}), over the limit of {limit:.0%}: the two runs were "
-                "not made on the same questions (a --limit run, another task list, failed "
-                "samples); rerun on the same questions, or pass --allow-exclusions to analyse "
-                "the paired cases only."
-            )
+        if not total or left_out / total <= limit:
+            continue
+        name = paired.names[side]
+        detail = ", ".join(
+            f"{reason.replace('_', ' ')} {count:,}" for reason, count in reasons.items() if count
+        )
+        if unpaired:
+            detail = f"{len(unpaired)} task(s) only in {name}'s log; " + detail
+        raise LogError(
+            f"{left_out:,} of {name}'s {total:,} rows ({left_out / total:.1%}) would be left out "
+            f"({detail or 'unpaired'}), over the limit of {limit:.0%}: the two runs were not made "
+            "on the same questions (a --limit run, another task list, failed samples), or rows "
+            "could not be read; rerun on the same questions, or pass --allow-exclusions to "
+            "analyse the paired cases only."
+        )
 
 
 def _names(a: str, b: str) -> tuple[str, str]:

@@ -56,11 +56,13 @@ class MetricChoice:
 
 
 def choose_filter(
-    a: LogTable, b: LogTable, wanted: str | None
+    a: LogTable, b: LogTable, wanted: str | None, logged: tuple[tuple[str, ...], ...] = ()
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, str]]:
     """Both logs' rows of one filter per task, and the filter of each task.
 
     A task logged under one filter uses it; a task logged under several uses `wanted`.
+    `logged` holds each whole log's filters (default: those of `a` and `b`), where `wanted`
+    must be found.
 
     Raises
     ------
@@ -69,15 +71,14 @@ def choose_filter(
         not one of them, or the two logs score a task under different filters.
     """
     frames = [a.frame, b.frame]
-    if not a.filters and not b.filters:
-        if wanted is not None:
-            raise LogError(f"--filter {wanted!r}: these {a.format} logs have no filters.")
-        return a.frame, b.frame, {}
-    if wanted is not None and not (wanted in a.filters and wanted in b.filters):
+    logged = logged or (a.filters, b.filters)
+    if wanted is not None and not (wanted in logged[0] and wanted in logged[1]):
         raise LogError(
             f"--filter {wanted!r} is not in both logs; their filters: {_label(a)} "
-            f"{', '.join(a.filters) or 'none'}; {_label(b)} {', '.join(b.filters) or 'none'}."
+            f"{', '.join(logged[0]) or 'none'}; {_label(b)} {', '.join(logged[1]) or 'none'}."
         )
+    if not a.filters and not b.filters:
+        return a.frame, b.frame, {}
     chosen: dict[str, str] = {}
     tasks = sorted(set(a.frame["task"]) & set(b.frame["task"]))
     for task in tasks:
@@ -167,22 +168,36 @@ def choose_metric(
 
 
 def refuse_mixed(a: pd.DataFrame, b: pd.DataFrame, choice: MetricChoice, allow: bool) -> None:
-    """Refuse a pass/fail metric whose values mix 0 and 1 with other numbers (Inspect's
-    partial credit "P" = 0.5, a graded judge), unless `allow`: those rows would be left out,
-    and which rows get partial credit is not chance."""
-    if allow or choice.graded:
+    """Refuse a metric read as pass/fail whose values are not all 0 or 1, unless `allow` (a
+    threshold is set, or exclusions are allowed).
+
+    Values mixing 0/1 with others (Inspect's partial credit "P" = 0.5, a graded judge) would
+    leave out exactly the rows with partial credit, which is not chance; values of which none
+    is 0 or 1 are scores, which need a threshold to pass or fail.
+    """
+    if allow:
         return
     for frame in (a, b):
         values = frame.loc[frame["metric"] == choice.metric, "value"].to_numpy()
-        other = ~np.isnan(values) & (values != 0.0) & (values != 1.0)
-        if other.any():
+        present = ~np.isnan(values)
+        binary = present & ((values == 0.0) | (values == 1.0))
+        other = present & ~binary
+        if not other.any():
+            continue
+        system = frame["system"].iloc[0]
+        seen = _values(frame, frame, choice.metric)
+        if not binary.any():
             raise LogError(
-                f"{choice.metric!r} mixes 0/1 with other values ({int(other.sum()):,} rows of "
-                f"{frame['system'].iloc[0]!r}: {_values(frame, frame, choice.metric)}), such as "
-                "partial credit: leaving those rows out would bias the comparison; set "
-                "--threshold to read the values as pass/fail, or pass --allow-exclusions to "
-                "analyse the 0/1 rows only."
+                f"{choice.metric!r}: no value of {system!r} is 0 or 1 ({seen}): these are "
+                "scores, not pass/fail outcomes; set --threshold X to count a case as passed "
+                "when its score is at least X."
             )
+        raise LogError(
+            f"{choice.metric!r} mixes 0/1 with other values ({int(other.sum()):,} rows of "
+            f"{system!r}; {seen}), such as partial credit: leaving those rows out would bias "
+            "the comparison; set --threshold X to count a value of at least X as a pass, or "
+            "pass --allow-exclusions to analyse the 0/1 rows only."
+        )
 
 
 def refuse_duplicates(frame: pd.DataFrame, metric: str, allow: bool) -> None:
