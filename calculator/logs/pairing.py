@@ -253,7 +253,9 @@ def _share_differences(
             .sum()
         )
         per_question.append(grouped[grouped["usable"] > 0])
-    both = per_question[0].join(per_question[1], how="inner", lsuffix="_a", rsuffix="_b")
+    both = per_question[0].merge(
+        per_question[1], left_index=True, right_index=True, suffixes=("_a", "_b")
+    )
     if both.empty:
         return None
     return share_numerators(
