@@ -25,10 +25,17 @@ _LISTED_TASKS = 60  # task lines printed in the text report before "... more"
 
 
 def is_log_input(args: argparse.Namespace) -> bool:
-    """Whether the files given are harness logs or folders (then the logs path runs)."""
+    """Whether the files given are harness logs or folders (then the logs path runs).
+
+    Files given with column options (``--id``, ``--a``...) are read as per-case files, as
+    before logs were read directly; folders always as logs.
+    """
     from calculator.logs import log_format
 
     paths = [p for p in (args.file, args.file_b) if p is not None]
+    columns = any(getattr(args, n) for n in ("id_column", "a_column", "b_column", "group_column"))
+    if columns and not any(Path(p).is_dir() for p in paths):
+        return False  # columns named: the files are read as per-case files, as before
     if args.file_b is not None and any(Path(p).is_dir() for p in paths):
         return True  # two folders, or a folder and a file: read as logs, or said why not
     return any(
