@@ -150,9 +150,7 @@ def write_folder(folder: Path, skill: float, seed: int) -> None:
 
 
 def measure(script: str, *args: str, python: str = sys.executable) -> dict:
-    done = subprocess.run(
-        [python, "-c", script, *args], capture_output=True, text=True, check=True
-    )
+    done = subprocess.run([python, "-c", script, *args], capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -171,10 +169,12 @@ def main() -> None:
         floor = [measure(PANDAS, str(a), str(b)) for _ in range(args.repeats)]
     best = min(ours, key=lambda r: r["work_s"])
     ref = min(floor, key=lambda r: r["work_s"])
-    print(f"two MMLU folders: 57 tasks, {best['cases']:,} paired questions, {size:.0f} MB per model")
+    print(
+        f"two MMLU folders: 57 tasks, {best['cases']:,} paired questions, {size:.0f} MB per model"
+    )
     print(f"{'':28}{'work s':>8}{'import s':>10}{'peak MB':>9}")
-    print(f"{'read, pair, analyse':28}{best['work_s']:8.2f}{best['import_s']:10.2f}{best['peak_mb']:9.0f}")
-    print(f"{'pandas read_json (floor)':28}{ref['work_s']:8.2f}{ref['import_s']:10.2f}{ref['peak_mb']:9.0f}")
+    for label, row in (("read, pair, analyse", best), ("pandas read_json (floor)", ref)):
+        print(f"{label:28}{row['work_s']:8.2f}{row['import_s']:10.2f}{row['peak_mb']:9.0f}")
     print(
         f"median over {args.repeats}: ours {statistics.median(r['work_s'] for r in ours):.2f} s, "
         f"pandas {statistics.median(r['work_s'] for r in floor):.2f} s; ratio "

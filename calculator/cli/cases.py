@@ -8,7 +8,8 @@ With one file, ``--a`` and ``--b`` name its two outcome columns; with two files,
 outcome column of FILE, ``--b`` that of FILE_B, and ``--id`` the column pairing their rows.
 Columns are guessed when omitted and obvious. Evaluation-harness logs (lm-eval samples files or
 results folders, Inspect .eval or JSON logs, HELM per-instance stats or run folders) are read
-directly, task by task (:mod:`calculator.cli.cases_logs`). Exit status: 0, or 1 with ``--fail-if-worse`` when
+directly, task by task (:mod:`calculator.cli.cases_logs`). Exit status: 0, or 1 with
+``--fail-if-worse`` when
 B is worse than A at level alpha by the two-sided exact McNemar test (with ``--margin DELTA``:
 unless B is shown non-inferior, no worse than A by DELTA or more); 2 for unusable input. The
 gate fails in one direction only, so its false-alarm rate per comparison is at most alpha/2.
@@ -116,9 +117,8 @@ def run(args: argparse.Namespace) -> int:
     """
     _require_cases_extra()
     # The per-case core is imported when this subcommand runs, not for `table` or `plan`.
-    from calculator.clustered import clustered_mcnemar
-
     from calculator.cli.cases_logs import is_log_input, run_logs
+    from calculator.clustered import clustered_mcnemar
 
     if is_log_input(args):
         question = question_arguments(args)

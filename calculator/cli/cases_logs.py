@@ -38,9 +38,7 @@ def is_log_input(args: argparse.Namespace) -> bool:
         return False  # columns named: the files are read as per-case files, as before
     if args.file_b is not None and any(Path(p).is_dir() for p in paths):
         return True  # two folders, or a folder and a file: read as logs, or said why not
-    return any(
-        (Path(p).is_file() or Path(p).is_dir()) and log_format(p) is not None for p in paths
-    )
+    return any((Path(p).is_file() or Path(p).is_dir()) and log_format(p) is not None for p in paths)
 
 
 def run_logs(args: argparse.Namespace, question: dict) -> int:
@@ -52,7 +50,11 @@ def run_logs(args: argparse.Namespace, question: dict) -> int:
             f"{args.file}: an evaluation log holds one system's results; give B's log (a file or "
             "folder of the same harness) as the second argument"
         )
-    given = [name for name in ("id_column", "a_column", "b_column", "group_column") if getattr(args, name)]
+    given = [
+        name
+        for name in ("id_column", "a_column", "b_column", "group_column")
+        if getattr(args, name)
+    ]
     if given:
         option = "--" + given[0].split("_")[0]
         raise UsageError(
@@ -139,7 +141,11 @@ def _text(result: LogAnalysis, alpha: float) -> list[str]:
         + f"; {name_b} = {', '.join(paired.sources[1][:3])}"
         + (" ..." if len(paired.sources[1]) > 3 else ""),
         f"metric    {choice.metric} ({choice.reason})"
-        + (f"; also logged: {', '.join(choice.others[:8])}; choose with --metric" if choice.others else ""),
+        + (
+            f"; also logged: {', '.join(choice.others[:8])}; choose with --metric"
+            if choice.others
+            else ""
+        ),
     ]
     if paired.threshold is not None:
         lines.append(f"          pass when the value is at least {paired.threshold:g}")
@@ -147,7 +153,9 @@ def _text(result: LogAnalysis, alpha: float) -> list[str]:
         lines.append(f"filter    {paired.filter}")
     for side, tasks in zip(paired.names, paired.unpaired_tasks, strict=True):
         if tasks:
-            lines.append(f"  ! {len(tasks)} task(s) only in {side}'s log, left out: {', '.join(tasks[:5])}")
+            lines.append(
+                f"  ! {len(tasks)} task(s) only in {side}'s log, left out: {', '.join(tasks[:5])}"
+            )
     lines += [f"  ! {note}" for note in paired.notes]
     lines.append("")
     for task in result.tasks[:_LISTED_TASKS]:
@@ -163,7 +171,8 @@ def _text(result: LogAnalysis, alpha: float) -> list[str]:
     if result.by_task is not None:
         lines.append(
             f"by task   clustered McNemar test, task as cluster ({result.by_task.clusters:,} "
-            f"tasks): {format_p_equals(result.by_task.pvalue, result.by_task.log10_pvalue, alpha=alpha)}"
+            f"tasks): "
+            + format_p_equals(result.by_task.pvalue, result.by_task.log10_pvalue, alpha=alpha)
         )
     if result.repeats:
         lines.append(

@@ -50,7 +50,9 @@ class TaskAnalysis:
             "test": self.test,
             "pvalue": self.pvalue,
             "holm_pvalue": self.holm_pvalue,
-            "clustered_by_question": None if self.by_question is None else self.by_question.to_dict(),
+            "clustered_by_question": None
+            if self.by_question is None
+            else self.by_question.to_dict(),
             "pass_share_sign_flip": None if self.shares is None else self.shares.to_dict(),
             "issues": [issue.to_dict() for issue in cases.issues],
         }
@@ -107,9 +109,7 @@ def analyze_logs(paired: PairedLogs, *, alpha: float = 0.05, **question: object)
     tasks = [_task(task, paired.names, alpha, question) for task in paired.tasks]
     if len(tasks) > 1:
         adjusted = adjust_pvalues([task.pvalue for task in tasks], method="holm")
-        tasks = [
-            _replace_holm(task, float(p)) for task, p in zip(tasks, adjusted, strict=True)
-        ]
+        tasks = [_replace_holm(task, float(p)) for task, p in zip(tasks, adjusted, strict=True)]
     counts = np.sum([task.paired.cases.counts for task in tasks], axis=0)
     pooled = analyze(*map(int, counts), alpha=alpha, names=paired.names, **question)
     by_task = None

@@ -27,8 +27,8 @@ versions' zstd members.
 
 Grades are read as Inspect's ``value_to_float`` reads them (``inspect_ai.scorer``): ``C`` (correct)
 = 1, ``I`` (incorrect) = 0, ``P`` (partial) = 0.5, ``N`` (no answer) = 0; "yes"/"true" = 1,
-"no"/"false" = 0 (any case); numbers and finite numeric text as numbers. A value it cannot read (where Inspect logs
-a warning and counts 0) is left missing here, and counted.
+"no"/"false" = 0 (any case); numbers and finite numeric text as numbers. A value it cannot read
+(where Inspect logs a warning and counts 0) is left missing here, and counted.
 """
 
 from __future__ import annotations

@@ -85,7 +85,9 @@ def pair_logs(
         `max_excluded_share` of a system's rows unpaired) and `allow_exclusions` is False.
     """
     if a.format != b.format:
-        raise LogError(f"A is an {a.format} log and B an {b.format} log: compare logs of one harness.")
+        raise LogError(
+            f"A is an {a.format} log and B an {b.format} log: compare logs of one harness."
+        )
     if a.data_key == b.data_key:
         raise LogError(
             f"A and B are the same log ({', '.join(a.sources[:2])}): a system compared with itself "
@@ -133,7 +135,9 @@ def pair_logs(
         names=names,
         sources=(a.sources, b.sources),
         metric=choice,
-        filter=filter if filter is not None else (used_filters[0] if len(used_filters) == 1 else None),
+        filter=filter
+        if filter is not None
+        else (used_filters[0] if len(used_filters) == 1 else None),
         task_filters=filters,
         tasks=tuple(tasks),
         unpaired_tasks=(tuple(sorted(tasks_a - tasks_b)), tuple(sorted(tasks_b - tasks_a))),
@@ -199,9 +203,7 @@ def _pair_task(
         common = numbers[0] & numbers[1]
         paired_rows = [r[r["repeat"].isin(common)] for r in rows]
         repeats = True
-    files = [
-        _case_file(r, name, task, repeats) for r, name in zip(paired_rows, names, strict=True)
-    ]
+    files = [_case_file(r, name, task, repeats) for r, name in zip(paired_rows, names, strict=True)]
     cases = load_cases(
         files[0],
         files[1],
@@ -266,9 +268,7 @@ def _share_differences(
     )
 
 
-def _refuse_large_exclusions(
-    paired: PairedLogs, rows: list[pd.DataFrame], limit: float
-) -> None:
+def _refuse_large_exclusions(paired: PairedLogs, rows: list[pd.DataFrame], limit: float) -> None:
     """More than `limit` of a side's rows left out (tasks or cases the other log lacks, rows
     the loader excluded) is refused: such a remainder is rarely a random one."""
     reasons: dict[str, int] = {}

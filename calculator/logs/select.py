@@ -108,7 +108,10 @@ def choose_filter(
 
 
 def choose_metric(
-    a: pd.DataFrame, b: pd.DataFrame, tables: tuple[LogTable, LogTable], wanted: str | None,
+    a: pd.DataFrame,
+    b: pd.DataFrame,
+    tables: tuple[LogTable, LogTable],
+    wanted: str | None,
     threshold: float | None,
 ) -> MetricChoice:
     """The metric compared: `wanted`, else the first pass/fail metric both logs hold.

@@ -151,7 +151,9 @@ def _folder_kind(path: Path) -> tuple[str | None, list[Path]]:
     found: dict[str | None, list[Path]] = {}
     for count, file in enumerate(sorted(p for p in path.rglob("*") if p.is_file())):
         if count >= _MAX_FILES:
-            raise LogError(f"{path}: over {_MAX_FILES:,} files under this folder; give a smaller one.")
+            raise LogError(
+                f"{path}: over {_MAX_FILES:,} files under this folder; give a smaller one."
+            )
         found.setdefault(_file_kind(file), []).append(file)
     found.pop(None, None)
     if len(found) > 1:

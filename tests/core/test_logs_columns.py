@@ -39,7 +39,9 @@ BOOKKEEPING = {
 @st.composite
 def log_exports(draw):
     rows = draw(st.integers(10, 40))
-    names = draw(st.lists(st.sampled_from(sorted(BOOKKEEPING)), min_size=1, max_size=8, unique=True))
+    names = draw(
+        st.lists(st.sampled_from(sorted(BOOKKEEPING)), min_size=1, max_size=8, unique=True)
+    )
     frame = {"id": [f"q{k}" for k in range(rows)]}
     for name in names:
         frame[name] = draw(st.lists(BOOKKEEPING[name], min_size=rows, max_size=rows))
@@ -49,7 +51,11 @@ def log_exports(draw):
     # Sometimes a real outcome column.
     real = draw(st.booleans())
     if real:
-        values = draw(st.lists(st.integers(0, 1), min_size=rows, max_size=rows).filter(lambda v: len(set(v)) == 2))
+        values = draw(
+            st.lists(st.integers(0, 1), min_size=rows, max_size=rows).filter(
+                lambda v: len(set(v)) == 2
+            )
+        )
         frame["exact_match"] = values
     order = draw(st.permutations(list(frame)))
     return pd.DataFrame({name: frame[name] for name in order}), real, constant

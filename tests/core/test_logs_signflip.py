@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator.logs.signflip import sign_flip_test, share_numerators
+from calculator.logs.signflip import share_numerators, sign_flip_test
 
 
 def brute_force(values: list[int]) -> float:
@@ -72,7 +72,9 @@ def test_refusals():
 @given(
     st.lists(
         st.tuples(st.integers(1, 4), st.integers(1, 4)).flatmap(
-            lambda k: st.tuples(st.integers(0, k[0]), st.just(k[0]), st.integers(0, k[1]), st.just(k[1]))
+            lambda k: st.tuples(
+                st.integers(0, k[0]), st.just(k[0]), st.integers(0, k[1]), st.just(k[1])
+            )
         ),
         min_size=1,
         max_size=8,
@@ -82,4 +84,6 @@ def test_share_numerators_are_the_share_differences_on_a_lattice(rows):
     passes_a, k_a, passes_b, k_b = (np.array(column) for column in zip(*rows, strict=True))
     numerators, step = share_numerators(passes_a, k_a, passes_b, k_b)
     for n, pa, ka, pb, kb in zip(numerators, passes_a, k_a, passes_b, k_b, strict=True):
-        assert Fraction(int(n)) * Fraction(step).limit_denominator(1000) == Fraction(int(pa), int(ka)) - Fraction(int(pb), int(kb))
+        assert Fraction(int(n)) * Fraction(step).limit_denominator(1000) == Fraction(
+            int(pa), int(ka)
+        ) - Fraction(int(pb), int(kb))
