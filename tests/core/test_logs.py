@@ -360,3 +360,48 @@ def test_a_folder_mixing_two_harnesses_is_refused(tmp_path):
 def test_a_folder_with_one_task_twice_is_refused():
     with pytest.raises(LogError, match="both hold lm-eval task 'winogrande'"):
         read_log(LM)
+
+
+def test_an_eval_log_given_to_the_per_case_reader_is_named():
+    from calculator.cases import CaseFileError, read_case_file
+
+    with pytest.raises(CaseFileError, match="an Inspect evaluation log .*calculator.logs.read_log"):
+        read_case_file(MOCK / "mock-a-3epochs.eval")
+
+
+def test_helm_keeps_the_unperturbed_test_split_only(tmp_path):
+    def stat(name, mean, split="test", perturbation=None):
+        label = {"name": name, "split": split}
+        if perturbation:
+            label["perturbation"] = {"name": perturbation}
+        return {"name": label, "count": 1, "sum": mean, "mean": mean}
+
+    def run(values):
+        return [
+            {
+                "instance_id": f"id{k}",
+                "train_trial_index": 0,
+                "stats": [
+                    stat("exact_match", v),
+                    stat("exact_match", 1 - v, perturbation="typos"),
+                    stat("exact_match", 1.0, split="valid"),
+                    stat("num_references", 1.0),
+                ],
+            }
+            for k, v in enumerate(values)
+        ]
+
+    a_values, b_values = [1, 1, 0, 1, 0, 0, 1, 1], [1, 0, 0, 1, 1, 0, 0, 1]
+    paths = []
+    for label, values in (("a", a_values), ("b", b_values)):
+        path = tmp_path / f"{label}.json"
+        path.write_text(json.dumps(run(values)))
+        paths.append(path)
+    logs = [read_log(path) for path in paths]
+    assert all(log.notes == ("8 stats of perturbed instances left aside",) for log in logs)
+    paired = pair_logs(*logs)
+    a = {k: v for k, v in enumerate(a_values)}
+    b = {k: v for k, v in enumerate(b_values)}
+    assert table_of(analyze_logs(paired).tasks[0]) == count_table(a, b)
+    valid = read_log(paths[0], split="valid")
+    assert set(valid.frame["metric"]) == {"exact_match"} and set(valid.frame["value"]) == {1.0}
