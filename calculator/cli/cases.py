@@ -22,7 +22,13 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 from calculator.analysis import Analysis, analyze
-from calculator.cli.arguments import UsageError, file_name, finite_number, level
+from calculator.cli.arguments import (
+    UsageError,
+    add_log_arguments,
+    file_name,
+    finite_number,
+    level,
+)
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
     add_question_arguments,
@@ -59,20 +65,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "file_b", type=file_name, nargs="?", help="B's per-case results, joined on --id"
     )
-    parser.add_argument(
-        "--metric",
-        metavar="NAME",
-        help="harness logs: the metric compared (lm-eval metric key, Inspect scorer, HELM stat)",
-    )
-    parser.add_argument(
-        "--filter", metavar="NAME", help="lm-eval logs: the filter compared (strict-match...)"
-    )
-    parser.add_argument(
-        "--allow-exclusions",
-        action="store_true",
-        help="harness logs: analyse what pairs even when rows are left out systematically "
-        "(repeated cases, partial credit, more than 5%% of a log unpaired)",
-    )
+    add_log_arguments(parser)
     parser.add_argument("--id", dest="id_column", metavar="COL", help="case id column")
     parser.add_argument("--a", dest="a_column", metavar="COL", help="A's outcome column")
     parser.add_argument("--b", dest="b_column", metavar="COL", help="B's outcome column")

@@ -221,3 +221,48 @@ def _task_lines(task, name_a: str, name_b: str, alpha: float, several: bool) -> 
             f"{format_p_equals(s.pvalue, alpha=alpha)}"
         )
     return lines
+
+
+def logs_given(paths: list[str]) -> bool:
+    """Whether ``compare``'s files are harness logs or folders of them."""
+    from calculator.logs import log_format
+
+    return any((Path(p).is_file() or Path(p).is_dir()) and log_format(p) is not None for p in paths)
+
+
+def compare_logs(args: argparse.Namespace) -> int:
+    """``compare LOG LOG LOG ...``: the systems' logs through the comparison of k systems."""
+    from calculator.cli.compare import build_payload, text_report
+    from calculator.logs import read_log
+    from calculator.logs.systems import load_log_systems
+
+    if len(args.files) < 3:
+        raise UsageError("compare takes three or more systems' logs; for two, use cases A B")
+    if args.id_column or args.system_column or args.outcome_column or args.systems:
+        raise UsageError(
+            "--id, --system, --outcome and --systems name columns of per-case files; harness "
+            "logs are joined on their own case ids: choose what is compared with --metric"
+        )
+    logs = [read_log(path) for path in args.files]
+    cases, choice = load_log_systems(
+        logs,
+        metric=args.metric,
+        filter=args.filter,
+        threshold=args.threshold,
+        allow_exclusions=args.allow_exclusions,
+    )
+    if cases.n == 0:
+        raise ValueError("the logs share no question with a usable outcome in every one")
+    result = cases.compare(alpha=args.alpha, adjust=args.adjust, ci_method=args.ci_method)
+    if args.json:
+        payload = build_payload(cases, result)
+        payload["input"].update(
+            {"format": logs[0].format, "metric": choice.metric, "metric_reason": choice.reason}
+        )
+        payload["input"]["filter"] = args.filter
+        print_json(payload)
+    else:
+        others = f"; also logged: {', '.join(choice.others[:8])}" if choice.others else ""
+        lines = [f"metric    {choice.metric} ({choice.reason}){others}"]
+        print_lines(lines + text_report(cases, result))
+    return 0

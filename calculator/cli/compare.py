@@ -16,7 +16,7 @@ import argparse
 import importlib.util
 from typing import TYPE_CHECKING
 
-from calculator.cli.arguments import UsageError, finite_number, level
+from calculator.cli.arguments import UsageError, add_log_arguments, finite_number, level
 from calculator.cli.cases import CASES_EXTRA
 from calculator.cli.output import print_json, print_lines
 from calculator.formatting import format_p_equals, format_percent, format_points, plural
@@ -81,6 +81,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="interval method for each pair's difference (agresti-min)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_log_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -102,7 +103,10 @@ def run(args: argparse.Namespace) -> int:
             "error: with one file per system, the systems are the files; --systems is for one file"
         )
     from calculator.cases.multi import load_systems
+    from calculator.cli.cases_logs import compare_logs, logs_given
 
+    if logs_given(args.files):
+        return compare_logs(args)
     systems = None
     if args.systems is not None:
         systems = [name.strip() for name in args.systems.split(",") if name.strip()]

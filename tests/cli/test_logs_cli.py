@@ -131,3 +131,28 @@ def test_a_log_under_any_name_is_read(tmp_path, capsys, name):
     shutil.copy(source, tmp_path / name)
     status, out, _ = run_cli(capsys, tmp_path / name, other, "--json")
     assert status == 0 and json.loads(out)["input"]["format"] == "lm-eval"
+
+
+def test_compare_three_logs_counts_each_systems_passes(capsys):
+    files = sorted((LOGS / "lm-eval").glob("output__*winogrande*"))
+    status = main(["compare", *map(str, files), "--json"])
+    payload = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert payload["input"]["format"] == "lm-eval" and payload["input"]["metric"] == "exact_match"
+    passes = [
+        sum(json.loads(line)["exact_match"] == 1 for line in path.read_text().splitlines())
+        for path in files
+    ]
+    assert [system["passes"] for system in payload["systems"]] == passes
+    assert payload["n"] == 10
+
+
+def test_compare_refuses_repeated_samples(capsys):
+    files = [
+        MOCK / "mock-a-3epochs.eval",
+        MOCK / "mock-b-3epochs.eval",
+        MOCK / "mock-b-1epoch.json",
+    ]
+    status = main(["compare", *map(str, files)])
+    err = capsys.readouterr().err
+    assert status == 2 and "compare two systems at a time with `cases`" in one_line(err)
