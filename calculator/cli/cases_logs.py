@@ -223,10 +223,16 @@ def _task_lines(task, name_a: str, name_b: str, alpha: float, several: bool) -> 
     return lines
 
 
-def logs_given(paths: list[str]) -> bool:
-    """Whether ``compare``'s files are harness logs or folders of them."""
+def logs_given(args: argparse.Namespace) -> bool:
+    """Whether ``compare``'s files are harness logs or folders of them; files given with
+    column options are read as per-case files, as before logs were read directly."""
     from calculator.logs import log_format
 
+    paths = args.files
+    if any(Path(p).is_dir() for p in paths):
+        return True
+    if args.id_column or args.system_column or args.outcome_column or args.systems:
+        return False
     return any((Path(p).is_file() or Path(p).is_dir()) and log_format(p) is not None for p in paths)
 
 

@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     from calculator.cases.multi import load_systems
     from calculator.cli.cases_logs import compare_logs, logs_given
 
-    if logs_given(args.files):
+    if logs_given(args):
         return compare_logs(args)
     systems = None
     if args.systems is not None:
