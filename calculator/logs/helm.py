@@ -16,7 +16,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from calculator.logs.table import LogError, LogTable, long_frame
+from calculator.logs.table import LogError, LogTable, long_frame, repeat_number
 
 __all__ = ["is_helm_stats", "read_helm", "run_name_parts"]
 
@@ -117,7 +117,7 @@ def _add_run(
         if not isinstance(instance, dict):
             continue
         case = str(instance.get("instance_id"))
-        trial = int(instance.get("train_trial_index") or 0)
+        trial = repeat_number(instance.get("train_trial_index"), 0, f"instance {case}")
         for stat in instance.get("stats") or []:
             label = stat.get("name") or {}
             splits.add(str(label.get("split")))

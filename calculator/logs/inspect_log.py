@@ -41,7 +41,7 @@ import re
 import struct
 import zipfile
 
-from calculator.logs.table import LogError, LogTable, long_frame
+from calculator.logs.table import LogError, LogTable, long_frame, repeat_number
 
 __all__ = ["GRADES", "grade_value", "is_inspect_json", "is_inspect_zip", "read_inspect"]
 
@@ -51,6 +51,7 @@ _ZSTD = 93  # zip compression method of Zstandard
 _LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")
 _SAMPLE = re.compile(r"^samples/.+\.json$")
 _MAX_MEMBER = 1 << 30  # a member decompressing to more than this is refused
+_MAX_ARCHIVE = 4 << 30  # nor an archive whose members decompress to more than this in all
 
 
 def grade_value(value: object) -> float:
@@ -117,7 +118,7 @@ def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTab
         for metric, value in values.items():
             metrics.setdefault(metric, None)
             rows["case"].append(str(sample.get("id")))
-            rows["repeat"].append(int(sample.get("epoch") or 1))
+            rows["repeat"].append(repeat_number(sample.get("epoch"), 1, f"{name}: sample"))
             rows["metric"].append(metric)
             rows["value"].append(value)
     if not samples:
@@ -176,6 +177,12 @@ def _read_zip(name: str, data: bytes) -> tuple[dict, list[dict], list[str]]:
         raise LogError(f"{name}: not a readable .eval log (a zip archive): {error}.") from None
     with archive:
         members = {info.filename: info for info in archive.infolist()}
+        total = sum(info.file_size for info in members.values())
+        if total > _MAX_ARCHIVE:
+            raise LogError(
+                f"{name}: the log's members are {total:,} bytes once decompressed, over the limit "
+                f"of {_MAX_ARCHIVE:,}."
+            )
         head = members.get("header.json") or members.get("_journal/start.json")
         if head is None:
             raise LogError(
@@ -188,7 +195,7 @@ def _read_zip(name: str, data: bytes) -> tuple[dict, list[dict], list[str]]:
             for member, info in members.items()
             if _SAMPLE.match(member)
         ]
-    samples.sort(key=lambda s: (str(s.get("id")), int(s.get("epoch") or 1)))
+    samples.sort(key=lambda s: (str(s.get("id")), str(s.get("epoch"))))
     return header["eval"], samples, _scorers(header)
 
 

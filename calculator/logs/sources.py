@@ -16,6 +16,7 @@ import os
 import zipfile
 from pathlib import Path
 
+from calculator.cases.reading import MAX_FILE_BYTES
 from calculator.logs.helm import is_helm_stats, read_helm
 from calculator.logs.inspect_log import is_inspect_json, is_inspect_zip, read_inspect
 from calculator.logs.lmeval import (
@@ -29,8 +30,10 @@ from calculator.logs.table import LogError, LogTable
 
 __all__ = ["MAX_LOG_BYTES", "log_format", "read_log"]
 
-#: Largest log file read (bytes); a folder may hold many of them.
-MAX_LOG_BYTES = 1 << 30
+#: Largest log file read (bytes): the per-case files' limit; a folder may hold many of them.
+MAX_LOG_BYTES = MAX_FILE_BYTES
+#: Most bytes read from one folder in all.
+MAX_FOLDER_BYTES = 10 * MAX_FILE_BYTES
 _MAX_FILES = 5_000  # files of one folder read at most
 
 
@@ -156,6 +159,12 @@ def _folder_kind(path: Path) -> tuple[str | None, list[Path]]:
             )
         found.setdefault(_file_kind(file), []).append(file)
     found.pop(None, None)
+    total = sum(file.stat().st_size for files in found.values() for file in files)
+    if total > MAX_FOLDER_BYTES:
+        raise LogError(
+            f"{path}: its logs are {total:,} bytes in all, over the limit of "
+            f"{MAX_FOLDER_BYTES:,}; give a folder per model and benchmark."
+        )
     if len(found) > 1:
         raise LogError(
             f"{path}: holds logs of several harnesses ({', '.join(sorted(found))}); give one "

@@ -17,7 +17,7 @@ from calculator.errors import CalculatorError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["COLUMNS", "LogError", "LogTable", "long_frame"]
+__all__ = ["COLUMNS", "LogError", "LogTable", "long_frame", "repeat_number"]
 
 #: The columns of the long table, in order; "hash" (the question's content hash, lm-eval's
 #: ``doc_hash``) and "filter" (lm-eval's filter) are None where the format has none.
@@ -91,3 +91,18 @@ def long_frame(rows: dict[str, list]) -> pd.DataFrame:
     for name in ("system", "task", "case", "metric"):
         frame[name] = frame[name].astype("str")
     return frame
+
+
+def repeat_number(value: object, default: int, where: str) -> int:
+    """A repeat number (an epoch, a train trial) as logged: a whole number, else refused.
+
+    Examples
+    --------
+    >>> repeat_number(None, 1, "x"), repeat_number(3, 1, "x"), repeat_number(2.0, 1, "x")
+    (1, 3, 2)
+    """
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        raise LogError(f"{where}: the repeat number {str(value)[:40]!r} is not a whole number.")
+    return int(value)

@@ -405,3 +405,29 @@ def test_helm_keeps_the_unperturbed_test_split_only(tmp_path):
     assert table_of(analyze_logs(paired).tasks[0]) == count_table(a, b)
     valid = read_log(paths[0], split="valid")
     assert set(valid.frame["metric"]) == {"exact_match"} and set(valid.frame["value"]) == {1.0}
+
+
+def test_hostile_logs_are_refused_with_a_message(tmp_path):
+    # A cut-short lm-eval file (an interrupted run): the unreadable lines are counted.
+    cut = tmp_path / WINO_GPT4O.name
+    cut.write_text(WINO_GPT4O.read_text()[:-200])
+    with pytest.raises(LogError, match="1 line\\(s\\) are not JSON.*cut short"):
+        read_log(cut)
+    # An Inspect JSON log whose epoch is not a whole number.
+    document = json.loads((MOCK / "mock-b-1epoch.json").read_text())
+    document["samples"][0]["epoch"] = "first"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(document))
+    with pytest.raises(LogError, match="repeat number 'first' is not a whole number"):
+        read_log(bad)
+    # A HELM list whose stats hold no test split.
+    helm = tmp_path / "stats.json"
+    helm.write_text(
+        json.dumps(
+            [{"instance_id": "i1", "stats": [{"name": {"name": "x", "split": "valid"}, "mean": 1}]}]
+        )
+    )
+    with pytest.raises(
+        LogError, match="no unperturbed stat of the 'test' split \\(splits logged: valid\\)"
+    ):
+        read_log(helm)
