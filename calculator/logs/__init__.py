@@ -20,13 +20,14 @@ pandas is imported inside the functions that need it, so ``import calculator`` s
 from calculator.logs.analysis import LogAnalysis, TaskAnalysis, analyze_logs
 from calculator.logs.pairing import MAX_EXCLUDED_SHARE, PairedLogs, pair_logs
 from calculator.logs.signflip import SignFlipResult, sign_flip_test
-from calculator.logs.sources import log_format, read_log
+from calculator.logs.sources import log_format, read_log, read_log_data
 from calculator.logs.table import LogError, LogTable
 
 __all__ = [
     "LogError",
     "LogTable",
     "read_log",
+    "read_log_data",
     "log_format",
     "pair_logs",
     "PairedLogs",

@@ -14,6 +14,7 @@ import io
 import json
 import os
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from calculator.cases.reading import MAX_FILE_BYTES
@@ -28,7 +29,7 @@ from calculator.logs.lmeval import (
 )
 from calculator.logs.table import LogError, LogTable
 
-__all__ = ["MAX_LOG_BYTES", "log_format", "read_log"]
+__all__ = ["MAX_LOG_BYTES", "log_format", "read_log", "read_log_data"]
 
 #: Largest log file read (bytes): the per-case files' limit; a folder may hold many of them.
 MAX_LOG_BYTES = MAX_FILE_BYTES
@@ -75,26 +76,62 @@ def read_log(source: str | os.PathLike[str], *, split: str = "test") -> LogTable
     data = _read(path)
     kind, parsed = _sniff(path.name, data)
     if kind is None:
-        raise LogError(
-            f"{path.name}: not an evaluation log of lm-eval (samples_<task>_<time>.jsonl), "
-            "Inspect (.eval, or a JSON log) or HELM (per_instance_stats.json)."
-        )
+        raise LogError(_not_a_log(path.name))
     system = path.parent.name or path.stem
     return _read_parsed(kind, [(path.name, path, kind, parsed)], system=system, split=split)
 
 
+def read_log_data(
+    files: Sequence[tuple[str, bytes]], *, system: str | None = None, split: str = "test"
+) -> LogTable:
+    """One system's log from files' bytes (uploads): one file, or several of one harness (an
+    lm-eval results folder's samples files, Inspect logs of several tasks).
+
+    Raises
+    ------
+    LogError
+        When a file is not a harness log, is over :data:`MAX_LOG_BYTES`, or the files are of
+        several harnesses.
+    """
+    entries = []
+    for name, data in files:
+        if len(data) > MAX_LOG_BYTES:
+            raise LogError(f"{name}: {len(data):,} bytes, over the limit of {MAX_LOG_BYTES:,}.")
+        kind, parsed = _sniff(name, data)
+        if kind is None:
+            raise LogError(_not_a_log(name))
+        entries.append((name, data, kind, parsed))
+    kinds = sorted({kind for _, _, kind, _ in entries})
+    if not kinds:
+        raise LogError("no file given.")
+    if len(kinds) > 1:
+        raise LogError(
+            f"the files given as one system are logs of several harnesses ({', '.join(kinds)})."
+        )
+    return _read_parsed(kinds[0], entries, system=system or Path(files[0][0]).stem, split=split)
+
+
+def _data(source: Path | bytes) -> bytes:
+    return source if isinstance(source, bytes) else _read(source)
+
+
 def _read_parsed(kind: str, files: list, *, system: str, split: str) -> LogTable:
+    """The log of `files`: (name, path or bytes, kind, parsed document or None) each."""
     if kind == "lm-eval":
         records = {name: parsed for name, _, _, parsed in files if parsed is not None}
+        first = files[0][1]
         return read_lm_eval(
-            ((name, _read(file)) for name, file, _, _ in files),
-            system=_lm_eval_system(files[0][1]) or system,
+            ((name, _data(source)) for name, source, _, _ in files),
+            system=(None if isinstance(first, bytes) else _lm_eval_system(first)) or system,
             records_of=records,
         )
     if kind == "helm":
-        runs = [(name, parsed, _run_spec(file)) for name, file, _, parsed in files]
+        runs = [
+            (name, parsed, None if isinstance(source, bytes) else _run_spec(source))
+            for name, source, _, parsed in files
+        ]
         return read_helm(runs, system=system, split=split)
-    tables = [read_inspect(name, _read(file), parsed) for name, file, _, parsed in files]
+    tables = [read_inspect(name, _data(source), parsed) for name, source, _, parsed in files]
     return _joined(tables)
 
 
@@ -190,6 +227,13 @@ def _file_kind(file: Path) -> str | None:
         return _sniff(name, _read(file))[0]
     except LogError:  # lm-eval's results file, a pretty-printed document: not a log
         return None
+
+
+def _not_a_log(name: str) -> str:
+    return (
+        f"{name}: not an evaluation log of lm-eval (samples_<task>_<time>.jsonl), Inspect "
+        "(.eval, or a JSON log) or HELM (per_instance_stats.json)."
+    )
 
 
 def _empty_folder(path: Path) -> str:

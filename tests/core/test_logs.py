@@ -431,3 +431,20 @@ def test_hostile_logs_are_refused_with_a_message(tmp_path):
         LogError, match="no unperturbed stat of the 'test' split \\(splits logged: valid\\)"
     ):
         read_log(helm)
+
+
+def test_uploaded_bytes_several_files_per_system():
+    from calculator.logs import read_log_data
+
+    def files(folder):
+        return [(p.name, p.read_bytes()) for p in sorted(folder.glob("samples_*"))]
+
+    a, b = read_log_data(files(DUMMY1), system="one"), read_log_data(files(DUMMY2), system="two")
+    from_bytes = analyze_logs(pair_logs(a, b))
+    from_folders = analyze_logs(pair_logs(read_log(DUMMY1), read_log(DUMMY2)))
+    assert [table_of(t) for t in from_bytes.tasks] == [table_of(t) for t in from_folders.tasks]
+    assert from_bytes.paired.names == ("one", "two")
+    with pytest.raises(LogError, match="several harnesses"):
+        read_log_data([*files(DUMMY1), (GPQA.name, GPQA.read_bytes())])
+    with pytest.raises(LogError, match="notes.csv: not an evaluation log"):
+        read_log_data([("notes.csv", b"id,a\n1,1\n")])
