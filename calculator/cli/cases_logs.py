@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["is_log_input", "run_logs", "build_log_payload"]
 
 _LISTED_TASKS = 60  # task lines printed in the text report before "... more"
+_FEW_CLUSTERS = 10  # below this many tasks, the task-clustered test's reference is rough
 
 
 def is_log_input(args: argparse.Namespace) -> bool:
@@ -173,6 +174,12 @@ def _text(result: LogAnalysis, alpha: float) -> list[str]:
             f"by task   clustered McNemar test, task as cluster ({result.by_task.clusters:,} "
             f"tasks): "
             + format_p_equals(result.by_task.pvalue, result.by_task.log10_pvalue, alpha=alpha)
+            + (
+                f"; with {result.by_task.clusters} tasks its chi-square reference is a rough "
+                "approximation (it improves with the number of clusters)"
+                if result.by_task.clusters < _FEW_CLUSTERS
+                else ""
+            )
         )
     if result.repeats:
         lines.append(
