@@ -8,8 +8,8 @@ the page hands over to :mod:`ui.widgets.compare`.
 import streamlit as st
 
 from ui import cases_words as words
+from ui.widgets import cases_logs, compare, decision
 from ui.widgets import cases_sections as sections
-from ui.widgets import compare, decision
 from ui.words import Wording
 
 
@@ -32,6 +32,7 @@ def two_systems() -> None:
 
 st.title(words.TITLE)
 st.write(words.INTRO)
+cases_logs.logs_section()
 # No st.stop() on the way: a run cut short keeps the calculator's URL bindings of earlier runs,
 # and opening a table there would then fail.
 if compare.several_systems():
