@@ -248,11 +248,12 @@ def _text_report(
         lines.append(f"{label} ({len(frame):,}): {', '.join(ids)}{more}")
     lines += decision_lines(analysis)
     if args.fail_if_worse:
-        lines.append(_gate_line(analysis, args.alpha))
+        lines.append(gate_line(analysis, args.alpha))
     return lines
 
 
-def _gate_line(analysis: Analysis, alpha: float) -> str:
+def gate_line(analysis: Analysis, alpha: float) -> str:
+    """The release gate's verdict in one line (shared with the harness-log report)."""
     if analysis.decision.question in ("non-inferior", "worse"):
         return noninferiority_gate_line(analysis)
     name_a, name_b = analysis.names

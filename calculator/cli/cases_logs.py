@@ -76,7 +76,15 @@ def run_logs(args: argparse.Namespace, question: dict) -> int:
     if args.json:
         print_json(build_log_payload(result))
     else:
-        print_lines(report_lines(result, alpha=args.alpha))
+        lines = report_lines(result, alpha=args.alpha)
+        if not result.repeats:
+            from calculator.cli.cases import gate_line
+            from calculator.cli.question import decision_lines
+
+            lines += decision_lines(result.pooled)
+            if args.fail_if_worse:
+                lines.append(gate_line(result.pooled, args.alpha))
+        print_lines(lines)
     from calculator.release import gate_fails
 
     if args.fail_if_worse and gate_fails(result.pooled):
