@@ -36,6 +36,7 @@ MAX_LOG_BYTES = MAX_FILE_BYTES
 #: Most bytes read from one folder in all.
 MAX_FOLDER_BYTES = 10 * MAX_FILE_BYTES
 _MAX_FILES = 5_000  # files of one folder read at most
+_FIRST_LINE = 1 << 24  # bytes of a first line read to recognise a file
 
 
 def log_format(source: str | os.PathLike[str]) -> str | None:
@@ -51,6 +52,20 @@ def log_format(source: str | os.PathLike[str]) -> str | None:
     path = Path(source)
     if path.is_dir():
         return _folder_kind(path)[0]
+    with path.open("rb") as handle:  # the first line decides most files without reading them
+        first = handle.readline(_FIRST_LINE)
+    head = first.lstrip()[:1]
+    if head not in (b"{", b"[") and not first.startswith(b"PK\x03\x04"):
+        return None
+    if head == b"{":
+        try:
+            record = json.loads(first)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            record = None
+        if is_lm_eval_record(record):
+            return "lm-eval"
+        if isinstance(record, dict) and path.stat().st_size > len(first):
+            return None  # JSON Lines of other records: a per-case file
     kind, _ = _sniff(path.name, _read(path))
     return kind
 
