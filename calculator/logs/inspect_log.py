@@ -191,12 +191,17 @@ def _read_zip(name: str, data: bytes) -> tuple[dict, list[dict], list[str]]:
             )
         header = json.loads(_member(archive, head, data, name))
         samples = [
-            json.loads(_member(archive, info, data, name))
+            _scores_only(json.loads(_member(archive, info, data, name)))
             for member, info in members.items()
             if _SAMPLE.match(member)
         ]
     samples.sort(key=lambda s: (str(s.get("id")), str(s.get("epoch"))))
     return header["eval"], samples, _scorers(header)
+
+
+def _scores_only(sample: dict) -> dict:
+    """What the reader uses of a sample (its messages and events can be megabytes)."""
+    return {key: sample.get(key) for key in ("id", "epoch", "scores", "score")}
 
 
 def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, data: bytes, name: str) -> bytes:
