@@ -40,8 +40,8 @@ _OUTCOME_NAMES = (
     "score",
 )
 _GUESS_ROWS = 1000  # rows inspected when guessing columns
-# A column holding one value in every one of at least this many rows is not an outcome (a
-# log's max_prob = 1, a repeat number); over fewer rows a real outcome is often constant.
+# A column holding one value in every one of at least this many rows is not an outcome on its
+# own (a log's max_prob = 1, a repeat number); over fewer rows a real outcome is often constant.
 _CONSTANT_ROWS = 10
 # Bookkeeping fields of evaluation logs (repeat numbers, positions, ids, counts, sizes, timings,
 # costs): never an outcome, even when they hold only 0 and 1.
@@ -69,10 +69,11 @@ def guess_columns(frame: pd.DataFrame) -> ColumnGuess:
     An id column has a usual id name (``doc_id``, ``id``, ``case_id``...) or ends in "_id".
     An outcome column's first rows all read as pass/fail without a threshold; columns with
     usual metric names (``exact_match``, ``acc``, ``correct``...) come first. Score columns are
-    numeric columns that are not outcomes (they need a threshold). Neither ever includes a
-    column that cannot be an outcome: one holding a single value in every row (of ten rows or
-    more), or a bookkeeping
-    field (:func:`is_bookkeeping`: an epoch, an index, an id, a count, a size, a timing).
+    numeric columns that are not outcomes (they need a threshold). A bookkeeping field
+    (:func:`is_bookkeeping`: an epoch, an index, an id, a count, a size, a timing) is never
+    proposed, nor a column holding one value in every row (of ten rows or more) on its own: such
+    a column is an outcome only beside one that varies (a system that passes every case), and
+    never a score.
 
     Examples
     --------
@@ -89,21 +90,26 @@ def guess_columns(frame: pd.DataFrame) -> ColumnGuess:
     id_column = next((lowered[name] for name in _ID_NAMES if name in lowered), None)
     if id_column is None:
         id_column = next((c for c in frame.columns if _looks_like_id(c)), None)
-    outcomes, scores = [], []
+    outcomes, scores, constant = [], [], []
     for column in frame.columns:
         if column == id_column or is_bookkeeping(column):
             continue
         values = head[column]
         if values.map(lambda v: isinstance(v, list | dict)).any():
             continue
-        if len(frame) >= _CONSTANT_ROWS and _constant(frame[column]):
-            continue  # one value in every row tells no case from another
+        fixed = len(frame) >= _CONSTANT_ROWS and _constant(frame[column])
         parsed = parse_outcomes(values)
         present = ~parsed.missing
         if present.any() and not parsed.unparseable.any():
             outcomes.append(column)
+            if fixed:
+                constant.append(column)
+        elif fixed:
+            continue  # one value in every row: not a score to set a threshold on
         elif pd.api.types.is_numeric_dtype(values.dtype) and present.any():
             scores.append(column)
+    if len(constant) == len(outcomes):  # only a system passing (or failing) every case beside
+        outcomes = []  # one that does not: never constant columns on their own
     outcomes.sort(key=_rank)  # stable: file order among equals
     return ColumnGuess(
         id_column=id_column, outcome_columns=tuple(outcomes), score_columns=tuple(scores)

@@ -67,8 +67,16 @@ def test_no_constant_or_bookkeeping_column_is_ever_proposed(export):
     guess = guess_columns(frame)
     proposed = set(guess.outcome_columns) | set(guess.score_columns)
     assert not any(is_bookkeeping(column) for column in proposed)
-    assert constant not in proposed
-    assert guess.outcome_columns == (("exact_match",) if real else ())
+    assert constant not in guess.score_columns
+    # A constant column is an outcome only after one that varies (a system passing every case
+    # beside one that does not), never on its own.
+    assert guess.outcome_columns == (("exact_match", constant) if real else ())
+
+
+def test_a_system_passing_every_case_is_proposed_beside_one_that_varies():
+    frame = pd.DataFrame({"id": range(20), "old": [1] * 19 + [0], "new": [1] * 20})
+    assert guess_columns(frame).outcome_columns == ("old", "new")
+    assert guess_columns(frame[["id", "new"]]).outcome_columns == ()
 
 
 def test_helm_stats_read_as_json_propose_no_outcome():
