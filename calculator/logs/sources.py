@@ -92,8 +92,7 @@ def read_log(source: str | os.PathLike[str], *, split: str = "test") -> LogTable
     kind, parsed = _sniff(path.name, data)
     if kind is None:
         raise LogError(_not_a_log(path.name))
-    system = path.parent.name or path.stem
-    return _read_parsed(kind, [(path.name, path, kind, parsed)], system=system, split=split)
+    return _read_parsed(kind, [(path.name, path, kind, parsed)], system=_system(path), split=split)
 
 
 def read_log_data(
@@ -242,6 +241,14 @@ def _file_kind(file: Path) -> str | None:
         return _sniff(name, _read(file))[0]
     except LogError:  # lm-eval's results file, a pretty-printed document: not a log
         return None
+
+
+def _system(path: Path) -> str:
+    """A file's system name when the log does not say: what its name holds before lm-eval's
+    ``samples_<task>_<time>`` (a name given when copying it), else its folder's name (lm-eval
+    writes ``<output_path>/<model>/samples_...``), else its stem."""
+    before = path.stem.split("samples_")[0].strip("_ ") if "samples_" in path.stem else ""
+    return before or path.parent.name or path.stem
 
 
 def _not_a_log(name: str) -> str:
