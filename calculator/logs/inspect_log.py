@@ -18,12 +18,12 @@ it, see tests/data/evallogs/generated/inspect/reference_scores.json), but ``insp
 about 80 packages into an environment that needs none of them, and the calculator needs only each
 sample's id, epoch and score values, which the documented layout gives directly. Measured with
 ``python benchmarks/bench_logs.py --inspect PYTHON`` on the GPQA log of tests/data/evallogs (one
-run on this 2-core machine): reading the scores took 0.11 s here against 0.31 s for
-``read_eval_log`` (which builds every event of every sample), after imports of 3.6 s here
-(calculator, pandas and scipy, which the calculator needs anyway) and 2.7 s for inspect-ai; peak
-memory was 176 MB here against 98 MB, for the same reason (pandas and scipy loaded). The
-dependency this reader adds is ``zstandard`` alone (one compiled module), for current Inspect
-versions' zstd members.
+run on this shared 2-core machine, 2026-12-01): reading the scores took 0.02 s here against
+0.10 s for ``read_eval_log`` (which builds every message and event of every sample), after
+imports of 0.8 s here (calculator, pandas and scipy, which the calculator needs anyway) and 1.0 s
+for inspect-ai; peak memory was 172 MB here against 98 MB, for the same reason (pandas and scipy
+loaded). The dependency this reader adds is ``zstandard`` alone (one compiled module), for
+current Inspect versions' zstd members.
 
 Grades are read as Inspect's ``value_to_float`` reads them (``inspect_ai.scorer``): ``C`` (correct)
 = 1, ``I`` (incorrect) = 0, ``P`` (partial) = 0.5, ``N`` (no answer) = 0; "yes"/"true" = 1,
