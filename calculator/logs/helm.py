@@ -73,6 +73,15 @@ def read_helm(
     metrics: dict[str, None] = {}
     notes, seen_tasks, digest = [], {}, hashlib.sha256()
     named = all(spec for _, _, spec in runs)
+    models = {
+        _model(spec) or run_name_parts((spec or {}).get("name") or "")[1] for _, _, spec in runs
+    }
+    models.discard(None)
+    if len(models) > 1:
+        raise LogError(
+            "the HELM runs given as one system are of several models "
+            f"({', '.join(sorted(models))}); give each model's runs separately."
+        )
     for name, instances, spec in runs:
         digest.update(json.dumps(instances, sort_keys=True).encode())
         run_name = (spec or {}).get("name") or Path(name).parent.name or Path(name).stem

@@ -448,3 +448,16 @@ def test_uploaded_bytes_several_files_per_system():
         read_log_data([*files(DUMMY1), (GPQA.name, GPQA.read_bytes())])
     with pytest.raises(LogError, match="notes.csv: not an evaluation log"):
         read_log_data([("notes.csv", b"id,a\n1,1\n")])
+
+
+def test_helm_runs_of_two_models_in_one_folder_are_refused(tmp_path):
+    for path in (HELM_GPT, HELM_LLAMA):
+        spec = json.loads(
+            path.with_name(path.name.replace("per_instance_stats", "run_spec")).read_text()
+        )
+        folder = tmp_path / spec["name"].replace(":", "_")
+        folder.mkdir()
+        shutil.copy(path, folder / "per_instance_stats.json")
+        (folder / "run_spec.json").write_text(json.dumps(spec))
+    with pytest.raises(LogError, match="several models"):
+        read_log(tmp_path)
