@@ -164,7 +164,7 @@ def compare_logs(args: argparse.Namespace) -> int:
             "logs are joined on their own case ids: choose what is compared with --metric"
         )
     logs = [read_log(path) for path in args.files]
-    cases, choice = load_log_systems(
+    cases, choice, used_filter = load_log_systems(
         logs,
         metric=args.metric,
         filter=args.filter,
@@ -179,7 +179,7 @@ def compare_logs(args: argparse.Namespace) -> int:
         payload["input"].update(
             {"format": logs[0].format, "metric": choice.metric, "metric_reason": choice.reason}
         )
-        payload["input"]["filter"] = args.filter
+        payload["input"]["filter"] = args.filter or used_filter
         print_json(payload)
     else:
         others = f"; also logged: {', '.join(choice.others[:8])}" if choice.others else ""

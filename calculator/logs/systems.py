@@ -38,8 +38,9 @@ def load_log_systems(
     filter: str | None = None,  # noqa: A002 - the harness's own word
     threshold: float | None = None,
     allow_exclusions: bool = False,
-) -> tuple[SystemCases, MetricChoice]:
-    """The per-case outcomes of several systems' logs, and the metric compared.
+) -> tuple[SystemCases, MetricChoice, str | None]:
+    """The per-case outcomes of several systems' logs, the metric compared, and the lm-eval
+    filter (None without filters, or when tasks use different ones).
 
     Raises
     ------
@@ -59,17 +60,18 @@ def load_log_systems(
     common = set.intersection(*(set(log.metrics) for log in logs))
     first = dataclasses.replace(logs[0], metrics=tuple(m for m in logs[0].metrics if m in common))
     choice = choose_metric(merged, merged, (first, first), metric, threshold)
-    frames = []
+    frames, used = [], set()
     for log in logs:
         rows = log.frame[log.frame["metric"] == choice.metric]
         base = dataclasses.replace(
             logs[0], frame=logs[0].frame[logs[0].frame["metric"] == choice.metric]
         )
-        kept, _, _ = choose_filter(
+        kept, _, chosen = choose_filter(
             dataclasses.replace(log, frame=rows), base, filter, (log.filters, logs[0].filters)
         )
         refuse_duplicates(kept, choice.metric, allow_exclusions)
         frames.append(kept)
+        used.update(chosen.values())
     refuse_mixed(merged, merged, choice, allow_exclusions or threshold is not None)
     if any(frame["repeat"].nunique() > 1 for frame in frames):
         raise LogError(
@@ -84,7 +86,7 @@ def load_log_systems(
     )
     if not allow_exclusions:
         _refuse_large_exclusions(cases, frames, names)
-    return cases, choice
+    return cases, choice, (used.pop() if len(used) == 1 else None)
 
 
 def _case_file(frame: pd.DataFrame, log: LogTable, several: bool):  # noqa: ANN202

@@ -139,6 +139,7 @@ def test_compare_three_logs_counts_each_systems_passes(capsys):
     payload = json.loads(capsys.readouterr().out)
     assert status == 0
     assert payload["input"]["format"] == "lm-eval" and payload["input"]["metric"] == "exact_match"
+    assert payload["input"]["filter"] == "get-answer"
     passes = [
         sum(json.loads(line)["exact_match"] == 1 for line in path.read_text().splitlines())
         for path in files
