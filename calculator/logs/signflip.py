@@ -19,8 +19,10 @@ from scipy import stats
 
 __all__ = ["SignFlipResult", "sign_flip_test"]
 
-#: Largest support of the sum (in steps) computed; beyond it the test is refused.
+#: Largest support of the sum (in steps, after dividing by their common factor) computed;
+#: beyond it the test is refused (its distribution would not fit in memory).
 MAX_SUPPORT = 20_000_000
+_DIRECT_COST = 50_000_000  # values added by the direct sums before an FFT convolution is used
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -83,28 +85,52 @@ def sign_flip_test(numerators: Sequence[int] | np.ndarray, step: float = 1.0) ->
     if not np.issubdtype(values.dtype, np.integer):
         raise ValueError(f"the numerators must be integers, but got dtype {values.dtype}.")
     values = values.astype(np.int64)
-    observed = int(values.sum())
     sizes = np.abs(values[values != 0])
+    unit = int(np.gcd.reduce(sizes)) if sizes.size else 1  # every sum is a multiple of it
+    sizes //= unit
+    observed = int(values.sum()) // unit
     support = int(sizes.sum())
     if support > MAX_SUPPORT:
         raise ValueError(
             f"the differences sum to {support:,} steps in absolute value, over the limit of "
             f"{MAX_SUPPORT:,} for the exact test."
         )
-    # Distribution of S + support over 0..2 support (S changes by 2v for each flip of a v).
-    pmf = np.ones(1)
-    for value, count in zip(*np.unique(sizes, return_counts=True), strict=True):
-        kernel = np.zeros(2 * int(value) * int(count) + 1)
-        kernel[:: 2 * int(value)] = stats.binom.pmf(np.arange(count + 1), count, 0.5)
-        pmf = np.convolve(pmf, kernel)
+    pmf, by_fft = _distribution(sizes)
     sums = np.arange(-support, support + 1)
     extreme = np.abs(sums) >= abs(observed)
     pvalue = min(1.0, float(pmf[extreme].sum()))
+    method = "exact paired sign-flip permutation test"
+    if by_fft:
+        method += " (distribution by FFT convolution: p-values below about 1e-12 are not resolved)"
     return SignFlipResult(
-        mean_difference=observed * step / values.size,
+        mean_difference=observed * unit * step / values.size,
         pvalue=pvalue if abs(observed) > 0 else 1.0,
         questions=int(values.size),
+        method=method,
     )
+
+
+def _distribution(sizes: np.ndarray) -> tuple[np.ndarray, bool]:
+    """P(S = s) for s = -support..support, S = sum of +-sizes with independent fair signs; and
+    whether an FFT convolution was used (when the direct sums would cost too much)."""
+    from scipy import signal
+
+    pmf, by_fft = np.ones(1), False
+    for value, count in zip(*np.unique(sizes, return_counts=True), strict=True):
+        value, count = int(value), int(count)
+        weights = stats.binom.pmf(np.arange(count + 1), count, 0.5)
+        # The `count` sizes equal to `value` add value (2K - count), K ~ Binomial(count, 1/2).
+        if pmf.size * (count + 1) <= _DIRECT_COST:
+            out = np.zeros(pmf.size + 2 * value * count)
+            for k, weight in enumerate(weights):
+                out[2 * value * k : 2 * value * k + pmf.size] += weight * pmf
+        else:
+            kernel = np.zeros(2 * value * count + 1)
+            kernel[:: 2 * value] = weights
+            out = np.clip(signal.fftconvolve(pmf, kernel), 0.0, None)
+            by_fft = True
+        pmf = out
+    return pmf, by_fft
 
 
 def share_numerators(

@@ -87,3 +87,15 @@ def test_share_numerators_are_the_share_differences_on_a_lattice(rows):
         assert Fraction(int(n)) * Fraction(step).limit_denominator(1000) == Fraction(
             int(pa), int(ka)
         ) - Fraction(int(pb), int(kb))
+
+
+def test_the_fft_path_agrees_with_the_direct_sums(monkeypatch):
+    import calculator.logs.signflip as signflip
+
+    rng = np.random.default_rng(11)
+    values = rng.choice([-3, -2, -1, 0, 1, 2, 3], size=400)
+    direct = sign_flip_test(values)
+    monkeypatch.setattr(signflip, "_DIRECT_COST", 0)
+    fft = sign_flip_test(values)
+    assert "FFT" in fft.method and "FFT" not in direct.method
+    assert fft.pvalue == pytest.approx(direct.pvalue, abs=1e-12)
