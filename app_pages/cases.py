@@ -9,7 +9,7 @@ import streamlit as st
 
 from calculator.release import clusters_of
 from ui import cases_words as words
-from ui.widgets import cases_scores, compare, decision
+from ui.widgets import cases_logs, cases_scores, compare, decision
 from ui.widgets import cases_sections as sections
 from ui.words import Wording
 
@@ -41,6 +41,7 @@ def two_systems() -> None:
 
 st.title(words.TITLE)
 st.write(words.INTRO)
+cases_logs.logs_section()
 # No st.stop() on the way: a run cut short keeps the calculator's URL bindings of earlier runs,
 # and opening a table there would then fail.
 if compare.several_systems():

@@ -7,6 +7,7 @@ left over, which say whether a guess of the systems would be a guess at all.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -15,7 +16,7 @@ from calculator.cases.outcomes import parse_outcomes
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["ColumnGuess", "OutcomeGuess", "guess_columns", "guess_outcomes"]
+__all__ = ["ColumnGuess", "OutcomeGuess", "guess_columns", "guess_outcomes", "is_bookkeeping"]
 
 _ID_NAMES = (
     "doc_id",
@@ -44,6 +45,18 @@ _OUTCOME_NAMES = (
     "score",
 )
 _GUESS_ROWS = 1000  # rows inspected when guessing columns
+# A column holding one value in every one of at least this many rows is not an outcome on its
+# own (a log's max_prob = 1, a repeat number); over fewer rows a real outcome is often constant.
+_CONSTANT_ROWS = 10
+# Bookkeeping fields of evaluation logs (repeat numbers, positions, ids, counts, sizes, timings,
+# costs): never an outcome, even when they hold only 0 and 1.
+_BOOKKEEPING = re.compile(
+    r"(^|[._\s])(epochs?|index|idx|ids?|uuid|hash|seed|trials?|retries|attempts?|counts?|num|n|"
+    r"sizes?|length|len|bytes|tokens?|time|times|seconds|secs?|ms|duration|latency|runtime|"
+    r"timestamp|created|started|completed|cost|co2|energy|truncated|finish_reason)([._\s]|$)"
+    r"|^(n|num|total)_|_(index|idx|id|count|size|tokens|time|seconds|ms|bytes|cost)$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -61,7 +74,11 @@ def guess_columns(frame: pd.DataFrame) -> ColumnGuess:
     An id column has a usual id name (``doc_id``, ``id``, ``case_id``...) or ends in "_id".
     An outcome column's first rows all read as pass/fail without a threshold; columns with
     usual metric names (``exact_match``, ``acc``, ``correct``...) come first. Score columns are
-    numeric columns that are not outcomes (they need a threshold).
+    numeric columns that are not outcomes (they need a threshold). A bookkeeping field
+    (:func:`is_bookkeeping`: an epoch, an index, an id, a count, a size, a timing) is never
+    proposed, nor a column holding one value in every row (of ten rows or more) on its own: such
+    a column is an outcome only beside one that varies (a system that passes every case), and
+    never a score.
 
     Examples
     --------
@@ -78,23 +95,49 @@ def guess_columns(frame: pd.DataFrame) -> ColumnGuess:
     id_column = next((lowered[name] for name in _ID_NAMES if name in lowered), None)
     if id_column is None:
         id_column = next((c for c in frame.columns if _looks_like_id(c)), None)
-    outcomes, scores = [], []
+    outcomes, scores, constant = [], [], []
     for column in frame.columns:
-        if column == id_column:
+        if column == id_column or is_bookkeeping(column):
             continue
         values = head[column]
         if values.map(lambda v: isinstance(v, list | dict)).any():
             continue
+        fixed = len(frame) >= _CONSTANT_ROWS and _constant(frame[column])
         parsed = parse_outcomes(values)
         present = ~parsed.missing
         if present.any() and not parsed.unparseable.any():
             outcomes.append(column)
+            if fixed:
+                constant.append(column)
+        elif fixed:
+            continue  # one value in every row: not a score to set a threshold on
         elif pd.api.types.is_numeric_dtype(values.dtype) and present.any():
             scores.append(column)
+    if len(constant) == len(outcomes):  # only a system passing (or failing) every case beside
+        outcomes = []  # one that does not: never constant columns on their own
     outcomes.sort(key=_rank)  # stable: file order among equals
     return ColumnGuess(
         id_column=id_column, outcome_columns=tuple(outcomes), score_columns=tuple(scores)
     )
+
+
+def _constant(values: pd.Series) -> bool:
+    try:
+        return values.nunique(dropna=True) <= 1
+    except TypeError:  # unhashable cells further down (lists): not a plain outcome either
+        return True
+
+
+def is_bookkeeping(column: str) -> bool:
+    """Whether a column or metric name is a log's bookkeeping field, never an outcome.
+
+    Examples
+    --------
+    >>> [is_bookkeeping(c) for c in ("epoch", "train_trial_index", "num_output_tokens",
+    ...                              "inference_runtime", "sample_id", "acc", "exact_match@5")]
+    [True, True, True, True, True, False, False]
+    """
+    return bool(_BOOKKEEPING.search(str(column).strip()))
 
 
 def _rank(column: str) -> int:

@@ -322,6 +322,16 @@ def _check_text(data: bytes, name: str) -> None:
         b"\x1f\x8b": "a gzip archive",
         b"PAR1": "a Parquet file",
     }
+    if data.startswith(b"PK\x03\x04") and (name.endswith(".eval") or b"header.json" in data):
+        raise fatal(
+            "binary_file",
+            name,
+            f"{name}: an Inspect evaluation log (.eval, a zip archive), not a table of cases; "
+            "give it to `cases` with B's log and without column options (or read it with "
+            "calculator.logs.read_log), which pairs the samples by id and epoch.",
+            count=len(data),
+            examples=(OffendingRow(1, None, repr(data[:8])),),
+        )
     for magic, what in hints.items():
         if data.startswith(magic):
             raise fatal(

@@ -18,6 +18,7 @@ __all__ = [
     "EXIT_USAGE",
     "Parser",
     "UsageError",
+    "add_log_arguments",
     "count",
     "file_name",
     "finite_number",
@@ -119,3 +120,21 @@ def level(option: str) -> Callable[[str], float]:
         return value
 
     return parse
+
+
+def add_log_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of evaluation-harness logs: ``--metric``, ``--filter``, ``--allow-exclusions``."""
+    parser.add_argument(
+        "--metric",
+        metavar="NAME",
+        help="harness logs: the metric compared (lm-eval metric key, Inspect scorer, HELM stat)",
+    )
+    parser.add_argument(
+        "--filter", metavar="NAME", help="lm-eval logs: the filter compared (strict-match...)"
+    )
+    parser.add_argument(
+        "--allow-exclusions",
+        action="store_true",
+        help="harness logs: analyse what pairs even when rows are left out systematically "
+        "(repeated cases, partial credit, more than 5%% of a log unpaired)",
+    )

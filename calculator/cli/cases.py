@@ -2,10 +2,14 @@
 
     python -m calculator cases FILE [FILE_B] [--id COL] [--a COL] [--b COL] [--group COL]
         [--threshold X] [--alpha X] [--json] [--fail-if-worse] [--margin DELTA]
+    python -m calculator cases LOG_A LOG_B [--metric NAME] [--filter NAME] [--allow-exclusions]
 
 With one file, ``--a`` and ``--b`` name its two outcome columns; with two files, ``--a`` names the
 outcome column of FILE, ``--b`` that of FILE_B, and ``--id`` the column pairing their rows.
-Columns are guessed when omitted and obvious. Exit status: 0, or 1 with ``--fail-if-worse`` when
+Columns are guessed when omitted and obvious. Evaluation-harness logs (lm-eval samples files or
+results folders, Inspect .eval or JSON logs, HELM per-instance stats or run folders) are read
+directly, task by task (:mod:`calculator.cli.cases_logs`). Exit status: 0, or 1 with
+``--fail-if-worse`` when
 B is worse than A at level alpha by the two-sided exact McNemar test (with ``--margin DELTA``:
 unless B is shown non-inferior, no worse than A by DELTA or more); 2 for unusable input. The
 gate fails in one direction only, so its false-alarm rate per comparison is at most alpha/2
@@ -19,7 +23,7 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 from calculator.analysis import Analysis, analyze
-from calculator.cli.arguments import UsageError, file_name, finite_number
+from calculator.cli.arguments import UsageError, add_log_arguments, file_name, finite_number
 from calculator.cli.cases_scores import (
     ANALYSED_AS_PASS_FAIL,
     run_scores,
@@ -65,6 +69,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "file_b", type=file_name, nargs="?", help="B's per-case results, joined on --id"
     )
+    add_log_arguments(parser)
     parser.add_argument("--id", dest="id_column", metavar="COL", help="case id column")
     parser.add_argument("--a", dest="a_column", metavar="COL", help="A's outcome column")
     parser.add_argument("--b", dest="b_column", metavar="COL", help="B's outcome column")
@@ -110,8 +115,19 @@ def run(args: argparse.Namespace) -> int:
     """
     _require_cases_extra()
     # The per-case core is imported when this subcommand runs, not for `table` or `plan`.
+    from calculator.cli.cases_logs import is_log_input, run_logs
     from calculator.clustered import clustered_mcnemar
 
+    if is_log_input(args):
+        question = question_arguments(args)
+        _check_gate(args, question)
+        return run_logs(args, question)
+    if args.metric or args.filter:
+        option = "--metric" if args.metric else "--filter"
+        raise UsageError(
+            f"{option} applies to evaluation-harness logs; {args.file} is a per-case file: name "
+            "its outcome columns with --a and --b"
+        )
     first, second = _read(args)
     columns = scores_columns(args, first, second)
     if columns is not None:  # numbers other than 0 and 1, no --threshold: compare mean scores
@@ -121,13 +137,7 @@ def run(args: argparse.Namespace) -> int:
     if cases.n == 0:
         raise CalculatorError(f"no usable cases: {_exclusion_summary(cases)}")
     question = question_arguments(args)
-    if args.fail_if_worse:
-        check_gate_margin(args.margin)
-    if args.fail_if_worse and (question["question"] or args.alternative == "greater"):
-        raise UsageError(
-            "--fail-if-worse gates on B being worse, or with --margin on B being non-inferior; "
-            "leave out --equivalence and --alternative greater"
-        )
+    _check_gate(args, question)
     clusters = clusters_of(cases)
     analysis = analyze(
         *cases.counts, alpha=args.alpha, names=cases.names, clusters=clusters, **question
@@ -142,6 +152,16 @@ def run(args: argparse.Namespace) -> int:
     if args.fail_if_worse and gate_fails(analysis):
         return EXIT_WORSE
     return 0
+
+
+def _check_gate(args: argparse.Namespace, question: dict[str, object]) -> None:
+    if args.fail_if_worse:
+        check_gate_margin(args.margin)
+    if args.fail_if_worse and (question["question"] or args.alternative == "greater"):
+        raise UsageError(
+            "--fail-if-worse gates on B being worse, or with --margin on B being non-inferior; "
+            "leave out --equivalence and --alternative greater"
+        )
 
 
 def build_payload(
@@ -251,13 +271,13 @@ def _text_report(
         lines.append(f"{label} ({len(frame):,}): {', '.join(ids)}{more}")
     lines += decision_lines(analysis)
     if args.fail_if_worse:
-        lines.append(_gate_line(analysis, args.alpha))
+        lines.append(gate_line(analysis, args.alpha))
     return lines
 
 
-def _gate_line(analysis: Analysis, alpha: float) -> str:
-    """The gate's verdict, decided and worded from ``analysis.decision`` (with a group column,
-    the cluster-aware test)."""
+def gate_line(analysis: Analysis, alpha: float) -> str:
+    """The release gate's verdict in one line, decided and worded from ``analysis.decision``
+    (with a group column, the cluster-aware test); shared with the harness-log report."""
     decision = analysis.decision
     if decision.question in ("non-inferior", "worse"):
         return noninferiority_gate_line(analysis)

@@ -16,7 +16,7 @@ import argparse
 import importlib.util
 from typing import TYPE_CHECKING
 
-from calculator.cli.arguments import UsageError, finite_number, level
+from calculator.cli.arguments import UsageError, add_log_arguments, finite_number, level
 from calculator.cli.arguments import count as whole_number
 from calculator.cli.cases import CASES_EXTRA
 from calculator.cli.output import print_json, print_lines
@@ -92,6 +92,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         f"exactly, 0 to {MAX_RESAMPLES:,} (9,999; its smallest value is 1/(R + 1); 0: none)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_log_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -113,7 +114,10 @@ def run(args: argparse.Namespace) -> int:
             "error: with one file per system, the systems are the files; --systems is for one file"
         )
     from calculator.cases.multi import load_systems
+    from calculator.cli.cases_logs import compare_logs, logs_given
 
+    if logs_given(args):
+        return compare_logs(args)
     systems = None
     if args.systems is not None:
         systems = [name.strip() for name in args.systems.split(",") if name.strip()]

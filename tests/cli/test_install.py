@@ -113,9 +113,9 @@ def test_the_wheel_holds_the_calculator_package_and_declares_its_needs(installed
     modules = {path.relative_to(ROOT).as_posix() for path in (ROOT / "calculator").rglob("*.py")}
     assert modules <= set(names), sorted(modules - set(names))
     bare = sorted(requirement.split(";")[0].split("<")[0].split(">")[0] for requirement in requires)
-    assert bare == ["numpy", "pandas", "pyarrow", "scipy"]
+    assert bare == ["numpy", "pandas", "pyarrow", "scipy", "zstandard"]
     extras = sorted(r.split(";")[0].split("<")[0] for r in requires if 'extra == "cases"' in r)
-    assert extras == ["pandas", "pyarrow"]
+    assert extras == ["pandas", "pyarrow", "zstandard"]
     assert "mcnemar = calculator.cli:main" in scripts
 
 

@@ -1,0 +1,197 @@
+"""Evaluation logs at the scale of a full MMLU run (issue 21), and the Inspect reader's choice.
+
+Target: two lm-eval results folders of the full MMLU shape (57 subtasks, 14,042 questions per
+model, ``samples_<task>_<time>.jsonl`` files in lm-eval's documented layout, generated here)
+read, paired and analysed (a table and exact test per task, the pooled table, the task-clustered
+test, Holm across tasks) in under 10 s and 1 GB. Beside it, measured the same way in the same
+run: pandas' own read of the same files (``pandas.read_json(lines=True)`` per file, then
+``concat``), which only reads.
+
+``--inspect PYTHON`` measures, on the GPQA ``.eval`` log of tests/data/evallogs, this package's
+reader against Inspect's ``read_eval_log`` run by PYTHON (an interpreter with inspect-ai
+installed, e.g. a throwaway venv): import seconds, read seconds, peak memory.
+
+Each measurement runs in a fresh subprocess so that its peak resident memory is its own. Run
+from the repository root:
+
+    python benchmarks/bench_logs.py [--repeats 3] [--inspect /tmp/venv/bin/python]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TIME_LIMIT_S = 10.0
+MEMORY_LIMIT_MB = 1024.0
+
+#: MMLU's 57 subjects and the sizes of their test split (14,042 questions in all).
+MMLU = {
+    "abstract_algebra": 100, "anatomy": 135, "astronomy": 152, "business_ethics": 100,
+    "clinical_knowledge": 265, "college_biology": 144, "college_chemistry": 100,
+    "college_computer_science": 100, "college_mathematics": 100, "college_medicine": 173,
+    "college_physics": 102, "computer_security": 100, "conceptual_physics": 235,
+    "econometrics": 114, "electrical_engineering": 145, "elementary_mathematics": 378,
+    "formal_logic": 126, "global_facts": 100, "high_school_biology": 310,
+    "high_school_chemistry": 203, "high_school_computer_science": 100,
+    "high_school_european_history": 165, "high_school_geography": 198,
+    "high_school_government_and_politics": 193, "high_school_macroeconomics": 390,
+    "high_school_mathematics": 270, "high_school_microeconomics": 238,
+    "high_school_physics": 151, "high_school_psychology": 545, "high_school_statistics": 216,
+    "high_school_us_history": 204, "high_school_world_history": 237, "human_aging": 223,
+    "human_sexuality": 131, "international_law": 121, "jurisprudence": 108,
+    "logical_fallacies": 163, "machine_learning": 112, "management": 103, "marketing": 234,
+    "medical_genetics": 100, "miscellaneous": 783, "moral_disputes": 346,
+    "moral_scenarios": 895, "nutrition": 306, "philosophy": 311, "prehistory": 324,
+    "professional_accounting": 282, "professional_law": 1534, "professional_medicine": 272,
+    "professional_psychology": 612, "public_relations": 110, "security_studies": 245,
+    "sociology": 201, "us_foreign_policy": 100, "virology": 166, "world_religions": 171,
+}  # fmt: skip
+
+OURS = """
+import json, resource, sys, time
+started = time.perf_counter()
+sys.path.insert(0, sys.argv[3])
+from calculator.logs import analyze_logs, pair_logs, read_log
+imported = time.perf_counter()
+result = analyze_logs(pair_logs(read_log(sys.argv[1]), read_log(sys.argv[2])))
+done = time.perf_counter()
+t = result.pooled.table
+print(json.dumps({"work_s": done - imported, "import_s": imported - started,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "tasks": len(result.tasks), "cases": t.n}))
+"""
+
+PANDAS = """
+import json, resource, sys, time
+from pathlib import Path
+started = time.perf_counter()
+import pandas
+imported = time.perf_counter()
+frames = [pandas.read_json(path, lines=True) for folder in sys.argv[1:3]
+          for path in sorted(Path(folder).glob("samples_*.jsonl"))]
+frame = pandas.concat(frames, ignore_index=True)
+done = time.perf_counter()
+print(json.dumps({"work_s": done - imported, "import_s": imported - started,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "rows": len(frame)}))
+"""
+
+INSPECT_OURS = """
+import json, resource, sys, time
+started = time.perf_counter()
+sys.path.insert(0, sys.argv[2])
+import pandas  # the long table's own dependency, imported by the calculator anyway
+from calculator.logs.inspect_log import read_inspect
+imported = time.perf_counter()
+path = sys.argv[1]
+table = read_inspect(path.rsplit("/", 1)[-1], open(path, "rb").read())
+done = time.perf_counter()
+print(json.dumps({"work_s": done - imported, "import_s": imported - started,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "rows": len(table.frame)}))
+"""
+
+INSPECT_THEIRS = """
+import json, resource, sys, time
+started = time.perf_counter()
+from inspect_ai.log import read_eval_log
+imported = time.perf_counter()
+log = read_eval_log(sys.argv[1])
+scores = [(s.id, s.epoch, k, v.value) for s in log.samples for k, v in s.scores.items()]
+done = time.perf_counter()
+print(json.dumps({"work_s": done - imported, "import_s": imported - started,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "rows": len(scores)}))
+"""
+
+
+def write_folder(folder: Path, skill: float, seed: int) -> None:
+    """One model's MMLU results folder in lm-eval's documented samples layout."""
+    rng = random.Random(seed)
+    folder.mkdir(parents=True)
+    stamp = "2026-01-01T00-00-00.000000"
+    for subject, size in MMLU.items():
+        lines = []
+        for doc_id in range(size):
+            question = f"Question {doc_id} of {subject}: " + "lorem ipsum " * 40
+            choices = [f"choice {k} " + "dolor " * 5 for k in range(4)]
+            answer = doc_id % 4
+            doc = {"question": question, "subject": subject, "choices": choices, "answer": answer}
+            prompt = f"The following are multiple choice questions about {subject}.\n\n{question}"
+            logliks = [[[f"{-rng.random() * 5:.6f}", "False"]] for _ in range(4)]
+            right = rng.random() < skill
+            record = {
+                "doc_id": doc_id,
+                "doc": doc,
+                "target": answer,
+                "arguments": {
+                    f"gen_args_{k}": {"arg_0": prompt, "arg_1": f" {'ABCD'[k]}"} for k in range(4)
+                },
+                "resps": logliks,
+                "filtered_resps": [item[0] for item in logliks],
+                "filter": "none",
+                "metrics": ["acc"],
+                "doc_hash": hashlib.sha256(json.dumps(doc).encode()).hexdigest(),
+                "prompt_hash": hashlib.sha256(prompt.encode()).hexdigest(),
+                "target_hash": hashlib.sha256(str(answer).encode()).hexdigest(),
+                "acc": 1.0 if right else 0.0,
+            }
+            lines.append(json.dumps(record))
+        (folder / f"samples_mmlu_{subject}_{stamp}.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def measure(script: str, *args: str, python: str = sys.executable) -> dict:
+    done = subprocess.run([python, "-c", script, *args], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--inspect", metavar="PYTHON", help="an interpreter with inspect-ai")
+    args = parser.parse_args()
+    assert len(MMLU) == 57 and sum(MMLU.values()) == 14_042
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = Path(tmp) / "model-a", Path(tmp) / "model-b"
+        write_folder(a, 0.62, 1)
+        write_folder(b, 0.64, 2)
+        size = sum(p.stat().st_size for p in a.iterdir()) / 1e6
+        ours = [measure(OURS, str(a), str(b), str(ROOT)) for _ in range(args.repeats)]
+        floor = [measure(PANDAS, str(a), str(b)) for _ in range(args.repeats)]
+    best = min(ours, key=lambda r: r["work_s"])
+    ref = min(floor, key=lambda r: r["work_s"])
+    print(
+        f"two MMLU folders: 57 tasks, {best['cases']:,} paired questions, {size:.0f} MB per model"
+    )
+    print(f"{'':28}{'work s':>8}{'import s':>10}{'peak MB':>9}")
+    for label, row in (("read, pair, analyse", best), ("pandas read_json (floor)", ref)):
+        print(f"{label:28}{row['work_s']:8.2f}{row['import_s']:10.2f}{row['peak_mb']:9.0f}")
+    print(
+        f"median over {args.repeats}: ours {statistics.median(r['work_s'] for r in ours):.2f} s, "
+        f"pandas {statistics.median(r['work_s'] for r in floor):.2f} s; ratio "
+        f"{best['work_s'] / ref['work_s']:.2f}"
+    )
+    ok = best["work_s"] < TIME_LIMIT_S and best["peak_mb"] < MEMORY_LIMIT_MB
+    print(f"target < {TIME_LIMIT_S:g} s and < {MEMORY_LIMIT_MB:g} MB: {'met' if ok else 'NOT met'}")
+    if args.inspect:
+        gpqa = str(next((ROOT / "tests" / "data" / "evallogs" / "inspect").glob("*.eval")))
+        rows = [
+            ("calculator.logs reader", measure(INSPECT_OURS, gpqa, str(ROOT))),
+            ("inspect_ai read_eval_log", measure(INSPECT_THEIRS, gpqa, python=args.inspect)),
+        ]
+        print(f"\nInspect GPQA log ({Path(gpqa).stat().st_size / 1e3:.0f} kB):")
+        for label, r in rows:
+            print(f"{label:28}{r['work_s']:8.2f}{r['import_s']:10.2f}{r['peak_mb']:9.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+"""``cases A B`` when A and B are evaluation-harness logs (lm-eval, Inspect, HELM) or folders.
+
+The logs are read by :mod:`calculator.logs` and analysed task by task: a table and a test per
+task, the pooled table, with several tasks the clustered McNemar test with the task as the
+cluster and Holm's adjustment across tasks; with repeats (epochs, train trials), the tests by
+question. Text words and JSON keys live here; the figures come from the core.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from calculator.cli.arguments import UsageError
+from calculator.cli.output import print_json, print_lines
+
+if TYPE_CHECKING:
+    from calculator.logs import LogAnalysis
+
+__all__ = ["is_log_input", "run_logs", "build_log_payload"]
+
+
+def is_log_input(args: argparse.Namespace) -> bool:
+    """Whether the files given are harness logs or folders (then the logs path runs).
+
+    Files given with column options (``--id``, ``--a``...) are read as per-case files, as
+    before logs were read directly; folders always as logs.
+    """
+    from calculator.logs import log_format
+
+    paths = [p for p in (args.file, args.file_b) if p is not None]
+    columns = any(getattr(args, n) for n in ("id_column", "a_column", "b_column", "group_column"))
+    if columns and not any(Path(p).is_dir() for p in paths):
+        return False  # columns named: the files are read as per-case files, as before
+    if args.file_b is not None and any(Path(p).is_dir() for p in paths):
+        return True  # two folders, or a folder and a file: read as logs, or said why not
+    return any((Path(p).is_file() or Path(p).is_dir()) and log_format(p) is not None for p in paths)
+
+
+def run_logs(args: argparse.Namespace, question: dict) -> int:
+    """Read, pair and analyse two logs; print the report. Returns the exit status."""
+    from calculator.logs import analyze_logs, pair_logs, read_log
+    from calculator.logs.report import report_lines
+
+    if args.file_b is None:
+        raise UsageError(
+            f"{args.file}: an evaluation log holds one system's results; give B's log (a file or "
+            "folder of the same harness) as the second argument"
+        )
+    given = [
+        name
+        for name in ("id_column", "a_column", "b_column", "group_column")
+        if getattr(args, name)
+    ]
+    if given:
+        option = "--" + given[0].split("_")[0]
+        raise UsageError(
+            f"{option} names a column of a per-case file; harness logs are paired by their own "
+            "case ids: choose what is compared with --metric (and --filter)"
+        )
+    logs = [read_log(path) for path in (args.file, args.file_b)]
+    paired = pair_logs(
+        *logs,
+        metric=args.metric,
+        filter=args.filter,
+        threshold=args.threshold,
+        allow_exclusions=args.allow_exclusions,
+    )
+    result = analyze_logs(paired, alpha=args.alpha, **question)
+    if args.fail_if_worse and (result.repeats or len(result.tasks) > 1):
+        raise UsageError(
+            "--fail-if-worse gates on one task without repeats; with several tasks or repeated "
+            "samples its per-case test would treat dependent cases as independent"
+        )
+    if args.json:
+        print_json(build_log_payload(result))
+    else:
+        lines = report_lines(result, alpha=args.alpha)
+        if not result.repeats:
+            from calculator.cli.cases import gate_line
+            from calculator.cli.question import decision_lines
+
+            lines += decision_lines(result.pooled)
+            if args.fail_if_worse:
+                lines.append(gate_line(result.pooled, args.alpha))
+        print_lines(lines)
+    from calculator.release import gate_fails
+
+    if args.fail_if_worse and gate_fails(result.pooled):
+        return 1
+    return 0
+
+
+def build_log_payload(result: LogAnalysis) -> dict[str, object]:
+    """The JSON document: the pooled analysis (without repeats), "input", "tasks", "table"."""
+    pooled = result.pooled
+    if result.repeats:
+        t = pooled.table
+        payload: dict[str, object] = {
+            "table": {"a": t.a, "b": t.b, "c": t.c, "d": t.d, "n": t.n},
+            "note": "repeated samples of each question: the per-case tests of the pooled table "
+            "would treat them as independent and are not reported; see each task's tests by "
+            "question",
+        }
+    else:
+        payload = pooled.to_dict()
+    payload["input"] = {**result.input_summary(), **_counts(result)}
+    several = len(result.tasks) > 1
+    payload["discordant_cases"] = {
+        side: [
+            f"{task.task}/{case}" if several else str(case)
+            for task in result.tasks
+            for case in (
+                task.paired.cases.only_a() if side == "only_A" else task.paired.cases.only_b()
+            )["case"].astype("str")
+        ]
+        for side in ("only_A", "only_B")
+    }
+    payload["tasks"] = [task.to_dict() for task in result.tasks]
+    payload["clustered_by_task"] = None if result.by_task is None else result.by_task.to_dict()
+    payload["multiplicity"] = {"method": "holm", "family": len(result.tasks)}
+    return payload
+
+
+def _counts(result: LogAnalysis) -> dict[str, object]:
+    """Rows read, used and excluded by reason, summed over the tasks."""
+    excluded: dict[str, int] = {}
+    for task in result.tasks:
+        for reason, count in task.paired.cases.excluded.items():
+            excluded[reason] = excluded.get(reason, 0) + count
+    return {
+        "rows_read": sum(task.paired.cases.rows_read for task in result.tasks),
+        "rows_used": sum(task.paired.cases.rows_used for task in result.tasks),
+        "cases_used": sum(task.paired.cases.n for task in result.tasks),
+        "excluded": excluded,
+    }
+
+
+def logs_given(args: argparse.Namespace) -> bool:
+    """Whether ``compare``'s files are harness logs or folders of them; files given with
+    column options are read as per-case files, as before logs were read directly."""
+    from calculator.logs import log_format
+
+    paths = args.files
+    if any(Path(p).is_dir() for p in paths):
+        return True
+    if args.id_column or args.system_column or args.outcome_column or args.systems:
+        return False
+    return any((Path(p).is_file() or Path(p).is_dir()) and log_format(p) is not None for p in paths)
+
+
+def compare_logs(args: argparse.Namespace) -> int:
+    """``compare LOG LOG LOG ...``: the systems' logs through the comparison of k systems."""
+    from calculator.cli.compare import build_payload, text_report
+    from calculator.logs import read_log
+    from calculator.logs.systems import load_log_systems
+
+    if len(args.files) < 3:
+        raise UsageError("compare takes three or more systems' logs; for two, use cases A B")
+    if args.id_column or args.system_column or args.outcome_column or args.systems:
+        raise UsageError(
+            "--id, --system, --outcome and --systems name columns of per-case files; harness "
+            "logs are joined on their own case ids: choose what is compared with --metric"
+        )
+    logs = [read_log(path) for path in args.files]
+    cases, choice, used_filter = load_log_systems(
+        logs,
+        metric=args.metric,
+        filter=args.filter,
+        threshold=args.threshold,
+        allow_exclusions=args.allow_exclusions,
+    )
+    if cases.n == 0:
+        raise ValueError("the logs share no question with a usable outcome in every one")
+    result = cases.compare(alpha=args.alpha, adjust=args.adjust, ci_method=args.ci_method)
+    if args.json:
+        payload = build_payload(cases, result)
+        payload["input"].update(
+            {"format": logs[0].format, "metric": choice.metric, "metric_reason": choice.reason}
+        )
+        payload["input"]["filter"] = args.filter or used_filter
+        print_json(payload)
+    else:
+        others = f"; also logged: {', '.join(choice.others[:8])}" if choice.others else ""
+        lines = [f"metric    {choice.metric} ({choice.reason}){others}"]
+        print_lines(lines + text_report(cases, result))
+    return 0

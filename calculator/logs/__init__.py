@@ -1,0 +1,40 @@
+"""Evaluation-harness logs read directly: lm-evaluation-harness, Inspect and HELM.
+
+Modules, in reading order:
+
+- :mod:`~calculator.logs.table`: :class:`LogTable`, the long table every reader yields (system,
+  task, case, repeat, metric, value), and :class:`LogError`;
+- :mod:`~calculator.logs.lmeval`, :mod:`~calculator.logs.inspect_log`,
+  :mod:`~calculator.logs.helm`: one reader per format;
+- :mod:`~calculator.logs.sources`: :func:`read_log`, a file or folder recognised by content;
+- :mod:`~calculator.logs.select`: the filter and the metric compared, and the refusals of a
+  biased remainder;
+- :mod:`~calculator.logs.pairing`: :func:`pair_logs`, each task's rows paired by
+  :func:`calculator.cases.load_cases`;
+- :mod:`~calculator.logs.signflip` and :mod:`~calculator.logs.analysis`: :func:`analyze_logs`,
+  per task, pooled, clustered by task, Holm across tasks; by question for repeats.
+
+pandas is imported inside the functions that need it, so ``import calculator`` stays light.
+"""
+
+from calculator.logs.analysis import LogAnalysis, TaskAnalysis, analyze_logs
+from calculator.logs.pairing import MAX_EXCLUDED_SHARE, PairedLogs, pair_logs
+from calculator.logs.signflip import SignFlipResult, sign_flip_test
+from calculator.logs.sources import log_format, read_log, read_log_data
+from calculator.logs.table import LogError, LogTable
+
+__all__ = [
+    "LogError",
+    "LogTable",
+    "read_log",
+    "read_log_data",
+    "log_format",
+    "pair_logs",
+    "PairedLogs",
+    "MAX_EXCLUDED_SHARE",
+    "analyze_logs",
+    "LogAnalysis",
+    "TaskAnalysis",
+    "sign_flip_test",
+    "SignFlipResult",
+]

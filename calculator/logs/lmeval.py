@@ -1,0 +1,211 @@
+"""lm-evaluation-harness sample logs (``--log_samples``): one task's file, or a results folder.
+
+What lm-eval writes, per its documentation (``docs/interface.md``, ``--log_samples``): a file
+``samples_<task>_<timestamp>.jsonl`` per task under ``<output_path>/<model>/``, one JSON object per
+line and per (document, filter): ``doc_id``, ``doc``, ``target``, ``arguments``, ``resps``,
+``filtered_resps``, and from version 0.4.3 on ``filter``, ``metrics`` (the names of the metric
+keys that follow), ``doc_hash``, ``prompt_hash`` and ``target_hash``; then one key per metric with
+the document's value (``acc``, ``acc_norm``, ``exact_match``...). Versions up to 0.4.2 wrote the
+same records as one JSON array (pretty-printed) in a file still named ``.jsonl``. Metrics that
+lm-eval aggregates over the whole corpus (BLEU, F1 of the SQuAD family) log a list (the reference
+and the prediction) instead of a number: those rows carry no per-case value and are noted.
+
+The case is (task, ``doc_id``); lm-eval logs one row per document (its ``repeats`` are reduced
+to one value per document by the task's filters), so the repeat is always 0 here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from calculator.logs.table import LogError, LogTable, long_frame
+
+__all__ = ["is_lm_eval_record", "is_lm_eval_results", "lm_eval_task", "read_lm_eval"]
+
+# The bookkeeping keys of a sample record: never metrics.
+_RECORD_KEYS = frozenset(
+    {
+        "doc_id",
+        "doc",
+        "target",
+        "arguments",
+        "resps",
+        "filtered_resps",
+        "filter",
+        "metrics",
+        "doc_hash",
+        "prompt_hash",
+        "target_hash",
+    }
+)
+_FILE_NAME = re.compile(r"samples_(?P<task>.+?)_(?P<time>\d{4}-\d{2}-\d{2}T[0-9:.\-]+)\.jsonl?$")
+
+
+def is_lm_eval_record(record: object) -> bool:
+    """Whether a JSON value is an lm-eval sample record (an object with ``doc_id`` and the
+    model's responses or the document)."""
+    return (
+        isinstance(record, dict)
+        and "doc_id" in record
+        and any(key in record for key in ("resps", "filtered_resps", "doc", "arguments"))
+    )
+
+
+def is_lm_eval_results(document: object) -> bool:
+    """Whether a JSON document is lm-eval's aggregate results file (``results_<time>.json``)."""
+    return (
+        isinstance(document, dict)
+        and isinstance(document.get("results"), dict)
+        and any(key in document for key in ("configs", "versions", "n-samples"))
+    )
+
+
+def lm_eval_time(file_name: str) -> str | None:
+    """The timestamp of a ``samples_<task>_<time>.jsonl`` or ``results_<time>.json`` name."""
+    found = re.search(r"_(\d{4}-\d{2}-\d{2}T[0-9:.\-]+)\.jsonl?$", Path(file_name).name)
+    return found.group(1) if found else None
+
+
+def lm_eval_task(file_name: str) -> str | None:
+    """The task named by a ``samples_<task>_<timestamp>.jsonl`` file name, else None.
+
+    Examples
+    --------
+    >>> lm_eval_task("samples_mmlu_abstract_algebra_2024-08-21T03-44-09.494230.jsonl")
+    'mmlu_abstract_algebra'
+    >>> lm_eval_task("wmdp_bio.jsonl") is None
+    True
+    """
+    found = _FILE_NAME.search(Path(file_name).name)
+    return found.group("task") if found else None
+
+
+def read_lm_eval(
+    files: Iterable[tuple[str, bytes]], *, system: str, records_of: dict[str, list] | None = None
+) -> LogTable:
+    """The long table of lm-eval sample files.
+
+    Parameters
+    ----------
+    files : iterable of (name, bytes)
+        Each sample file's name (its task comes from it, else from its stem) and content.
+    system : str
+        The model's name.
+    records_of : dict, optional
+        Records already parsed, by file name (a JSON array read while detecting the format).
+
+    Raises
+    ------
+    LogError
+        When a file holds no sample record, or two files hold the same task.
+    """
+    rows: dict[str, list] = {name: [] for name in ("task", "case", "metric", "value", "hash")}
+    rows["filter"] = []
+    metrics: dict[str, None] = {}
+    notes: list[str] = []
+    digest = hashlib.sha256()
+    task_files: dict[str, str] = {}
+    named = True
+    for name, data in files:
+        digest.update(data)
+        task = lm_eval_task(name)
+        named = named and task is not None
+        task = task or Path(name).stem
+        if task in task_files:
+            raise LogError(
+                f"{task_files[task]} and {name} both hold lm-eval task {task!r} (two runs in one "
+                "folder?): give a folder with one samples file per task."
+            )
+        task_files[task] = name
+        records = (records_of or {}).get(name)
+        if records is None:
+            records = _records(name, data)
+        _add_records(records, name, task, rows, metrics, notes)
+    rows["system"] = [system] * len(rows["case"])
+    rows["repeat"] = [0] * len(rows["case"])
+    return LogTable(
+        format="lm-eval",
+        system=system,
+        sources=tuple(task_files.values()),
+        frame=long_frame(rows),
+        metrics=tuple(metrics),
+        notes=tuple(dict.fromkeys(notes)),
+        data_key=digest.digest(),
+        tasks_named=named,
+    )
+
+
+def _records(name: str, data: bytes) -> list:
+    """The records of one file: JSON Lines, or one JSON array (lm-eval <= 0.4.2)."""
+    text = data.decode("utf-8-sig")
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        try:
+            return json.loads(stripped)
+        except json.JSONDecodeError as error:
+            raise LogError(f"{name}: a JSON array that is not valid JSON ({error}).") from None
+    records, bad = [], 0
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            bad += 1
+    if bad:
+        raise LogError(
+            f"{name}: {bad:,} line(s) are not JSON; lm-eval writes one JSON object per line: "
+            "the file may be cut short (an interrupted run) or edited."
+        )
+    return records
+
+
+def _add_records(
+    records: list,
+    name: str,
+    task: str,
+    rows: dict[str, list],
+    metrics: dict[str, None],
+    notes: list[str],
+) -> None:
+    """Append one file's records to the column lists `rows`."""
+    seen = 0
+    for record in records:
+        if not is_lm_eval_record(record):
+            continue
+        seen += 1
+        keys = record.get("metrics")
+        if not isinstance(keys, list):
+            keys = [key for key in record if key not in _RECORD_KEYS]
+        doc_id = record["doc_id"]
+        for key in keys:
+            if key not in record:
+                continue
+            metrics.setdefault(key, None)
+            value = record[key]
+            if isinstance(value, bool):
+                value = float(value)
+            elif isinstance(value, list | dict):
+                notes.append(
+                    f"{key!r} is logged per case as the reference and the prediction: lm-eval "
+                    "computes it over the whole corpus, so it has no per-case value to pair"
+                )
+                value = math.nan
+            elif not isinstance(value, int | float):
+                value = math.nan
+            rows["task"].append(task)
+            rows["case"].append(str(doc_id))
+            rows["metric"].append(str(key))
+            rows["value"].append(value)
+            rows["hash"].append(record.get("doc_hash"))
+            rows["filter"].append(record.get("filter"))
+    if not seen:
+        raise LogError(
+            f"{name}: no lm-eval sample record (a JSON object with doc_id and the model's "
+            "responses) in this file."
+        )

@@ -1,0 +1,306 @@
+"""Two systems' logs paired task by task through the per-case loader, and analysed.
+
+Each task's rows of the chosen metric become two per-case files (:class:`CaseFile`: the case id,
+the question, the value) that :func:`calculator.cases.load_cases` pairs and validates as it
+does any two files: the pairing, the exclusions and their findings are its own. Repeats
+(Inspect epochs, HELM train trials) are paired by (question, repeat) with the question as the
+cluster; the per-question pass shares are compared too, by the exact sign-flip test.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from calculator.cases import CaseFile, load_cases
+from calculator.logs.select import (
+    MetricChoice,
+    choose_filter,
+    choose_metric,
+    refuse_duplicates,
+    refuse_mixed,
+)
+from calculator.logs.table import LogError, LogTable
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from calculator.cases import PairedCases
+
+__all__ = ["MAX_EXCLUDED_SHARE", "PairedLogs", "TaskCases", "pair_logs"]
+
+#: Largest share of either system's rows left out before the pairing is refused.
+MAX_EXCLUDED_SHARE = 0.05
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TaskCases:
+    """One task's paired cases and whether its cases are repeats of questions."""
+
+    task: str
+    cases: PairedCases = field(repr=False)
+    repeats: bool
+    shares: tuple[np.ndarray, float] | None = field(default=None, repr=False)
+    rows_given: tuple[int, int] = (0, 0)
+    repeats_unpaired: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PairedLogs:
+    """Two logs paired task by task on one metric (and filter)."""
+
+    format: str
+    names: tuple[str, str]
+    sources: tuple[tuple[str, ...], tuple[str, ...]]
+    metric: MetricChoice
+    filter: str | None
+    task_filters: dict[str, str]
+    tasks: tuple[TaskCases, ...]
+    unpaired_tasks: tuple[tuple[str, ...], tuple[str, ...]]
+    notes: tuple[str, ...]
+    threshold: float | None
+
+
+def pair_logs(
+    a: LogTable,
+    b: LogTable,
+    *,
+    metric: str | None = None,
+    filter: str | None = None,  # noqa: A002 - the harness's own word
+    threshold: float | None = None,
+    allow_exclusions: bool = False,
+    max_excluded_share: float = MAX_EXCLUDED_SHARE,
+) -> PairedLogs:
+    """Pair two systems' logs on one metric, task by task.
+
+    Raises
+    ------
+    LogError
+        When the logs are of different harnesses or the same log twice; a filter or a metric
+        cannot be chosen; documents differ under the same id (lm-eval ``doc_hash``); or rows
+        would be left out systematically (repeated cases, partial credit, more than
+        `max_excluded_share` of a system's rows unpaired) and `allow_exclusions` is False.
+    """
+    if a.format != b.format:
+        raise LogError(
+            f"A is an {a.format} log and B an {b.format} log: compare logs of one harness."
+        )
+    if a.data_key == b.data_key:
+        raise LogError(
+            f"A and B are the same log ({', '.join(a.sources[:2])}): a system compared with itself "
+            "always gives p = 1; give B's log as the second."
+        )
+    frames = _align_tasks([a.frame, b.frame], a, b)
+    choice = choose_metric(frames[0], frames[1], (a, b), metric, threshold)
+    # The filter is chosen among the rows of the metric compared: a task that does not log it
+    # (a generation task beside multiple-choice ones) does not need one.
+    with_metric = [f[f["metric"] == choice.metric] for f in frames]
+    a_rows, b_rows, filters = choose_filter(
+        dataclasses.replace(a, frame=with_metric[0]),
+        dataclasses.replace(b, frame=with_metric[1]),
+        filter,
+        (a.filters, b.filters),
+    )
+    used_filters = sorted(set(filters.values()))
+    rows = [a_rows, b_rows]
+    for frame in rows:
+        refuse_duplicates(frame, choice.metric, allow_exclusions)
+    refuse_mixed(rows[0], rows[1], choice, allow_exclusions or threshold is not None)
+    without = sorted(
+        (set(frames[0]["task"]) | set(frames[1]["task"]))
+        - (set(rows[0]["task"]) | set(rows[1]["task"]))
+    )
+    notes = [*a.notes, *b.notes]
+    if without:
+        notes.append(
+            f"{len(without)} task(s) do not log {choice.metric!r} and are left out: "
+            f"{', '.join(without[:5])}" + (" ..." if len(without) > 5 else "")
+        )
+    _refuse_different_documents(rows[0], rows[1])
+    names = _names(a.system, b.system)
+    tasks_a, tasks_b = set(rows[0]["task"]), set(rows[1]["task"])
+    tasks = []
+    for task in sorted(tasks_a & tasks_b):
+        tasks.append(_pair_task(task, rows[0], rows[1], names, threshold))
+    if not tasks:
+        raise LogError(
+            f"the logs share no task (A: {', '.join(sorted(tasks_a)[:5])}; B: "
+            f"{', '.join(sorted(tasks_b)[:5])})."
+        )
+    paired = PairedLogs(
+        format=a.format,
+        names=names,
+        sources=(a.sources, b.sources),
+        metric=choice,
+        filter=filter
+        if filter is not None
+        else (used_filters[0] if len(used_filters) == 1 else None),
+        task_filters=filters,
+        tasks=tuple(tasks),
+        unpaired_tasks=(tuple(sorted(tasks_a - tasks_b)), tuple(sorted(tasks_b - tasks_a))),
+        notes=tuple(dict.fromkeys(notes)),
+        threshold=threshold,
+    )
+    if not allow_exclusions:
+        _refuse_large_exclusions(paired, rows, max_excluded_share)
+    return paired
+
+
+def _align_tasks(frames: list[pd.DataFrame], a: LogTable, b: LogTable) -> list[pd.DataFrame]:
+    """One task on each side under two names: the same task when neither name is lm-eval's
+    own (a file stem), refused when both are (two different tasks)."""
+    tasks = [sorted(f["task"].unique()) for f in frames]
+    if len(tasks[0]) != 1 or len(tasks[1]) != 1 or tasks[0] == tasks[1]:
+        return frames
+    named = [a.tasks_named, b.tasks_named]
+    if all(named):
+        raise LogError(
+            f"A is task {tasks[0][0]!r} and B task {tasks[1][0]!r}: different questions under "
+            "the same ids; compare logs of the same task."
+        )
+    label = tasks[1][0] if named[1] and not named[0] else tasks[0][0]
+    return [f.assign(task=label) for f in frames]
+
+
+def _refuse_different_documents(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    """lm-eval's ``doc_hash`` must agree for a (task, doc_id) both logs hold."""
+    if a["hash"].isna().all() or b["hash"].isna().all():
+        return
+    keys = ["task", "case"]
+    left = a[keys + ["hash"]].drop_duplicates(keys)
+    right = b[keys + ["hash"]].drop_duplicates(keys)
+    both = left.merge(right, on=keys, suffixes=("_a", "_b"))
+    both = both[both["hash_a"].notna() & both["hash_b"].notna()]
+    differ = both[both["hash_a"] != both["hash_b"]]
+    if len(differ):
+        first = differ.iloc[0]
+        raise LogError(
+            f"{len(differ):,} of {len(both):,} documents differ between the logs under the same "
+            f"task and doc_id (lm-eval's doc_hash; the first: task {first['task']!r}, doc_id "
+            f"{first['case']}): these are different questions (another task, dataset version or "
+            "order), not paired cases; compare logs of the same task and data."
+        )
+
+
+def _pair_task(
+    task: str,
+    a: pd.DataFrame,
+    b: pd.DataFrame,
+    names: tuple[str, str],
+    threshold: float | None,
+) -> TaskCases:
+    """One task's cases paired by the per-case loader (by question, or question and repeat)."""
+    rows = [frame[frame["task"] == task] for frame in (a, b)]
+    numbers = [set(r["repeat"]) for r in rows]
+    repeats = any(len(n) > 1 for n in numbers) or any(r.duplicated("case").any() for r in rows)
+    paired_rows = rows
+    if numbers[0] != numbers[1]:
+        # Repeats are paired by number (epoch 1 with epoch 1): those only one log has are used
+        # by the per-question pass shares, not by the pairing.
+        common = numbers[0] & numbers[1]
+        paired_rows = [r[r["repeat"].isin(common)] for r in rows]
+        repeats = True
+    files = [_case_file(r, name, task, repeats) for r, name in zip(paired_rows, names, strict=True)]
+    cases = load_cases(
+        files[0],
+        files[1],
+        id_column="case",
+        a_column="value",
+        b_column="value",
+        group_column="question" if repeats else None,
+        threshold=threshold,
+        names=names,
+    )
+    shares = _share_differences(rows, threshold) if repeats else None
+    return TaskCases(
+        task=task,
+        cases=cases,
+        repeats=repeats,
+        shares=shares,
+        rows_given=(len(paired_rows[0]), len(paired_rows[1])),
+        repeats_unpaired=(len(rows[0]) - len(paired_rows[0]), len(rows[1]) - len(paired_rows[1])),
+    )
+
+
+def _case_file(rows: pd.DataFrame, name: str, task: str, repeats: bool) -> CaseFile:
+    import pandas as pd
+
+    case = rows["case"].to_numpy()
+    if repeats:
+        case = rows["case"].str.cat(rows["repeat"].astype("str"), sep="#").to_numpy()
+    frame = pd.DataFrame(
+        {"case": case, "question": rows["case"].to_numpy(), "value": rows["value"].to_numpy()}
+    )
+    frame.index = pd.RangeIndex(1, len(frame) + 1)
+    return CaseFile(name=f"{name} [{task}]", format="jsonl", frame=frame)
+
+
+def _share_differences(
+    rows: list[pd.DataFrame], threshold: float | None
+) -> tuple[np.ndarray, float] | None:
+    """Each question's pass share of A minus B's (every repeat of each), on a lattice."""
+    from calculator.logs.signflip import share_numerators
+
+    per_question = []
+    for frame in rows:
+        values = frame["value"]
+        passed = values >= threshold if threshold is not None else values == 1.0
+        usable = values.notna() & ((values == 0.0) | (values == 1.0) | (threshold is not None))
+        grouped = (
+            frame.assign(passed=passed & usable, usable=usable)
+            .groupby("case")[["passed", "usable"]]
+            .sum()
+        )
+        per_question.append(grouped[grouped["usable"] > 0])
+    both = per_question[0].merge(
+        per_question[1], left_index=True, right_index=True, suffixes=("_a", "_b")
+    )
+    if both.empty:
+        return None
+    return share_numerators(
+        both["passed_a"].to_numpy(),
+        both["usable_a"].to_numpy(),
+        both["passed_b"].to_numpy(),
+        both["usable_b"].to_numpy(),
+    )
+
+
+def _refuse_large_exclusions(paired: PairedLogs, rows: list[pd.DataFrame], limit: float) -> None:
+    """More than `limit` of a side's rows left out (tasks or cases the other log lacks, rows
+    the loader excluded) is refused: such a remainder is rarely a random one."""
+    reasons: dict[str, int] = {}
+    for task in paired.tasks:
+        for reason, count in task.cases.excluded.items():
+            reasons[reason] = reasons.get(reason, 0) + count
+    used = sum(task.cases.n for task in paired.tasks)
+    for side, frame in enumerate(rows):
+        unpaired = paired.unpaired_tasks[side]
+        by_design = sum(task.repeats_unpaired[side] for task in paired.tasks)
+        total = len(frame) - by_design
+        left_out = total - used
+        if not total or left_out / total <= limit:
+            continue
+        name = paired.names[side]
+        detail = ", ".join(
+            f"{reason.replace('_', ' ')} {count:,}" for reason, count in reasons.items() if count
+        )
+        if unpaired:
+            detail = f"{len(unpaired)} task(s) only in {name}'s log; " + detail
+        raise LogError(
+            f"{left_out:,} of {name}'s {total:,} rows ({left_out / total:.1%}) would be left out "
+            f"({detail or 'unpaired'}), over the limit of {limit:.0%}: the two runs were not made "
+            "on the same questions (a --limit run, another task list, failed samples), or rows "
+            "could not be read; rerun on the same questions, or pass --allow-exclusions to "
+            "analyse the paired cases only."
+        )
+
+
+def _names(a: str, b: str) -> tuple[str, str]:
+    from calculator.cases.names import neutral_text
+
+    if a == b or not a or not b:
+        return "A", "B"
+    return neutral_text(a)[:60], neutral_text(b)[:60]

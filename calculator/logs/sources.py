@@ -1,0 +1,334 @@
+"""Which harness wrote a file or a folder, recognised by content, and the reading of it.
+
+A file is recognised by what it holds, whatever its name: a zip with ``header.json`` or
+``_journal/start.json`` is an Inspect ``.eval`` log; a JSON document with an ``eval`` spec an
+Inspect JSON log; a JSON array of ``{instance_id, stats}`` HELM's per-instance stats; JSON Lines
+(or, lm-eval <= 0.4.2, a JSON array) of objects with ``doc_id`` and the model's responses an
+lm-eval samples file. A folder is read whole: every ``samples_*.jsonl`` under it (lm-eval),
+every ``.eval`` or Inspect JSON log (Inspect), every ``per_instance_stats.json`` (HELM).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from calculator.cases.reading import MAX_FILE_BYTES
+from calculator.logs.helm import is_helm_stats, read_helm
+from calculator.logs.inspect_log import is_inspect_json, is_inspect_zip, read_inspect
+from calculator.logs.lmeval import (
+    is_lm_eval_record,
+    is_lm_eval_results,
+    lm_eval_task,
+    lm_eval_time,
+    read_lm_eval,
+)
+from calculator.logs.table import LogError, LogTable
+
+__all__ = ["MAX_LOG_BYTES", "log_format", "read_log", "read_log_data"]
+
+#: Largest log file read (bytes): the per-case files' limit; a folder may hold many of them.
+MAX_LOG_BYTES = MAX_FILE_BYTES
+#: Most bytes read from one folder in all.
+MAX_FOLDER_BYTES = 10 * MAX_FILE_BYTES
+_MAX_FILES = 5_000  # files of one folder read at most
+_FIRST_LINE = 1 << 24  # bytes of a first line read to recognise a file
+
+
+def log_format(source: str | os.PathLike[str]) -> str | None:
+    """The harness that wrote a file or folder ("lm-eval", "inspect", "helm"), None if none.
+
+    Raises
+    ------
+    LogError
+        For the near misses that no reader of per-case files would read right: a pretty-printed
+        JSON document that is not a log, a zip archive that is not an Inspect log, a folder
+        holding no log.
+    """
+    path = Path(source)
+    if path.is_dir():
+        return _folder_kind(path)[0]
+    with path.open("rb") as handle:  # the first line decides most files without reading them
+        first = handle.readline(_FIRST_LINE)
+    head = first.lstrip()[:1]
+    if head not in (b"{", b"[") and not first.startswith(b"PK\x03\x04"):
+        return None
+    if head == b"{":
+        try:
+            record = json.loads(first)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            record = None
+        if is_lm_eval_record(record):
+            return "lm-eval"
+        if isinstance(record, dict) and path.stat().st_size > len(first):
+            return None  # JSON Lines of other records: a per-case file
+    kind, _ = _sniff(path.name, _read(path))
+    return kind
+
+
+def read_log(source: str | os.PathLike[str], *, split: str = "test") -> LogTable:
+    """One system's log: a file of any of the three harnesses, or a folder of them.
+
+    Raises
+    ------
+    LogError
+        When the file or folder is not a harness log, or holds logs of several harnesses or
+        models.
+    """
+    path = Path(source)
+    if path.is_dir():
+        kind, files = _folder_kind(path)
+        if kind is None:
+            raise LogError(_empty_folder(path))
+        parsed = [
+            (str(file.relative_to(path)), file, *_sniff(file.name, _read(file))) for file in files
+        ]
+        return _read_parsed(kind, parsed, system=path.name, split=split)
+    data = _read(path)
+    kind, parsed = _sniff(path.name, data)
+    if kind is None:
+        raise LogError(_not_a_log(path.name))
+    return _read_parsed(kind, [(path.name, path, kind, parsed)], system=_system(path), split=split)
+
+
+def read_log_data(
+    files: Sequence[tuple[str, bytes]], *, system: str | None = None, split: str = "test"
+) -> LogTable:
+    """One system's log from files' bytes (uploads): one file, or several of one harness (an
+    lm-eval results folder's samples files, Inspect logs of several tasks).
+
+    Raises
+    ------
+    LogError
+        When a file is not a harness log, is over :data:`MAX_LOG_BYTES`, or the files are of
+        several harnesses.
+    """
+    entries = []
+    for name, data in files:
+        if len(data) > MAX_LOG_BYTES:
+            raise LogError(f"{name}: {len(data):,} bytes, over the limit of {MAX_LOG_BYTES:,}.")
+        kind, parsed = _sniff(name, data)
+        if kind is None:
+            raise LogError(_not_a_log(name))
+        entries.append((name, data, kind, parsed))
+    kinds = sorted({kind for _, _, kind, _ in entries})
+    if not kinds:
+        raise LogError("no file given.")
+    if len(kinds) > 1:
+        raise LogError(
+            f"the files given as one system are logs of several harnesses ({', '.join(kinds)})."
+        )
+    return _read_parsed(kinds[0], entries, system=system or Path(files[0][0]).stem, split=split)
+
+
+def _data(source: Path | bytes) -> bytes:
+    return source if isinstance(source, bytes) else _read(source)
+
+
+def _read_parsed(kind: str, files: list, *, system: str, split: str) -> LogTable:
+    """The log of `files`: (name, path or bytes, kind, parsed document or None) each."""
+    if kind == "lm-eval":
+        records = {name: parsed for name, _, _, parsed in files if parsed is not None}
+        first = files[0][1]
+        return read_lm_eval(
+            ((name, _data(source)) for name, source, _, _ in files),
+            system=(None if isinstance(first, bytes) else _lm_eval_system(first)) or system,
+            records_of=records,
+        )
+    if kind == "helm":
+        runs = [
+            (name, parsed, None if isinstance(source, bytes) else _run_spec(source))
+            for name, source, _, parsed in files
+        ]
+        return read_helm(runs, system=system, split=split)
+    tables = [read_inspect(name, _data(source), parsed) for name, source, _, parsed in files]
+    return _joined(tables)
+
+
+def _sniff(name: str, data: bytes) -> tuple[str | None, object]:
+    """(kind, parsed document or None) of one file's bytes; near misses refused."""
+    if data[:4] == b"PK\x03\x04":
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                if is_inspect_zip(archive):
+                    return "inspect", None
+        except zipfile.BadZipFile:
+            pass
+        raise LogError(
+            f"{name}: a zip archive that is not an Inspect .eval log (no header.json or "
+            "_journal/start.json in it); give the log itself, or unzip the archive."
+        )
+    head = data.lstrip()[:1]
+    if head not in (b"{", b"["):
+        return None, None
+    first = data.lstrip().split(b"\n", 1)[0]
+    try:
+        record = json.loads(first)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        record = None
+    if is_lm_eval_record(record):
+        return "lm-eval", None
+    if record is not None and data.strip().count(b"\n") > 0 and head == b"{":
+        return None, None  # JSON Lines whose records are not lm-eval's: a plain per-case file
+    try:
+        document = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None, None  # JSON Lines (or not JSON): the per-case reader says which lines
+    if is_inspect_json(document):
+        return "inspect", document
+    if is_helm_stats(document):
+        return "helm", document
+    if isinstance(document, list) and document and is_lm_eval_record(document[0]):
+        return "lm-eval", document
+    if is_lm_eval_results(document):
+        raise LogError(
+            f"{name}: lm-eval's results file (the scores of the whole task); the per-case "
+            "results are the samples_<task>_<time>.jsonl files that lm-eval writes beside it "
+            "with --log_samples: give one of those, or the folder."
+        )
+    if isinstance(document, dict) and data.strip().count(b"\n") > 0:
+        keys = ", ".join(list(document)[:8])
+        raise LogError(
+            f"{name}: one JSON document (an object with the keys {keys}), not JSON Lines (one "
+            "object per line per case): give the per-case records, one JSON object per line, or "
+            "an lm-eval, Inspect or HELM log."
+        )
+    return None, None
+
+
+def _folder_kind(path: Path) -> tuple[str | None, list[Path]]:
+    """The harness of a folder's logs and the files to read; refuses a mixed folder."""
+    found: dict[str | None, list[Path]] = {}
+    for count, file in enumerate(sorted(p for p in path.rglob("*") if p.is_file())):
+        if count >= _MAX_FILES:
+            raise LogError(
+                f"{path}: over {_MAX_FILES:,} files under this folder; give a smaller one."
+            )
+        found.setdefault(_file_kind(file), []).append(file)
+    found.pop(None, None)
+    total = sum(file.stat().st_size for files in found.values() for file in files)
+    if total > MAX_FOLDER_BYTES:
+        raise LogError(
+            f"{path}: its logs are {total:,} bytes in all, over the limit of "
+            f"{MAX_FOLDER_BYTES:,}; give a folder per model and benchmark."
+        )
+    if len(found) > 1:
+        raise LogError(
+            f"{path}: holds logs of several harnesses ({', '.join(sorted(found))}); give one "
+            "system's logs of one harness per folder."
+        )
+    if not found:
+        return None, []
+    kind, files = found.popitem()
+    return kind, files
+
+
+def _file_kind(file: Path) -> str | None:
+    """The harness of one file in a folder: by lm-eval's and HELM's file names, else by content
+    (JSON and JSON Lines files, .eval archives)."""
+    name = file.name
+    if lm_eval_task(name) is not None:
+        return "lm-eval"
+    if name == "per_instance_stats.json":
+        return "helm"
+    if not name.endswith((".json", ".jsonl", ".eval")):
+        return None
+    try:
+        return _sniff(name, _read(file))[0]
+    except LogError:  # lm-eval's results file, a pretty-printed document: not a log
+        return None
+
+
+def _system(path: Path) -> str:
+    """A file's system name when the log does not say: what its name holds before lm-eval's
+    ``samples_<task>_<time>`` (a name given when copying it), else its folder's name (lm-eval
+    writes ``<output_path>/<model>/samples_...``), else its stem."""
+    before = path.stem.split("samples_")[0].strip("_ ") if "samples_" in path.stem else ""
+    return before or path.parent.name or path.stem
+
+
+def _not_a_log(name: str) -> str:
+    return (
+        f"{name}: not an evaluation log of lm-eval (samples_<task>_<time>.jsonl), Inspect "
+        "(.eval, or a JSON log) or HELM (per_instance_stats.json)."
+    )
+
+
+def _empty_folder(path: Path) -> str:
+    names = sorted(p.name for p in path.iterdir())[:6]
+    held = ", ".join(names) if names else "nothing"
+    return (
+        f"{path}: a folder without an evaluation log; expected samples_<task>_<time>.jsonl files "
+        "(lm-eval --log_samples), .eval logs (Inspect) or per_instance_stats.json (HELM); it "
+        f"holds {held}. To compare two per-case files, give the files themselves."
+    )
+
+
+def _read(path: Path) -> bytes:
+    size = path.stat().st_size
+    if size > MAX_LOG_BYTES:
+        raise LogError(f"{path.name}: {size:,} bytes, over the limit of {MAX_LOG_BYTES:,} bytes.")
+    return path.read_bytes()
+
+
+def _lm_eval_system(file: Path) -> str | None:
+    """The model named by lm-eval's results file of the same run beside a samples file."""
+    time = lm_eval_time(file.name)
+    if time is None:
+        return None
+    for results in sorted(file.parent.glob(f"*results_{time}.json")):
+        try:
+            document = json.loads(results.read_bytes())
+        except (OSError, json.JSONDecodeError):
+            continue
+        name = document.get("model_name") if isinstance(document, dict) else None
+        if isinstance(name, str) and name:
+            return name
+    return None
+
+
+def _run_spec(file: Path) -> dict | None:
+    spec = file.parent / "run_spec.json"
+    if not spec.is_file():
+        return None
+    try:
+        return json.loads(spec.read_bytes())
+    except json.JSONDecodeError:
+        return None
+
+
+def _joined(tables: list[LogTable]) -> LogTable:
+    """Inspect logs of one model (several tasks) as one table."""
+    import hashlib
+
+    import pandas as pd
+
+    models = sorted({table.system for table in tables})
+    if len(models) > 1:
+        raise LogError(
+            f"the Inspect logs given as one system are of several models ({', '.join(models)}); "
+            "give each model's logs separately."
+        )
+    tasks = [task for table in tables for task in table.tasks]
+    repeated = sorted({task for task in tasks if tasks.count(task) > 1})
+    if repeated:
+        raise LogError(
+            f"task {repeated[0]!r} is in several of the Inspect logs given as one system; keep "
+            "one log per task."
+        )
+    if len(tables) == 1:
+        return tables[0]
+    digest = hashlib.sha256(b"".join(table.data_key for table in tables)).digest()
+    return LogTable(
+        format="inspect",
+        system=models[0],
+        sources=tuple(s for table in tables for s in table.sources),
+        frame=pd.concat([table.frame for table in tables], ignore_index=True),
+        metrics=tuple(dict.fromkeys(m for table in tables for m in table.metrics)),
+        notes=tuple(n for table in tables for n in table.notes),
+        data_key=digest,
+    )

@@ -1,0 +1,129 @@
+"""Three or more systems' logs on the same questions, read through the per-case loader of
+several systems (:func:`calculator.cases.multi.load_systems`).
+
+Every log is read as for two systems (:mod:`calculator.logs.select`): one metric and one filter
+per task for all of them, the same refusals of a biased remainder. The case is (task, case id);
+repeated samples of a question are refused here (compare two systems at a time, by question,
+with :func:`calculator.logs.pair_logs`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from calculator.logs.pairing import MAX_EXCLUDED_SHARE
+from calculator.logs.select import (
+    MetricChoice,
+    choose_filter,
+    choose_metric,
+    refuse_duplicates,
+    refuse_mixed,
+)
+from calculator.logs.table import LogError, LogTable
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from calculator.cases.systems_result import SystemCases
+
+__all__ = ["load_log_systems"]
+
+
+def load_log_systems(
+    logs: Sequence[LogTable],
+    *,
+    metric: str | None = None,
+    filter: str | None = None,  # noqa: A002 - the harness's own word
+    threshold: float | None = None,
+    allow_exclusions: bool = False,
+) -> tuple[SystemCases, MetricChoice, str | None]:
+    """The per-case outcomes of several systems' logs, the metric compared, and the lm-eval
+    filter (None without filters, or when tasks use different ones).
+
+    Raises
+    ------
+    LogError
+        As :func:`calculator.logs.pair_logs` does, and for repeated samples of a question.
+    """
+    import pandas as pd
+
+    from calculator.cases.multi import load_systems
+
+    logs = list(logs)
+    if len({log.format for log in logs}) > 1:
+        raise LogError("the logs are of several harnesses: compare logs of one harness.")
+    if len({log.data_key for log in logs}) < len(logs):
+        raise LogError("the same log is given twice: each system's own log is needed.")
+    merged = pd.concat([log.frame for log in logs], ignore_index=True)
+    common = set.intersection(*(set(log.metrics) for log in logs))
+    first = dataclasses.replace(logs[0], metrics=tuple(m for m in logs[0].metrics if m in common))
+    choice = choose_metric(merged, merged, (first, first), metric, threshold)
+    frames, used = [], set()
+    for log in logs:
+        rows = log.frame[log.frame["metric"] == choice.metric]
+        base = dataclasses.replace(
+            logs[0], frame=logs[0].frame[logs[0].frame["metric"] == choice.metric]
+        )
+        kept, _, chosen = choose_filter(
+            dataclasses.replace(log, frame=rows), base, filter, (log.filters, logs[0].filters)
+        )
+        refuse_duplicates(kept, choice.metric, allow_exclusions)
+        frames.append(kept)
+        used.update(chosen.values())
+    refuse_mixed(merged, merged, choice, allow_exclusions or threshold is not None)
+    if any(frame["repeat"].nunique() > 1 for frame in frames):
+        raise LogError(
+            "the logs hold repeated samples of each question (epochs, trials): compare two "
+            "systems at a time with `cases`, which analyses them by question."
+        )
+    several = pd.concat(frames)["task"].nunique() > 1
+    files = [_case_file(frame, log, several) for frame, log in zip(frames, logs, strict=True)]
+    names = _names(logs)
+    cases = load_systems(
+        files, id_column="case", outcome_column="value", threshold=threshold, names=names
+    )
+    if not allow_exclusions:
+        _refuse_large_exclusions(cases, frames, names)
+    return cases, choice, (used.pop() if len(used) == 1 else None)
+
+
+def _case_file(frame: pd.DataFrame, log: LogTable, several: bool):  # noqa: ANN202
+    import pandas as pd
+
+    from calculator.cases import CaseFile
+
+    case = frame["task"].str.cat(frame["case"], sep="/") if several else frame["case"]
+    table = pd.DataFrame({"case": case.to_numpy(), "value": frame["value"].to_numpy()})
+    table.index = pd.RangeIndex(1, len(table) + 1)
+    return CaseFile(name=", ".join(log.sources[:2]), format="jsonl", frame=table)
+
+
+def _names(logs: list[LogTable]) -> list[str]:
+    """The systems' names from the logs; else their files' names; else S1, S2..."""
+    from pathlib import Path
+
+    from calculator.cases.names import neutral_text
+
+    for names in (
+        [log.system for log in logs],
+        [Path(log.sources[0]).stem.split("__samples_")[0] for log in logs],
+    ):
+        names = [neutral_text(name)[:60] for name in names]
+        if len(set(names)) == len(names):
+            return names
+    return [f"S{k + 1}" for k in range(len(logs))]
+
+
+def _refuse_large_exclusions(cases: SystemCases, frames: list, names: list[str]) -> None:
+    for frame, name in zip(frames, names, strict=True):
+        total = len(frame)
+        left_out = total - cases.n
+        if total and left_out / total > MAX_EXCLUDED_SHARE:
+            raise LogError(
+                f"{left_out:,} of {name}'s {total:,} rows ({left_out / total:.1%}) would be left "
+                f"out, over the limit of {MAX_EXCLUDED_SHARE:.0%}: the runs were not made on the "
+                "same questions; rerun on the same questions, or pass --allow-exclusions to "
+                "analyse the questions every log holds."
+            )

@@ -1,0 +1,108 @@
+"""The long table every log reader produces, and the refusal type of the log readers.
+
+A harness log, whatever its format, becomes one row per (system, task, case, repeat, metric):
+the value a metric took on one repeat of one question. :class:`LogTable` holds those rows with
+what the reader learnt about the file (its format, the filters and metrics it logs); the
+pairing (:mod:`calculator.logs.pairing`) turns it into the per-case files the existing loader
+pairs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from calculator.errors import CalculatorError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["COLUMNS", "LogError", "LogTable", "long_frame", "repeat_number"]
+
+#: The columns of the long table, in order; "hash" (the question's content hash, lm-eval's
+#: ``doc_hash``) and "filter" (lm-eval's filter) are None where the format has none.
+COLUMNS = ("system", "task", "case", "repeat", "metric", "value", "hash", "filter")
+
+
+class LogError(CalculatorError):
+    """A harness log that cannot be analysed as given; the message says why and what to do."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LogTable:
+    """One system's evaluation log as a long table.
+
+    Attributes
+    ----------
+    format : str
+        "lm-eval", "inspect" or "helm".
+    system : str
+        The model or system evaluated (from the log; else the file name).
+    sources : tuple of str
+        The files read.
+    frame : pandas.DataFrame
+        One row per (task, case, repeat, metric[, filter]) with the columns :data:`COLUMNS`;
+        "value" is a float (NaN where the log holds no number: such rows are counted, never
+        dropped silently), "repeat" an integer (0 when the format has no repeats).
+    metrics : tuple of str
+        Every metric the log holds, in the log's own order (the first is the task's first).
+    notes : tuple of str
+        What the reader noticed and left as it is (a corpus-level metric, a perturbed stat).
+    data_key : bytes
+        A digest of the files read, to refuse the same log given as both systems.
+    tasks_named : bool
+        Whether the task names come from the log (its content, or lm-eval's file names); False
+        when they are file names chosen by someone else, which say nothing of the task.
+    """
+
+    format: str
+    system: str
+    sources: tuple[str, ...]
+    frame: pd.DataFrame = field(repr=False)
+    metrics: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+    data_key: bytes = field(default=b"", repr=False)
+    tasks_named: bool = True
+
+    @property
+    def tasks(self) -> tuple[str, ...]:
+        """The tasks in the log, sorted."""
+        return tuple(sorted(self.frame["task"].unique()))
+
+    @property
+    def filters(self) -> tuple[str, ...]:
+        """lm-eval's filters in the log (empty for formats without filters)."""
+        values = self.frame["filter"].dropna().unique()
+        return tuple(sorted(str(value) for value in values))
+
+
+def long_frame(rows: dict[str, list]) -> pd.DataFrame:
+    """The long table from column lists (missing "hash"/"filter" lists become None)."""
+    import pandas as pd
+
+    size = len(rows["case"])
+    columns = {}
+    for name in COLUMNS:
+        values = rows.get(name)
+        columns[name] = [None] * size if values is None else values
+    frame = pd.DataFrame(columns)
+    frame["value"] = pd.to_numeric(frame["value"], errors="coerce").astype("float64")
+    frame["repeat"] = frame["repeat"].astype("int64")
+    for name in ("system", "task", "case", "metric"):
+        frame[name] = frame[name].astype("str")
+    return frame
+
+
+def repeat_number(value: object, default: int, where: str) -> int:
+    """A repeat number (an epoch, a train trial) as logged: a whole number, else refused.
+
+    Examples
+    --------
+    >>> repeat_number(None, 1, "x"), repeat_number(3, 1, "x"), repeat_number(2.0, 1, "x")
+    (1, 3, 2)
+    """
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        raise LogError(f"{where}: the repeat number {str(value)[:40]!r} is not a whole number.")
+    return int(value)

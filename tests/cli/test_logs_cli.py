@@ -1,0 +1,159 @@
+"""``python -m calculator cases A B`` on harness logs: JSON keys, text, refusals as one line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from calculator.cli import main
+
+LOGS = Path(__file__).resolve().parents[1] / "data" / "evallogs"
+DUMMY1 = LOGS / "generated" / "lm-eval" / "dummy-seed1"
+DUMMY2 = LOGS / "generated" / "lm-eval" / "dummy-seed2"
+MOCK = LOGS / "generated" / "inspect"
+HELM = LOGS / "helm"
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(["cases", *map(str, argv)])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def one_line(err: str) -> str:
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    return err
+
+
+def test_results_folders_json_has_input_tasks_and_pooled_table(capsys):
+    status, out, _ = run_cli(capsys, DUMMY1, DUMMY2, "--json")
+    assert status == 0
+    payload = json.loads(out)
+    assert payload["input"]["format"] == "lm-eval"
+    assert payload["input"]["metric"] == "acc"
+    assert payload["input"]["filter"] == "none"
+    assert "acc_norm" in payload["input"]["other_metrics"]
+    tasks = {task["task"]: task for task in payload["tasks"]}
+    assert set(tasks) == {"toy_add", "toy_mul"}
+    for key in "abcd":
+        assert payload["table"][key] == sum(task["table"][key] for task in tasks.values())
+    assert payload["clustered_by_task"]["clusters"] == 2
+    assert all(task["holm_pvalue"] >= task["pvalue"] for task in tasks.values())
+    assert payload["multiplicity"] == {"method": "holm", "family": 2}
+
+
+def test_text_names_the_metric_why_and_the_others(capsys):
+    status, out, _ = run_cli(capsys, DUMMY1, DUMMY2, "--metric", "acc_norm")
+    assert status == 0
+    assert "metric    acc_norm (named with --metric); also logged: acc" in out
+    assert "Holm-adjusted across tasks" in out and "task as cluster" in out
+    assert "1 task(s) do not log 'acc_norm' and are left out: toy_gen" in out
+
+
+def test_several_filters_are_a_one_line_refusal(capsys):
+    status, out, err = run_cli(capsys, DUMMY1, DUMMY2, "--metric", "exact_match")
+    assert status == 2 and out == ""
+    assert "flexible-extract, strict-match" in one_line(err) and "--filter NAME" in err
+
+
+def test_inspect_epochs_state_both_tests_by_question(capsys):
+    a, b = MOCK / "mock-a-3epochs.eval", MOCK / "mock-b-1epoch.json"
+    status, out, _ = run_cli(capsys, a, b)
+    assert status == 0
+    assert "clustered McNemar test" in out and "exact paired sign-flip permutation test" in out
+    assert "per-case tests, which would count them as independent, are not reported" in out
+    status, out, _ = run_cli(capsys, a, b, "--json")
+    payload = json.loads(out)
+    (task,) = payload["tasks"]
+    assert task["repeats"] and task["clustered_by_question"]["clusters"] == 10
+    assert task["pass_share_sign_flip"]["questions"] == 10
+    assert "mcnemar_exact" not in payload  # the per-sample test is not reported
+
+
+def test_fail_if_worse_is_refused_with_repeats(capsys):
+    a, b = MOCK / "mock-a-3epochs.eval", MOCK / "mock-b-3epochs.eval"
+    status, _, err = run_cli(capsys, a, b, "--fail-if-worse")
+    assert status == 2 and "treat dependent cases as independent" in one_line(err)
+
+
+def test_partial_credit_refusal_says_what_to_do(capsys):
+    a, b = MOCK / "mock-a-3epochs.eval", MOCK / "mock-b-3epochs.eval"
+    status, _, err = run_cli(capsys, a, b, "--metric", "graded")
+    assert status == 2 and "--threshold" in one_line(err) and "partial credit" in err
+
+
+def test_helm_gate_runs_on_one_task(capsys):
+    a = HELM / "bbq_meta_llama-3-8b-chat_per_instance_stats.json"
+    b = HELM / "bbq_openai_gpt-4o-2024-05-13_per_instance_stats.json"
+    # A = llama, B = gpt-4o: B is better, so the worse-gate passes (exit 0) ...
+    assert run_cli(capsys, a, b, "--fail-if-worse")[0] == 0
+    # ... and the other way round it fails (23 only-llama-fails vs 2: p = 1.9e-05).
+    assert run_cli(capsys, b, a, "--fail-if-worse")[0] == 1
+
+
+def test_unpaired_share_refusal_and_the_flag(capsys):
+    data = LOGS.parent
+    a, b = data / "samples_gsm8k_model_a.jsonl", data / "samples_gsm8k_model_b.jsonl"
+    status, _, err = run_cli(capsys, a, b)
+    assert status == 2 and "over the limit of 5%" in one_line(err)
+    assert run_cli(capsys, a, b, "--allow-exclusions")[0] == 0
+
+
+def test_near_misses_are_one_line(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    status, _, err = run_cli(capsys, empty, DUMMY1)
+    assert status == 2 and "a folder without an evaluation log" in one_line(err)
+    pretty = tmp_path / "log.jsonl"
+    pretty.write_text(json.dumps({"a": 1, "b": [1, 2]}, indent=2))
+    status, _, err = run_cli(capsys, pretty, pretty)
+    assert status == 2 and "not JSON Lines" in one_line(err)
+    status, _, err = run_cli(capsys, MOCK / "mock-a-3epochs.eval")
+    assert status == 2 and "give B's log" in one_line(err)
+
+
+def test_column_options_do_not_apply_to_logs(capsys, tmp_path):
+    status, _, err = run_cli(capsys, DUMMY1, DUMMY2, "--a", "acc")
+    assert status == 2 and "--metric" in one_line(err)
+    plain = tmp_path / "runs.csv"
+    plain.write_text("id,old,new\nq1,1,0\nq2,0,1\n")
+    status, _, err = run_cli(capsys, plain, "--metric", "acc")
+    assert status == 2 and "--a and --b" in one_line(err)
+
+
+@pytest.mark.parametrize("name", ["renamed.txt"])
+def test_a_log_under_any_name_is_read(tmp_path, capsys, name):
+    source = next(DUMMY1.glob("samples_toy_add_*"))
+    other = next(DUMMY2.glob("samples_toy_add_*"))
+    shutil.copy(source, tmp_path / name)
+    status, out, _ = run_cli(capsys, tmp_path / name, other, "--json")
+    assert status == 0 and json.loads(out)["input"]["format"] == "lm-eval"
+
+
+def test_compare_three_logs_counts_each_systems_passes(capsys):
+    files = sorted((LOGS / "lm-eval").glob("output__*winogrande*"))
+    status = main(["compare", *map(str, files), "--json"])
+    payload = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert payload["input"]["format"] == "lm-eval" and payload["input"]["metric"] == "exact_match"
+    assert payload["input"]["filter"] == "get-answer"
+    passes = [
+        sum(json.loads(line)["exact_match"] == 1 for line in path.read_text().splitlines())
+        for path in files
+    ]
+    assert [system["passes"] for system in payload["systems"]] == passes
+    assert payload["n"] == 10
+
+
+def test_compare_refuses_repeated_samples(capsys):
+    files = [
+        MOCK / "mock-a-3epochs.eval",
+        MOCK / "mock-b-3epochs.eval",
+        MOCK / "mock-b-1epoch.json",
+    ]
+    status = main(["compare", *map(str, files)])
+    err = capsys.readouterr().err
+    assert status == 2 and "compare two systems at a time with `cases`" in one_line(err)

@@ -1,0 +1,103 @@
+"""The per-case page's section for evaluation-harness logs: two uploaders taking several files
+each, the comparison's report (the core's lines, as text) and the per-task table."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from calculator.logs import LogAnalysis, LogError, analyze_logs, pair_logs, read_log_data
+from calculator.logs.report import report_lines
+from ui import logs_words as words
+from ui.words import escape_markdown
+
+__all__ = ["logs_section", "task_frame"]
+
+Files = tuple[tuple[str, bytes], ...]
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _compare(
+    a: Files,
+    b: Files,
+    metric: str | None,
+    chosen_filter: str | None,
+    threshold: float | None,
+    allow: bool,
+) -> LogAnalysis:
+    logs = read_log_data(a, system="A"), read_log_data(b, system="B")
+    paired = pair_logs(
+        *logs,
+        metric=metric,
+        filter=chosen_filter,
+        threshold=threshold,
+        allow_exclusions=allow,
+    )
+    return analyze_logs(paired)
+
+
+def _number(text: str) -> float | None | bool:
+    """The threshold typed: None when empty, False when not a finite number."""
+    import math
+
+    if not text.strip():
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        return False
+    return value if math.isfinite(value) else False
+
+
+def task_frame(result: LogAnalysis) -> pd.DataFrame:
+    """One row per task: its table, its test, its p-value and Holm-adjusted p-value."""
+    rows = []
+    for task in result.tasks:
+        t = task.analysis.table
+        rows.append((task.task, t.a, t.b, t.c, t.d, task.test, task.pvalue, task.holm_pvalue))
+    return pd.DataFrame(rows, columns=list(words.TABLE_COLUMNS))
+
+
+def logs_section() -> None:
+    """A switch that opens the uploaders, the options and, with both logs, the report."""
+    if not st.checkbox(words.TITLE, key="logs_show"):
+        return
+    with st.container(border=True):
+        st.write(words.INTRO)
+        left, right = st.columns(2)
+        given = []
+        for column, label, key in (
+            (left, words.A_LABEL, "logs_a"),
+            (right, words.B_LABEL, "logs_b"),
+        ):
+            uploads = column.file_uploader(
+                label, type=list(words.LOG_TYPES), accept_multiple_files=True, key=key
+            )
+            given.append(tuple((item.name, item.getvalue()) for item in uploads or ()))
+        options = st.columns(4)
+        metric = options[0].text_input(
+            words.METRIC_LABEL, help=words.METRIC_HELP, key="logs_metric"
+        )
+        chosen = options[1].text_input(
+            words.FILTER_LABEL, help=words.FILTER_HELP, key="logs_filter"
+        )
+        cut = options[2].text_input(
+            words.THRESHOLD_LABEL, help=words.THRESHOLD_HELP, key="logs_threshold"
+        )
+        allow = options[3].checkbox(words.ALLOW_LABEL, help=words.ALLOW_HELP, key="logs_allow")
+        threshold = _number(cut)
+        if threshold is False:
+            st.error(words.BAD_THRESHOLD)
+            return
+        if not given[0] or not given[1]:
+            st.caption(words.PROMPT)
+            return
+        try:
+            result = _compare(
+                given[0], given[1], metric.strip() or None, chosen.strip() or None, threshold, allow
+            )
+        except LogError as error:
+            st.error(escape_markdown(str(error)))
+            return
+        st.text("\n".join(report_lines(result)))
+        st.dataframe(task_frame(result), hide_index=True, key="logs_tasks")
