@@ -339,16 +339,21 @@ def build_report(
     )
     sentences.extend(caveat for caveat in caveats if caveat)
     if gates.count > 1:
-        correlation = "independent" if gates.rho == 0 else f"correlated (ρ = {gates.rho:g})"
-        sentences.append(
-            f"With {gates.count:,} {correlation} release gates each at α = {gates.alpha:g}, the "
-            f"chance of at least one false alarm on a change that does nothing is "
-            f"{format_percent(gates.false_alarm)}; testing each gate at "
-            f"{format_level(gates.bonferroni_alpha)} (Bonferroni) or "
-            f"{format_level(gates.sidak_alpha)} (Šidák) keeps "
-            f"it at or below {gates.alpha:g}."
-        )
+        sentences.append(_gates_sentence(gates))
     return " ".join(sentences)
+
+
+def _gates_sentence(gates: GateRates) -> str:
+    """The false-alarm rate of several gates and the per-gate levels that bound it."""
+    correlation = "independent" if gates.rho == 0 else f"correlated (ρ = {gates.rho:g})"
+    return (
+        f"With {gates.count:,} {correlation} release gates each at α = {gates.alpha:g}, the "
+        f"chance of at least one false alarm on a change that does nothing is "
+        f"{format_percent(gates.false_alarm)}; testing each gate at "
+        f"{format_level(gates.bonferroni_alpha)} (Bonferroni) or "
+        f"{format_level(gates.sidak_alpha)} (Šidák) keeps "
+        f"it at or below {gates.alpha:g}."
+    )
 
 
 def _or_none(value: float | None) -> str:
