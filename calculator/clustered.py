@@ -17,6 +17,7 @@ from scipy import special, stats
 
 from calculator.errors import CalculatorError, CalculatorTypeError
 from calculator.table import PairedTable
+from calculator.tails import log_normal_pvalue
 
 __all__ = [
     "Clusters",
@@ -443,12 +444,7 @@ def cluster_aware_test(
     tango, _ = score_test(table.b, table.c, table.n, null, "two-sided")
     robust = cluster_score(clusters, null)
     z = tango if abs(tango) <= abs(robust) else robust
-    if alternative == "greater":
-        log_p = float(special.log_ndtr(-z))
-    elif alternative == "less":
-        log_p = float(special.log_ndtr(z))
-    else:
-        log_p = min(0.0, math.log(2.0) + float(special.log_ndtr(-abs(z))))
+    log_p = log_normal_pvalue(z, alternative)
     tango_low, tango_high = b_minus_a_interval(table, (1.0 - level) / 2.0)
     robust_low, robust_high = cluster_score_interval(clusters, level)
     return ClusterAwareTest(

@@ -12,14 +12,13 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-from scipy import special
-
 from calculator._validation import check_choice, check_probability
 from calculator.errors import CalculatorError
 from calculator.intervals import difference_interval, tango_score
 from calculator.mcnemar import LN10
 from calculator.significance import rejects
 from calculator.table import PairedTable
+from calculator.tails import log_normal_pvalue
 
 __all__ = [
     "MARGIN_HYPOTHESES",
@@ -93,12 +92,7 @@ def score_test(
     (5.0, 0.0253)
     """
     z = -tango_score(b, c, n, -null_difference)
-    if alternative == "greater":
-        log_p = float(special.log_ndtr(-z))
-    elif alternative == "less":
-        log_p = float(special.log_ndtr(z))
-    else:
-        log_p = min(0.0, math.log(2.0) + float(special.log_ndtr(-abs(z))))
+    log_p = log_normal_pvalue(z, alternative)
     return z, log_p
 
 
