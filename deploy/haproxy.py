@@ -35,7 +35,7 @@ HEALTH_PATH = "/_stcore/health"
 MULTIPART_MARGIN_MB = 1
 #: The container's port: Streamlit's default, for the replicas and for the balancer alike.
 CONTAINER_PORT = 8501
-#: Server slots the compose configuration resolves through Docker's DNS: the most replicas it serves.
+#: Server slots that the compose configuration fills through Docker's DNS: the most replicas.
 COMPOSE_SLOTS = 16
 
 
@@ -123,8 +123,7 @@ def compose_config(*, upload_mb: int, slots: int = COMPOSE_SLOTS) -> str:
         bind=f":{CONTAINER_PORT}",
         cookie="insert indirect nocache httponly dynamic\n    dynamic-cookie-key mcnemar",
         servers=[
-            f"    server-template app {slots} app:{CONTAINER_PORT} "
-            "resolvers docker init-addr none",
+            f"    server-template app {slots} app:{CONTAINER_PORT} resolvers docker init-addr none",
             "",
             "resolvers docker",
             "    nameserver dns 127.0.0.11:53",

@@ -9,6 +9,7 @@ no grandchild survives its parent. On Linux each child is also told to receive S
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
@@ -89,10 +90,8 @@ def stop_all(children: Sequence[Child], grace: float = 10.0) -> None:
             os.killpg(child.pid, signal.SIGTERM)
     deadline = time.monotonic() + grace
     for child in children:
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             child.process.wait(timeout=max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            pass
     while time.monotonic() < deadline and any(group_alive(c.pid) for c in children):
         time.sleep(0.05)  # grandchildren that outlive their group's leader
     for child in children:

@@ -48,6 +48,11 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def find_haproxy() -> str | None:
+    """HAProxy's program: on PATH, else where Debian's package puts it; None without it."""
+    return shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
+
+
 def replica_command(app: Path, port: int) -> list[str]:
     """``streamlit run`` on 127.0.0.1:`port`, headless, with no usage statistics."""
     return [
@@ -127,9 +132,7 @@ def start(args: argparse.Namespace, run_dir: Path, children: list[Child]) -> Non
     stats_socket = run_dir / "haproxy.sock"
     config = run_dir / "haproxy.cfg"
     config.write_text(
-        local_config(
-            ports, port=args.port, upload_mb=upload_limit_mb(), stats_socket=stats_socket
-        )
+        local_config(ports, port=args.port, upload_mb=upload_limit_mb(), stats_socket=stats_socket)
     )
     balancer = Child.start(
         "haproxy", [args.haproxy, "-db", "-f", str(config)],
@@ -160,7 +163,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=8600, help="the balancer's port on 127.0.0.1")
     parser.add_argument("--app", type=Path, default=ROOT / "app.py", help="the Streamlit script")
     parser.add_argument("--log-dir", type=Path, default=LOG_DIR, help="the servers' logs")
-    parser.add_argument("--haproxy", default=shutil.which("haproxy"), help="HAProxy's program")
+    parser.add_argument(
+        "--haproxy", default=find_haproxy(),
+        help="HAProxy's program (default: haproxy on PATH, else /usr/sbin/haproxy)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if not 1 <= args.replicas <= 64:
         parser.error(f"--replicas must be between 1 and 64, but got {args.replicas}")
