@@ -269,7 +269,7 @@ def _ratio(value: float | None, floor: float | None) -> str:
     return f"{value / floor:.2f}x" if value is not None and floor else "-"
 
 
-def _cell(value: float | None) -> str:
+def cell(value: float | None) -> str:
     return "-" if value is None else f"{value:,.0f}"
 
 
@@ -299,7 +299,7 @@ def report(rounds: dict[str, list[Round]]) -> None:
         ]  # fmt: skip
         for name, left, right in rows:
             ratio = _ratio(right, left) if name not in ("reruns", "errors") else ""
-            print(f"| {n} | {name} | {_cell(left)} | {_cell(right)} | {ratio} |")
+            print(f"| {n} | {name} | {cell(left)} | {cell(right)} | {ratio} |")
     lines = [
         line for name, series in rounds.items() for r in series for line in error_lines(name, r)
     ]
@@ -354,7 +354,7 @@ def report_url(url: str, rounds: list[Round]) -> None:
     print("|---|---|---|---|---|")
     for r in rounds:
         median, p95 = latency_ms(r.latencies, "median"), latency_ms(r.latencies, "p95")
-        print(f"| {r.sessions} | {_cell(median)} | {_cell(p95)} | {len(r.latencies)} "
+        print(f"| {r.sessions} | {cell(median)} | {cell(p95)} | {len(r.latencies)} "
               f"| {len(r.errors)} |")  # fmt: skip
     lines = [line for r in rounds for line in error_lines(url, r)]
     if lines:
