@@ -18,7 +18,7 @@ from browser_setup import must_run
 
 from deploy.haproxy import COOKIE, body_limit_bytes, upload_limit_mb
 from deploy.launcher import Launched, LaunchFailed, launch, launched
-from deploy.serve import find_haproxy, free_port
+from deploy.serve import find_haproxy, free_port, parse_args
 
 
 def _require_haproxy() -> None:
@@ -50,10 +50,15 @@ def _assert_nothing_left(served: Launched) -> None:
     assert served.left_running() == [], f"still running:\n{served.output()}"
 
 
+def _logs(factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """The command's --log-dir option: each launch its own folder, none in artifacts/."""
+    return "--log-dir", str(factory.mktemp("serve"))
+
+
 @pytest.fixture(scope="module")
-def served():
+def served(tmp_path_factory: pytest.TempPathFactory):
     _require_haproxy()
-    with launched(2) as running:
+    with launched(2, None, *_logs(tmp_path_factory)) as running:
         yield running
 
 
@@ -92,32 +97,47 @@ def test_an_upload_over_the_apps_limit_is_refused_by_the_balancer(served) -> Non
     assert _status_line(port, head) == "HTTP/1.1 413 Payload Too Large"
 
 
-def test_ctrl_c_stops_every_process_it_started() -> None:
+def test_ctrl_c_stops_every_process_it_started(tmp_path_factory) -> None:
     _require_haproxy()
     port = free_port()
-    served = launch(1, port)
+    served = launch(1, port, *_logs(tmp_path_factory))
     assert served.stop(signal.SIGINT) == 0
     _assert_nothing_left(served)
     with socket.socket() as probe:  # the balancer's port is free again
         probe.bind(("127.0.0.1", port))
 
 
-def test_a_replica_that_dies_stops_everything_with_an_error() -> None:
+def test_a_replica_that_dies_stops_everything_with_an_error(tmp_path_factory) -> None:
     _require_haproxy()
-    served = launch(1, free_port())
+    served = launch(1, free_port(), *_logs(tmp_path_factory))
     os.killpg(served.child_pids()[0], signal.SIGKILL)  # as the out-of-memory killer would
     assert served.process.wait(timeout=60) == 1
     assert "replica 1 exited" in served.output()
     _assert_nothing_left(served)
 
 
-def test_a_balancer_that_cannot_start_stops_the_replicas() -> None:
+def test_a_balancer_that_cannot_start_stops_the_replicas(tmp_path_factory) -> None:
     _require_haproxy()
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         with pytest.raises(LaunchFailed, match="exit code 1") as raised:
-            launch(1, port)
+            launch(1, port, *_logs(tmp_path_factory))
     assert "deploy.serve: haproxy exited" in raised.value.served.output()
     _assert_nothing_left(raised.value.served)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--replicas", "0"], "--replicas must be between 1 and 64, but got 0"),
+        (["--port", "70000"], "--port must be between 1 and 65535, but got 70000"),
+        (["--app", "no_such_app.py"], "--app no_such_app.py is not a file"),
+    ],
+)
+def test_bad_options_exit_2_with_one_line(argv: list[str], message: str, capsys) -> None:
+    with pytest.raises(SystemExit) as exited:
+        parse_args(argv)
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1].endswith(message)
