@@ -123,7 +123,8 @@ def compose_config(*, upload_mb: int, slots: int = COMPOSE_SLOTS) -> str:
         bind=f":{CONTAINER_PORT}",
         cookie="insert indirect nocache httponly dynamic\n    dynamic-cookie-key mcnemar",
         servers=[
-            f"    server-template app {slots} app:{CONTAINER_PORT} resolvers docker init-addr none",
+            f"    server-template app {slots} app:{CONTAINER_PORT} resolvers docker "
+            "resolve-prefer ipv4 init-addr none",
             "",
             "resolvers docker",
             "    nameserver dns 127.0.0.11:53",
