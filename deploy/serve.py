@@ -73,15 +73,10 @@ def servers_up(stats_socket: Path) -> tuple[int, int]:
         chunks = []
         while chunk := runtime.recv(65536):
             chunks.append(chunk)
-    rows = b"".join(chunks).decode().lstrip("# ").splitlines()
-    header = rows[0].split(",")
-    pxname, svname, status = (header.index(key) for key in ("pxname", "svname", "status"))
-    servers = [
-        row.split(",")
-        for row in rows[1:]
-        if row.startswith("replicas,") and row.split(",")[svname] != "BACKEND"
-    ]
-    return sum(row[status] == "UP" for row in servers if row[pxname] == "replicas"), len(servers)
+    rows = [row.split(",") for row in b"".join(chunks).decode().lstrip("# ").splitlines()]
+    pxname, svname, status = (rows[0].index(key) for key in ("pxname", "svname", "status"))
+    servers = [row for row in rows[1:] if row[pxname] == "replicas" and row[svname] != "BACKEND"]
+    return sum(row[status] == "UP" for row in servers), len(servers)
 
 
 def wait_balanced(balancer: Child, stats_socket: Path, replicas: int) -> None:
