@@ -75,7 +75,11 @@ def servers_up(stats_socket: Path) -> tuple[int, int]:
             chunks.append(chunk)
     rows = [row.split(",") for row in b"".join(chunks).decode().lstrip("# ").splitlines()]
     pxname, svname, status = (rows[0].index(key) for key in ("pxname", "svname", "status"))
-    servers = [row for row in rows[1:] if row[pxname] == "replicas" and row[svname] != "BACKEND"]
+    servers = [
+        row
+        for row in rows[1:]
+        if len(row) == len(rows[0]) and row[pxname] == "replicas" and row[svname] != "BACKEND"
+    ]
     return sum(row[status] == "UP" for row in servers), len(servers)
 
 
