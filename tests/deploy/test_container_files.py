@@ -26,7 +26,7 @@ from deploy.haproxy import (
     local_config,
     upload_limit_mb,
 )
-from deploy.serve import find_haproxy
+from deploy.serve import find_haproxy, replica_command
 
 DEPLOY = ROOT / "deploy"
 DOCKERFILE = (DEPLOY / "Dockerfile").read_text()
@@ -128,3 +128,9 @@ def test_compose_file_has_no_tabs_and_two_space_indents() -> None:
         assert "\t" not in line, f"compose.yaml line {number} has a tab"
         indent = len(line) - len(line.lstrip(" "))
         assert indent % 2 == 0, f"compose.yaml line {number} is indented by {indent}"
+
+
+def test_the_replicas_listen_on_loopback_only() -> None:
+    command = replica_command(ROOT / "app.py", 9001)
+    assert command[command.index("--server.address") + 1] == "127.0.0.1"
+    assert command[command.index("--server.port") + 1] == "9001"
