@@ -1,12 +1,15 @@
 """A lecture hall on one machine: one server against replicas behind HAProxy, in one run.
 
-    python benchmarks/bench_replicas.py [--sessions 60] [--replicas 2] [--seconds 30] [--json]
+    python benchmarks/bench_replicas.py [--sessions 60] [--replicas 2] [--seconds 30]
+                                        [--repeats 1] [--json]
 
 The same classroom as ``bench_load.py`` (simulated sessions speaking Streamlit's protocol, each
 moving the calculator's b slider every ``--pause`` s give or take half of it, for ``--seconds``)
 runs twice on this machine: against one ``streamlit run app.py``, then against
 ``python -m deploy.serve --replicas N`` (N servers behind HAProxy, every session's websocket
 through the balancer). Both are started fresh from this clone and stopped after their round.
+With ``--repeats N`` each setup runs N rounds, alternating which goes first (A B, B A, ...),
+and the figures pool the rounds' reruns; each round's p95 is printed as it ends.
 
 Target (issue 26): through the balancer, rerun p95 at most 0.6x one server's, with 0 errors.
 One server uses one core, so two replicas can at best halve the wait of a classroom that keeps
@@ -111,6 +114,31 @@ def report(args: argparse.Namespace, rounds: dict[str, bench_load.Round], loads:
         print("\nerrors by kind:\n" + "\n".join(lines))
 
 
+def pooled(rounds: list[bench_load.Round]) -> bench_load.Round:
+    """The rounds of one setup as one: their latencies and errors together."""
+    result = bench_load.Round(rounds[0].sessions)
+    for r in rounds:
+        result.latencies.extend(r.latencies)
+        for kind in r.errors:
+            result.error(kind, r.examples.get(kind, ""))
+    return result
+
+
+def run(args: argparse.Namespace) -> dict[str, bench_load.Round]:
+    """Each setup `--repeats` times, in the order A B, B A, A B, ...; each round printed."""
+    setups = {"one server": one_server, f"{args.replicas} replicas": behind_balancer}
+    measured: dict[str, list[bench_load.Round]] = {name: [] for name in setups}
+    for repeat in range(args.repeats):
+        order = list(setups) if repeat % 2 == 0 else list(setups)[::-1]
+        for name in order:
+            result = setups[name](args)
+            measured[name].append(result)
+            p95 = bench_load.latency_ms(result.latencies, "p95")
+            print(f"{name}, round {repeat + 1}: p95 {bench_load.cell(p95)} ms, "
+                  f"{len(result.errors)} errors; {load_line('at')}", file=sys.stderr)  # fmt: skip
+    return {name: pooled(rounds) for name, rounds in measured.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sessions", type=int, default=60)
@@ -118,11 +146,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="length of each round")
     parser.add_argument("--pause", type=float, default=2.0, help="seconds between moves")
     parser.add_argument("--answer-timeout", type=float, default=bench_load.ANSWER_TIMEOUT)
+    parser.add_argument(
+        "--repeats", type=int, default=1,
+        help="rounds of each setup, alternating which goes first; the figures pool them",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     loads = [load_line("started")]
-    rounds = {"one server": one_server(args)}
-    rounds[f"{args.replicas} replicas"] = behind_balancer(args)
+    rounds = run(args)
     loads.append(load_line("finished"))
     if args.json:
         ratio, met = verdict(*rounds.values())
