@@ -44,6 +44,7 @@ class Launched:
     process: subprocess.Popen
     lines: list[str] = field(default_factory=list)
     ready: threading.Event = field(default_factory=threading.Event)
+    reader: threading.Thread | None = None
 
     def child_pids(self) -> list[int]:
         """The replicas' and the balancer's pids, as the command printed them."""
@@ -60,15 +61,19 @@ class Launched:
         self.ready.set()  # the command ended: whoever waits must look at why
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = STOP_TIMEOUT_S) -> int:
-        """Send `sig` to the command (as Ctrl-C or a service manager would); its exit code."""
+        """Send `sig` to the command (as Ctrl-C or a service manager would); its exit code,
+        once every line it printed has been read."""
         if self.process.poll() is None:
             self.process.send_signal(sig)
         try:
-            return self.process.wait(timeout=timeout)
+            code = self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
             raise
+        if self.reader is not None:
+            self.reader.join(timeout)
+        return code
 
     def left_running(self) -> list[int]:
         """The command's own group and its children's groups that still have a process."""
@@ -95,7 +100,8 @@ def launch(replicas: int, port: int, *extra: str, timeout: float = START_TIMEOUT
         start_new_session=True,
     )
     served = Launched(f"http://127.0.0.1:{port}/", process)
-    threading.Thread(target=served._read, daemon=True).start()
+    served.reader = threading.Thread(target=served._read, daemon=True)
+    served.reader.start()
     served.ready.wait(timeout)
     if any(line.startswith("serving ") for line in list(served.lines)):
         return served
