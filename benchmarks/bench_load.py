@@ -113,7 +113,7 @@ class Slider:
     page_hash: str
 
 
-async def _read_run(  # noqa: ANN001
+async def read_run(  # noqa: ANN001
     socket, found: dict[str, Slider], key: str, timeout: float
 ) -> tuple[str, str] | None:
     """Read messages until the run finishes and note the slider found; return the failure of
@@ -141,7 +141,7 @@ async def _read_run(  # noqa: ANN001
             return failure
 
 
-def _move(slider: Slider, value: float) -> bytes:
+def move_message(slider: Slider, value: float) -> bytes:
     message = BackMsg()
     rerun = message.rerun_script
     rerun.query_string = ""
@@ -182,7 +182,7 @@ async def session(
             first.rerun_script.query_string = ""
             await socket.send(first.SerializeToString())
             found: dict[str, Slider] = {}
-            if failure := await _read_run(socket, found, key, timeout):
+            if failure := await read_run(socket, found, key, timeout):
                 out.error(f"{phase}: {failure[0]}", failure[1])
             if key not in found:
                 out.error(f"first run: no slider with key {key!r}")
@@ -193,8 +193,8 @@ async def session(
             while time.monotonic() < until:
                 value = float(rng.randrange(0, 101))
                 started = time.perf_counter()
-                await socket.send(_move(found[key], value))
-                if failure := await _read_run(socket, found, key, timeout):
+                await socket.send(move_message(found[key], value))
+                if failure := await read_run(socket, found, key, timeout):
                     out.error(f"{phase}: {failure[0]}", failure[1])
                 else:
                     out.latencies.append(time.perf_counter() - started)

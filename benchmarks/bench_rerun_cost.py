@@ -65,8 +65,8 @@ def variant_script(folder: Path, left_out: list[str]) -> Path:
 
 
 async def _rerun(socket, slider: bench_load.Slider, value: float) -> None:  # noqa: ANN001
-    await socket.send(bench_load._move(slider, value))
-    failure = await bench_load._read_run(socket, {}, KEY, bench_load.ANSWER_TIMEOUT)
+    await socket.send(bench_load.move_message(slider, value))
+    failure = await bench_load.read_run(socket, {}, KEY, bench_load.ANSWER_TIMEOUT)
     if failure:
         raise RuntimeError(f"a rerun failed: {failure}")
 
@@ -79,7 +79,7 @@ async def cpu_per_rerun(server: Server, reruns: int) -> float:
         first.rerun_script.query_string = ""
         await socket.send(first.SerializeToString())
         found: dict[str, bench_load.Slider] = {}
-        if failure := await bench_load._read_run(socket, found, KEY, bench_load.ANSWER_TIMEOUT):
+        if failure := await bench_load.read_run(socket, found, KEY, bench_load.ANSWER_TIMEOUT):
             raise RuntimeError(f"the first run failed: {failure}")
         values = [float(v) for v in range(1, 101, 2)][: WARM_UP + reruns]
         for value in values[:WARM_UP]:
