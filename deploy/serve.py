@@ -5,7 +5,7 @@
 Starts N ``streamlit run app.py`` servers on free loopback ports and HAProxy (Debian's package:
 ``apt-get install -y haproxy``) on 127.0.0.1:PORT with the configuration of deploy/haproxy.py,
 waits until every replica answers its health check through the balancer's own checks, prints
-the address, and serves until Ctrl-C (SIGINT) or SIGTERM; then it stops the balancer and the
+the address, and serves until Ctrl-C (SIGINT), SIGTERM or SIGHUP; then it stops the balancer and the
 replicas, each as a whole process group, and exits with nothing left running. If a replica or
 the balancer fails to start, or exits while serving, everything else is stopped too and the
 command exits with code 1. Everything listens on 127.0.0.1 only.
@@ -103,12 +103,14 @@ def wait_balanced(balancer: Child, stats_socket: Path, replicas: int) -> None:
 
 @contextmanager
 def _stop_on_signals() -> Iterator[None]:
-    """Turn SIGINT and SIGTERM into `Stop` while serving; ignore them while stopping."""
+    """Turn SIGINT, SIGTERM and SIGHUP (the terminal closed) into `Stop` while serving; ignore
+    them while stopping."""
 
     def handler(signum: int, frame: object) -> None:
         raise Stop(signal.Signals(signum).name)
 
-    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    stopping = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    previous = {sig: signal.signal(sig, handler) for sig in stopping}
     try:
         yield
     finally:

@@ -97,11 +97,12 @@ def test_an_upload_over_the_apps_limit_is_refused_by_the_balancer(served) -> Non
     assert _status_line(port, head) == "HTTP/1.1 413 Payload Too Large"
 
 
-def test_ctrl_c_stops_every_process_it_started(tmp_path_factory) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGHUP], ids=["ctrl-c", "hangup"])
+def test_ctrl_c_stops_every_process_it_started(sig: int, tmp_path_factory) -> None:
     _require_haproxy()
     port = free_port()
     served = launch(1, port, *_logs(tmp_path_factory))
-    assert served.stop(signal.SIGINT) == 0
+    assert served.stop(sig) == 0
     _assert_nothing_left(served)
     with socket.socket() as probe:  # the balancer's port is free again
         probe.bind(("127.0.0.1", port))
