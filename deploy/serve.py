@@ -5,10 +5,10 @@
 Starts N ``streamlit run app.py`` servers on free loopback ports and HAProxy (Debian's package:
 ``apt-get install -y haproxy``) on 127.0.0.1:PORT with the configuration of deploy/haproxy.py,
 waits until every replica answers its health check through the balancer's own checks, prints
-the address, and serves until Ctrl-C (SIGINT), SIGTERM or SIGHUP; then it stops the balancer and the
-replicas, each as a whole process group, and exits with nothing left running. If a replica or
-the balancer fails to start, or exits while serving, everything else is stopped too and the
-command exits with code 1. Everything listens on 127.0.0.1 only.
+the address, and serves until Ctrl-C (SIGINT), SIGTERM or SIGHUP; then it stops the balancer
+and the replicas, each as a whole process group, and exits with nothing left running. If a
+replica or the balancer fails to start, or exits while serving, everything else is stopped too
+and the command exits with code 1. Everything listens on 127.0.0.1 only.
 
 The replicas need no extra Streamlit setting behind the balancer: the page, its websocket and
 its uploads all come through the same origin (the balancer's), so CORS and the XSRF cookie
