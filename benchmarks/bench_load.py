@@ -1,6 +1,15 @@
 """A classroom's load without browsers: simulated sessions speaking Streamlit's own protocol.
 
-    python benchmarks/bench_load.py [--sessions 10 30 60] [--seconds 30]
+    python benchmarks/bench_load.py [--sessions 10 30 60] [--seconds 30] [--json]
+    python benchmarks/bench_load.py --url http://127.0.0.1:8600/ [--sessions 60] [--json]
+
+With ``--url`` the classroom runs against a server or a balancer that is already running (for
+example ``python -m deploy.serve``): the rounds of ``--sessions`` once each, the calculator's
+slider (``--key``), and only what a client can measure (latencies, reruns, errors; not the
+server's CPU or memory, nor the tracebacks in its log). Sessions send no cookie, so a balancer
+places each one's websocket as it places a new browser's. ``--json`` prints, per round, the
+sessions, the rerun median and p95 in ms (null when no rerun finished), the reruns and the
+errors by kind.
 
 Each simulated session opens the app's websocket (``/_stcore/stream``), asks for a first run
 (``BackMsg.rerun_script``) as a browser does, finds the slider it will move among the elements
@@ -43,12 +52,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import json
 import random
 import shutil
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -102,7 +113,7 @@ class Slider:
     page_hash: str
 
 
-async def _read_run(  # noqa: ANN001
+async def read_run(  # noqa: ANN001
     socket, found: dict[str, Slider], key: str, timeout: float
 ) -> tuple[str, str] | None:
     """Read messages until the run finishes and note the slider found; return the failure of
@@ -130,7 +141,7 @@ async def _read_run(  # noqa: ANN001
             return failure
 
 
-def _move(slider: Slider, value: float) -> bytes:
+def move_message(slider: Slider, value: float) -> bytes:
     message = BackMsg()
     rerun = message.rerun_script
     rerun.query_string = ""
@@ -143,8 +154,15 @@ def _move(slider: Slider, value: float) -> bytes:
     return message.SerializeToString()
 
 
+def stream_url(url: str) -> str:
+    """The websocket of the app served at `url` (http(s)://host:port/prefix/)."""
+    scheme, rest = url.split("://", 1)
+    ws_scheme = {"http": "ws", "https": "wss"}.get(scheme, scheme)
+    return f"{ws_scheme}://{rest.rstrip('/')}/_stcore/stream"
+
+
 async def session(
-    port: int, key: str, seconds: float, pause: float, seed: int, out: Round, timeout: float
+    url: str, key: str, seconds: float, pause: float, seed: int, out: Round, timeout: float
 ) -> None:
     """One simulated student: open the page, then move the slider for `seconds`.
 
@@ -153,7 +171,6 @@ async def session(
     on, as a student can. No message in time, or a closed socket, ends the session.
     """
     rng = random.Random(seed)
-    url = f"ws://127.0.0.1:{port}/_stcore/stream"
     phase = "connecting"
     try:
         # No client keepalive pings (see the module's docstring); `timeout` bounds every wait.
@@ -165,7 +182,7 @@ async def session(
             first.rerun_script.query_string = ""
             await socket.send(first.SerializeToString())
             found: dict[str, Slider] = {}
-            if failure := await _read_run(socket, found, key, timeout):
+            if failure := await read_run(socket, found, key, timeout):
                 out.error(f"{phase}: {failure[0]}", failure[1])
             if key not in found:
                 out.error(f"first run: no slider with key {key!r}")
@@ -176,8 +193,8 @@ async def session(
             while time.monotonic() < until:
                 value = float(rng.randrange(0, 101))
                 started = time.perf_counter()
-                await socket.send(_move(found[key], value))
-                if failure := await _read_run(socket, found, key, timeout):
+                await socket.send(move_message(found[key], value))
+                if failure := await read_run(socket, found, key, timeout):
                     out.error(f"{phase}: {failure[0]}", failure[1])
                 else:
                     out.latencies.append(time.perf_counter() - started)
@@ -196,6 +213,21 @@ async def session(
         out.error(f"{phase}: {type(error).__name__}", str(error))
 
 
+async def run_students(
+    url: str, key: str, sessions: int, seconds: float, pause: float, timeout: float,
+    result: Round, watch: Callable[[], None] | None = None,
+) -> None:  # fmt: skip
+    """`sessions` simulated students on the app at `url`; `watch()` is called twice a second."""
+    ws = stream_url(url)
+    students = [session(ws, key, seconds, pause, seed, result, timeout) for seed in range(sessions)]
+    gathered = asyncio.gather(*students)
+    while not gathered.done():
+        if watch is not None:
+            watch()
+        await asyncio.wait([gathered], timeout=0.5)
+    await gathered
+
+
 async def run_round(
     server: Server,
     key: str,
@@ -207,14 +239,11 @@ async def run_round(
     result = Round(sessions)
     cpu_before = server.cpu_seconds()
     tracebacks_before = server.traceback_count()
-    students = [
-        session(server.port, key, seconds, pause, seed, result, timeout) for seed in range(sessions)
-    ]
-    gathered = asyncio.gather(*students)
-    while not gathered.done():
+
+    def watch() -> None:
         result.peak_rss = max(result.peak_rss, server.rss_bytes())
-        await asyncio.wait([gathered], timeout=0.5)
-    await gathered
+
+    await run_students(server.url, key, sessions, seconds, pause, timeout, result, watch)
     reruns = max(1, len(result.latencies) + sessions)  # the first runs cost CPU too
     result.cpu_per_rerun = (server.cpu_seconds() - cpu_before) / reruns
     await asyncio.sleep(SETTLE_SECONDS)
@@ -240,7 +269,7 @@ def _ratio(value: float | None, floor: float | None) -> str:
     return f"{value / floor:.2f}x" if value is not None and floor else "-"
 
 
-def _cell(value: float | None) -> str:
+def cell(value: float | None) -> str:
     return "-" if value is None else f"{value:,.0f}"
 
 
@@ -270,7 +299,7 @@ def report(rounds: dict[str, list[Round]]) -> None:
         ]  # fmt: skip
         for name, left, right in rows:
             ratio = _ratio(right, left) if name not in ("reruns", "errors") else ""
-            print(f"| {n} | {name} | {_cell(left)} | {_cell(right)} | {ratio} |")
+            print(f"| {n} | {name} | {cell(left)} | {cell(right)} | {ratio} |")
     lines = [
         line for name, series in rounds.items() for r in series for line in error_lines(name, r)
     ]
@@ -291,7 +320,48 @@ async def measure(server: Server, key: str, args: argparse.Namespace) -> list[Ro
         server.stop()
 
 
-def main() -> None:
+def round_dict(round_: Round, *, server: bool = True) -> dict[str, object]:
+    """A round's figures for --json; the server's CPU and memory only when it was measured."""
+    figures: dict[str, object] = {
+        "sessions": round_.sessions,
+        "rerun_median_ms": latency_ms(round_.latencies, "median"),
+        "rerun_p95_ms": latency_ms(round_.latencies, "p95"),
+        "reruns": len(round_.latencies),
+        "errors": dict(collections.Counter(round_.errors).most_common()),
+    }
+    if server:
+        figures["server_cpu_per_rerun_ms"] = round_.cpu_per_rerun * 1e3
+        figures["server_rss_peak_mb"] = round_.peak_rss / 1e6
+        figures["server_rss_after_close_mb"] = round_.rss_after / 1e6
+    return figures
+
+
+async def classroom(url: str, args: argparse.Namespace) -> list[Round]:
+    """The rounds of --sessions, once each, on a server or balancer that is already running."""
+    rounds = []
+    for sessions in args.sessions:
+        result = Round(sessions)
+        await run_students(
+            url, args.key, sessions, args.seconds, args.pause, args.answer_timeout, result
+        )
+        rounds.append(result)
+    return rounds
+
+
+def report_url(url: str, rounds: list[Round]) -> None:
+    print(f"classroom on {url} (client-side figures only)\n")
+    print("| sessions | rerun median (ms) | rerun p95 (ms) | reruns | errors |")
+    print("|---|---|---|---|---|")
+    for r in rounds:
+        median, p95 = latency_ms(r.latencies, "median"), latency_ms(r.latencies, "p95")
+        print(f"| {r.sessions} | {cell(median)} | {cell(p95)} | {len(r.latencies)} "
+              f"| {len(r.errors)} |")  # fmt: skip
+    lines = [line for r in rounds for line in error_lines(url, r)]
+    if lines:
+        print("\nerrors by kind:\n" + "\n".join(lines))
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sessions", type=int, nargs="+", default=[10, 30, 60])
     parser.add_argument("--seconds", type=float, default=30.0, help="length of each round")
@@ -303,7 +373,24 @@ def main() -> None:
         help="seconds without any message from the server before a run counts as an error",
     )  # fmt: skip
     parser.add_argument("--app", type=Path, default=ROOT / "app.py")
-    args = parser.parse_args()
+    parser.add_argument(
+        "--url", help="run against this server or balancer, already running (no floor)"
+    )
+    parser.add_argument("--key", default="b_slider", help="with --url: the slider to move")
+    parser.add_argument("--json", action="store_true", help="print the rounds' figures as JSON")
+    return parser.parse_args(argv)
+
+
+def main() -> None:
+    args = parse_args()
+    if args.url:
+        rounds = asyncio.run(classroom(args.url, args))
+        if args.json:
+            figures = [round_dict(r, server=False) for r in rounds]
+            print(json.dumps({"url": args.url, "rounds": figures}, indent=2))
+        else:
+            report_url(args.url, rounds)
+        return
     scratch = Path(tempfile.mkdtemp(prefix="bench_load_"))
     shutil.copy(Path(__file__).with_name("chart_floor_app.py"), scratch / "chart_floor_app.py")
     logs = ARTIFACTS / "bench"
@@ -313,6 +400,10 @@ def main() -> None:
         "floor": asyncio.run(measure(floor, "value", args)),
         "calculator": asyncio.run(measure(app, "b_slider", args)),
     }
+    if args.json:
+        figures = {name: [round_dict(r) for r in series] for name, series in rounds.items()}
+        print(json.dumps({"rounds": figures}, indent=2))
+        return
     report(rounds)
     last, again = rounds["calculator"][-2:]
     growth = (again.rss_after - last.rss_after) / 1e6
