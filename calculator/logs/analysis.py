@@ -4,7 +4,7 @@ task-clustered test and Holm's adjustment across tasks; by question when cases a
 Repeats of a question (Inspect epochs, HELM train trials) are not independent cases. For them
 the plain McNemar test is not reported; two tests by question are: the clustered McNemar test
 with the question as the cluster (Durkalski et al. 2003, :mod:`calculator.clustered`), and the
-exact sign-flip test of the per-question pass shares (:mod:`calculator.logs.signflip`).
+exact sign-flip test of the per-question pass shares (:mod:`calculator.scores.signflip`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from calculator.analysis import Analysis, analyze
 from calculator.clustered import ClusteredTestResult, clustered_mcnemar
 from calculator.compare.multiplicity import adjust_pvalues
 from calculator.logs.pairing import PairedLogs, TaskCases
-from calculator.logs.signflip import SignFlipResult, sign_flip_test
+from calculator.scores.signflip import SignFlipTest, lattice_sign_flip
 
 __all__ = ["LogAnalysis", "TaskAnalysis", "analyze_logs"]
 
@@ -31,7 +31,7 @@ class TaskAnalysis:
     paired: TaskCases = field(repr=False)
     analysis: Analysis = field(repr=False)
     by_question: ClusteredTestResult | None
-    shares: SignFlipResult | None
+    shares: SignFlipTest | None
     pvalue: float
     test: str
     holm_pvalue: float | None = None
@@ -53,7 +53,7 @@ class TaskAnalysis:
             "clustered_by_question": None
             if self.by_question is None
             else self.by_question.to_dict(),
-            "pass_share_sign_flip": None if self.shares is None else self.shares.to_dict(),
+            "pass_share_sign_flip": None if self.shares is None else _shares_dict(self.shares),
             "issues": [issue.to_dict() for issue in cases.issues],
         }
 
@@ -148,7 +148,9 @@ def _task(task: TaskCases, names: tuple[str, str], alpha: float, question: dict)
             test="exact McNemar test",
         )
     by_question = clustered_mcnemar(*cases.cluster_counts())
-    shares = None if task.shares is None else sign_flip_test(task.shares[0], task.shares[1])
+    shares = None
+    if task.shares is not None:
+        shares = lattice_sign_flip(task.shares[0], step=task.shares[1], unit="question")
     return TaskAnalysis(
         task=task.task,
         paired=task,
@@ -158,6 +160,21 @@ def _task(task: TaskCases, names: tuple[str, str], alpha: float, question: dict)
         pvalue=by_question.pvalue,
         test="clustered McNemar test, question as cluster",
     )
+
+
+def _shares_dict(test: SignFlipTest) -> dict[str, object]:
+    """The pass-share test in JSON: its keys as before it shared the scores' test, then that
+    test's own fields."""
+    method = "exact paired sign-flip permutation test"
+    if test.note:
+        method += f" ({test.note})"
+    return {
+        "mean_difference": test.statistic,
+        "pvalue": test.pvalue,
+        "questions": test.units,
+        "method": method,
+        "test": test.to_dict(),
+    }
 
 
 def _replace_holm(task: TaskAnalysis, holm: float) -> TaskAnalysis:

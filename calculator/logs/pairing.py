@@ -4,7 +4,8 @@ Each task's rows of the chosen metric become two per-case files (:class:`CaseFil
 the question, the value) that :func:`calculator.cases.load_cases` pairs and validates as it
 does any two files: the pairing, the exclusions and their findings are its own. Repeats
 (Inspect epochs, HELM train trials) are paired by (question, repeat) with the question as the
-cluster; the per-question pass shares are compared too, by the exact sign-flip test.
+cluster; the per-question pass shares are compared too, by the exact sign-flip test
+(:func:`calculator.scores.signflip.lattice_sign_flip`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
     from calculator.cases import PairedCases
 
-__all__ = ["MAX_EXCLUDED_SHARE", "PairedLogs", "TaskCases", "pair_logs"]
+__all__ = ["MAX_EXCLUDED_SHARE", "PairedLogs", "TaskCases", "pair_logs", "share_numerators"]
 
 #: Largest share of either system's rows left out before the pairing is refused.
 MAX_EXCLUDED_SHARE = 0.05
@@ -242,8 +243,6 @@ def _share_differences(
     rows: list[pd.DataFrame], threshold: float | None
 ) -> tuple[np.ndarray, float] | None:
     """Each question's pass share of A minus B's (every repeat of each), on a lattice."""
-    from calculator.logs.signflip import share_numerators
-
     per_question = []
     for frame in rows:
         values = frame["value"]
@@ -266,6 +265,25 @@ def _share_differences(
         both["passed_b"].to_numpy(),
         both["usable_b"].to_numpy(),
     )
+
+
+def share_numerators(
+    passes_a: np.ndarray, repeats_a: np.ndarray, passes_b: np.ndarray, repeats_b: np.ndarray
+) -> tuple[np.ndarray, float]:
+    """Per-question differences of pass shares as integers on a common lattice, with its step.
+
+    The share difference passes_a/k_a - passes_b/k_b is (passes_a L/k_a - passes_b L/k_b) / L
+    with L the least common multiple of every repeat count.
+    """
+    import math
+
+    counts = np.unique(np.concatenate([repeats_a, repeats_b])).astype(np.int64)
+    lcm = 1
+    for k in counts.tolist():
+        lcm = lcm * k // math.gcd(lcm, k)
+    a = passes_a.astype(np.int64) * (lcm // repeats_a.astype(np.int64))
+    b = passes_b.astype(np.int64) * (lcm // repeats_b.astype(np.int64))
+    return a - b, 1.0 / lcm
 
 
 def _refuse_large_exclusions(paired: PairedLogs, rows: list[pd.DataFrame], limit: float) -> None:

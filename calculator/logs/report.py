@@ -116,7 +116,8 @@ def _task_lines(
         s = task.shares
         lines.append(
             f"          per-question pass share, {name_a} minus {name_b}: mean "
-            f"{s.mean_difference:+.4g} over {s.questions:,} questions, {s.method} "
+            f"{s.statistic:+.4g} over {s.units:,} questions, exact paired sign-flip "
+            f"permutation test{f' ({s.note})' if s.note else ''} "
             f"{format_p_equals(s.pvalue, alpha=alpha)}"
         )
     return lines
