@@ -48,8 +48,8 @@ class SignFlipTest:
     pvalue : float
         Exact: the share of the 2^m patterns (m non-zero units) at least as extreme as the
         observed one, a multiple of 2^-m (by convolution: the same share, computed from the
-        distribution of the sum rather than pattern by pattern). Monte Carlo: (k + 1) / (R + 1) for k of R random
-        patterns at least as extreme (the observed pattern counts as one), as
+        distribution of the sum rather than pattern by pattern). Monte Carlo: (k + 1) / (R + 1)
+        for k of R random patterns at least as extreme (the observed pattern counts as one), as
         ``scipy.stats.permutation_test`` does.
     alternative : str
         "two-sided", "greater" (B's mean higher than A's) or "less".

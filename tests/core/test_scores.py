@@ -206,9 +206,7 @@ def test_singleton_clusters_give_the_unclustered_tests():
 
 
 @pytest.mark.parametrize("alternative", ["two-sided", "less"])
-def test_monte_carlo_permutation_within_four_standard_errors_of_binomial(
-    monkeypatch, alternative
-):
+def test_monte_carlo_permutation_within_four_standard_errors_of_binomial(monkeypatch, alternative):
     # All |d| equal: the sign-flip sum is 0.5 (2K - 40), K ~ Binomial(40, 1/2); 27 positives.
     # Exact: two-sided 2 P[K >= 27] = 2 binom.sf(26, 40, 0.5); "less" (A - B high) P[K >= 27].
     # The lattice path (exact by convolution) is switched off so that the sampler runs.
