@@ -19,7 +19,7 @@ from calculator.compare.multiplicity import adjust_pvalues
 from calculator.logs.pairing import PairedLogs, TaskCases
 from calculator.scores.signflip import SignFlipTest, lattice_sign_flip
 
-__all__ = ["LogAnalysis", "TaskAnalysis", "analyze_logs"]
+__all__ = ["LogAnalysis", "TaskAnalysis", "analyze_logs", "input_summary"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -85,27 +85,40 @@ class LogAnalysis:
 
     def input_summary(self) -> dict[str, object]:
         """The "input" section: format, metric (with why and the others), filter, files."""
-        paired = self.paired
-        return {
-            "format": paired.format,
-            "metric": paired.metric.metric,
-            "metric_reason": paired.metric.reason,
-            "other_metrics": list(paired.metric.others),
-            "filter": paired.filter,
-            "filters_by_task": dict(paired.task_filters),
-            "threshold": paired.threshold,
-            "files": {"A": list(paired.sources[0]), "B": list(paired.sources[1])},
-            "names": list(paired.names),
-            "tasks_only_in": {
-                "A": list(paired.unpaired_tasks[0]),
-                "B": list(paired.unpaired_tasks[1]),
-            },
-            "notes": list(paired.notes),
-        }
+        return input_summary(self.paired)
+
+
+def input_summary(paired: PairedLogs) -> dict[str, object]:
+    """The "input" section of two paired logs: format, metric (with why and the others),
+    filter, files, names, the tasks only one log holds and the readers' notes."""
+    return {
+        "format": paired.format,
+        "metric": paired.metric.metric,
+        "metric_reason": paired.metric.reason,
+        "other_metrics": list(paired.metric.others),
+        "filter": paired.filter,
+        "filters_by_task": dict(paired.task_filters),
+        "threshold": paired.threshold,
+        "files": {"A": list(paired.sources[0]), "B": list(paired.sources[1])},
+        "names": list(paired.names),
+        "tasks_only_in": {
+            "A": list(paired.unpaired_tasks[0]),
+            "B": list(paired.unpaired_tasks[1]),
+        },
+        "notes": list(paired.notes),
+    }
 
 
 def analyze_logs(paired: PairedLogs, *, alpha: float = 0.05, **question: object) -> LogAnalysis:
-    """Analyse two paired logs (`question`: the options of :func:`calculator.analyze`)."""
+    """Analyse two paired logs (`question`: the options of :func:`calculator.analyze`); logs
+    paired as scores are analysed by :func:`calculator.logs.scores.analyze_log_scores`."""
+    if paired.scores:
+        from calculator.logs.table import LogError
+
+        raise LogError(
+            f"{paired.metric.metric!r} was paired as scores: compare it with analyze_log_scores, "
+            "or pair it with a threshold for McNemar's test."
+        )
     tasks = [_task(task, paired.names, alpha, question) for task in paired.tasks]
     if len(tasks) > 1:
         adjusted = adjust_pvalues([task.pvalue for task in tasks], method="holm")

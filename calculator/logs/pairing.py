@@ -63,6 +63,13 @@ class PairedLogs:
     unpaired_tasks: tuple[tuple[str, ...], tuple[str, ...]]
     notes: tuple[str, ...]
     threshold: float | None
+    scores: bool = False
+
+    @property
+    def analysed_as(self) -> str:
+        """ "scores" (a graded metric without a threshold: mean scores compared) or
+        "pass/fail" (McNemar's test)."""
+        return "scores" if self.scores else "pass/fail"
 
 
 def pair_logs(
@@ -74,8 +81,14 @@ def pair_logs(
     threshold: float | None = None,
     allow_exclusions: bool = False,
     max_excluded_share: float = MAX_EXCLUDED_SHARE,
+    scores: bool = False,
 ) -> PairedLogs:
     """Pair two systems' logs on one metric, task by task.
+
+    With `scores`, a graded metric (values other than 0 and 1: BLEU, F1, a judge's grade,
+    Inspect's partial credit) given without `threshold` is paired as scores, each finite value
+    usable, for :func:`calculator.logs.scores.analyze_log_scores`; without it such a metric is
+    refused unless `threshold` cuts it into pass/fail.
 
     Raises
     ------
@@ -95,7 +108,8 @@ def pair_logs(
             "always gives p = 1; give B's log as the second."
         )
     frames = _align_tasks([a.frame, b.frame], a, b)
-    choice = choose_metric(frames[0], frames[1], (a, b), metric, threshold)
+    choice = choose_metric(frames[0], frames[1], (a, b), metric, threshold, scores)
+    as_scores = scores and choice.graded and threshold is None
     # The filter is chosen among the rows of the metric compared: a task that does not log it
     # (a generation task beside multiple-choice ones) does not need one.
     with_metric = [f[f["metric"] == choice.metric] for f in frames]
@@ -109,7 +123,7 @@ def pair_logs(
     rows = [a_rows, b_rows]
     for frame in rows:
         refuse_duplicates(frame, choice.metric, allow_exclusions)
-    refuse_mixed(rows[0], rows[1], choice, allow_exclusions or threshold is not None)
+    refuse_mixed(rows[0], rows[1], choice, allow_exclusions or threshold is not None or as_scores)
     without = sorted(
         (set(frames[0]["task"]) | set(frames[1]["task"]))
         - (set(rows[0]["task"]) | set(rows[1]["task"]))
@@ -125,7 +139,7 @@ def pair_logs(
     tasks_a, tasks_b = set(rows[0]["task"]), set(rows[1]["task"])
     tasks = []
     for task in sorted(tasks_a & tasks_b):
-        tasks.append(_pair_task(task, rows[0], rows[1], names, threshold))
+        tasks.append(_pair_task(task, rows[0], rows[1], names, threshold, as_scores))
     if not tasks:
         raise LogError(
             f"the logs share no task (A: {', '.join(sorted(tasks_a)[:5])}; B: "
@@ -144,6 +158,7 @@ def pair_logs(
         unpaired_tasks=(tuple(sorted(tasks_a - tasks_b)), tuple(sorted(tasks_b - tasks_a))),
         notes=tuple(dict.fromkeys(notes)),
         threshold=threshold,
+        scores=as_scores,
     )
     if not allow_exclusions:
         _refuse_large_exclusions(paired, rows, max_excluded_share)
@@ -192,8 +207,11 @@ def _pair_task(
     b: pd.DataFrame,
     names: tuple[str, str],
     threshold: float | None,
+    scores: bool = False,
 ) -> TaskCases:
-    """One task's cases paired by the per-case loader (by question, or question and repeat)."""
+    """One task's cases paired by the per-case loader (by question, or question and repeat);
+    with `scores`, every finite value is a score (:func:`~calculator.cases.scores_input.
+    load_score_cases`) and no pass shares are computed."""
     rows = [frame[frame["task"] == task] for frame in (a, b)]
     numbers = [set(r["repeat"]) for r in rows]
     repeats = any(len(n) > 1 for n in numbers) or any(r.duplicated("case").any() for r in rows)
@@ -205,17 +223,30 @@ def _pair_task(
         paired_rows = [r[r["repeat"].isin(common)] for r in rows]
         repeats = True
     files = [_case_file(r, name, task, repeats) for r, name in zip(paired_rows, names, strict=True)]
-    cases = load_cases(
-        files[0],
-        files[1],
-        id_column="case",
-        a_column="value",
-        b_column="value",
-        group_column="question" if repeats else None,
-        threshold=threshold,
-        names=names,
-    )
-    shares = _share_differences(rows, threshold) if repeats else None
+    group = "question" if repeats else None
+    if scores:
+        from calculator.cases.scores_input import load_score_cases
+
+        cases = load_score_cases(
+            files[0],
+            files[1],
+            ("value", "value"),
+            id_column="case",
+            group_column=group,
+            names=names,
+        )
+    else:
+        cases = load_cases(
+            files[0],
+            files[1],
+            id_column="case",
+            a_column="value",
+            b_column="value",
+            group_column=group,
+            threshold=threshold,
+            names=names,
+        )
+    shares = _share_differences(rows, threshold) if repeats and not scores else None
     return TaskCases(
         task=task,
         cases=cases,
