@@ -41,12 +41,8 @@ class TaskAnalysis:
         cases = self.paired.cases
         t = cases.table
         return {
-            "task": self.task,
+            **self.paired.counts(),
             "table": {"a": t.a, "b": t.b, "c": t.c, "d": t.d, "n": t.n},
-            "repeats": self.paired.repeats,
-            "rows_read": cases.rows_read,
-            "rows_used": cases.rows_used,
-            "excluded": dict(cases.excluded),
             "test": self.test,
             "pvalue": self.pvalue,
             "holm_pvalue": self.holm_pvalue,

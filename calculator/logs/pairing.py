@@ -48,6 +48,16 @@ class TaskCases:
     rows_given: tuple[int, int] = (0, 0)
     repeats_unpaired: tuple[int, int] = (0, 0)
 
+    def counts(self) -> dict[str, object]:
+        """The task's pairing in JSON: repeats, rows read and used, rows excluded by reason."""
+        return {
+            "task": self.task,
+            "repeats": self.repeats,
+            "rows_read": self.cases.rows_read,
+            "rows_used": self.cases.rows_used,
+            "excluded": dict(self.cases.excluded),
+        }
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PairedLogs:

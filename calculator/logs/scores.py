@@ -35,17 +35,12 @@ class TaskScores:
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types: the counts of the pairing, then the comparison as "scores"."""
-        cases = self.paired.cases
         return {
-            "task": self.task,
-            "repeats": self.paired.repeats,
-            "rows_read": cases.rows_read,
-            "rows_used": cases.rows_used,
-            "excluded": dict(cases.excluded),
+            **self.paired.counts(),
             "pvalue": self.pvalue,
             "holm_pvalue": self.holm_pvalue,
             "scores": self.comparison.to_dict(),
-            "issues": [issue.to_dict() for issue in cases.issues],
+            "issues": [issue.to_dict() for issue in self.paired.cases.issues],
         }
 
 
