@@ -28,6 +28,10 @@ MAX_SUPPORT = 20_000_000
 MAX_DISTINCT = 4_096
 #: Largest denominator tried for a magnitude written as a fraction.
 MAX_DENOMINATOR = 1_000_000
+#: Most work (values added, or FFT size times its log) the convolution may take for differences
+#: that are not integers to begin with (under a second on one core); beyond it, Monte Carlo is
+#: used (many distinct magnitudes on a fine grid: 2,000 BLEU differences with one decimal).
+MAX_WORK = 200_000_000
 _DIRECT_COST = 50_000_000  # values added by the direct sums before an FFT convolution is used
 _FFT_NOTE = "distribution by FFT convolution: p-values below about 1e-12 are not resolved"
 
@@ -89,7 +93,9 @@ def lattice_of(values: np.ndarray, rounding: float = 0.0) -> Lattice | None:
     if np.abs(scaled - numerators).max() > tolerance * common:
         return None
     lattice = _reduced(numerators.astype(np.int64))
-    return lattice if int(lattice.sizes.sum()) <= MAX_SUPPORT else None
+    if int(lattice.sizes.sum()) > MAX_SUPPORT or _work(lattice.sizes) > MAX_WORK:
+        return None
+    return lattice
 
 
 def lattice_pvalue(lattice: Lattice, tail: str) -> tuple[float, str | None]:
@@ -116,17 +122,41 @@ def _reduced(numerators: np.ndarray) -> Lattice:
     return Lattice(sizes=sizes // unit, observed=int(numerators.sum()) // unit)
 
 
+def _groups(sizes: np.ndarray) -> list[tuple[int, int, bool]]:
+    """(magnitude, count, by FFT) per distinct magnitude, in the order they are convolved: the
+    direct sums while they cost at most :data:`_DIRECT_COST`, an FFT beyond."""
+    groups, size = [], 1
+    for value, count in zip(*np.unique(sizes, return_counts=True), strict=True):
+        value, count = int(value), int(count)
+        groups.append((value, count, size * (count + 1) > _DIRECT_COST))
+        size += 2 * value * count
+    return groups
+
+
+def _work(sizes: np.ndarray) -> float:
+    """The convolution's cost, as :func:`_distribution` will spend it: per group, the values
+    added by the direct sums, or the FFT's length times its logarithm."""
+    total, size = 0.0, 1
+    for value, count, by_fft in _groups(sizes):
+        length = size + 2 * value * count
+        if by_fft:
+            total += length * math.log2(length)
+        else:
+            total += size * min(count + 1, size) + length
+        size = length
+    return total
+
+
 def _distribution(sizes: np.ndarray) -> tuple[np.ndarray, bool]:
     """P(S = s) for s = -support..support, S = sum of +-sizes with independent fair signs; and
     whether an FFT convolution was used (when the direct sums would cost too much)."""
     from scipy import signal
 
-    pmf, by_fft = np.ones(1), False
-    for value, count in zip(*np.unique(sizes, return_counts=True), strict=True):
-        value, count = int(value), int(count)
+    pmf, any_fft = np.ones(1), False
+    for value, count, by_fft in _groups(sizes):
         weights = stats.binom.pmf(np.arange(count + 1), count, 0.5)
         # The `count` sizes equal to `value` add value (2K - count), K ~ Binomial(count, 1/2).
-        if pmf.size * (count + 1) <= _DIRECT_COST:
+        if not by_fft:
             # out[i + 2 value k] += pmf[i] weights[k], looping over the shorter of the two.
             out = np.zeros(pmf.size + 2 * value * count)
             if pmf.size <= count + 1:
@@ -139,6 +169,6 @@ def _distribution(sizes: np.ndarray) -> tuple[np.ndarray, bool]:
             kernel = np.zeros(2 * value * count + 1)
             kernel[:: 2 * value] = weights
             out = np.clip(signal.fftconvolve(pmf, kernel), 0.0, None)
-            by_fft = True
+            any_fft = True
         pmf = out
-    return pmf, by_fft
+    return pmf, any_fft

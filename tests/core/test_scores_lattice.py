@@ -126,3 +126,20 @@ def test_swapping_a_and_b_swaps_the_one_sided_p_exactly(numerators, alternative)
 def test_too_wide_a_lattice_is_left_to_monte_carlo(monkeypatch):
     monkeypatch.setattr(lattice, "MAX_SUPPORT", 10)
     assert lattice_of(np.array([0.25] * 41)) is None
+
+
+def test_a_lattice_too_costly_to_convolve_is_left_to_monte_carlo(monkeypatch):
+    # 2,000 BLEU differences written with one decimal: on the 0.1 grid, but with hundreds of
+    # distinct magnitudes the convolution would take seconds: the Monte Carlo test runs.
+    rng = np.random.default_rng(0)
+    d = np.round(rng.normal(0, 50, 2000), 1)
+    d = d[d != 0] / 64
+    assert lattice_of(d, 1e-13) is None
+    monkeypatch.setattr(lattice, "MAX_WORK", 10**12)
+    assert lattice_of(d, 1e-13) is not None
+    a = np.round(rng.normal(30, 10, 2000), 1)
+    b = np.round(rng.normal(30, 10, 2000), 1)
+    monkeypatch.setattr(lattice, "MAX_WORK", 10**12)
+    assert compare_scores(a, b, resamples=1_000).permutation.method == "exact-convolution"
+    monkeypatch.setattr(lattice, "MAX_WORK", 10**6)
+    assert compare_scores(a, b, resamples=1_000).permutation.method == "monte-carlo"
