@@ -412,7 +412,7 @@ def _read_parquet(data: bytes, name: str, max_bytes: int) -> pd.DataFrame:
             count=decoded,
         )
     try:
-        frame = pd.read_parquet(io.BytesIO(data))
+        frame = _parquet_frame(data)
     except Exception as error:  # pyarrow raises several types for a damaged file
         raise fatal(
             "unreadable_file", name, f"{name}: not a readable Parquet file: {first_line(error)}"
@@ -423,3 +423,16 @@ def _read_parquet(data: bytes, name: str, max_bytes: int) -> pd.DataFrame:
         frame = frame.reset_index()  # a named index holds the ids: keep it as a column
     frame.index = pd.RangeIndex(1, len(frame) + 1)
     return frame
+
+
+def _parquet_frame(data: bytes) -> pd.DataFrame:
+    """The file's table, struct columns flattened one level as JSON Lines objects are
+    ("doc.question"); deeper structs stay as values, as deeper JSON objects do."""
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(io.BytesIO(data))
+    if not any(pa.types.is_struct(f.type) for f in table.schema):
+        return pd.read_parquet(io.BytesIO(data))
+    return table.flatten().to_pandas()  # a repeated name is renamed by column_names

@@ -13,10 +13,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from calculator.cli.arguments import UsageError
+from calculator.cli.cases_scores import ANALYSED_AS_PASS_FAIL
 from calculator.cli.output import print_json, print_lines
+from calculator.formatting import format_p_equals
 
 if TYPE_CHECKING:
     from calculator.logs import LogAnalysis
+    from calculator.logs.pairing import PairedLogs
+    from calculator.logs.scores import LogScores
+
+_LISTED_TASKS = 60  # task lines printed in the text report before "... more"
 
 __all__ = ["is_log_input", "run_logs", "build_log_payload"]
 
@@ -66,7 +72,10 @@ def run_logs(args: argparse.Namespace, question: dict) -> int:
         filter=args.filter,
         threshold=args.threshold,
         allow_exclusions=args.allow_exclusions,
+        scores=True,
     )
+    if paired.scores:
+        return run_log_scores(args, paired)
     result = analyze_logs(paired, alpha=args.alpha, **question)
     if args.fail_if_worse and (result.repeats or len(result.tasks) > 1):
         raise UsageError(
@@ -105,6 +114,7 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
         }
     else:
         payload = pooled.to_dict()
+    payload["analysed_as"] = ANALYSED_AS_PASS_FAIL
     payload["input"] = {**result.input_summary(), **_counts(result)}
     several = len(result.tasks) > 1
     payload["discordant_cases"] = {
@@ -123,7 +133,82 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
     return payload
 
 
-def _counts(result: LogAnalysis) -> dict[str, object]:
+def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
+    """Compare two logs paired on a graded metric as scores; print the report or JSON."""
+    from calculator.cli.cases_scores import score_options, scores_gate_fails, scores_gate_line
+    from calculator.logs.scores import analyze_log_scores
+
+    result = analyze_log_scores(paired, **score_options(args))
+    if args.json:
+        print_json(build_log_scores_payload(result))
+    else:
+        lines = _scores_text(result, args.alpha)
+        if args.fail_if_worse:
+            lines.append(scores_gate_line(result.pooled, args.alpha))
+        print_lines(lines)
+    if args.fail_if_worse and scores_gate_fails(result.pooled, args.alpha):
+        return 1
+    return 0
+
+
+def build_log_scores_payload(result: LogScores) -> dict[str, object]:
+    """The JSON document of logs compared as scores: "analysed_as", "input", "tasks" (each with
+    its own "scores"), "scores" (pooled over the tasks, as a per-case file's) and "pooled_by"."""
+    from calculator.cli.cases_scores import ANALYSED_AS_SCORES
+    from calculator.logs.analysis import input_summary
+
+    return {
+        "analysed_as": ANALYSED_AS_SCORES,
+        "input": {**input_summary(result.paired), **_counts(result)},
+        "tasks": [task.to_dict() for task in result.tasks],
+        "scores": result.pooled.to_dict(),
+        "pooled_by": _pooled_by(result),
+        "multiplicity": {"method": "holm", "family": len(result.tasks)},
+    }
+
+
+def _pooled_by(result: LogScores) -> str | None:
+    """What the pooled comparison resamples and flips: "task", "question" or None (cases)."""
+    if len(result.tasks) > 1:
+        return "task"
+    return "question" if result.repeats else None
+
+
+def _scores_text(result: LogScores, alpha: float) -> list[str]:
+    """The logs, a line per task (mean difference and its test), then the pooled comparison."""
+    from calculator.cli.cases_scores import comparison_lines
+    from calculator.logs.report import input_lines
+    from calculator.logs.scores import headline_pvalue
+    from calculator.scores.numbers import format_score
+
+    several = len(result.tasks) > 1
+    lines = input_lines(result.paired)
+    for task in result.tasks[:_LISTED_TASKS]:
+        c = task.comparison
+        test = "sign-flip permutation test" if c.permutation is not None else "paired t test"
+        unit = f" ({c.clusters:,} questions)" if c.clusters is not None else ""
+        line = (
+            f"task {task.task}: {c.n:,} cases{unit}, mean difference {c.names[0]} - {c.names[1]} "
+            f"{format_score(c.statistic)}, {test} "
+            f"{format_p_equals(headline_pvalue(c), alpha=alpha)}"
+        )
+        if several and task.holm_pvalue is not None:
+            line += f", Holm-adjusted across tasks {format_p_equals(task.holm_pvalue, alpha=alpha)}"
+        lines.append(line)
+    if len(result.tasks) > _LISTED_TASKS:
+        lines.append(f"... ({len(result.tasks) - _LISTED_TASKS:,} more tasks; --json lists all)")
+    by = _pooled_by(result)
+    clusters = None
+    if by is not None:
+        clusters = (
+            f"{result.pooled.clusters:,} {by}s (each {by}'s cases resampled and sign-flipped "
+            "together)"
+        )
+    lines += ["", f"pooled    {len(result.tasks):,} task(s)"]
+    return lines + comparison_lines(result.pooled, clusters)
+
+
+def _counts(result: LogAnalysis | LogScores) -> dict[str, object]:
     """Rows read, used and excluded by reason, summed over the tasks."""
     excluded: dict[str, int] = {}
     for task in result.tasks:

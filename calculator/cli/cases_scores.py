@@ -29,7 +29,11 @@ if TYPE_CHECKING:
 __all__ = [
     "ANALYSED_AS_PASS_FAIL",
     "ANALYSED_AS_SCORES",
+    "comparison_lines",
+    "scores_gate_fails",
+    "scores_gate_line",
     "run_scores",
+    "score_options",
     "scores_columns",
     "threshold_columns",
 ]
@@ -90,13 +94,7 @@ def run_scores(
     from calculator.cases.scores_input import load_score_cases, paired_scores_of
     from calculator.scores import compare_scores
 
-    question_arguments(args)  # the same refusals as for pass/fail outcomes
-    if getattr(args, "equivalence", False):
-        raise UsageError("--equivalence is for pass/fail outcomes; with scores give --margin only")
-    if args.fail_if_worse and args.alternative == "greater":
-        raise UsageError("--fail-if-worse gates on B being worse; leave out --alternative greater")
-    if args.margin is not None and args.alpha >= 0.5:
-        raise UsageError("--alpha must be below 0.5 with --margin (the interval is 1 - 2 alpha)")
+    options = score_options(args)
     id_column = args.id_column
     if id_column is None and second is None:
         from calculator.cases import guess_columns
@@ -108,15 +106,7 @@ def run_scores(
     if cases.n == 0:
         raise ValueError(f"no usable cases: {cases.rows_read:,} rows read, none with two scores")
     a, b, clusters = paired_scores_of(cases)
-    result = compare_scores(
-        a,
-        b,
-        level=1.0 - (2.0 * args.alpha if args.margin is not None else args.alpha),
-        alternative=args.alternative,
-        margin=args.margin,
-        clusters=clusters,
-        names=cases.names,
-    )
+    result = compare_scores(a, b, clusters=clusters, names=cases.names, **options)
     if args.json:
         print_json(
             {
@@ -127,12 +117,29 @@ def run_scores(
         )
     else:
         print_lines(_text(cases, result, args))
-    if args.fail_if_worse and _gate_fails(result, args.alpha):
+    if args.fail_if_worse and scores_gate_fails(result, args.alpha):
         return EXIT_WORSE
     return 0
 
 
-def _gate_fails(result: ScoresComparison, alpha: float) -> bool:
+def score_options(args: argparse.Namespace) -> dict[str, object]:
+    """The refusals of options that do not apply to scores, and the options of
+    :func:`calculator.compare_scores` the command line gives (level, alternative, margin)."""
+    question_arguments(args)  # the same refusals as for pass/fail outcomes
+    if getattr(args, "equivalence", False):
+        raise UsageError("--equivalence is for pass/fail outcomes; with scores give --margin only")
+    if args.fail_if_worse and args.alternative == "greater":
+        raise UsageError("--fail-if-worse gates on B being worse; leave out --alternative greater")
+    if args.margin is not None and args.alpha >= 0.5:
+        raise UsageError("--alpha must be below 0.5 with --margin (the interval is 1 - 2 alpha)")
+    return {
+        "level": 1.0 - (2.0 * args.alpha if args.margin is not None else args.alpha),
+        "alternative": args.alternative,
+        "margin": args.margin,
+    }
+
+
+def scores_gate_fails(result: ScoresComparison, alpha: float) -> bool:
     """With a margin: B not shown non-inferior. Without: B's mean significantly lower."""
     if result.margin is not None:
         return not result.margin.non_inferior
@@ -143,14 +150,6 @@ def _gate_fails(result: ScoresComparison, alpha: float) -> bool:
 
 def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace) -> list[str]:
     """Input, then the headline (mean difference, interval, permutation p), then the rest."""
-    from calculator.scores.words import (
-        bootstrap_sentence,
-        exclusion_sentence,
-        headline,
-        signed_rank_sentence,
-        t_sentence,
-    )
-
     columns = f"A = {cases.outcome_columns[0]!r}, B = {cases.outcome_columns[1]!r}"
     if cases.id_column:
         columns += f", id = {cases.id_column!r}"
@@ -168,27 +167,47 @@ def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace
         "",
         "analysed  as scores (a column holds numbers other than 0 and 1): the mean difference; "
         "--threshold X cuts the scores into pass/fail for McNemar's test instead",
+    ]
+    clusters = None
+    if result.clusters is not None:
+        clusters = f"{result.clusters:,} groups in {cases.group_column!r}"
+    lines += comparison_lines(result, clusters)
+    if args.fail_if_worse:
+        lines.append(scores_gate_line(result, args.alpha))
+    return lines
+
+
+def comparison_lines(result: ScoresComparison, clusters: str | None) -> list[str]:
+    """The headline (mean difference, interval, permutation p), then the other tests, the
+    clusters (`clusters`: what they are, in words), the exclusions and the margin decision."""
+    from calculator.scores.words import (
+        bootstrap_sentence,
+        exclusion_sentence,
+        headline,
+        signed_rank_sentence,
+        t_sentence,
+    )
+
+    lines = [
         headline(result),
         "",
         t_sentence(result.t_test, result.names),
         signed_rank_sentence(result.signed_rank, result.names),
         bootstrap_sentence(result.bootstrap),
     ]
-    if result.clusters is not None:
-        lines.append(f"clusters  {result.clusters:,} groups in {cases.group_column!r}")
+    if clusters is not None:
+        lines.append(f"clusters  {clusters}")
     excluded = exclusion_sentence(result.excluded, result.rows)
     if excluded:
         lines.append(excluded)
     if result.margin is not None:
         lines.append(result.margin.sentence)
-    if args.fail_if_worse:
-        lines.append(_gate_line(result, args.alpha))
     return lines
 
 
-def _gate_line(result: ScoresComparison, alpha: float) -> str:
+def scores_gate_line(result: ScoresComparison, alpha: float) -> str:
     name_a, name_b = result.names
-    fails = _gate_fails(result, alpha)
+    fails = scores_gate_fails(result, alpha)
     if result.margin is not None:
         shown = "not shown" if fails else "shown"
         verdict = "FAIL" if fails else "pass"

@@ -11,15 +11,15 @@ Modules, in reading order:
   biased remainder;
 - :mod:`~calculator.logs.pairing`: :func:`pair_logs`, each task's rows paired by
   :func:`calculator.cases.load_cases`;
-- :mod:`~calculator.logs.signflip` and :mod:`~calculator.logs.analysis`: :func:`analyze_logs`,
-  per task, pooled, clustered by task, Holm across tasks; by question for repeats.
+- :mod:`~calculator.logs.analysis`: :func:`analyze_logs`, per task, pooled, clustered by task,
+  Holm across tasks; by question for repeats (the pass shares by
+  :func:`calculator.scores.signflip.lattice_sign_flip`).
 
 pandas is imported inside the functions that need it, so ``import calculator`` stays light.
 """
 
 from calculator.logs.analysis import LogAnalysis, TaskAnalysis, analyze_logs
 from calculator.logs.pairing import MAX_EXCLUDED_SHARE, PairedLogs, pair_logs
-from calculator.logs.signflip import SignFlipResult, sign_flip_test
 from calculator.logs.sources import log_format, read_log, read_log_data
 from calculator.logs.table import LogError, LogTable
 
@@ -35,6 +35,4 @@ __all__ = [
     "analyze_logs",
     "LogAnalysis",
     "TaskAnalysis",
-    "sign_flip_test",
-    "SignFlipResult",
 ]

@@ -4,7 +4,7 @@ task-clustered test and Holm's adjustment across tasks; by question when cases a
 Repeats of a question (Inspect epochs, HELM train trials) are not independent cases. For them
 the plain McNemar test is not reported; two tests by question are: the clustered McNemar test
 with the question as the cluster (Durkalski et al. 2003, :mod:`calculator.clustered`), and the
-exact sign-flip test of the per-question pass shares (:mod:`calculator.logs.signflip`).
+exact sign-flip test of the per-question pass shares (:mod:`calculator.scores.signflip`).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from calculator.analysis import Analysis, analyze
 from calculator.clustered import ClusteredTestResult, clustered_mcnemar
 from calculator.compare.multiplicity import adjust_pvalues
 from calculator.logs.pairing import PairedLogs, TaskCases
-from calculator.logs.signflip import SignFlipResult, sign_flip_test
+from calculator.scores.signflip import SignFlipTest, lattice_sign_flip
 
-__all__ = ["LogAnalysis", "TaskAnalysis", "analyze_logs"]
+__all__ = ["LogAnalysis", "TaskAnalysis", "analyze_logs", "input_summary"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -31,7 +31,7 @@ class TaskAnalysis:
     paired: TaskCases = field(repr=False)
     analysis: Analysis = field(repr=False)
     by_question: ClusteredTestResult | None
-    shares: SignFlipResult | None
+    shares: SignFlipTest | None
     pvalue: float
     test: str
     holm_pvalue: float | None = None
@@ -41,19 +41,15 @@ class TaskAnalysis:
         cases = self.paired.cases
         t = cases.table
         return {
-            "task": self.task,
+            **self.paired.counts(),
             "table": {"a": t.a, "b": t.b, "c": t.c, "d": t.d, "n": t.n},
-            "repeats": self.paired.repeats,
-            "rows_read": cases.rows_read,
-            "rows_used": cases.rows_used,
-            "excluded": dict(cases.excluded),
             "test": self.test,
             "pvalue": self.pvalue,
             "holm_pvalue": self.holm_pvalue,
             "clustered_by_question": None
             if self.by_question is None
             else self.by_question.to_dict(),
-            "pass_share_sign_flip": None if self.shares is None else self.shares.to_dict(),
+            "pass_share_sign_flip": None if self.shares is None else _shares_dict(self.shares),
             "issues": [issue.to_dict() for issue in cases.issues],
         }
 
@@ -85,27 +81,40 @@ class LogAnalysis:
 
     def input_summary(self) -> dict[str, object]:
         """The "input" section: format, metric (with why and the others), filter, files."""
-        paired = self.paired
-        return {
-            "format": paired.format,
-            "metric": paired.metric.metric,
-            "metric_reason": paired.metric.reason,
-            "other_metrics": list(paired.metric.others),
-            "filter": paired.filter,
-            "filters_by_task": dict(paired.task_filters),
-            "threshold": paired.threshold,
-            "files": {"A": list(paired.sources[0]), "B": list(paired.sources[1])},
-            "names": list(paired.names),
-            "tasks_only_in": {
-                "A": list(paired.unpaired_tasks[0]),
-                "B": list(paired.unpaired_tasks[1]),
-            },
-            "notes": list(paired.notes),
-        }
+        return input_summary(self.paired)
+
+
+def input_summary(paired: PairedLogs) -> dict[str, object]:
+    """The "input" section of two paired logs: format, metric (with why and the others),
+    filter, files, names, the tasks only one log holds and the readers' notes."""
+    return {
+        "format": paired.format,
+        "metric": paired.metric.metric,
+        "metric_reason": paired.metric.reason,
+        "other_metrics": list(paired.metric.others),
+        "filter": paired.filter,
+        "filters_by_task": dict(paired.task_filters),
+        "threshold": paired.threshold,
+        "files": {"A": list(paired.sources[0]), "B": list(paired.sources[1])},
+        "names": list(paired.names),
+        "tasks_only_in": {
+            "A": list(paired.unpaired_tasks[0]),
+            "B": list(paired.unpaired_tasks[1]),
+        },
+        "notes": list(paired.notes),
+    }
 
 
 def analyze_logs(paired: PairedLogs, *, alpha: float = 0.05, **question: object) -> LogAnalysis:
-    """Analyse two paired logs (`question`: the options of :func:`calculator.analyze`)."""
+    """Analyse two paired logs (`question`: the options of :func:`calculator.analyze`); logs
+    paired as scores are analysed by :func:`calculator.logs.scores.analyze_log_scores`."""
+    if paired.scores:
+        from calculator.logs.table import LogError
+
+        raise LogError(
+            f"{paired.metric.metric!r} was paired as scores: compare it with analyze_log_scores, "
+            "or pair it with a threshold for McNemar's test."
+        )
     tasks = [_task(task, paired.names, alpha, question) for task in paired.tasks]
     if len(tasks) > 1:
         adjusted = adjust_pvalues([task.pvalue for task in tasks], method="holm")
@@ -148,7 +157,9 @@ def _task(task: TaskCases, names: tuple[str, str], alpha: float, question: dict)
             test="exact McNemar test",
         )
     by_question = clustered_mcnemar(*cases.cluster_counts())
-    shares = None if task.shares is None else sign_flip_test(task.shares[0], task.shares[1])
+    shares = None
+    if task.shares is not None:
+        shares = lattice_sign_flip(task.shares[0], step=task.shares[1], unit="question")
     return TaskAnalysis(
         task=task.task,
         paired=task,
@@ -158,6 +169,21 @@ def _task(task: TaskCases, names: tuple[str, str], alpha: float, question: dict)
         pvalue=by_question.pvalue,
         test="clustered McNemar test, question as cluster",
     )
+
+
+def _shares_dict(test: SignFlipTest) -> dict[str, object]:
+    """The pass-share test in JSON: its keys as before it shared the scores' test, then that
+    test's own fields."""
+    method = "exact paired sign-flip permutation test"
+    if test.note:
+        method += f" ({test.note})"
+    return {
+        "mean_difference": test.statistic,
+        "pvalue": test.pvalue,
+        "questions": test.units,
+        "method": method,
+        "test": test.to_dict(),
+    }
 
 
 def _replace_holm(task: TaskAnalysis, holm: float) -> TaskAnalysis:

@@ -108,6 +108,7 @@ def read_lm_eval(
     rows["filter"] = []
     metrics: dict[str, None] = {}
     notes: list[str] = []
+    corpus: dict[str, None] = {}
     digest = hashlib.sha256()
     task_files: dict[str, str] = {}
     named = True
@@ -125,7 +126,7 @@ def read_lm_eval(
         records = (records_of or {}).get(name)
         if records is None:
             records = _records(name, data)
-        _add_records(records, name, task, rows, metrics, notes)
+        _add_records(records, name, task, rows, metrics, notes, corpus)
     rows["system"] = [system] * len(rows["case"])
     rows["repeat"] = [0] * len(rows["case"])
     return LogTable(
@@ -137,6 +138,7 @@ def read_lm_eval(
         notes=tuple(dict.fromkeys(notes)),
         data_key=digest.digest(),
         tasks_named=named,
+        corpus_metrics=tuple(corpus),
     )
 
 
@@ -172,8 +174,10 @@ def _add_records(
     rows: dict[str, list],
     metrics: dict[str, None],
     notes: list[str],
+    corpus: dict[str, None],
 ) -> None:
-    """Append one file's records to the column lists `rows`."""
+    """Append one file's records to the column lists `rows`; metrics logged as [gold, pred]
+    pairs go to `corpus`."""
     seen = 0
     for record in records:
         if not is_lm_eval_record(record):
@@ -191,6 +195,7 @@ def _add_records(
             if isinstance(value, bool):
                 value = float(value)
             elif isinstance(value, list | dict):
+                corpus.setdefault(str(key), None)
                 notes.append(
                     f"{key!r} is logged per case as the reference and the prediction: lm-eval "
                     "computes it over the whole corpus, so it has no per-case value to pair"

@@ -4,7 +4,8 @@ Each task's rows of the chosen metric become two per-case files (:class:`CaseFil
 the question, the value) that :func:`calculator.cases.load_cases` pairs and validates as it
 does any two files: the pairing, the exclusions and their findings are its own. Repeats
 (Inspect epochs, HELM train trials) are paired by (question, repeat) with the question as the
-cluster; the per-question pass shares are compared too, by the exact sign-flip test.
+cluster; the per-question pass shares are compared too, by the exact sign-flip test
+(:func:`calculator.scores.signflip.lattice_sign_flip`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
     from calculator.cases import PairedCases
 
-__all__ = ["MAX_EXCLUDED_SHARE", "PairedLogs", "TaskCases", "pair_logs"]
+__all__ = ["MAX_EXCLUDED_SHARE", "PairedLogs", "TaskCases", "pair_logs", "share_numerators"]
 
 #: Largest share of either system's rows left out before the pairing is refused.
 MAX_EXCLUDED_SHARE = 0.05
@@ -47,6 +48,16 @@ class TaskCases:
     rows_given: tuple[int, int] = (0, 0)
     repeats_unpaired: tuple[int, int] = (0, 0)
 
+    def counts(self) -> dict[str, object]:
+        """The task's pairing in JSON: repeats, rows read and used, rows excluded by reason."""
+        return {
+            "task": self.task,
+            "repeats": self.repeats,
+            "rows_read": self.cases.rows_read,
+            "rows_used": self.cases.rows_used,
+            "excluded": dict(self.cases.excluded),
+        }
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PairedLogs:
@@ -62,6 +73,13 @@ class PairedLogs:
     unpaired_tasks: tuple[tuple[str, ...], tuple[str, ...]]
     notes: tuple[str, ...]
     threshold: float | None
+    scores: bool = False
+
+    @property
+    def analysed_as(self) -> str:
+        """ "scores" (a graded metric without a threshold: mean scores compared) or
+        "pass/fail" (McNemar's test)."""
+        return "scores" if self.scores else "pass/fail"
 
 
 def pair_logs(
@@ -73,8 +91,14 @@ def pair_logs(
     threshold: float | None = None,
     allow_exclusions: bool = False,
     max_excluded_share: float = MAX_EXCLUDED_SHARE,
+    scores: bool = False,
 ) -> PairedLogs:
     """Pair two systems' logs on one metric, task by task.
+
+    With `scores`, a graded metric (values other than 0 and 1: BLEU, F1, a judge's grade,
+    Inspect's partial credit) given without `threshold` is paired as scores, each finite value
+    usable, for :func:`calculator.logs.scores.analyze_log_scores`; without it such a metric is
+    refused unless `threshold` cuts it into pass/fail.
 
     Raises
     ------
@@ -94,7 +118,8 @@ def pair_logs(
             "always gives p = 1; give B's log as the second."
         )
     frames = _align_tasks([a.frame, b.frame], a, b)
-    choice = choose_metric(frames[0], frames[1], (a, b), metric, threshold)
+    choice = choose_metric(frames[0], frames[1], (a, b), metric, threshold, scores)
+    as_scores = scores and choice.graded and threshold is None
     # The filter is chosen among the rows of the metric compared: a task that does not log it
     # (a generation task beside multiple-choice ones) does not need one.
     with_metric = [f[f["metric"] == choice.metric] for f in frames]
@@ -108,7 +133,7 @@ def pair_logs(
     rows = [a_rows, b_rows]
     for frame in rows:
         refuse_duplicates(frame, choice.metric, allow_exclusions)
-    refuse_mixed(rows[0], rows[1], choice, allow_exclusions or threshold is not None)
+    refuse_mixed(rows[0], rows[1], choice, allow_exclusions or threshold is not None or as_scores)
     without = sorted(
         (set(frames[0]["task"]) | set(frames[1]["task"]))
         - (set(rows[0]["task"]) | set(rows[1]["task"]))
@@ -124,7 +149,7 @@ def pair_logs(
     tasks_a, tasks_b = set(rows[0]["task"]), set(rows[1]["task"])
     tasks = []
     for task in sorted(tasks_a & tasks_b):
-        tasks.append(_pair_task(task, rows[0], rows[1], names, threshold))
+        tasks.append(_pair_task(task, rows[0], rows[1], names, threshold, as_scores))
     if not tasks:
         raise LogError(
             f"the logs share no task (A: {', '.join(sorted(tasks_a)[:5])}; B: "
@@ -143,6 +168,7 @@ def pair_logs(
         unpaired_tasks=(tuple(sorted(tasks_a - tasks_b)), tuple(sorted(tasks_b - tasks_a))),
         notes=tuple(dict.fromkeys(notes)),
         threshold=threshold,
+        scores=as_scores,
     )
     if not allow_exclusions:
         _refuse_large_exclusions(paired, rows, max_excluded_share)
@@ -191,8 +217,11 @@ def _pair_task(
     b: pd.DataFrame,
     names: tuple[str, str],
     threshold: float | None,
+    scores: bool = False,
 ) -> TaskCases:
-    """One task's cases paired by the per-case loader (by question, or question and repeat)."""
+    """One task's cases paired by the per-case loader (by question, or question and repeat);
+    with `scores`, every finite value is a score (:func:`~calculator.cases.scores_input.
+    load_score_cases`) and no pass shares are computed."""
     rows = [frame[frame["task"] == task] for frame in (a, b)]
     numbers = [set(r["repeat"]) for r in rows]
     repeats = any(len(n) > 1 for n in numbers) or any(r.duplicated("case").any() for r in rows)
@@ -204,17 +233,30 @@ def _pair_task(
         paired_rows = [r[r["repeat"].isin(common)] for r in rows]
         repeats = True
     files = [_case_file(r, name, task, repeats) for r, name in zip(paired_rows, names, strict=True)]
-    cases = load_cases(
-        files[0],
-        files[1],
-        id_column="case",
-        a_column="value",
-        b_column="value",
-        group_column="question" if repeats else None,
-        threshold=threshold,
-        names=names,
-    )
-    shares = _share_differences(rows, threshold) if repeats else None
+    group = "question" if repeats else None
+    if scores:
+        from calculator.cases.scores_input import load_score_cases
+
+        cases = load_score_cases(
+            files[0],
+            files[1],
+            ("value", "value"),
+            id_column="case",
+            group_column=group,
+            names=names,
+        )
+    else:
+        cases = load_cases(
+            files[0],
+            files[1],
+            id_column="case",
+            a_column="value",
+            b_column="value",
+            group_column=group,
+            threshold=threshold,
+            names=names,
+        )
+    shares = _share_differences(rows, threshold) if repeats and not scores else None
     return TaskCases(
         task=task,
         cases=cases,
@@ -242,8 +284,6 @@ def _share_differences(
     rows: list[pd.DataFrame], threshold: float | None
 ) -> tuple[np.ndarray, float] | None:
     """Each question's pass share of A minus B's (every repeat of each), on a lattice."""
-    from calculator.logs.signflip import share_numerators
-
     per_question = []
     for frame in rows:
         values = frame["value"]
@@ -266,6 +306,25 @@ def _share_differences(
         both["passed_b"].to_numpy(),
         both["usable_b"].to_numpy(),
     )
+
+
+def share_numerators(
+    passes_a: np.ndarray, repeats_a: np.ndarray, passes_b: np.ndarray, repeats_b: np.ndarray
+) -> tuple[np.ndarray, float]:
+    """Per-question differences of pass shares as integers on a common lattice, with its step.
+
+    The share difference passes_a/k_a - passes_b/k_b is (passes_a L/k_a - passes_b L/k_b) / L
+    with L the least common multiple of every repeat count.
+    """
+    import math
+
+    counts = np.unique(np.concatenate([repeats_a, repeats_b])).astype(np.int64)
+    lcm = 1
+    for k in counts.tolist():
+        lcm = lcm * k // math.gcd(lcm, k)
+    a = passes_a.astype(np.int64) * (lcm // repeats_a.astype(np.int64))
+    b = passes_b.astype(np.int64) * (lcm // repeats_b.astype(np.int64))
+    return a - b, 1.0 / lcm
 
 
 def _refuse_large_exclusions(paired: PairedLogs, rows: list[pd.DataFrame], limit: float) -> None:

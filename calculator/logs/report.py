@@ -12,8 +12,9 @@ from calculator.formatting import format_p_equals
 
 if TYPE_CHECKING:
     from calculator.logs.analysis import LogAnalysis, TaskAnalysis
+    from calculator.logs.pairing import PairedLogs
 
-__all__ = ["report_lines"]
+__all__ = ["input_lines", "report_lines"]
 
 _LISTED_TASKS = 60  # task lines printed in the text report before "... more"
 _FEW_CLUSTERS = 10  # below this many tasks, the task-clustered test's reference is rough
@@ -24,6 +25,13 @@ def report_lines(result: LogAnalysis, *, alpha: float = 0.05) -> list[str]:
     filter, notes), a line per task, the pooled table, the task-clustered test and the pooled
     analysis (or, with repeats, why the per-case tests are not reported)."""
     paired = result.paired
+    name_a, name_b = paired.names
+    return input_lines(paired) + _report_tail(result, name_a, name_b, alpha)
+
+
+def input_lines(paired: PairedLogs) -> list[str]:
+    """What was compared: the logs, the metric and why (with the others), the threshold, the
+    filter, the tasks only one log holds, the readers' notes, and which analysis was done."""
     name_a, name_b = paired.names
     choice = paired.metric
     lines = [
@@ -48,7 +56,23 @@ def report_lines(result: LogAnalysis, *, alpha: float = 0.05) -> list[str]:
                 f"  ! {len(tasks)} task(s) only in {side}'s log, left out: {', '.join(tasks[:5])}"
             )
     lines += [f"  ! {note}" for note in paired.notes]
+    lines.append(_analysed_line(paired))
     lines.append("")
+    return lines
+
+
+def _analysed_line(paired: PairedLogs) -> str:
+    """Which analysis was done: McNemar's test of pass/fail outcomes, or the mean scores."""
+    if paired.scores:
+        return (
+            f"analysed  as scores ({paired.metric.metric} holds values other than 0 and 1): the "
+            "mean difference; --threshold X cuts them into pass/fail for McNemar's test instead"
+        )
+    return "analysed  as pass/fail outcomes: McNemar's test"
+
+
+def _report_tail(result: LogAnalysis, name_a: str, name_b: str, alpha: float) -> list[str]:
+    lines: list[str] = []
     for task in result.tasks[:_LISTED_TASKS]:
         lines += _task_lines(task, name_a, name_b, alpha, len(result.tasks) > 1)
     if len(result.tasks) > _LISTED_TASKS:
@@ -116,7 +140,8 @@ def _task_lines(
         s = task.shares
         lines.append(
             f"          per-question pass share, {name_a} minus {name_b}: mean "
-            f"{s.mean_difference:+.4g} over {s.questions:,} questions, {s.method} "
+            f"{s.statistic:+.4g} over {s.units:,} questions, exact paired sign-flip "
+            f"permutation test{f' ({s.note})' if s.note else ''} "
             f"{format_p_equals(s.pvalue, alpha=alpha)}"
         )
     return lines

@@ -113,8 +113,10 @@ def choose_metric(
     tables: tuple[LogTable, LogTable],
     wanted: str | None,
     threshold: float | None,
+    scores: bool = False,
 ) -> MetricChoice:
-    """The metric compared: `wanted`, else the first pass/fail metric both logs hold.
+    """The metric compared: `wanted`, else the first pass/fail metric both logs hold (else,
+    with `threshold` or `scores`, the first graded one).
 
     Parameters
     ----------
@@ -126,18 +128,26 @@ def choose_metric(
         The metric named by the user.
     threshold : float or None
         When given, graded metrics may be chosen too (they pass at or above it).
+    scores : bool
+        Graded metrics may be chosen without a threshold (to be compared as scores).
 
     Raises
     ------
     LogError
-        When `wanted` is not in both logs, or no metric can be an outcome (the metrics found are
-        listed).
+        When `wanted` is not in both logs or is a corpus-level metric, or no metric can be an
+        outcome (the metrics found are listed).
     """
     order = [m for m in tables[0].metrics if m in set(tables[1].metrics)]
     found = ", ".join(dict.fromkeys([*tables[0].metrics, *tables[1].metrics])) or "none"
     if wanted is not None:
         if wanted not in order:
             raise LogError(f"--metric {wanted!r} is not in both logs; the metrics found: {found}.")
+        if any(wanted in table.corpus_metrics for table in tables):
+            raise LogError(
+                f"--metric {wanted!r} is a corpus-level metric (logged per case as [gold, "
+                "prediction] pairs, computed over all cases at once): it cannot be split into "
+                "per-case scores, so it cannot be compared case by case; choose another metric."
+            )
         kind = _kind(a, b, wanted)
         return MetricChoice(
             metric=wanted,
@@ -148,20 +158,31 @@ def choose_metric(
     kinds = {m: _kind(a, b, m) for m in order if not is_bookkeeping(m)}
     passfail = [m for m, kind in kinds.items() if kind == "pass/fail"]
     graded = [m for m, kind in kinds.items() if kind == "graded"]
-    candidates = passfail or (graded if threshold is not None else [])
+    candidates = passfail or (graded if threshold is not None or scores else [])
     if not candidates:
         hint = ""
-        if graded:
+        if graded:  # only without `scores`
             hint = (
                 f"; {', '.join(graded[:3])} hold scores ({_values(a, b, graded[0])}): name one "
                 "with --metric and set --threshold to read it as pass/fail"
+            )
+        corpus = [m for m in order if any(m in table.corpus_metrics for table in tables)]
+        if corpus:
+            hint += (
+                f"; {', '.join(corpus[:3])} {'is a' if len(corpus) == 1 else 'are'} corpus-level "
+                f"metric{'s' * (len(corpus) > 1)} (logged per case as [gold, prediction] pairs, "
+                "computed over all cases at once), which cannot be split into per-case scores"
             )
         raise LogError(
             "no metric of these logs can be a pass/fail outcome (bookkeeping fields, constant "
             f"values and metrics without per-case values are never used); the metrics found: "
             f"{found}{hint}."
         )
-    metric, reason = _preferred(candidates, tables[0].format, bool(passfail))
+    metric, reason = _preferred(
+        candidates,
+        tables[0].format,
+        "pass/fail" if passfail else ("threshold" if threshold is not None else "scores"),
+    )
     return MetricChoice(
         metric=metric,
         reason=reason,
@@ -229,8 +250,12 @@ def _kind(a: pd.DataFrame, b: pd.DataFrame, metric: str) -> str:
     return "pass/fail" if np.isin(values, (0.0, 1.0)).all() else "graded"
 
 
-def _preferred(candidates: list[str], log_format: str, passfail: bool) -> tuple[str, str]:
-    what = "pass/fail metric" if passfail else "scored metric (with --threshold)"
+def _preferred(candidates: list[str], log_format: str, kind: str) -> tuple[str, str]:
+    what = {
+        "pass/fail": "pass/fail metric",
+        "threshold": "scored metric (with --threshold)",
+        "scores": "scored metric",
+    }[kind]
     if log_format == "helm":
         for name in HELM_ORDER:
             if name in candidates:
@@ -239,7 +264,8 @@ def _preferred(candidates: list[str], log_format: str, passfail: bool) -> tuple[
                     "that both runs log"
                 )
     source = {"lm-eval": "the task's metric list", "inspect": "the eval's scorers"}
-    return candidates[0], f"the first {what} in {source.get(log_format, 'the log')}"
+    reason = f"the first {what} in {source.get(log_format, 'the log')}"
+    return candidates[0], reason + ("; no metric is pass/fail" if kind == "scores" else "")
 
 
 def _values(a: pd.DataFrame, b: pd.DataFrame, metric: str) -> str:

@@ -53,6 +53,9 @@ class LogTable:
     tasks_named : bool
         Whether the task names come from the log (its content, or lm-eval's file names); False
         when they are file names chosen by someone else, which say nothing of the task.
+    corpus_metrics : tuple of str
+        Metrics logged per case as [gold, prediction] pairs (lm-eval's corpus-level metrics:
+        corpus BLEU, span F1), whose rows hold no per-case value.
     """
 
     format: str
@@ -63,6 +66,7 @@ class LogTable:
     notes: tuple[str, ...] = ()
     data_key: bytes = field(default=b"", repr=False)
     tasks_named: bool = True
+    corpus_metrics: tuple[str, ...] = ()
 
     @property
     def tasks(self) -> tuple[str, ...]:

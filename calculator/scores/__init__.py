@@ -4,7 +4,9 @@ Modules, in reading order:
 
 - :mod:`~calculator.scores.inputs`: the pairs kept, the rows excluded and why, the clusters;
 - :mod:`~calculator.scores.ttest`: the paired t test and its interval (cluster-robust);
-- :mod:`~calculator.scores.signflip`: the sign-flip permutation test, exact or Monte Carlo;
+- :mod:`~calculator.scores.signflip` and :mod:`~calculator.scores.lattice`: the sign-flip
+  permutation test (the one for the harness logs' pass shares too), exact by enumeration, exact
+  by convolution when the differences lie on a common lattice, or Monte Carlo;
 - :mod:`~calculator.scores.signedrank`: the Wilcoxon signed-rank test;
 - :mod:`~calculator.scores.resampling` and :mod:`~calculator.scores.bootstrap`: the bound on
   random draws, and the BCa bootstrap interval;

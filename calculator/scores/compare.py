@@ -253,7 +253,7 @@ def _permutation(
     rng: np.random.Generator,
     seed: int,
 ) -> tuple[SignFlipTest | None, str | None]:
-    sums, _ = scores.cluster_totals()
+    sums, sizes = scores.cluster_totals()
     return sign_flip_test(
         sums / scores.scale,
         total_cases=scores.n,
@@ -263,6 +263,7 @@ def _permutation(
         rng=rng,
         seed=seed,
         unit="case" if scores.clusters is None else "cluster",
+        rounding=scores.rounding * float(sizes.max()),  # a sum's rounding adds up
     )
 
 

@@ -3,8 +3,13 @@
 Under the null hypothesis that A and B are exchangeable on each case (on each cluster), every
 difference is as likely to have its sign flipped: the 2^n sign patterns are equally likely.
 The p-value is the share of patterns whose sum of differences is at least as extreme as the
-observed one: all of them while that is cheap (meet in the middle: 2 x 2^(n/2) sums), a seeded
-Monte Carlo sample of them beyond.
+observed one: all of them while that is cheap (meet in the middle: 2 x 2^(n/2) sums); beyond,
+the exact distribution of the sum by convolution when the differences lie on a common lattice
+(pass shares over k repeats, graded scores 0, 0.25, 0.5, ...; :mod:`calculator.scores.lattice`),
+else a seeded Monte Carlo sample of the patterns.
+
+This is the one home of the test: :func:`calculator.compare_scores` uses :func:`sign_flip_test`,
+the harness logs' per-question pass shares :func:`lattice_sign_flip`.
 """
 
 from __future__ import annotations
@@ -14,12 +19,14 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from calculator.scores.lattice import integer_lattice, lattice_of, lattice_pvalue
 from calculator.scores.resampling import chunks, plan_resamples, random_bits, work_width
 
 __all__ = [
     "EXACT_MAX_UNITS",
     "SignFlipTest",
     "exact_count",
+    "lattice_sign_flip",
     "sign_flip_test",
     "tail_of",
     "tolerance",
@@ -40,23 +47,29 @@ class SignFlipTest:
         patterns the same way).
     pvalue : float
         Exact: the share of the 2^m patterns (m non-zero units) at least as extreme as the
-        observed one, a multiple of 2^-m. Monte Carlo: (k + 1) / (R + 1) for k of R random
-        patterns at least as extreme (the observed pattern counts as one), as
+        observed one, a multiple of 2^-m (by convolution: the same share, computed from the
+        distribution of the sum rather than pattern by pattern). Monte Carlo: (k + 1) / (R + 1)
+        for k of R random patterns at least as extreme (the observed pattern counts as one), as
         ``scipy.stats.permutation_test`` does.
     alternative : str
         "two-sided", "greater" (B's mean higher than A's) or "less".
     method : str
-        "exact" or "monte-carlo".
+        "exact" (every pattern enumerated), "exact-convolution" (the differences on a lattice:
+        the exact distribution of their sum by convolution, at any m) or "monte-carlo".
     patterns : int
-        2^m patterns enumerated (exact), or R random patterns drawn (Monte Carlo).
+        2^m patterns enumerated (exact), R random patterns drawn (Monte Carlo), or 0 by
+        convolution (none enumerated; all 2^m counted through the distribution of the sum).
     standard_error : float
         Monte Carlo standard error of the p-value, sqrt(p (1 - p) / R); 0 when exact.
     unit : str
-        "case" or "cluster": what a sign flip flips.
+        "case", "cluster" or "question": what a sign flip flips.
     units, nonzero_units : int
         Units, and those whose difference (sum of differences) is not 0.
     seed : int or None
         The random seed of a Monte Carlo p-value; None when exact.
+    note : str or None
+        A limit of the computation (an FFT convolution does not resolve p-values below about
+        1e-12); None when there is none.
     """
 
     statistic: float
@@ -69,6 +82,7 @@ class SignFlipTest:
     units: int
     nonzero_units: int
     seed: int | None
+    note: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types."""
@@ -148,10 +162,14 @@ def sign_flip_test(
     rng: np.random.Generator,
     seed: int,
     unit: str,
+    rounding: float = 0.0,
 ) -> tuple[SignFlipTest | None, str | None]:
     """The sign-flip test on `units` (scaled differences, or scaled cluster sums).
 
-    Exact when at most :data:`EXACT_MAX_UNITS` units are non-zero; otherwise a Monte Carlo
+    Exact when at most :data:`EXACT_MAX_UNITS` units are non-zero; else exact by convolution
+    when the units lie on a common lattice (within `rounding` of its points: rounded scores
+    written as decimals) whose sum stays within
+    :data:`~calculator.scores.lattice.MAX_SUPPORT` steps; otherwise a Monte Carlo
     p-value from random patterns drawn from `rng`, as many as
     :func:`~calculator.scores.resampling.plan_resamples` grants for `resamples` (None: the
     default). `total_cases` and `scale` turn the sum back into the mean difference.
@@ -182,6 +200,10 @@ def sign_flip_test(
             seed=None,
         )
         return exact, None
+    lattice = lattice_of(nonzero, rounding)
+    if lattice is not None:
+        pvalue, note = lattice_pvalue(lattice, tail)
+        return _by_convolution(common, pvalue, note), None
     magnitudes = np.abs(nonzero)
     values, counts = np.unique(magnitudes, return_counts=True)
     width = work_width(m, int(values.size))
@@ -202,6 +224,63 @@ def sign_flip_test(
         seed=seed,
     )
     return test, None
+
+
+def lattice_sign_flip(
+    numerators: np.ndarray | list[int],
+    *,
+    step: float = 1.0,
+    alternative: str = "two-sided",
+    unit: str = "question",
+) -> SignFlipTest:
+    """The exact sign-flip test of differences ``numerators * step`` on a lattice, at any size.
+
+    Parameters
+    ----------
+    numerators : sequence of int
+        Each unit's difference A - B in steps (integers); zeros count as units.
+    step : float
+        The lattice step (1 / (k_A k_B) for pass shares over k_A and k_B repeats).
+    alternative : {"two-sided", "greater", "less"}
+    unit : str
+        What a sign flip flips, for the result ("question").
+
+    Raises
+    ------
+    calculator.errors.CalculatorError
+        On no unit, a non-integer numerator, or a sum too wide to compute.
+
+    Examples
+    --------
+    Five questions with differences 1, 1, 1, 1, 0: S = 4 is reached by one pattern in 16 (the
+    zero flips nothing), and |S| >= 4 by two, so p = 2/16.
+
+    >>> lattice_sign_flip([1, 1, 1, 1, 0]).pvalue
+    0.125
+    """
+    values = np.asarray(numerators)
+    lattice = integer_lattice(values, unit)
+    common = {
+        "statistic": float(values.sum()) * step / values.size,
+        "alternative": alternative,
+        "unit": unit,
+        "units": int(values.size),
+        "nonzero_units": int(np.count_nonzero(values)),
+    }
+    pvalue, note = lattice_pvalue(lattice, tail_of(alternative))
+    return _by_convolution(common, pvalue, note)
+
+
+def _by_convolution(common: dict, pvalue: float, note: str | None) -> SignFlipTest:
+    return SignFlipTest(
+        **common,
+        pvalue=pvalue,
+        method="exact-convolution",
+        patterns=0,
+        standard_error=0.0,
+        seed=None,
+        note=note,
+    )
 
 
 def _hits_by_value(

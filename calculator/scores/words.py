@@ -105,6 +105,13 @@ def permutation_words(test: SignFlipTest, names: tuple[str, str]) -> str:
             if count
             else f"exact: no {test.unit} has a non-zero difference"
         )
+    elif test.method == "exact-convolution":
+        units = plural(test.nonzero_units, "non-zero " + test.unit)
+        how = (
+            f"exact over all 2^{test.nonzero_units:,} sign patterns of the {units}, the "
+            "differences lying on a common grid: the distribution of their sum by convolution"
+            + (f"; {test.note}" if test.note else "")
+        )
     else:
         how = (
             f"Monte Carlo over {test.patterns:,} random sign patterns of "

@@ -79,10 +79,24 @@ def test_fail_if_worse_is_refused_with_repeats(capsys):
     assert status == 2 and "treat dependent cases as independent" in one_line(err)
 
 
-def test_partial_credit_refusal_says_what_to_do(capsys):
+def test_partial_credit_is_compared_as_scores_or_cut_with_threshold(capsys):
+    # Issue 22: Inspect's partial credit (P = 0.5) was refused without --threshold; it is now
+    # compared as scores, by question, and --threshold still cuts it into pass/fail.
     a, b = MOCK / "mock-a-3epochs.eval", MOCK / "mock-b-3epochs.eval"
-    status, _, err = run_cli(capsys, a, b, "--metric", "graded")
-    assert status == 2 and "--threshold" in one_line(err) and "partial credit" in err
+    status, out, _ = run_cli(capsys, a, b, "--metric", "graded")
+    assert status == 0 and "analysed  as scores (graded holds values other than 0 and 1)" in out
+    assert "clusters  10 questions" in out
+    status, out, _ = run_cli(capsys, a, b, "--metric", "graded", "--json")
+    payload = json.loads(out)
+    assert payload["analysed_as"] == "scores" and payload["pooled_by"] == "question"
+    assert payload["scores"]["n"] == 30 and payload["scores"]["clusters"] == 10
+    assert payload["tasks"][0]["scores"] == payload["scores"]  # one task: the same comparison
+    status, out, _ = run_cli(capsys, a, b, "--metric", "graded", "--threshold", "0.5")
+    assert status == 0 and "analysed  as pass/fail outcomes: McNemar's test" in out
+    payload = json.loads(
+        run_cli(capsys, a, b, "--metric", "graded", "--threshold", "1", "--json")[1]
+    )
+    assert payload["analysed_as"] == "pass/fail" and "scores" not in payload
 
 
 def test_helm_gate_runs_on_one_task(capsys):

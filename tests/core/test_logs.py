@@ -275,7 +275,7 @@ def test_inspect_epochs_are_paired_by_question_and_epoch_clustered_by_question()
     expected = clustered_mcnemar([b_i[q] for q in questions], [c_i[q] for q in questions])
     assert task.by_question.pvalue == pytest.approx(expected.pvalue)
     assert task.pvalue == task.by_question.pvalue
-    assert task.shares is not None and task.shares.questions == 10
+    assert task.shares is not None and task.shares.units == 10
 
 
 def test_inspect_three_epochs_against_one_compare_pass_shares_by_question():
@@ -289,7 +289,7 @@ def test_inspect_three_epochs_against_one_compare_pass_shares_by_question():
     for (question, _), value in a.items():
         share_a[question] += value / 3
     differences = [share_a[q] - b[(q, 1)] for q in sorted(share_a)]
-    assert task.shares.mean_difference == pytest.approx(sum(differences) / len(differences))
+    assert task.shares.statistic == pytest.approx(sum(differences) / len(differences))
     # Brute force over the 2^10 sign patterns.
     observed = abs(sum(differences))
     extreme = 0

@@ -1,5 +1,6 @@
-"""The exact sign-flip test (calculator.logs.signflip) against brute-force enumeration of the 2^n
-sign patterns, computed here, and the lattice of pass-share differences."""
+"""The exact sign-flip test by convolution (calculator.scores.signflip.lattice_sign_flip, the one
+home of the test, used for the harness logs' pass shares) against brute-force enumeration of the
+2^n sign patterns, computed here, and the lattice of pass-share differences."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator.logs.signflip import share_numerators, sign_flip_test
+from calculator.logs.pairing import share_numerators
+from calculator.scores.signflip import lattice_sign_flip as sign_flip_test
 
 
 def brute_force(values: list[int]) -> float:
@@ -38,7 +40,7 @@ def test_p_is_a_multiple_of_two_to_the_minus_n(values):
 def test_swapping_a_and_b_keeps_p_and_flips_the_mean(values):
     forward, backward = sign_flip_test(values), sign_flip_test([-v for v in values])
     assert forward.pvalue == pytest.approx(backward.pvalue)
-    assert forward.mean_difference == -backward.mean_difference
+    assert forward.statistic == -backward.statistic
 
 
 def test_worked_values():
@@ -47,7 +49,7 @@ def test_worked_values():
     assert sign_flip_test([1] * 10).pvalue == pytest.approx(2 / 1024)
     assert sign_flip_test([0, 0, 0]).pvalue == 1.0
     result = sign_flip_test([3, -1, 2], step=1 / 3)
-    assert result.mean_difference == pytest.approx((3 - 1 + 2) / 3 / 3)
+    assert result.statistic == pytest.approx((3 - 1 + 2) / 3 / 3)
 
 
 def test_large_n_is_exact_and_fast_enough():
@@ -90,12 +92,12 @@ def test_share_numerators_are_the_share_differences_on_a_lattice(rows):
 
 
 def test_the_fft_path_agrees_with_the_direct_sums(monkeypatch):
-    import calculator.logs.signflip as signflip
+    import calculator.scores.lattice as signflip
 
     rng = np.random.default_rng(11)
     values = rng.choice([-3, -2, -1, 0, 1, 2, 3], size=400)
     direct = sign_flip_test(values)
     monkeypatch.setattr(signflip, "_DIRECT_COST", 0)
     fft = sign_flip_test(values)
-    assert "FFT" in fft.method and "FFT" not in direct.method
+    assert "FFT" in fft.note and direct.note is None
     assert fft.pvalue == pytest.approx(direct.pvalue, abs=1e-12)

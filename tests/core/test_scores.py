@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 from calculator import compare_scores
-from calculator.scores import signflip
+from calculator.scores import lattice, signflip
 from calculator.scores.bootstrap import _acceleration, distinct_units
 from calculator.scores.ttest import log_t_sf
 
@@ -206,9 +206,11 @@ def test_singleton_clusters_give_the_unclustered_tests():
 
 
 @pytest.mark.parametrize("alternative", ["two-sided", "less"])
-def test_monte_carlo_permutation_within_four_standard_errors_of_binomial(alternative):
+def test_monte_carlo_permutation_within_four_standard_errors_of_binomial(monkeypatch, alternative):
     # All |d| equal: the sign-flip sum is 0.5 (2K - 40), K ~ Binomial(40, 1/2); 27 positives.
     # Exact: two-sided 2 P[K >= 27] = 2 binom.sf(26, 40, 0.5); "less" (A - B high) P[K >= 27].
+    # The lattice path (exact by convolution) is switched off so that the sampler runs.
+    monkeypatch.setattr(lattice, "MAX_SUPPORT", 0)
     d = np.array([0.5] * 27 + [-0.5] * 13)
     r = compare_scores(d, np.zeros(40), alternative=alternative, resamples=100_000, seed=3)
     exact = stats.binom.sf(26, 40, 0.5) * (2 if alternative == "two-sided" else 1)
@@ -221,8 +223,9 @@ def test_monte_carlo_permutation_within_four_standard_errors_of_binomial(alterna
 def test_monte_carlo_paths_agree_with_brute_force(monkeypatch, values):
     # Below the exact limit, with the limit lowered so that the Monte Carlo sampler runs:
     # random bits per case (distinct magnitudes) and binomial counts per value (two
-    # magnitudes: 2 x 4 draws per pattern < 12).
+    # magnitudes: 2 x 4 draws per pattern < 12). The lattice path is switched off.
     monkeypatch.setattr(signflip, "EXACT_MAX_UNITS", 5)
+    monkeypatch.setattr(lattice, "MAX_SUPPORT", 0)
     if values == "distinct":
         d = np.array([0.3, -0.1, 0.45, 0.2, -0.05, 0.6, 0.15, -0.35, 0.25, 0.5, -0.2, 0.1])
     else:

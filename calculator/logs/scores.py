@@ -1,0 +1,128 @@
+"""Two logs paired on a graded metric, compared as scores: task by task and pooled.
+
+A graded metric (HELM's graded stats, Inspect's partial credit P = 0.5, lm-eval's per-sample
+BLEU, ROUGE or F1) given without a threshold is compared by its mean with
+:func:`calculator.compare_scores`: per task with the question as the cluster when the cases are
+repeats of questions, and pooled over every task with the task as the cluster when there are
+several (a task's cases share its questions' difficulty and its prompt). Holm's adjustment runs
+across the tasks' p-values, as for pass/fail logs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from calculator.compare.multiplicity import adjust_pvalues
+from calculator.logs.pairing import PairedLogs, TaskCases
+from calculator.logs.table import LogError
+from calculator.scores import ScoresComparison, compare_scores
+
+__all__ = ["LogScores", "TaskScores", "analyze_log_scores", "headline_pvalue"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TaskScores:
+    """One task's paired scores and their comparison; `pvalue` is :func:`headline_pvalue`."""
+
+    task: str
+    paired: TaskCases = field(repr=False)
+    comparison: ScoresComparison = field(repr=False)
+    pvalue: float
+    holm_pvalue: float | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON types: the counts of the pairing, then the comparison as "scores"."""
+        return {
+            **self.paired.counts(),
+            "pvalue": self.pvalue,
+            "holm_pvalue": self.holm_pvalue,
+            "scores": self.comparison.to_dict(),
+            "issues": [issue.to_dict() for issue in self.paired.cases.issues],
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LogScores:
+    """The comparison of two logs' scores: per task, and pooled over the tasks.
+
+    Attributes
+    ----------
+    paired : PairedLogs
+    tasks : tuple of TaskScores
+        Holm-adjusted across tasks when there are several.
+    pooled : ScoresComparison
+        Every task's pairs; clustered by task with several tasks, by question with one task
+        of repeats.
+    repeats : bool
+        Whether some task's cases are repeats of questions.
+    """
+
+    paired: PairedLogs
+    tasks: tuple[TaskScores, ...]
+    pooled: ScoresComparison
+    repeats: bool
+
+
+def headline_pvalue(comparison: ScoresComparison) -> float:
+    """The p-value a comparison is judged by: the sign-flip permutation test's, the paired t
+    test's when the permutation test was not run, 1 when neither is defined (no spread)."""
+    if comparison.pvalue is not None:
+        return comparison.pvalue
+    return 1.0 if comparison.t_test.pvalue is None else comparison.t_test.pvalue
+
+
+def analyze_log_scores(paired: PairedLogs, **options: object) -> LogScores:
+    """Compare two logs paired as scores (:func:`~calculator.logs.pairing.pair_logs` with
+    ``scores=True``); `options` are those of :func:`calculator.compare_scores` (level,
+    alternative, margin, resamples, seed).
+
+    Raises
+    ------
+    LogError
+        When the logs were paired as pass/fail, or a task has no case with two scores.
+    """
+    from calculator.cases.scores_input import paired_scores_of
+
+    if not paired.scores:
+        raise LogError(
+            "these logs were paired as pass/fail outcomes: analyse them with analyze_logs."
+        )
+    parts, tasks = [], []
+    for task in paired.tasks:
+        if task.cases.n == 0:
+            raise LogError(
+                f"task {task.task!r}: no case with a score in both logs ({task.cases.rows_read:,} "
+                "rows read)."
+            )
+        a, b, clusters = paired_scores_of(task.cases)
+        comparison = compare_scores(a, b, clusters=clusters, names=paired.names, **options)
+        tasks.append(
+            TaskScores(
+                task=task.task,
+                paired=task,
+                comparison=comparison,
+                pvalue=headline_pvalue(comparison),
+            )
+        )
+        parts.append((a, b, clusters, task.task))
+    if len(tasks) > 1:
+        adjusted = adjust_pvalues([t.pvalue for t in tasks], method="holm")
+        tasks = [
+            dataclasses.replace(t, holm_pvalue=float(p))
+            for t, p in zip(tasks, adjusted, strict=True)
+        ]
+        a = np.concatenate([part[0] for part in parts])
+        b = np.concatenate([part[1] for part in parts])
+        labels = np.concatenate([np.full(part[0].size, part[3], dtype=object) for part in parts])
+        pooled = compare_scores(a, b, clusters=labels, names=paired.names, **options)
+    else:
+        pooled = tasks[0].comparison
+    return LogScores(
+        paired=paired,
+        tasks=tuple(tasks),
+        pooled=pooled,
+        repeats=any(task.repeats for task in paired.tasks),
+    )
