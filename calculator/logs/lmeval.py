@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from calculator.logs.jsontext import parse_json
 from calculator.logs.table import LogError, LogTable, long_frame
 
 __all__ = ["is_lm_eval_record", "is_lm_eval_results", "lm_eval_task", "read_lm_eval"]
@@ -146,15 +147,15 @@ def _records(name: str, data: bytes) -> list:
     stripped = text.lstrip()
     if stripped.startswith("["):
         try:
-            return json.loads(stripped)
+            return parse_json(stripped, name)
         except json.JSONDecodeError as error:
             raise LogError(f"{name}: a JSON array that is not valid JSON ({error}).") from None
     records, bad = [], 0
-    for line in text.split("\n"):
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
+            records.append(parse_json(line, f"{name}, line {number}"))
         except json.JSONDecodeError:
             bad += 1
     if bad:

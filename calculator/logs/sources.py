@@ -10,16 +10,20 @@ every ``.eval`` or Inspect JSON log (Inspect), every ``per_instance_stats.json``
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from calculator.cases.reading import MAX_FILE_BYTES
 from calculator.logs.helm import is_helm_stats, read_helm
-from calculator.logs.inspect_log import is_inspect_json, is_inspect_zip, read_inspect
+from calculator.logs.inspect_log import (
+    is_inspect_json,
+    is_inspect_zip,
+    open_archive,
+    read_inspect,
+)
+from calculator.logs.jsontext import parse_json
 from calculator.logs.lmeval import (
     is_lm_eval_record,
     is_lm_eval_results,
@@ -59,7 +63,7 @@ def log_format(source: str | os.PathLike[str]) -> str | None:
         return None
     if head == b"{":
         try:
-            record = json.loads(first)
+            record = parse_json(first, f"{path.name}, line 1")
         except (json.JSONDecodeError, UnicodeDecodeError):
             record = None
         if is_lm_eval_record(record):
@@ -152,12 +156,9 @@ def _read_parsed(kind: str, files: list, *, system: str, split: str) -> LogTable
 def _sniff(name: str, data: bytes) -> tuple[str | None, object]:
     """(kind, parsed document or None) of one file's bytes; near misses refused."""
     if data[:4] == b"PK\x03\x04":
-        try:
-            with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                if is_inspect_zip(archive):
-                    return "inspect", None
-        except zipfile.BadZipFile:
-            pass
+        with open_archive(name, data) as archive:
+            if is_inspect_zip(archive):
+                return "inspect", None
         raise LogError(
             f"{name}: a zip archive that is not an Inspect .eval log (no header.json or "
             "_journal/start.json in it); give the log itself, or unzip the archive."
@@ -167,7 +168,7 @@ def _sniff(name: str, data: bytes) -> tuple[str | None, object]:
         return None, None
     first = data.lstrip().split(b"\n", 1)[0]
     try:
-        record = json.loads(first)
+        record = parse_json(first, f"{name}, line 1")
     except (json.JSONDecodeError, UnicodeDecodeError):
         record = None
     if is_lm_eval_record(record):
@@ -175,7 +176,7 @@ def _sniff(name: str, data: bytes) -> tuple[str | None, object]:
     if record is not None and data.strip().count(b"\n") > 0 and head == b"{":
         return None, None  # JSON Lines whose records are not lm-eval's: a plain per-case file
     try:
-        document = json.loads(data)
+        document = parse_json(data, name)
     except (json.JSONDecodeError, UnicodeDecodeError):
         return None, None  # JSON Lines (or not JSON): the per-case reader says which lines
     if is_inspect_json(document):
@@ -282,8 +283,8 @@ def _lm_eval_system(file: Path) -> str | None:
         return None
     for results in sorted(file.parent.glob(f"*results_{time}.json")):
         try:
-            document = json.loads(results.read_bytes())
-        except (OSError, json.JSONDecodeError):
+            document = parse_json(_read(results), results.name)
+        except (OSError, ValueError):  # unreadable, not JSON, or refused: not the model's name
             continue
         name = document.get("model_name") if isinstance(document, dict) else None
         if isinstance(name, str) and name:
@@ -296,9 +297,10 @@ def _run_spec(file: Path) -> dict | None:
     if not spec.is_file():
         return None
     try:
-        return json.loads(spec.read_bytes())
-    except json.JSONDecodeError:
+        document = parse_json(_read(spec), spec.name)
+    except (json.JSONDecodeError, UnicodeDecodeError):
         return None
+    return document if isinstance(document, dict) else None
 
 
 def _joined(tables: list[LogTable]) -> LogTable:

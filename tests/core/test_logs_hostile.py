@@ -1,0 +1,250 @@
+"""Harness logs built to stall, exhaust or confuse the readers (issue 23, second round).
+
+Each log here is written by the test itself, byte by byte where a tool would never write it: a
+zstd member whose frame decompresses to far more than the archive declares (a zip bomb), JSON
+nested a hundred thousand levels deep, an integer of 5,000 digits, an epoch of 10^30, stats that
+are not objects, Infinity as a score. Before the fixes each one either decompressed everything
+(hundreds of MB from a 13 kB file) or ended in a bare Python exception (RecursionError, KeyError,
+OverflowError, AttributeError, JSONDecodeError, BadZipFile), which the command line reports as a
+bug. Now each is refused with a :class:`LogError` naming the file (and member or line), or, for
+Infinity, held as a missing value that is counted.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import struct
+import zipfile
+import zlib
+
+import pytest
+import zstandard  # noqa: E402
+
+from calculator.logs import (  # noqa: E402
+    LogError,
+    inspect_log,  # noqa: E402
+    read_log_data,
+)
+from calculator.logs import table as log_table  # noqa: E402
+
+HEADER = {"eval": {"task": "t", "model": "m", "scorers": [{"name": "match"}]}}
+TIME = "2024-01-01T00-00-00.000000"
+
+
+def sample(i: int, value: object = "C", epoch: object = 1) -> dict:
+    return {"id": f"q{i}", "epoch": epoch, "scores": {"match": {"value": value}}}
+
+
+def zstd_eval(
+    members: list[tuple[str, bytes]],
+    *,
+    declared: dict[str, int] | None = None,
+    content_size: bool = True,
+) -> bytes:
+    """An .eval archive of zstd members (method 93) as current Inspect writes them, with the
+    sizes the central directory declares overridable (what a forged archive does)."""
+    out, central = io.BytesIO(), []
+    compressor = zstandard.ZstdCompressor(write_content_size=content_size)
+    for name, payload in members:
+        packed = compressor.compress(payload)
+        size = (declared or {}).get(name, len(payload))
+        crc, raw, offset = zlib.crc32(payload), name.encode(), out.tell()
+        out.write(
+            struct.pack(
+                "<4sHHHHHIIIHH", b"PK\x03\x04", 63, 0, 93, 0, 0, crc, len(packed), size, len(raw), 0
+            )
+            + raw
+            + packed
+        )
+        central.append(
+            struct.pack(
+                "<4sHHHHHHIIIHHHHHII",
+                b"PK\x01\x02",
+                63,
+                63,
+                0,
+                93,
+                0,
+                0,
+                crc,
+                len(packed),
+                size,
+                len(raw),
+                0,
+                0,
+                0,
+                0,
+                0,
+                offset,
+            )
+            + raw
+        )
+    start = out.tell()
+    for entry in central:
+        out.write(entry)
+    out.write(
+        struct.pack(
+            "<4sHHHHIIH",
+            b"PK\x05\x06",
+            0,
+            0,
+            len(central),
+            len(central),
+            out.tell() - start,
+            start,
+            0,
+        )
+    )
+    return out.getvalue()
+
+
+def members(samples: list[dict], header: dict = HEADER) -> list[tuple[str, bytes]]:
+    return [("header.json", json.dumps(header).encode())] + [
+        (f"samples/{s['id']}_epoch_1.json", json.dumps(s).encode()) for s in samples
+    ]
+
+
+GOOD = [sample(i, "C" if i % 2 else "I") for i in range(1, 20)]
+
+
+def test_a_well_formed_zstd_log_is_read_by_the_test_builder() -> None:
+    table = read_log_data([("ok.eval", zstd_eval(members(GOOD)))])
+    assert len(table.frame) == 19 and table.frame["value"].sum() == 10
+
+
+@pytest.mark.parametrize("content_size", [True, False], ids=["declared-in-frame", "no-size"])
+def test_a_zstd_member_larger_than_its_declared_size_is_refused(content_size: bool) -> None:
+    # 20 MB of JSON packed into a few kB, declared as 100 bytes: before, the frame's own content
+    # size was trusted over max_output_size and all of it was decompressed and parsed.
+    bomb = json.dumps(dict(sample(0), pad="x" * 20_000_000)).encode()
+    data = zstd_eval(
+        members(GOOD) + [("samples/q0_epoch_1.json", bomb)],
+        declared={"samples/q0_epoch_1.json": 100},
+        content_size=content_size,
+    )
+    assert len(data) < 100_000
+    with pytest.raises(LogError, match=r"bomb\.eval: member samples/q0_epoch_1\.json .*100 bytes"):
+        read_log_data([("bomb.eval", data)])
+
+
+def test_a_deflate_member_with_a_forged_size_is_refused() -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, payload in members(GOOD):
+            archive.writestr(name, payload)
+    data = bytearray(buffer.getvalue())
+    data[14:18] = b"\0\0\0\0"  # the first member's CRC, as a forger who changed it leaves it
+    at = data.find(b"PK\x01\x02")
+    data[at + 16 : at + 20] = b"\0\0\0\0"
+    with pytest.raises(LogError, match=r"forged\.eval: member header\.json"):
+        read_log_data([("forged.eval", bytes(data))])
+
+
+def test_an_archive_of_more_members_than_the_limit_is_refused_before_listing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(inspect_log, "MAX_MEMBERS", 10)
+    with pytest.raises(LogError, match=r"many\.eval: a zip archive of 20 members, over .* 10"):
+        read_log_data([("many.eval", zstd_eval(members(GOOD)))])
+
+
+@pytest.mark.parametrize(
+    ("member", "payload", "message"),
+    [
+        ("samples/q0_epoch_1.json", b'{"id": "q0", "scores": ' + b"[" * 100_000, "nested too"),
+        ("samples/q0_epoch_1.json", b"{not json", "not valid JSON"),
+        ("samples/q0_epoch_1.json", b"[1, 2]", "not a JSON object"),
+        ("samples/q0_epoch_1.json", b'{"id": ' + b"9" * 5000 + b"}", "cannot be read"),
+    ],
+    ids=["deep", "not-json", "not-object", "huge-integer"],
+)
+def test_a_damaged_member_is_refused_naming_it(member: str, payload: bytes, message: str) -> None:
+    data = zstd_eval(members(GOOD) + [(member, payload)])
+    with pytest.raises(LogError, match=rf"x\.eval: member {member}.*{message}"):
+        read_log_data([("x.eval", data)])
+
+
+def test_a_header_without_an_eval_spec_is_refused() -> None:
+    with pytest.raises(LogError, match=r"x\.eval: member header\.json has no eval spec"):
+        read_log_data([("x.eval", zstd_eval(members(GOOD, header={"eval": []})))])
+
+
+@pytest.mark.parametrize("epoch", [10**30, -1, 1e300], ids=["10^30", "negative", "1e300"])
+def test_an_epoch_outside_the_repeat_range_is_refused(epoch: object) -> None:
+    data = zstd_eval(members(GOOD + [sample(0, epoch=epoch)]))
+    with pytest.raises(LogError, match=rf"outside 0 to {log_table.MAX_REPEAT:,}"):
+        read_log_data([("x.eval", data)])
+
+
+@pytest.mark.parametrize("value", [math.inf, -math.inf, math.nan])
+def test_a_repeat_number_that_is_not_finite_is_refused(value: float) -> None:
+    with pytest.raises(LogError, match="not a whole number"):
+        log_table.repeat_number(value, 0, "x")
+
+
+def lm_eval_lines(values: list[str]) -> bytes:
+    lines = [
+        f'{{"doc_id": {i}, "doc": {{}}, "resps": [], "filter": "none", "metrics": ["acc"], '
+        f'"acc": {value}}}'
+        for i, value in enumerate(values)
+    ]
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (b'{"doc_id": 0, "resps": ' + b"[" * 50_000 + b"]" * 50_000 + b"}", "nested too"),
+        (b'{"doc_id": ' + b"9" * 5000 + b', "resps": []}', "cannot be read"),
+    ],
+    ids=["deep", "huge-integer"],
+)
+def test_an_lm_eval_line_that_json_cannot_hold_is_refused_naming_the_line(
+    line: bytes, message: str
+) -> None:
+    data = lm_eval_lines(["1", "0"]) + line + b"\n"
+    with pytest.raises(LogError, match=rf"samples_t_{TIME}\.jsonl, line 3: .*{message}"):
+        read_log_data([(f"samples_t_{TIME}.jsonl", data)])
+
+
+def test_a_deeply_nested_first_line_is_refused_naming_it() -> None:
+    data = b'{"doc_id": 0, "resps": ' + b"[" * 100_000 + b"\n"
+    with pytest.raises(LogError, match=r"deep\.jsonl, line 1: JSON nested too deeply"):
+        read_log_data([("deep.jsonl", data)])
+
+
+def test_a_deeply_nested_json_log_is_refused() -> None:
+    with pytest.raises(LogError, match=r"deep\.json(, line 1)?: JSON nested too deeply"):
+        read_log_data([("deep.json", b"[" * 100_000 + b"]" * 100_000)])
+
+
+def test_infinity_as_a_score_is_a_missing_value_and_never_a_pass() -> None:
+    # json reads Infinity and 1e999 as inf; before, inf passed any --threshold and was shown
+    # as "inf" in messages. The row stays (counted as missing by the pairing), its value NaN.
+    data = lm_eval_lines(["Infinity", "-Infinity", "1e999", "NaN", "1", "0", "-0.0", "5e-324"])
+    table = read_log_data([(f"samples_t_{TIME}.jsonl", data)])
+    values = table.frame["value"].tolist()
+    assert len(values) == 8
+    assert all(math.isnan(v) for v in values[:4])
+    assert values[4:] == [1.0, 0.0, 0.0, 5e-324]
+
+
+def helm_instances(stats: object) -> bytes:
+    good = {"name": {"name": "em", "split": "test"}, "mean": 1.0}
+    rows = [{"instance_id": f"id{i}", "train_trial_index": 0, "stats": [good]} for i in range(5)]
+    rows.append({"instance_id": "id9", "train_trial_index": 0, "stats": stats})
+    return json.dumps(rows).encode()
+
+
+@pytest.mark.parametrize("stats", [["em"], [{"name": "em", "mean": 1}], {"em": 1}])
+def test_helm_stats_that_are_not_objects_are_refused(stats: object) -> None:
+    with pytest.raises(LogError, match=r"instance 'id9': its stats are not a list of objects"):
+        read_log_data([("per_instance_stats.json", helm_instances(stats))])
+
+
+def test_inspect_json_samples_that_are_not_objects_are_refused() -> None:
+    document = dict(HEADER, samples=[sample(1), "q2"])
+    with pytest.raises(LogError, match=r"log\.json: its samples are not a list of objects"):
+        read_log_data([("log.json", json.dumps(document).encode())])
