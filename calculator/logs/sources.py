@@ -137,10 +137,9 @@ def _read_parsed(kind: str, files: list, *, system: str, split: str) -> LogTable
     """The log of `files`: (name, path or bytes, kind, parsed document or None) each."""
     if kind == "lm-eval":
         records = {name: parsed for name, _, _, parsed in files if parsed is not None}
-        first = files[0][1]
         return read_lm_eval(
             ((name, _data(source)) for name, source, _, _ in files),
-            system=(None if isinstance(first, bytes) else _lm_eval_system(first)) or system,
+            system=_lm_eval_model(files) or system,
             records_of=records,
         )
     if kind == "helm":
@@ -274,6 +273,35 @@ def _read(path: Path) -> bytes:
     if size > MAX_LOG_BYTES:
         raise LogError(f"{path.name}: {size:,} bytes, over the limit of {MAX_LOG_BYTES:,} bytes.")
     return path.read_bytes()
+
+
+def _lm_eval_model(files: list) -> str | None:
+    """The one model that lm-eval's results files beside `files` name, None if none does.
+
+    Raises
+    ------
+    LogError
+        When they name several: runs of several models in one folder, which would otherwise be
+        read as one system's tasks.
+    """
+    found: dict[tuple[Path, str | None], str | None] = {}
+    models: dict[str, str] = {}
+    for name, source, _, _ in files:
+        if isinstance(source, bytes):
+            continue
+        key = (source.parent, lm_eval_time(source.name))
+        if key not in found:
+            found[key] = _lm_eval_system(source)
+        if found[key] is not None:
+            models.setdefault(found[key], name)
+    if len(models) > 1:
+        (first, one), (second, other) = list(models.items())[:2]
+        raise LogError(
+            f"the lm-eval logs given as one system are runs of several models ({first!r} for "
+            f"{one}, {second!r} for {other}, per the results files beside them); give each "
+            "model's folder separately."
+        )
+    return next(iter(models), None)
 
 
 def _lm_eval_system(file: Path) -> str | None:

@@ -248,3 +248,43 @@ def test_inspect_json_samples_that_are_not_objects_are_refused() -> None:
     document = dict(HEADER, samples=[sample(1), "q2"])
     with pytest.raises(LogError, match=r"log\.json: its samples are not a list of objects"):
         read_log_data([("log.json", json.dumps(document).encode())])
+
+
+def write_run(folder, task: str, time: str, model: str | None, values: list[int]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = [
+        json.dumps({"doc_id": i, "doc": {}, "resps": [], "metrics": ["acc"], "acc": v})
+        for i, v in enumerate(values)
+    ]
+    (folder / f"samples_{task}_{time}.jsonl").write_text("\n".join(lines) + "\n")
+    if model is not None:
+        results = {"results": {}, "configs": {}, "model_name": model}
+        (folder / f"results_{time}.json").write_text(json.dumps(results))
+
+
+def test_lm_eval_runs_of_two_models_in_one_folder_are_refused(tmp_path) -> None:
+    # Before, model-two's task was read as one more task of model-one, silently.
+    from calculator.logs import read_log
+
+    write_run(tmp_path / "A" / "m1", "t1", TIME, "model-one", [1, 0, 1, 0])
+    write_run(tmp_path / "A" / "m2", "t2", "2024-02-01T00-00-00.000000", "model-two", [0, 1, 1, 0])
+    with pytest.raises(LogError, match=r"runs of several models \('model-one' for m1/"):
+        read_log(tmp_path / "A")
+
+
+def test_lm_eval_runs_of_one_model_in_several_folders_are_one_system(tmp_path) -> None:
+    from calculator.logs import read_log
+
+    write_run(tmp_path / "A" / "r1", "t1", TIME, "model-one", [1, 0, 1, 0])
+    write_run(tmp_path / "A" / "r2", "t2", "2024-02-01T00-00-00.000000", "model-one", [0, 1, 1])
+    table = read_log(tmp_path / "A")
+    assert table.system == "model-one" and table.tasks == ("t1", "t2") and len(table.frame) == 7
+
+
+def test_one_task_in_two_folders_of_one_system_is_refused(tmp_path) -> None:
+    from calculator.logs import read_log
+
+    write_run(tmp_path / "A" / "r1", "t1", TIME, None, [1, 0, 1, 0])
+    write_run(tmp_path / "A" / "r2", "t1", "2024-02-01T00-00-00.000000", None, [0, 1, 1, 0])
+    with pytest.raises(LogError, match=r"both hold lm-eval task 't1'"):
+        read_log(tmp_path / "A")
