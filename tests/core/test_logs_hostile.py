@@ -288,3 +288,22 @@ def test_one_task_in_two_folders_of_one_system_is_refused(tmp_path) -> None:
     write_run(tmp_path / "A" / "r2", "t1", "2024-02-01T00-00-00.000000", None, [0, 1, 1, 0])
     with pytest.raises(LogError, match=r"both hold lm-eval task 't1'"):
         read_log(tmp_path / "A")
+
+
+def test_an_end_record_understating_the_member_count_does_not_lift_the_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # zipfile lists every entry of the central directory whatever the end record's (16-bit)
+    # count says: the bound counts the entries themselves.
+    monkeypatch.setattr(inspect_log, "MAX_MEMBERS", 10)
+    data = bytearray(zstd_eval(members(GOOD)))
+    end = data.rfind(b"PK\x05\x06")
+    data[end + 8 : end + 12] = struct.pack("<HH", 1, 1)
+    with pytest.raises(LogError, match=r"a zip archive of 20 members"):
+        read_log_data([("many.eval", bytes(data))])
+
+
+def test_an_lm_eval_file_that_is_not_utf8_is_refused_naming_the_byte() -> None:
+    data = lm_eval_lines(["1", "0"]) + b'{"doc_id": 9, "resps": ["\xff"]}\n'
+    with pytest.raises(LogError, match=rf"samples_t_{TIME}\.jsonl: byte [0-9,]+ is not UTF-8"):
+        read_log_data([(f"samples_t_{TIME}.jsonl", data)])
