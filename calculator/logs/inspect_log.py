@@ -173,11 +173,20 @@ def _sample_values(sample: dict) -> dict[str, float]:
 
 def _scorers(document: dict) -> list[str]:
     """The scorer names in the log's own order (the eval spec's, else the results')."""
-    names = [s.get("name") for s in (document.get("eval", {}).get("scorers") or [])]
+    names = _names(document["eval"].get("scorers"))
     if not names:
-        results = document.get("results") or {}
-        names = [s.get("name") for s in (results.get("scores") or [])]
-    return [str(n) for n in names if n]
+        results = document.get("results")
+        names = _names(results.get("scores") if isinstance(results, dict) else None)
+    return names
+
+
+def _names(entries: object) -> list[str]:
+    """The "name" of each object in a list (a damaged list gives none, and the order falls
+    back to the samples')."""
+    if not isinstance(entries, list):
+        return []
+    names = (entry.get("name") for entry in entries if isinstance(entry, dict))
+    return [str(name) for name in names if name]
 
 
 def _read_zip(name: str, data: bytes) -> tuple[dict, list[dict], list[str]]:
@@ -249,6 +258,16 @@ def _member_count(data: bytes) -> int:
     counted in all its bytes (the end record's count is 16 bits and zipfile does not trust it
     either: it lists every entry its central directory holds)."""
     return data.count(b"PK\x01\x02")
+
+
+def slim_json_log(document: dict) -> dict:
+    """An Inspect JSON log with only what the reader uses: its spec, its results and each
+    sample's id, epoch and scores (the messages and events of a sample can be megabytes, and a
+    folder's logs are held together until they are read)."""
+    samples = document.get("samples")
+    if isinstance(samples, list):
+        samples = [_scores_only(s) if isinstance(s, dict) else s for s in samples]
+    return {"eval": document["eval"], "results": document.get("results"), "samples": samples}
 
 
 def _scores_only(sample: dict) -> dict:

@@ -22,6 +22,7 @@ from calculator.logs.inspect_log import (
     is_inspect_zip,
     open_archive,
     read_inspect,
+    slim_json_log,
 )
 from calculator.logs.jsontext import parse_json
 from calculator.logs.lmeval import (
@@ -179,7 +180,7 @@ def _sniff(name: str, data: bytes) -> tuple[str | None, object]:
     except (json.JSONDecodeError, UnicodeDecodeError):
         return None, None  # JSON Lines (or not JSON): the per-case reader says which lines
     if is_inspect_json(document):
-        return "inspect", document
+        return "inspect", slim_json_log(document)
     if is_helm_stats(document):
         return "helm", document
     if isinstance(document, list) and document and is_lm_eval_record(document[0]):

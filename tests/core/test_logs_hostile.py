@@ -307,3 +307,26 @@ def test_an_lm_eval_file_that_is_not_utf8_is_refused_naming_the_byte() -> None:
     data = lm_eval_lines(["1", "0"]) + b'{"doc_id": 9, "resps": ["\xff"]}\n'
     with pytest.raises(LogError, match=rf"samples_t_{TIME}\.jsonl: byte [0-9,]+ is not UTF-8"):
         read_log_data([(f"samples_t_{TIME}.jsonl", data)])
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"task": "t", "model": "m", "scorers": ["match"]},
+        {"task": "t", "model": "m", "scorers": {"match": 1}},
+    ],
+    ids=["names-not-objects", "not-a-list"],
+)
+def test_a_damaged_scorer_list_leaves_the_order_to_the_samples(spec: dict) -> None:
+    document = {"eval": spec, "results": ["x"], "samples": GOOD}
+    table = read_log_data([("log.json", json.dumps(document).encode())])
+    assert table.metrics == ("match",) and len(table.frame) == 19
+
+
+def test_a_json_log_keeps_only_the_scores_of_its_samples() -> None:
+    from calculator.logs.sources import _sniff
+
+    bulky = [dict(s, messages=[{"content": "x" * 1000}], events=[1.5] * 100) for s in GOOD]
+    kind, parsed = _sniff("log.json", json.dumps(dict(HEADER, samples=bulky)).encode())
+    assert kind == "inspect"
+    assert all(set(s) == {"id", "epoch", "scores", "score"} for s in parsed["samples"])
