@@ -311,11 +311,15 @@ def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, data: bytes, name: 
     except zstandard.ZstdError as error:
         raise LogError(f"{name}: member {info.filename} cannot be decompressed: {error}.") from None
     if len(member) != info.file_size or zlib.crc32(member) != info.CRC:
-        found = "more than" if len(member) > info.file_size else f"{len(member):,} bytes, not"
+        if len(member) > info.file_size:
+            found = f"more than the {info.file_size:,} bytes the archive declares"
+        elif len(member) < info.file_size:
+            found = f"{len(member):,} bytes, not the {info.file_size:,} the archive declares"
+        else:
+            found = "bytes that do not match the archive's checksum (CRC-32)"
         raise LogError(
-            f"{name}: member {info.filename} decompresses to {found} the {info.file_size:,} "
-            "bytes the archive declares (or to other bytes than its checksum): the log is "
-            "damaged or was altered."
+            f"{name}: member {info.filename} decompresses to {found}: the log is damaged or "
+            "was altered."
         )
     return member
 
