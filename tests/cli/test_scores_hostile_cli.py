@@ -42,4 +42,3 @@ def test_a_gate_margin_within_ten_points_on_scores_is_taken(
     status = main(["cases", str(scores_file(tmp_path)), "--fail-if-worse", "--margin", margin])
     out = capsys.readouterr().out
     assert status in (0, 1) and "gate      " in out and "non-inferior" in out
-
