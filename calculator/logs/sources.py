@@ -41,6 +41,9 @@ MAX_LOG_BYTES = MAX_FILE_BYTES
 #: Most bytes read from one folder in all.
 MAX_FOLDER_BYTES = 10 * MAX_FILE_BYTES
 _MAX_FILES = 5_000  # files of one folder read at most
+#: Most tasks in one system's logs: each task is paired and tested on its own (about 5 ms
+#: each), and 2,000 is some forty full MMLU runs' worth of subtasks.
+MAX_TASKS = 2_000
 _FIRST_LINE = 1 << 24  # bytes of a first line read to recognise a file
 
 
@@ -135,7 +138,21 @@ def _data(source: Path | bytes) -> bytes:
 
 
 def _read_parsed(kind: str, files: list, *, system: str, split: str) -> LogTable:
-    """The log of `files`: (name, path or bytes, kind, parsed document or None) each."""
+    """The log of `files`: (name, path or bytes, kind, parsed document or None) each, with
+    at most :data:`MAX_TASKS` tasks."""
+    table = _read_kind(kind, files, system=system, split=split)
+    tasks = table.frame["task"].nunique()
+    if tasks > MAX_TASKS:
+        raise LogError(
+            f"{table.sources[0]} and the other logs given as {table.system[:60]!r} hold "
+            f"{tasks:,} tasks, over the limit of {MAX_TASKS:,}; compare a benchmark's tasks "
+            "in parts."
+        )
+    return table
+
+
+def _read_kind(kind: str, files: list, *, system: str, split: str) -> LogTable:
+    """The log of `files` read by the reader of `kind`."""
     if kind == "lm-eval":
         records = {name: parsed for name, _, _, parsed in files if parsed is not None}
         return read_lm_eval(

@@ -330,3 +330,17 @@ def test_a_json_log_keeps_only_the_scores_of_its_samples() -> None:
     kind, parsed = _sniff("log.json", json.dumps(dict(HEADER, samples=bulky)).encode())
     assert kind == "inspect"
     assert all(set(s) == {"id", "epoch", "scores", "score"} for s in parsed["samples"])
+
+
+def test_more_tasks_than_the_limit_are_refused(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 4,000 one-document tasks per system took 31 s to pair task by task; the bound is
+    # monkeypatched down here so that the test writes a few files only.
+    from calculator.logs import read_log, sources
+
+    monkeypatch.setattr(sources, "MAX_TASKS", 3)
+    for task in range(4):
+        write_run(tmp_path / "A", f"task{task}", TIME, None, [1, 0])
+    with pytest.raises(LogError, match=r"hold 4 tasks, over the limit of 3"):
+        read_log(tmp_path / "A")
+    (tmp_path / "A" / f"samples_task3_{TIME}.jsonl").unlink()
+    assert read_log(tmp_path / "A").tasks == ("task0", "task1", "task2")
