@@ -115,6 +115,17 @@ def read_log_data(
         When a file is not a harness log, is over :data:`MAX_LOG_BYTES`, or the files are of
         several harnesses.
     """
+    total = sum(len(data) for _, data in files)
+    if total > MAX_FOLDER_BYTES:
+        raise LogError(
+            f"the {len(files):,} files given as one system are {total:,} bytes in all, over the "
+            f"limit of {MAX_FOLDER_BYTES:,} (a folder's); give each model and benchmark apart."
+        )
+    if len(files) > _MAX_FILES:
+        raise LogError(
+            f"{len(files):,} files given as one system, over the limit of {_MAX_FILES:,} (a "
+            "folder's)."
+        )
     entries = []
     for name, data in files:
         if len(data) > MAX_LOG_BYTES:

@@ -344,3 +344,19 @@ def test_more_tasks_than_the_limit_are_refused(tmp_path, monkeypatch: pytest.Mon
         read_log(tmp_path / "A")
     (tmp_path / "A" / f"samples_task3_{TIME}.jsonl").unlink()
     assert read_log(tmp_path / "A").tasks == ("task0", "task1", "task2")
+
+
+def test_uploads_over_a_folders_limits_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A folder read from disk had a bound on its files and bytes; the same files uploaded had
+    # none (each file was bounded, not their sum).
+    from calculator.logs import sources
+
+    files = [(f"samples_t{k}_{TIME}.jsonl", lm_eval_lines(["1", "0"])) for k in range(4)]
+    monkeypatch.setattr(sources, "MAX_FOLDER_BYTES", 3 * len(files[0][1]))
+    with pytest.raises(LogError, match=r"the 4 files given as one system are [0-9,]+ bytes"):
+        read_log_data(files)
+    monkeypatch.setattr(sources, "MAX_FOLDER_BYTES", 10**9)
+    monkeypatch.setattr(sources, "_MAX_FILES", 3)
+    with pytest.raises(LogError, match=r"4 files given as one system, over the limit of 3"):
+        read_log_data(files)
+    assert read_log_data(files[:3]).tasks == ("t0", "t1", "t2")
