@@ -41,6 +41,8 @@ MAX_LOG_BYTES = MAX_FILE_BYTES
 #: Most bytes read from one folder in all.
 MAX_FOLDER_BYTES = 10 * MAX_FILE_BYTES
 _MAX_FILES = 5_000  # files of one folder read at most
+_MAX_ENTRIES = 4 * _MAX_FILES  # files and folders visited under one folder at most
+_LOG_ENDINGS = (".json", ".jsonl", ".eval")  # the files a folder's logs can be
 #: Most tasks in one system's logs: each task is paired and tested on its own (about 5 ms
 #: each), and 2,000 is some forty full MMLU runs' worth of subtasks.
 MAX_TASKS = 2_000
@@ -232,11 +234,7 @@ def _sniff(name: str, data: bytes) -> tuple[str | None, object]:
 def _folder_kind(path: Path) -> tuple[str | None, list[Path]]:
     """The harness of a folder's logs and the files to read; refuses a mixed folder."""
     found: dict[str | None, list[Path]] = {}
-    for count, file in enumerate(sorted(p for p in path.rglob("*") if p.is_file())):
-        if count >= _MAX_FILES:
-            raise LogError(
-                f"{path}: over {_MAX_FILES:,} files under this folder; give a smaller one."
-            )
+    for file in _files_under(path):
         found.setdefault(_file_kind(file), []).append(file)
     found.pop(None, None)
     total = sum(file.stat().st_size for files in found.values() for file in files)
@@ -256,6 +254,33 @@ def _folder_kind(path: Path) -> tuple[str | None, list[Path]]:
     return kind, files
 
 
+def _files_under(path: Path) -> list[Path]:
+    """The files under a folder, sorted, bounded before any is read: at most
+    :data:`_MAX_ENTRIES` entries visited (a home folder given by mistake is refused at once,
+    not listed whole), at most ``_MAX_FILES`` files, and the files that could be logs at most
+    :data:`MAX_FOLDER_BYTES` in all. Symbolic links to folders are not followed (no loop)."""
+    files: list[Path] = []
+    visited = 0
+    for root, folders, names in os.walk(path):
+        visited += len(folders) + len(names)
+        if visited > _MAX_ENTRIES:
+            raise LogError(
+                f"{path}: over {_MAX_ENTRIES:,} files and folders under this folder; give the "
+                "folder of one model's logs."
+            )
+        files.extend(Path(root) / name for name in names)
+    files = sorted(file for file in files if file.is_file())
+    if len(files) > _MAX_FILES:
+        raise LogError(f"{path}: over {_MAX_FILES:,} files under this folder; give a smaller one.")
+    candidates = sum(file.stat().st_size for file in files if file.name.endswith(_LOG_ENDINGS))
+    if candidates > MAX_FOLDER_BYTES:
+        raise LogError(
+            f"{path}: its JSON and .eval files are {candidates:,} bytes in all, over the limit "
+            f"of {MAX_FOLDER_BYTES:,}; give a folder per model and benchmark."
+        )
+    return files
+
+
 def _file_kind(file: Path) -> str | None:
     """The harness of one file in a folder: by lm-eval's and HELM's file names, else by content
     (JSON and JSON Lines files, .eval archives)."""
@@ -264,7 +289,7 @@ def _file_kind(file: Path) -> str | None:
         return "lm-eval"
     if name == "per_instance_stats.json":
         return "helm"
-    if not name.endswith((".json", ".jsonl", ".eval")):
+    if not name.endswith(_LOG_ENDINGS):
         return None
     try:
         return _sniff(name, _read(file))[0]

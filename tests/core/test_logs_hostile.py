@@ -360,3 +360,36 @@ def test_uploads_over_a_folders_limits_are_refused(monkeypatch: pytest.MonkeyPat
     with pytest.raises(LogError, match=r"4 files given as one system, over the limit of 3"):
         read_log_data(files)
     assert read_log_data(files[:3]).tasks == ("t0", "t1", "t2")
+
+
+def test_a_folder_with_too_many_entries_is_refused_before_any_file_is_read(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before, every entry under the folder was listed (a home folder given by mistake: all of
+    # it) and each JSON file read in full before the file count was checked.
+    from calculator.logs import read_log, sources
+
+    for task in range(3):
+        write_run(tmp_path / "A" / f"run{task}", f"t{task}", TIME, None, [1, 0])
+
+    def no_reading(path):
+        raise AssertionError(f"{path} was read")
+
+    monkeypatch.setattr(sources, "_read", no_reading)
+    monkeypatch.setattr(sources, "_MAX_ENTRIES", 5)
+    with pytest.raises(LogError, match=r"over 5 files and folders under this folder"):
+        read_log(tmp_path / "A")
+    monkeypatch.setattr(sources, "_MAX_ENTRIES", 100)
+    monkeypatch.setattr(sources, "MAX_FOLDER_BYTES", 20)
+    with pytest.raises(LogError, match=r"JSON and .eval files are [0-9,]+ bytes in all"):
+        read_log(tmp_path / "A")
+
+
+def test_a_symbolic_link_loop_in_a_folder_is_not_followed(tmp_path) -> None:
+    from calculator.logs import read_log
+
+    write_run(tmp_path / "A", "t1", TIME, None, [1, 0, 1])
+    (tmp_path / "A" / "loop").symlink_to(tmp_path / "A", target_is_directory=True)
+    (tmp_path / "A" / "up").symlink_to(tmp_path, target_is_directory=True)
+    table = read_log(tmp_path / "A")
+    assert table.tasks == ("t1",) and len(table.frame) == 3
