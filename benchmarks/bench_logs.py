@@ -11,8 +11,9 @@ run: pandas' own read of the same files (``pandas.read_json(lines=True)`` per fi
 each refused or read in a fresh subprocess, beside pandas' read of the 10^6-line log as the
 floor: a 20 kB ``.eval`` whose zstd member declares 100 bytes and decompresses to 2 GB (refused
 after reading at most 101 bytes of it), an ``.eval`` of 100,000 members (the limit, a header
-and 99,999 samples: read), one of 100,001 (refused before zipfile lists them), and an lm-eval
-samples file of 10^6 documents read, paired and analysed against a second one.
+and 99,999 samples: read), one of 100,001 (refused before zipfile lists them), an lm-eval
+samples file of 10^6 documents read, paired and analysed against a second one, and two lm-eval
+folders of 2,000 tasks each (the limit) read, paired and analysed.
 
 ``--inspect PYTHON`` measures, on the GPQA ``.eval`` log of tests/data/evallogs, this package's
 reader against Inspect's ``read_eval_log`` run by PYTHON (an interpreter with inspect-ai
@@ -295,7 +296,19 @@ def write_hostile(folder: Path) -> dict[str, tuple[Path, Path]]:
                     f'"metrics": ["acc"], "acc": {int(passed)}}}\n'
                 )
         lines[side] = path
+    for side in "ab":  # MAX_TASKS one-document tasks, three documents each
+        for task in range(2_000):
+            path = folder / f"tasks_{side}" / f"samples_task{task}_2024-01-01T00-00-00.000000.jsonl"
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(
+                "".join(
+                    f'{{"doc_id": {i}, "doc": {{}}, "resps": [], "metrics": ["acc"], '
+                    f'"acc": {(i + task + (side == "b")) % 2}}}\n'
+                    for i in range(3)
+                )
+            )
     return {
+        "2,000 tasks (the limit)": (folder / "tasks_a", folder / "tasks_b"),
         "zstd bomb (2 GB frame, 20 kB)": (folder / "bomb.eval", good),
         "100,000 members (the limit)": (folder / "members_100000.eval", good),
         "100,001 members": (folder / "members_100001.eval", good),
