@@ -7,6 +7,14 @@ test, Holm across tasks) in under 10 s and 1 GB. Beside it, measured the same wa
 run: pandas' own read of the same files (``pandas.read_json(lines=True)`` per file, then
 ``concat``), which only reads.
 
+``--hostile`` measures the bounds of the readers against hostile logs (issue 23, second round),
+each refused or read in a fresh subprocess, beside pandas' read of the 10^6-line log as the
+floor: a 20 kB ``.eval`` whose zstd member declares 100 bytes and decompresses to 2 GB (refused
+after reading at most 101 bytes of it), an ``.eval`` of 100,000 members (the limit, a header
+and 99,999 samples: read), one of 100,001 (refused before zipfile lists them), an lm-eval
+samples file of 10^6 documents read, paired and analysed against a second one, and two lm-eval
+folders of 2,000 tasks each (the limit) read, paired and analysed.
+
 ``--inspect PYTHON`` measures, on the GPQA ``.eval`` log of tests/data/evallogs, this package's
 reader against Inspect's ``read_eval_log`` run by PYTHON (an interpreter with inspect-ai
 installed, e.g. a throwaway venv): import seconds, read seconds, peak memory.
@@ -14,7 +22,7 @@ installed, e.g. a throwaway venv): import seconds, read seconds, peak memory.
 Each measurement runs in a fresh subprocess so that its peak resident memory is its own. Run
 from the repository root:
 
-    python benchmarks/bench_logs.py [--repeats 3] [--inspect /tmp/venv/bin/python]
+    python benchmarks/bench_logs.py [--repeats 3] [--inspect /tmp/venv/bin/python] [--hostile]
 """
 
 from __future__ import annotations
@@ -149,6 +157,191 @@ def write_folder(folder: Path, skill: float, seed: int) -> None:
         (folder / f"samples_mmlu_{subject}_{stamp}.jsonl").write_text("\n".join(lines) + "\n")
 
 
+HOSTILE_READ = """
+import json, resource, sys, time
+started = time.perf_counter()
+sys.path.insert(0, sys.argv[3])
+from calculator.logs import LogError, analyze_logs, pair_logs, read_log
+imported = time.perf_counter()
+try:
+    result = analyze_logs(pair_logs(read_log(sys.argv[1]), read_log(sys.argv[2])))
+    outcome = f"read: {result.pooled.table.n:,} cases"
+except LogError as error:
+    outcome = "refused: " + str(error)[:70]
+done = time.perf_counter()
+print(json.dumps({"work_s": done - imported, "import_s": imported - started,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "outcome": outcome}))
+"""
+
+PANDAS_LINES = """
+import json, resource, sys, time
+started = time.perf_counter()
+import pandas
+imported = time.perf_counter()
+frame = pandas.read_json(sys.argv[1], lines=True)
+done = time.perf_counter()
+print(json.dumps({"work_s": done - imported, "import_s": imported - started,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "rows": len(frame)}))
+"""
+
+
+def _eval_archive(path: Path, members: list[tuple[str, bytes, int, int]]) -> None:
+    """An .eval archive of zstd members (method 93): (name, compressed bytes, declared size,
+    CRC-32), its end record's 16-bit count wrapping as a writer without zip64 leaves it."""
+    import struct
+
+    with path.open("wb") as out:
+        central, offset = [], 0
+        for name, packed, size, crc in members:
+            raw = name.encode()
+            local = (
+                struct.pack(
+                    "<4sHHHHHIIIHH",
+                    b"PK\x03\x04",
+                    63,
+                    0,
+                    93,
+                    0,
+                    0,
+                    crc,
+                    len(packed),
+                    size,
+                    len(raw),
+                    0,
+                )
+                + raw
+            )
+            out.write(local + packed)
+            central.append(
+                struct.pack(
+                    "<4sHHHHHHIIIHHHHHII",
+                    b"PK\x01\x02",
+                    63,
+                    63,
+                    0,
+                    93,
+                    0,
+                    0,
+                    crc,
+                    len(packed),
+                    size,
+                    len(raw),
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    offset,
+                )
+                + raw
+            )
+            offset += len(local) + len(packed)
+        start = offset
+        for entry in central:
+            out.write(entry)
+            offset += len(entry)
+        out.write(
+            struct.pack(
+                "<4sHHHHIIH",
+                b"PK\x05\x06",
+                0,
+                0,
+                len(central) & 0xFFFF,
+                len(central) & 0xFFFF,
+                offset - start,
+                start,
+                0,
+            )
+        )
+
+
+def write_hostile(folder: Path) -> dict[str, tuple[Path, Path]]:
+    """The hostile logs of ``--hostile`` and the ordinary log each is compared with."""
+    import zlib
+
+    import zstandard
+
+    folder.mkdir(parents=True, exist_ok=True)
+    header = json.dumps({"eval": {"task": "t", "model": "m"}}).encode()
+    packer = zstandard.ZstdCompressor()
+
+    def sample(i: int) -> tuple[str, bytes, int, int]:
+        body = json.dumps({"id": i, "epoch": 1, "scores": {"m": {"value": "CI"[i % 2]}}})
+        raw = body.encode()
+        return f"samples/{i}_epoch_1.json", packer.compress(raw), len(raw), zlib.crc32(raw)
+
+    head = ("header.json", packer.compress(header), len(header), zlib.crc32(header))
+
+    good = folder / "good.eval"
+    _eval_archive(good, [head] + [sample(i) for i in range(100)])
+    stream = packer.compressobj(size=2 << 30)  # the frame declares 2 GB
+    chunk = bytes(1 << 20)
+    bomb = b"".join(stream.compress(chunk) for _ in range(2048)) + stream.flush()
+    _eval_archive(folder / "bomb.eval", [head, ("samples/0_epoch_1.json", bomb, 100, 0)])
+    for count in (100_000, 100_001):
+        _eval_archive(
+            folder / f"members_{count}.eval", [head] + [sample(i) for i in range(count - 1)]
+        )
+    lines = {}
+    for side in (0, 1):
+        path = folder / f"side{side}" / "samples_t_2024-01-01T00-00-00.000000.jsonl"
+        path.parent.mkdir()
+        with path.open("w") as out:
+            for i in range(1_000_000):
+                passed = (zlib.crc32(f"{side}:{i}".encode()) % 100) < 60 + 2 * side
+                out.write(
+                    f'{{"doc_id": {i}, "doc": {{}}, "resps": [], "filter": "none", '
+                    f'"metrics": ["acc"], "acc": {int(passed)}}}\n'
+                )
+        lines[side] = path
+    for side in "ab":  # MAX_TASKS one-document tasks, three documents each
+        for task in range(2_000):
+            path = folder / f"tasks_{side}" / f"samples_task{task}_2024-01-01T00-00-00.000000.jsonl"
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(
+                "".join(
+                    f'{{"doc_id": {i}, "doc": {{}}, "resps": [], "metrics": ["acc"], '
+                    f'"acc": {(i + task + (side == "b")) % 2}}}\n'
+                    for i in range(3)
+                )
+            )
+    return {
+        "2,000 tasks (the limit)": (folder / "tasks_a", folder / "tasks_b"),
+        "zstd bomb (2 GB frame, 20 kB)": (folder / "bomb.eval", good),
+        "100,000 members (the limit)": (folder / "members_100000.eval", good),
+        "100,001 members": (folder / "members_100001.eval", good),
+        "lm-eval, 10^6 documents": (lines[0], lines[1]),
+    }
+
+
+def hostile(repeats: int) -> None:
+    """The ``--hostile`` table: each row's work seconds, its ratio to the floor, its peak MB."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cases = write_hostile(Path(tmp))
+        lines = cases["lm-eval, 10^6 documents"][0]
+        floor = min(
+            (measure(PANDAS_LINES, str(lines)) for _ in range(repeats)), key=lambda r: r["work_s"]
+        )
+        rows = []
+        for label, (a, b) in cases.items():
+            runs = [measure(HOSTILE_READ, str(a), str(b), str(ROOT)) for _ in range(repeats)]
+            rows.append((label, min(runs, key=lambda r: r["work_s"])))
+    print(
+        f"\nhostile logs (floor: pandas read_json of the 10^6-line file, "
+        f"{floor['work_s']:.2f} s, {floor['peak_mb']:.0f} MB)"
+    )
+    print(f"{'':32}{'work s':>8}{'ratio':>7}{'peak MB':>9}  outcome")
+    for label, r in rows:
+        print(
+            f"{label:32}{r['work_s']:8.2f}{r['work_s'] / floor['work_s']:7.2f}"
+            f"{r['peak_mb']:9.0f}  {r['outcome']}"
+        )
+    slow = [label for label, r in rows if r["work_s"] >= 30 or r["peak_mb"] >= 2048]
+    print(f"target < 30 s and < 2 GB each: {'met' if not slow else 'NOT met: ' + ', '.join(slow)}")
+
+
 def measure(script: str, *args: str, python: str = sys.executable) -> dict:
     done = subprocess.run([python, "-c", script, *args], capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -158,7 +351,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--inspect", metavar="PYTHON", help="an interpreter with inspect-ai")
+    parser.add_argument("--hostile", action="store_true", help="only the hostile logs' rows")
     args = parser.parse_args()
+    if args.hostile:
+        hostile(args.repeats)
+        return
     assert len(MMLU) == 57 and sum(MMLU.values()) == 14_042
     with tempfile.TemporaryDirectory() as tmp:
         a, b = Path(tmp) / "model-a", Path(tmp) / "model-b"

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from calculator.cli.arguments import UsageError
 from calculator.cli.output import print_json, print_lines
-from calculator.cli.question import question_arguments
+from calculator.cli.question import check_gate_margin, question_arguments
 from calculator.formatting import format_p_equals
 
 if TYPE_CHECKING:
@@ -130,6 +130,8 @@ def score_options(args: argparse.Namespace) -> dict[str, object]:
         raise UsageError("--equivalence is for pass/fail outcomes; with scores give --margin only")
     if args.fail_if_worse and args.alternative == "greater":
         raise UsageError("--fail-if-worse gates on B being worse; leave out --alternative greater")
+    if args.fail_if_worse:  # the pass/fail gate's bound, in the same unit (0.01 = one point)
+        check_gate_margin(args.margin)
     if args.margin is not None and args.alpha >= 0.5:
         raise UsageError("--alpha must be below 0.5 with --margin (the interval is 1 - 2 alpha)")
     return {

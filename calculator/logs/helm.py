@@ -127,7 +127,15 @@ def _add_run(
             continue
         case = str(instance.get("instance_id"))
         trial = repeat_number(instance.get("train_trial_index"), 0, f"instance {case}")
-        for stat in instance.get("stats") or []:
+        stats = instance.get("stats") or []
+        if not isinstance(stats, list) or not all(
+            isinstance(stat, dict) and isinstance(stat.get("name") or {}, dict) for stat in stats
+        ):
+            raise LogError(
+                f"{task}: instance {case[:60]!r}: its stats are not a list of objects with a "
+                "name object, as HELM writes them; the file is damaged or not HELM's."
+            )
+        for stat in stats:
             label = stat.get("name") or {}
             splits.add(str(label.get("split")))
             if label.get("perturbation") is not None:

@@ -40,7 +40,9 @@ import math
 import re
 import struct
 import zipfile
+import zlib
 
+from calculator.logs.jsontext import parse_json
 from calculator.logs.table import LogError, LogTable, long_frame, repeat_number
 
 __all__ = ["GRADES", "grade_value", "is_inspect_json", "is_inspect_zip", "read_inspect"]
@@ -50,8 +52,12 @@ GRADES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 _ZSTD = 93  # zip compression method of Zstandard
 _LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")
 _SAMPLE = re.compile(r"^samples/.+\.json$")
-_MAX_MEMBER = 1 << 30  # a member decompressing to more than this is refused
-_MAX_ARCHIVE = 4 << 30  # nor an archive whose members decompress to more than this in all
+# Bounds on what an .eval archive may decompress to, so that a small file cannot take the
+# machine (a zip bomb): JSON parsed into Python objects takes several times its text, so one
+# member of 100 MB already needs about 1 GB while it is read.
+MAX_MEMBER = 100 * 1024 * 1024  # a member decompressing to more than this is refused
+MAX_ARCHIVE = 1024 * 1024 * 1024  # nor an archive whose members decompress to more in all
+MAX_MEMBERS = 100_000  # nor one with more members (zipfile lists them all before reading)
 
 
 def grade_value(value: object) -> float:
@@ -105,6 +111,11 @@ def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTab
     """
     if document is not None:
         spec, samples = document["eval"], document.get("samples") or []
+        if not isinstance(samples, list) or not all(isinstance(s, dict) for s in samples):
+            raise LogError(
+                f"{name}: its samples are not a list of objects, as Inspect writes them; the "
+                "log is damaged or not Inspect's."
+            )
         scorer_order = _scorers(document)
     else:
         spec, samples, scorer_order = _read_zip(name, data)
@@ -162,26 +173,32 @@ def _sample_values(sample: dict) -> dict[str, float]:
 
 def _scorers(document: dict) -> list[str]:
     """The scorer names in the log's own order (the eval spec's, else the results')."""
-    names = [s.get("name") for s in (document.get("eval", {}).get("scorers") or [])]
+    names = _names(document["eval"].get("scorers"))
     if not names:
-        results = document.get("results") or {}
-        names = [s.get("name") for s in (results.get("scores") or [])]
-    return [str(n) for n in names if n]
+        results = document.get("results")
+        names = _names(results.get("scores") if isinstance(results, dict) else None)
+    return names
+
+
+def _names(entries: object) -> list[str]:
+    """The "name" of each object in a list (a damaged list gives none, and the order falls
+    back to the samples')."""
+    if not isinstance(entries, list):
+        return []
+    names = (entry.get("name") for entry in entries if isinstance(entry, dict))
+    return [str(name) for name in names if name]
 
 
 def _read_zip(name: str, data: bytes) -> tuple[dict, list[dict], list[str]]:
     """The eval spec, the samples and the scorer order of an ``.eval`` archive."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile as error:
-        raise LogError(f"{name}: not a readable .eval log (a zip archive): {error}.") from None
+    archive = open_archive(name, data)
     with archive:
         members = {info.filename: info for info in archive.infolist()}
         total = sum(info.file_size for info in members.values())
-        if total > _MAX_ARCHIVE:
+        if total > MAX_ARCHIVE:
             raise LogError(
                 f"{name}: the log's members are {total:,} bytes once decompressed, over the limit "
-                f"of {_MAX_ARCHIVE:,}."
+                f"of {MAX_ARCHIVE:,}."
             )
         head = members.get("header.json") or members.get("_journal/start.json")
         if head is None:
@@ -189,14 +206,68 @@ def _read_zip(name: str, data: bytes) -> tuple[dict, list[dict], list[str]]:
                 f"{name}: a zip archive without header.json or _journal/start.json, so not an "
                 "Inspect .eval log."
             )
-        header = json.loads(_member(archive, head, data, name))
+        header = _member_json(archive, head, data, name)
+        if not is_inspect_json(header):
+            raise LogError(
+                f'{name}: member {head.filename} has no eval spec (an object "eval" naming '
+                "the task), so this is not an Inspect .eval log, or it is damaged."
+            )
         samples = [
-            _scores_only(json.loads(_member(archive, info, data, name)))
+            _scores_only(_member_json(archive, info, data, name))
             for member, info in members.items()
             if _SAMPLE.match(member)
         ]
     samples.sort(key=lambda s: (str(s.get("id")), str(s.get("epoch"))))
     return header["eval"], samples, _scorers(header)
+
+
+def _member_json(archive: zipfile.ZipFile, info: zipfile.ZipInfo, data: bytes, name: str) -> dict:
+    """One member's JSON object; a member that is not one is refused, naming it."""
+    where = f"{name}: member {info.filename}"
+    try:
+        document = parse_json(_member(archive, info, data, name), where)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise LogError(f"{where} is not valid JSON ({error}): the log is damaged.") from None
+    if not isinstance(document, dict):
+        raise LogError(f"{where} is not a JSON object, as Inspect writes each member.")
+    return document
+
+
+def open_archive(name: str, data: bytes) -> zipfile.ZipFile:
+    """The zip archive of `data`, its member count checked before zipfile lists them.
+
+    Raises
+    ------
+    LogError
+        When the archive cannot be read or lists more than :data:`MAX_MEMBERS` members.
+    """
+    count = _member_count(data)
+    if count > MAX_MEMBERS:
+        raise LogError(
+            f"{name}: a zip archive of {count:,} members, over the limit of {MAX_MEMBERS:,} "
+            "(an Inspect log holds one per sample and epoch)."
+        )
+    try:
+        return zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, ValueError, EOFError) as error:
+        raise LogError(f"{name}: not a readable .eval log (a zip archive): {error}.") from None
+
+
+def _member_count(data: bytes) -> int:
+    """An upper bound on the members of a zip archive: its central directory entries' signatures
+    counted in all its bytes (the end record's count is 16 bits and zipfile does not trust it
+    either: it lists every entry its central directory holds)."""
+    return data.count(b"PK\x01\x02")
+
+
+def slim_json_log(document: dict) -> dict:
+    """An Inspect JSON log with only what the reader uses: its spec, its results and each
+    sample's id, epoch and scores (the messages and events of a sample can be megabytes, and a
+    folder's logs are held together until they are read)."""
+    samples = document.get("samples")
+    if isinstance(samples, list):
+        samples = [_scores_only(s) if isinstance(s, dict) else s for s in samples]
+    return {"eval": document["eval"], "results": document.get("results"), "samples": samples}
 
 
 def _scores_only(sample: dict) -> dict:
@@ -206,13 +277,22 @@ def _scores_only(sample: dict) -> dict:
 
 def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, data: bytes, name: str) -> bytes:
     """One member's bytes: through zipfile, or for zstd members from the raw bytes."""
-    if info.file_size > _MAX_MEMBER:
+    if info.file_size > MAX_MEMBER:
         raise LogError(
             f"{name}: member {info.filename} is {info.file_size:,} bytes once decompressed, over "
-            f"the limit of {_MAX_MEMBER:,}."
+            f"the limit of {MAX_MEMBER:,}."
         )
     if info.compress_type != _ZSTD:
-        return archive.read(info)
+        try:  # zipfile stops at the declared size and checks the CRC
+            return archive.read(info)
+        except (
+            zipfile.BadZipFile,
+            zlib.error,
+            EOFError,
+            NotImplementedError,
+            RuntimeError,
+        ) as error:
+            raise LogError(f"{name}: member {info.filename} cannot be read: {error}.") from None
     try:
         import zstandard
     except ImportError:  # pragma: no cover - a runtime dependency of the cases extra
@@ -220,10 +300,39 @@ def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, data: bytes, name: 
             f"{name}: this .eval log is zstd-compressed and reading it needs the zstandard "
             "package: pip install 'mcnemar-calculator[cases]'."
         ) from None
-    fields = _LOCAL_HEADER.unpack_from(data, info.header_offset)
+    try:
+        fields = _LOCAL_HEADER.unpack_from(data, info.header_offset)
+    except struct.error:
+        raise LogError(f"{name}: member {info.filename} lies outside the archive.") from None
     start = info.header_offset + _LOCAL_HEADER.size + fields[9] + fields[10]
     raw = data[start : start + info.compress_size]
     try:
-        return zstandard.ZstdDecompressor().decompress(raw, max_output_size=info.file_size)
+        member = _bounded_zstd(zstandard, raw, info.file_size)
     except zstandard.ZstdError as error:
         raise LogError(f"{name}: member {info.filename} cannot be decompressed: {error}.") from None
+    if len(member) != info.file_size or zlib.crc32(member) != info.CRC:
+        if len(member) > info.file_size:
+            found = f"more than the {info.file_size:,} bytes the archive declares"
+        elif len(member) < info.file_size:
+            found = f"{len(member):,} bytes, not the {info.file_size:,} the archive declares"
+        else:
+            found = "bytes that do not match the archive's checksum (CRC-32)"
+        raise LogError(
+            f"{name}: member {info.filename} decompresses to {found}: the log is damaged or "
+            "was altered."
+        )
+    return member
+
+
+def _bounded_zstd(zstandard: object, raw: bytes, size: int) -> bytes:
+    """At most `size` + 1 bytes of a zstd stream, whatever size its frames declare or omit
+    (``decompress`` trusts a frame's own content size, whatever ``max_output_size`` says)."""
+    reader = zstandard.ZstdDecompressor().stream_reader(raw)  # type: ignore[attr-defined]
+    chunks, total = [], 0
+    while total <= size:
+        chunk = reader.read(min(1 << 20, size + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)

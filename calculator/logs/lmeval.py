@@ -20,9 +20,10 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from calculator.logs.jsontext import parse_json
 from calculator.logs.table import LogError, LogTable, long_frame
 
 __all__ = ["is_lm_eval_record", "is_lm_eval_results", "lm_eval_task", "read_lm_eval"]
@@ -142,21 +143,37 @@ def read_lm_eval(
     )
 
 
-def _records(name: str, data: bytes) -> list:
-    """The records of one file: JSON Lines, or one JSON array (lm-eval <= 0.4.2)."""
-    text = data.decode("utf-8-sig")
+def _records(name: str, data: bytes) -> Iterable[object]:
+    """The records of one file: JSON Lines, or one JSON array (lm-eval <= 0.4.2).
+
+    JSON Lines are parsed one line at a time as the records are used, so that a file of a
+    million documents never holds a million parsed records (each with its document and the
+    model's responses) at once.
+    """
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise LogError(
+            f"{name}: byte {error.start:,} is not UTF-8 text, as lm-eval writes its logs; the "
+            "file is damaged or not a samples file."
+        ) from None
     stripped = text.lstrip()
     if stripped.startswith("["):
         try:
-            return json.loads(stripped)
+            return parse_json(stripped, name)
         except json.JSONDecodeError as error:
             raise LogError(f"{name}: a JSON array that is not valid JSON ({error}).") from None
-    records, bad = [], 0
-    for line in text.split("\n"):
+    return _lines(name, text)
+
+
+def _lines(name: str, text: str) -> Iterator[object]:
+    """Each line's JSON value; the lines that are not JSON are counted and refused at the end."""
+    bad = 0
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
+            yield parse_json(line, f"{name}, line {number}")
         except json.JSONDecodeError:
             bad += 1
     if bad:
@@ -164,11 +181,10 @@ def _records(name: str, data: bytes) -> list:
             f"{name}: {bad:,} line(s) are not JSON; lm-eval writes one JSON object per line: "
             "the file may be cut short (an interrupted run) or edited."
         )
-    return records
 
 
 def _add_records(
-    records: list,
+    records: Iterable[object],
     name: str,
     task: str,
     rows: dict[str, list],

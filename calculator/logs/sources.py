@@ -10,16 +10,21 @@ every ``.eval`` or Inspect JSON log (Inspect), every ``per_instance_stats.json``
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from calculator.cases.reading import MAX_FILE_BYTES
 from calculator.logs.helm import is_helm_stats, read_helm
-from calculator.logs.inspect_log import is_inspect_json, is_inspect_zip, read_inspect
+from calculator.logs.inspect_log import (
+    is_inspect_json,
+    is_inspect_zip,
+    open_archive,
+    read_inspect,
+    slim_json_log,
+)
+from calculator.logs.jsontext import parse_json
 from calculator.logs.lmeval import (
     is_lm_eval_record,
     is_lm_eval_results,
@@ -36,6 +41,11 @@ MAX_LOG_BYTES = MAX_FILE_BYTES
 #: Most bytes read from one folder in all.
 MAX_FOLDER_BYTES = 10 * MAX_FILE_BYTES
 _MAX_FILES = 5_000  # files of one folder read at most
+_MAX_ENTRIES = 4 * _MAX_FILES  # files and folders visited under one folder at most
+_LOG_ENDINGS = (".json", ".jsonl", ".eval")  # the files a folder's logs can be
+#: Most tasks in one system's logs: each task is paired and tested on its own (about 5 ms
+#: each), and 2,000 is some forty full MMLU runs' worth of subtasks.
+MAX_TASKS = 2_000
 _FIRST_LINE = 1 << 24  # bytes of a first line read to recognise a file
 
 
@@ -59,7 +69,7 @@ def log_format(source: str | os.PathLike[str]) -> str | None:
         return None
     if head == b"{":
         try:
-            record = json.loads(first)
+            record = parse_json(first, f"{path.name}, line 1")
         except (json.JSONDecodeError, UnicodeDecodeError):
             record = None
         if is_lm_eval_record(record):
@@ -107,6 +117,17 @@ def read_log_data(
         When a file is not a harness log, is over :data:`MAX_LOG_BYTES`, or the files are of
         several harnesses.
     """
+    total = sum(len(data) for _, data in files)
+    if total > MAX_FOLDER_BYTES:
+        raise LogError(
+            f"the {len(files):,} files given as one system are {total:,} bytes in all, over the "
+            f"limit of {MAX_FOLDER_BYTES:,} (a folder's); give each model and benchmark apart."
+        )
+    if len(files) > _MAX_FILES:
+        raise LogError(
+            f"{len(files):,} files given as one system, over the limit of {_MAX_FILES:,} (a "
+            "folder's)."
+        )
     entries = []
     for name, data in files:
         if len(data) > MAX_LOG_BYTES:
@@ -130,13 +151,26 @@ def _data(source: Path | bytes) -> bytes:
 
 
 def _read_parsed(kind: str, files: list, *, system: str, split: str) -> LogTable:
-    """The log of `files`: (name, path or bytes, kind, parsed document or None) each."""
+    """The log of `files`: (name, path or bytes, kind, parsed document or None) each, with
+    at most :data:`MAX_TASKS` tasks."""
+    table = _read_kind(kind, files, system=system, split=split)
+    tasks = table.frame["task"].nunique()
+    if tasks > MAX_TASKS:
+        raise LogError(
+            f"{table.sources[0]} and the other logs given as {table.system[:60]!r} hold "
+            f"{tasks:,} tasks, over the limit of {MAX_TASKS:,}; compare a benchmark's tasks "
+            "in parts."
+        )
+    return table
+
+
+def _read_kind(kind: str, files: list, *, system: str, split: str) -> LogTable:
+    """The log of `files` read by the reader of `kind`."""
     if kind == "lm-eval":
         records = {name: parsed for name, _, _, parsed in files if parsed is not None}
-        first = files[0][1]
         return read_lm_eval(
             ((name, _data(source)) for name, source, _, _ in files),
-            system=(None if isinstance(first, bytes) else _lm_eval_system(first)) or system,
+            system=_lm_eval_model(files) or system,
             records_of=records,
         )
     if kind == "helm":
@@ -152,12 +186,9 @@ def _read_parsed(kind: str, files: list, *, system: str, split: str) -> LogTable
 def _sniff(name: str, data: bytes) -> tuple[str | None, object]:
     """(kind, parsed document or None) of one file's bytes; near misses refused."""
     if data[:4] == b"PK\x03\x04":
-        try:
-            with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                if is_inspect_zip(archive):
-                    return "inspect", None
-        except zipfile.BadZipFile:
-            pass
+        with open_archive(name, data) as archive:
+            if is_inspect_zip(archive):
+                return "inspect", None
         raise LogError(
             f"{name}: a zip archive that is not an Inspect .eval log (no header.json or "
             "_journal/start.json in it); give the log itself, or unzip the archive."
@@ -167,7 +198,7 @@ def _sniff(name: str, data: bytes) -> tuple[str | None, object]:
         return None, None
     first = data.lstrip().split(b"\n", 1)[0]
     try:
-        record = json.loads(first)
+        record = parse_json(first, f"{name}, line 1")
     except (json.JSONDecodeError, UnicodeDecodeError):
         record = None
     if is_lm_eval_record(record):
@@ -175,11 +206,11 @@ def _sniff(name: str, data: bytes) -> tuple[str | None, object]:
     if record is not None and data.strip().count(b"\n") > 0 and head == b"{":
         return None, None  # JSON Lines whose records are not lm-eval's: a plain per-case file
     try:
-        document = json.loads(data)
+        document = parse_json(data, name)
     except (json.JSONDecodeError, UnicodeDecodeError):
         return None, None  # JSON Lines (or not JSON): the per-case reader says which lines
     if is_inspect_json(document):
-        return "inspect", document
+        return "inspect", slim_json_log(document)
     if is_helm_stats(document):
         return "helm", document
     if isinstance(document, list) and document and is_lm_eval_record(document[0]):
@@ -203,11 +234,7 @@ def _sniff(name: str, data: bytes) -> tuple[str | None, object]:
 def _folder_kind(path: Path) -> tuple[str | None, list[Path]]:
     """The harness of a folder's logs and the files to read; refuses a mixed folder."""
     found: dict[str | None, list[Path]] = {}
-    for count, file in enumerate(sorted(p for p in path.rglob("*") if p.is_file())):
-        if count >= _MAX_FILES:
-            raise LogError(
-                f"{path}: over {_MAX_FILES:,} files under this folder; give a smaller one."
-            )
+    for file in _files_under(path):
         found.setdefault(_file_kind(file), []).append(file)
     found.pop(None, None)
     total = sum(file.stat().st_size for files in found.values() for file in files)
@@ -227,6 +254,33 @@ def _folder_kind(path: Path) -> tuple[str | None, list[Path]]:
     return kind, files
 
 
+def _files_under(path: Path) -> list[Path]:
+    """The files under a folder, sorted, bounded before any is read: at most
+    :data:`_MAX_ENTRIES` entries visited (a home folder given by mistake is refused at once,
+    not listed whole), at most ``_MAX_FILES`` files, and the files that could be logs at most
+    :data:`MAX_FOLDER_BYTES` in all. Symbolic links to folders are not followed (no loop)."""
+    files: list[Path] = []
+    visited = 0
+    for root, folders, names in os.walk(path):
+        visited += len(folders) + len(names)
+        if visited > _MAX_ENTRIES:
+            raise LogError(
+                f"{path}: over {_MAX_ENTRIES:,} files and folders under this folder; give the "
+                "folder of one model's logs."
+            )
+        files.extend(Path(root) / name for name in names)
+    files = sorted(file for file in files if file.is_file())
+    if len(files) > _MAX_FILES:
+        raise LogError(f"{path}: over {_MAX_FILES:,} files under this folder; give a smaller one.")
+    candidates = sum(file.stat().st_size for file in files if file.name.endswith(_LOG_ENDINGS))
+    if candidates > MAX_FOLDER_BYTES:
+        raise LogError(
+            f"{path}: its JSON and .eval files are {candidates:,} bytes in all, over the limit "
+            f"of {MAX_FOLDER_BYTES:,}; give a folder per model and benchmark."
+        )
+    return files
+
+
 def _file_kind(file: Path) -> str | None:
     """The harness of one file in a folder: by lm-eval's and HELM's file names, else by content
     (JSON and JSON Lines files, .eval archives)."""
@@ -235,7 +289,7 @@ def _file_kind(file: Path) -> str | None:
         return "lm-eval"
     if name == "per_instance_stats.json":
         return "helm"
-    if not name.endswith((".json", ".jsonl", ".eval")):
+    if not name.endswith(_LOG_ENDINGS):
         return None
     try:
         return _sniff(name, _read(file))[0]
@@ -275,6 +329,35 @@ def _read(path: Path) -> bytes:
     return path.read_bytes()
 
 
+def _lm_eval_model(files: list) -> str | None:
+    """The one model that lm-eval's results files beside `files` name, None if none does.
+
+    Raises
+    ------
+    LogError
+        When they name several: runs of several models in one folder, which would otherwise be
+        read as one system's tasks.
+    """
+    found: dict[tuple[Path, str | None], str | None] = {}
+    models: dict[str, str] = {}
+    for name, source, _, _ in files:
+        if isinstance(source, bytes):
+            continue
+        key = (source.parent, lm_eval_time(source.name))
+        if key not in found:
+            found[key] = _lm_eval_system(source)
+        if found[key] is not None:
+            models.setdefault(found[key], name)
+    if len(models) > 1:
+        (first, one), (second, other) = list(models.items())[:2]
+        raise LogError(
+            f"the lm-eval logs given as one system are runs of several models ({first!r} for "
+            f"{one}, {second!r} for {other}, per the results files beside them); give each "
+            "model's folder separately."
+        )
+    return next(iter(models), None)
+
+
 def _lm_eval_system(file: Path) -> str | None:
     """The model named by lm-eval's results file of the same run beside a samples file."""
     time = lm_eval_time(file.name)
@@ -282,8 +365,8 @@ def _lm_eval_system(file: Path) -> str | None:
         return None
     for results in sorted(file.parent.glob(f"*results_{time}.json")):
         try:
-            document = json.loads(results.read_bytes())
-        except (OSError, json.JSONDecodeError):
+            document = parse_json(_read(results), results.name)
+        except (OSError, ValueError):  # unreadable, not JSON, or refused: not the model's name
             continue
         name = document.get("model_name") if isinstance(document, dict) else None
         if isinstance(name, str) and name:
@@ -296,9 +379,10 @@ def _run_spec(file: Path) -> dict | None:
     if not spec.is_file():
         return None
     try:
-        return json.loads(spec.read_bytes())
-    except json.JSONDecodeError:
+        document = parse_json(_read(spec), spec.name)
+    except (json.JSONDecodeError, UnicodeDecodeError):
         return None
+    return document if isinstance(document, dict) else None
 
 
 def _joined(tables: list[LogTable]) -> LogTable:

@@ -9,6 +9,7 @@ pairs.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,9 @@ __all__ = ["COLUMNS", "LogError", "LogTable", "long_frame", "repeat_number"]
 #: The columns of the long table, in order; "hash" (the question's content hash, lm-eval's
 #: ``doc_hash``) and "filter" (lm-eval's filter) are None where the format has none.
 COLUMNS = ("system", "task", "case", "repeat", "metric", "value", "hash", "filter")
+#: Largest repeat number read (an epoch, a train trial): far above any harness's, and small
+#: enough that a number such as 10**30 is refused by name instead of overflowing a column.
+MAX_REPEAT = 1_000_000
 
 
 class LogError(CalculatorError):
@@ -42,8 +46,8 @@ class LogTable:
         The files read.
     frame : pandas.DataFrame
         One row per (task, case, repeat, metric[, filter]) with the columns :data:`COLUMNS`;
-        "value" is a float (NaN where the log holds no number: such rows are counted, never
-        dropped silently), "repeat" an integer (0 when the format has no repeats).
+        "value" is a float (NaN where the log holds no finite number: such rows are counted,
+        never dropped silently), "repeat" an integer (0 when the format has no repeats).
     metrics : tuple of str
         Every metric the log holds, in the log's own order (the first is the task's first).
     notes : tuple of str
@@ -82,6 +86,7 @@ class LogTable:
 
 def long_frame(rows: dict[str, list]) -> pd.DataFrame:
     """The long table from column lists (missing "hash"/"filter" lists become None)."""
+    import numpy as np
     import pandas as pd
 
     size = len(rows["case"])
@@ -90,7 +95,10 @@ def long_frame(rows: dict[str, list]) -> pd.DataFrame:
         values = rows.get(name)
         columns[name] = [None] * size if values is None else values
     frame = pd.DataFrame(columns)
-    frame["value"] = pd.to_numeric(frame["value"], errors="coerce").astype("float64")
+    values = pd.to_numeric(frame["value"], errors="coerce").astype("float64")
+    # Infinity (JSON's Infinity, or 1e999) is no score: held as "no number", as NaN is, so that
+    # it is counted with the missing values and never passes a threshold or enters a mean.
+    frame["value"] = values.where(np.isfinite(values))
     frame["repeat"] = frame["repeat"].astype("int64")
     for name in ("system", "task", "case", "metric"):
         frame[name] = frame[name].astype("str")
@@ -107,6 +115,16 @@ def repeat_number(value: object, default: int, where: str) -> int:
     """
     if value is None:
         return default
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value != int(value)
+    ):
         raise LogError(f"{where}: the repeat number {str(value)[:40]!r} is not a whole number.")
+    if not 0 <= value <= MAX_REPEAT:
+        raise LogError(
+            f"{where}: the repeat number {str(value)[:40]} is outside 0 to {MAX_REPEAT:,}, the "
+            "repeat numbers read (an epoch, a train trial)."
+        )
     return int(value)

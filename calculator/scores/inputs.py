@@ -185,6 +185,7 @@ def paired_scores(
             "A's score minus B's overflows a double on some rows (scores near 1e308): rescale "
             "the scores."
         )
+    _refuse_extreme_magnitudes(a_kept, b_kept, differences)
     cluster_index, count = None, None
     if labels is not None:
         cluster_index, count = _factorize(labels[keep])
@@ -266,6 +267,32 @@ def _factorize(labels: np.ndarray) -> tuple[np.ndarray, int]:
     seen: dict[object, int] = {}
     index = np.fromiter((seen.setdefault(v, len(seen)) for v in labels.tolist()), np.intp)
     return index, len(seen)
+
+
+#: Largest score magnitude taken: the means and the scale are computed through the power of two
+#: above each score, and 2^1024 is no longer a double.
+LARGEST_SCORE = math.ldexp(1.0, 1023)
+
+
+def _refuse_extreme_magnitudes(a: np.ndarray, b: np.ndarray, differences: np.ndarray) -> None:
+    """Refuse scores of 2^1023 (about 9e307) or more in size, and non-zero differences below the
+    smallest normal double (2.2e-308): the first overflow the exact scaling of the means, the
+    second are rounded to 0 or to their neighbours, so a mean difference of 2.5e-324 would be
+    reported as 0 beside a permutation test that counts it as non-zero."""
+    top = max(float(np.abs(a).max()), float(np.abs(b).max()))
+    if top >= LARGEST_SCORE:
+        raise CalculatorError(
+            f"A score of {top:.3g} is beyond the largest score taken ({LARGEST_SCORE:.3g}, "
+            "2^1023): rescale the scores."
+        )
+    sizes = np.abs(differences)
+    tiny = np.finfo(float).tiny
+    if ((sizes > 0) & (sizes < tiny)).any():
+        smallest = float(sizes[sizes > 0].min())
+        raise CalculatorError(
+            f"A's score minus B's is {smallest:.3g} on some rows, below the smallest normal "
+            f"double ({tiny:.3g}), where arithmetic loses its precision: rescale the scores."
+        )
 
 
 def _power_of_two_above(value: float) -> float:

@@ -9,7 +9,7 @@ import streamlit as st
 from calculator.logs import LogAnalysis, LogError, analyze_logs, pair_logs, read_log_data
 from calculator.logs.report import report_lines
 from ui import logs_words as words
-from ui.words import escape_markdown
+from ui.words import escape_markdown, plain_text
 
 __all__ = ["logs_section", "task_frame"]
 
@@ -54,7 +54,8 @@ def task_frame(result: LogAnalysis) -> pd.DataFrame:
     rows = []
     for task in result.tasks:
         t = task.analysis.table
-        rows.append((task.task, t.a, t.b, t.c, t.d, task.test, task.pvalue, task.holm_pvalue))
+        name = plain_text(task.task)  # a task name from a log: its hidden characters shown
+        rows.append((name, t.a, t.b, t.c, t.d, task.test, task.pvalue, task.holm_pvalue))
     return pd.DataFrame(rows, columns=list(words.TABLE_COLUMNS))
 
 
@@ -99,5 +100,8 @@ def logs_section() -> None:
         except LogError as error:
             st.error(escape_markdown(str(error)))
             return
-        st.text("\n".join(report_lines(result)))
+        # Names, tasks, metrics and filters come from the logs: st.text shows them as text, and
+        # plain_text makes the characters that would not show as themselves (bidirectional
+        # overrides, zero-width, escape sequences) visible, as on every other surface.
+        st.text("\n".join(plain_text(line) for line in report_lines(result)))
         st.dataframe(task_frame(result), hide_index=True, key="logs_tasks")

@@ -1,0 +1,47 @@
+"""The logs section of the per-case page with hostile names in the logs (issue 23, second round).
+
+Task names (from lm-eval's file names), metric names, filters and case ids come from the logs;
+before, the report (st.text) and the per-task table showed a right-to-left override, a zero-width
+space and an escape sequence as they are, so a task could display under another name.
+"""
+
+from __future__ import annotations
+
+import json
+
+from apptest_pages import open_page
+
+PAGE = "app_pages/cases.py"
+TIME = "2024-01-01T00-00-00.000000"
+HIDDEN = ("\u202e", "\u200b", "\x1b")
+
+
+def log(offset: int) -> tuple[str, bytes, str]:
+    lines = []
+    for i in range(30):
+        value = (i + offset * (i % 3 == 0)) % 2
+        record = {
+            "doc_id": i,
+            "doc": {},
+            "resps": [],
+            "filter": "none\u200b",
+            "metrics": ["acc\u202eEVIL"],
+            "acc\u202eEVIL": value,
+        }
+        lines.append(json.dumps(record))
+    name = f"samples_ta\u202esk\x1b[2J_{TIME}.jsonl"
+    return name, ("\n".join(lines) + "\n").encode(), "text/plain"
+
+
+def test_names_from_logs_show_their_hidden_characters_in_the_report_and_the_table():
+    at = open_page(PAGE)
+    at.checkbox(key="logs_show").check().run()
+    at.file_uploader(key="logs_a").set_value([log(0)]).run()
+    at.file_uploader(key="logs_b").set_value([log(1)]).run()
+    assert not at.exception, at.exception
+    report = "\n".join(t.value for t in at.text)
+    assert "acc\\u202eEVIL" in report and "none\\u200b" in report
+    table = next(f.value for f in at.dataframe if "task" in f.value.columns)
+    shown = "".join(table["task"])
+    assert shown == "ta\\u202esk\\x1b[2J"
+    assert not any(c in report + shown for c in HIDDEN)
