@@ -15,10 +15,11 @@ from calculator.formatting import (
     format_p_equals,
     format_percent,
     format_points,
+    method_words,
     plural,
 )
 from calculator.gates import GateRates, gate_rates
-from calculator.intervals import CI_METHOD_NAMES, DifferenceInterval, difference_interval
+from calculator.intervals import DifferenceInterval, difference_interval
 from calculator.mcnemar import (
     CONVENTIONS,
     Chi2TestResult,
@@ -279,7 +280,7 @@ def build_report(
     """
     name_a, name_b = names
     level = format_confidence(difference.level)
-    method = CI_METHOD_NAMES[difference.method]
+    method = method_words(difference.method, in_parentheses=True)
     passes_a, passes_b = table.a + table.b, table.a + table.c
     if framing == "pass":
         rates = (

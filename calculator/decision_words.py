@@ -16,8 +16,13 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from calculator.formatting import format_confidence, format_p_equals, format_points
-from calculator.intervals import CI_METHOD_NAMES
+from calculator.formatting import (
+    format_confidence,
+    format_p_equals,
+    format_points,
+    method_words,
+    points_of,
+)
 from calculator.table import PairedTable
 
 if TYPE_CHECKING:
@@ -77,7 +82,7 @@ class Words:
     def interval(self, decision: Decision) -> str:
         """ "the 95% Agresti-Min interval for B's pass rate minus A's, -1.0 to +2.0 points"."""
         name_a, name_b = self.names
-        method = CI_METHOD_NAMES.get(decision.interval_method, decision.interval_method)
+        method = method_words(decision.interval_method)
         if method == "Tango score":
             method = "Tango"
         if _clustered(decision):
@@ -92,18 +97,6 @@ class Words:
 
 def _clustered(decision: Decision) -> bool:
     return decision.interval_method == "cluster-robust"
-
-
-def points_of(margin: float) -> str:
-    """A margin in points for a sentence: "1 point", "2.5 points".
-
-    Examples
-    --------
-    >>> points_of(0.01), points_of(0.025)
-    ('1 point', '2.5 points')
-    """
-    value = f"{round(100.0 * margin, 10):g}"
-    return f"{value} point" if value == "1" else f"{value} points"
 
 
 def limit_points(value: float, bounds: list[float]) -> str:

@@ -30,7 +30,9 @@ __all__ = [
     "format_points",
     "format_pvalue",
     "format_ratio",
+    "method_words",
     "plural",
+    "points_of",
 ]
 
 #: Below this a p-value is written as "< 1e-300" with its log10.
@@ -277,3 +279,37 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     """
     noun = singular if count == 1 else (plural_form or f"{singular}s")
     return f"{format_count(count)} {noun}"
+
+
+def method_words(method: str, *, in_parentheses: bool = False) -> str:
+    """An interval method's name as it reads inside a sentence.
+
+    The display names (:data:`calculator.intervals.CI_METHOD_NAMES`) are labels that start a
+    line; inside a sentence a name that is not a person's is written in lower case, and inside
+    parentheses the authors follow a comma rather than a nested pair of parentheses.
+
+    Examples
+    --------
+    >>> method_words("exact-compatible"), method_words("exact-compatible", in_parentheses=True)
+    ('exact-compatible (Fay-Lumbard)', 'exact-compatible, Fay-Lumbard')
+    >>> method_words("agresti-min")
+    'Agresti-Min'
+    """
+    from calculator.intervals import CI_METHOD_NAMES
+
+    if method == "exact-compatible":
+        authors = ", Fay-Lumbard" if in_parentheses else " (Fay-Lumbard)"
+        return f"exact-compatible{authors}"
+    return CI_METHOD_NAMES.get(method, method)
+
+
+def points_of(margin: float) -> str:
+    """A margin in points for a sentence: "1 point", "2.5 points".
+
+    Examples
+    --------
+    >>> points_of(0.01), points_of(0.025)
+    ('1 point', '2.5 points')
+    """
+    value = f"{round(100.0 * margin, 10):g}"
+    return f"{value} point" if value == "1" else f"{value} points"

@@ -22,8 +22,14 @@ from calculator.cli.cases import CASES_EXTRA
 from calculator.cli.output import print_json, print_lines
 from calculator.compare.cochran import MAX_RESAMPLES
 from calculator.errors import CalculatorError
-from calculator.formatting import format_p_equals, format_percent, format_points, plural
-from calculator.intervals import CI_METHOD_NAMES, CI_METHODS
+from calculator.formatting import (
+    format_p_equals,
+    format_percent,
+    format_points,
+    method_words,
+    plural,
+)
+from calculator.intervals import CI_METHODS
 
 if TYPE_CHECKING:
     from calculator.cases.systems_result import SystemCases
@@ -244,6 +250,6 @@ def _systems_header(result: SystemComparison) -> str:
 def _pairs_header(result: SystemComparison) -> str:
     return (
         f"each pair: first minus second in points ({100 * result.level:g}% CI for the pair "
-        f"alone, {CI_METHOD_NAMES[result.ci_method]}), exact McNemar p and p adjusted over "
-        f"{plural(result.family_size, 'pair')}"
+        f"alone, {method_words(result.ci_method, in_parentheses=True)}), exact McNemar p and "
+        f"p adjusted over {plural(result.family_size, 'pair')}"
     )
