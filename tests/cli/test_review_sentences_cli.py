@@ -1,0 +1,74 @@
+"""The statistician's review of every printed sentence (issue 24, second done-when line): each
+test reads the sentence from the command line's text and, where it is exported, its JSON, and
+fails on the wording the review found.
+
+The figures are the library's own (checked against references elsewhere: the exact McNemar p
+in tests/core/test_mcnemar.py, Holm and Bonferroni in tests/core/test_compare.py); here only the
+words and the decision rule around them are checked.
+"""
+
+from __future__ import annotations
+
+import json
+
+from calculator.cli import main
+
+
+def run(capsys, *argv: str) -> str:
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def systems_file(tmp_path, rows: list[str], header: str = "x,y,z") -> str:
+    path = tmp_path / "systems.csv"
+    path.write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_interval_method_is_lower_case_mid_sentence_without_nested_parentheses(capsys):
+    argv = ("table", "60", "15", "5", "20", "--ci-method", "exact-compatible")
+    out = run(capsys, *argv, "--alternative", "greater")
+    sentence = json.loads(run(capsys, *argv, "--alternative", "greater", "--json"))["report"]
+    for text in (out, sentence):
+        assert "Exact-compatible" not in text
+        assert "(Fay-Lumbard))" not in text
+        assert "the 90% exact-compatible (Fay-Lumbard) interval" in text
+        assert "95% CI +0.3 to +19.7, exact-compatible, Fay-Lumbard)" in text
+
+
+def test_whole_margin_in_the_plan_reads_1_point_not_1_0_points(capsys):
+    out = run(capsys, "plan", "--margin", "0.01", "--p10", "0.05", "--p01", "0.05", "--n", "100")
+    assert "by more than 1 point with" in out
+    assert "1.0 points" not in out
+    assert "margin              1 point (B - A > -1 point to be shown)" in out
+    assert "true B - A 0.0 points" in out  # was "+0", a share where the sentence has points
+    assert "size if B never wins 0 at" in out  # an exact zero, not "0.0000"
+
+
+def test_systems_with_equal_passes_are_tied_not_ranked(capsys, tmp_path):
+    path = systems_file(tmp_path, ["1,0,0", "0,1,0", "1,1,0", "1,1,1", "0,0,1", "1,0,1"])
+    out = run(capsys, "compare", path)
+    assert "2= y" in out and "2= z" in out and "3. z" not in out
+    assert "y and z pass equally often (3 of the 6 cases each): they are tied, not ranked." in out
+    ranking = json.loads(run(capsys, "compare", path, "--json"))["ranking"]
+    assert [(row["name"], row["rank"]) for row in ranking] == [("x", 1), ("y", 2), ("z", 2)]
+
+
+def test_pairs_with_too_few_discordant_cases_are_said_never_separable(capsys, tmp_path):
+    # Every pair has 3 or 4 discordant cases: even 4 to 0 gives p = 2^(1 - 4) = 0.125 > 0.05.
+    path = systems_file(tmp_path, ["1,0,0", "0,1,0", "1,1,0", "1,1,1", "0,0,1", "1,0,1"])
+    out = run(capsys, "compare", path)
+    assert "These pairs can never be separated at alpha = 0.05" in out
+    assert "y and z (4 cases separate them)" in out
+    assert "not separated (too few discordant cases ever to be)" in out
+
+
+def test_adjusted_p_equal_to_alpha_separates_the_pair(capsys, tmp_path):
+    # x passes alone on 6 cases: x - y and x - z are 6 to 0, exact p = 2/2^6 = 1/32, and
+    # Bonferroni's adjusted p is 3/32 exactly = alpha; in floating point it was 0.0937500...04
+    # and the pair was reported "not separated".
+    path = systems_file(tmp_path, ["1,0,0"] * 6 + ["1,1,1"] * 4)
+    argv = ("compare", path, "--alpha", "0.09375", "--adjust", "bonferroni")
+    pairs = json.loads(run(capsys, *argv, "--json"))["pairs"]
+    assert [pair["reject"] for pair in pairs] == [True, True, False]
+    assert "2 of the 3 pairs differ at alpha = 0.09375" in run(capsys, *argv)
