@@ -40,6 +40,8 @@ TINY_PVALUE = 1e-300
 #: A p-value within this factor of alpha gets three significant figures.
 NEAR_ALPHA_FACTOR = 1.2
 _MAX_DECIMALS = 20
+#: A p-value this close to alpha (relative) is alpha computed with rounding error, and reads as it.
+_SAME_AS_ALPHA = 1e-12
 #: Beyond this many decimals a value too small to show in fixed notation is written "-6e-12".
 _MAX_FIXED_DECIMALS = 9
 
@@ -182,6 +184,8 @@ def format_pvalue(
     ('0.0498', '0.0501')
     >>> format_pvalue(0.050004, alpha=0.05)
     '0.050004'
+    >>> format_pvalue(0.031250000000000014, alpha=0.03125)  # the exact p 2/2^6, a few ulps off
+    '0.03125'
     >>> format_pvalue(3.2e-07)
     '3.2e-07'
     >>> format_pvalue(0.0, -1504.8459)
@@ -200,6 +204,10 @@ def format_pvalue(
     if pvalue == 1.0:
         return "1"
     digits = None
+    if alpha is not None and math.isclose(pvalue, alpha, rel_tol=_SAME_AS_ALPHA):
+        # An exact tail equal to alpha computed a few ulps off (2/2^6 as 0.031250000000000014):
+        # it is alpha, and the one rule (calculator.significance) decides it as equal.
+        pvalue = float(alpha)
     if alpha is not None:
         alpha = _check_finite(alpha, "alpha")
         if alpha / NEAR_ALPHA_FACTOR <= pvalue <= alpha * NEAR_ALPHA_FACTOR:
@@ -214,8 +222,9 @@ def format_pvalue(
 
 
 def _misleads(printed: float, pvalue: float, alpha: float) -> bool:
-    """True when the printed p lies on the other side of alpha, or reads as alpha itself."""
-    return (printed <= alpha) != (pvalue <= alpha) or (printed == alpha != pvalue)
+    """True when the printed p lies on the other side of alpha, reads as alpha itself when it
+    is not, or does not read as alpha when it is."""
+    return (printed <= alpha) != (pvalue <= alpha) or ((printed == alpha) != (pvalue == alpha))
 
 
 def format_p_equals(

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from calculator.caveats import smallest_pvalue
 from calculator.compare.cochran import CochranQResult
 from calculator.compare.systems import PairComparison, SystemComparison
-from calculator.caveats import smallest_pvalue
 from calculator.formatting import format_p_equals, format_percent, format_points, plural
 
 __all__ = [

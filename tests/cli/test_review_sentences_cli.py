@@ -72,3 +72,22 @@ def test_adjusted_p_equal_to_alpha_separates_the_pair(capsys, tmp_path):
     pairs = json.loads(run(capsys, *argv, "--json"))["pairs"]
     assert [pair["reject"] for pair in pairs] == [True, True, False]
     assert "2 of the 3 pairs differ at alpha = 0.09375" in run(capsys, *argv)
+
+
+def test_teach_prints_p_and_size_at_a_tie_as_equal_to_alpha(capsys):
+    # 6 to 0: exact p = 2/2^6 = 1/32 = alpha; the test rejects, the size is alpha itself.
+    out = run(capsys, "teach", "--table", "10", "6", "0", "10", "--alpha", "0.03125")
+    assert "observed b = 6, p = 0.03125 (doubling" in out
+    assert "smallest p          0.03125 (" in out
+    assert "actual size         0.03125 at alpha 0.03125" in out
+    assert "no split of 6 discordant pairs can reach" not in out
+    null = json.loads(
+        run(capsys, "teach", "--table", "10", "6", "0", "10", "--alpha", "0.03125", "--json")
+    )["null_distribution"]
+    assert null["reachable"] is True and null["size"] == 0.03125
+
+
+def test_table_report_prints_an_exact_p_equal_to_alpha_as_alpha(capsys):
+    out = run(capsys, "table", "10", "6", "0", "10", "--alpha", "0.03125")
+    assert "gives p = 0.03125," in out
+    assert "0.0313" not in out
