@@ -157,8 +157,7 @@ def _sweep_text(sweep: MarginSweep, alpha: float) -> list[str]:
         f"pass rates fixed    agreement   {binomial}  unpaired p",
         *(
             f"  a = {a:<12,} {agreement:9.3f}   {format_pvalue(exact, alpha=alpha):<9}  "
-            f"{format_pvalue(unpaired, alpha=alpha)}"
-            + ("   <- entered" if i == entered else "")
+            f"{format_pvalue(unpaired, alpha=alpha)}" + ("   <- entered" if i == entered else "")
             for i, (a, agreement, exact, unpaired) in enumerate(
                 zip(
                     sweep.a, sweep.agreement, sweep.exact_pvalue, sweep.unpaired_pvalue, strict=True
