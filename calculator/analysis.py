@@ -86,8 +86,13 @@ class Analysis:
         )
 
     def to_dict(self) -> dict[str, object]:
-        """The results as plain JSON types; undefined statistics are None, never NaN."""
+        """The results as plain JSON types; undefined statistics are None, never NaN.
+
+        Beside a cluster-aware decision, P(B better) and the posterior are None: the posterior
+        treats cases as independent (:func:`calculator.decision_words.posterior_left_out`).
+        """
         t = self.table
+        clustered = self.decision.interval_method == "cluster-robust"
         return {
             "table": {"a": t.a, "b": t.b, "c": t.c, "d": t.d, "n": t.n, "discordant": t.discordant},
             "pass_rate": {"A": t.pass_rate_a, "B": t.pass_rate_b},
@@ -120,8 +125,9 @@ class Analysis:
             "gates": self.gates.to_dict(),
             "report": self.report,
             "decision": self.decision.to_dict(),
-            "probability_B_better": self.better.probability_B_better,
-            "posterior": self.better.to_dict(),
+            # Left out (null) beside a cluster-aware decision: see posterior_left_out.
+            "probability_B_better": None if clustered else self.better.probability_B_better,
+            "posterior": None if clustered else self.better.to_dict(),
         }
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "no_disagreement_note",
     "no_margin_sentence",
     "points_of",
+    "posterior_left_out",
 ]
 
 
@@ -97,6 +98,23 @@ class Words:
 
 def _clustered(decision: Decision) -> bool:
     return decision.interval_method == "cluster-robust"
+
+
+def posterior_left_out(decision: Decision) -> str | None:
+    """Why P(B better) is not shown beside a decision that counts clusters, else None.
+
+    The posterior (:func:`calculator.probability_b_better`) treats the discordant cases as
+    independent draws; cases clustered by document or task are not, so it would claim far more
+    certainty than the cluster-aware decision beside it (98% where the clustered p is 0.5).
+    There is no cluster-aware version of it here, so it is left out rather than shown wrong.
+    """
+    if not _clustered(decision):
+        return None
+    return (
+        "Not shown with clusters: the posterior treats every case as independent, which "
+        "clustered cases are not, so it would overstate the certainty; the decision counts the "
+        "clusters."
+    )
 
 
 def limit_points(value: float, bounds: list[float]) -> str:
