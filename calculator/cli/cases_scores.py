@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from calculator.cli.arguments import UsageError
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import question_arguments
-from calculator.formatting import format_p_equals
+from calculator.formatting import format_p_equals, plural
 
 if TYPE_CHECKING:
     from calculator.cases import CaseFile, PairedCases
@@ -157,7 +157,7 @@ def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace
     lines = [
         f"input     {' + '.join(cases.files)} ({columns})",
         f"rows      {cases.rows_read:,} read, {cases.rows_used:,} used, "
-        f"{cases.rows_read - cases.rows_used:,} excluded; {cases.n:,} cases analysed",
+        f"{cases.rows_read - cases.rows_used:,} excluded; {plural(cases.n, 'case')} analysed",
     ]
     for reason, count in cases.excluded.items():
         if count:

@@ -91,3 +91,21 @@ def test_table_report_prints_an_exact_p_equal_to_alpha_as_alpha(capsys):
     out = run(capsys, "table", "10", "6", "0", "10", "--alpha", "0.03125")
     assert "gives p = 0.03125," in out
     assert "0.0313" not in out
+
+
+def test_one_case_is_singular_and_a_gate_that_cannot_fail_says_so(capsys, tmp_path):
+    # One case, only A passes: m = 1, the smallest exact p is 2^(1 - 1) = 1 > 0.05, so the gate
+    # passes whatever the data; the line says so instead of reading as reassurance.
+    path = tmp_path / "one.csv"
+    path.write_text("id,a,b\n1,1,0\n", encoding="utf-8")
+    out = run(capsys, "cases", str(path), "--a", "a", "--b", "b", "--fail-if-worse")
+    assert "1 case analysed" in out and "1 cases" not in out
+    assert "only b passes (0): none" in out
+    assert "p = 1); with 1 discordant pair no split could fail it" in out
+
+
+def test_scores_with_one_case_say_case_in_the_singular(capsys, tmp_path):
+    path = tmp_path / "one.csv"
+    path.write_text("id,a,b\n1,0.5,0.7\n", encoding="utf-8")
+    out = run(capsys, "cases", str(path), "--a", "a", "--b", "b")
+    assert "1 case analysed" in out and "1 cases" not in out
