@@ -169,7 +169,7 @@ def decision_lines(analysis: Analysis) -> list[str]:
         "equivalent": "equivalent",
     }[decision.question]
     left_out = posterior_left_out(decision)
-    posterior = f"P({name_b} better)".ljust(20) + (
+    posterior = f"P({name_b} better)".ljust(19) + " " + (
         (left_out[0].lower() + left_out[1:-1] if left_out else "")
         or f"{format_probability(better)} (posterior, Jeffreys prior; a probability of the "
         "direction, not of its size, and not a p-value)"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from calculator.formatting import format_p_equals
+from calculator.formatting import format_p_equals, format_points, plural
 
 if TYPE_CHECKING:
     from calculator.logs.analysis import LogAnalysis, TaskAnalysis
@@ -45,7 +45,8 @@ def report_lines(result: LogAnalysis, *, alpha: float = 0.05) -> list[str]:
     for side, tasks in zip(paired.names, paired.unpaired_tasks, strict=True):
         if tasks:
             lines.append(
-                f"  ! {len(tasks)} task(s) only in {side}'s log, left out: {', '.join(tasks[:5])}"
+                f"  ! {plural(len(tasks), 'task')} only in {side}'s log, left out: "
+                f"{', '.join(tasks[:5])}"
             )
     lines += [f"  ! {note}" for note in paired.notes]
     lines.append("")
@@ -56,7 +57,7 @@ def report_lines(result: LogAnalysis, *, alpha: float = 0.05) -> list[str]:
     t = result.pooled.table
     lines += [
         "",
-        f"pooled    {len(result.tasks):,} task(s): both pass {t.a:,}, only {name_a} {t.b:,}, "
+        f"pooled    {plural(len(result.tasks), 'task')}: both pass {t.a:,}, only {name_a} {t.b:,}, "
         f"only {name_b} {t.c:,}, both fail {t.d:,}",
     ]
     if result.by_task is not None:
@@ -116,7 +117,8 @@ def _task_lines(
         s = task.shares
         lines.append(
             f"          per-question pass share, {name_a} minus {name_b}: mean "
-            f"{s.mean_difference:+.4g} over {s.questions:,} questions, {s.method} "
+            f"{format_points(s.mean_difference)} points over {plural(s.questions, 'question')}, "
+            f"{s.method} "
             f"{format_p_equals(s.pvalue, alpha=alpha)}"
         )
     return lines

@@ -109,3 +109,21 @@ def test_scores_with_one_case_say_case_in_the_singular(capsys, tmp_path):
     path.write_text("id,a,b\n1,0.5,0.7\n", encoding="utf-8")
     out = run(capsys, "cases", str(path), "--a", "a", "--b", "b")
     assert "1 case analysed" in out and "1 cases" not in out
+
+
+def test_log_report_counts_tasks_in_words_and_shares_in_points(capsys):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "data" / "evallogs" / "generated" / "inspect"
+    out = run(capsys, "cases", str(root / "mock-a-3epochs.eval"), str(root / "mock-b-3epochs.eval"))
+    assert "pooled    1 task: both pass" in out and "task(s)" not in out
+    # The per-question shares differ by 1/30 on average: +3.3 points, as every difference reads.
+    assert "mean +3.3 points over 10 questions" in out
+
+
+def test_a_long_system_name_keeps_a_space_before_its_probability(capsys, tmp_path):
+    long = "x" * 30  # the column is the system's name
+    path = tmp_path / "long.csv"
+    path.write_text(f"id,a,{long}\n" + "".join(f"{i},1,0\n" for i in range(3)), encoding="utf-8")
+    out = run(capsys, "cases", str(path), "--a", "a", "--b", long)
+    assert f"P({long} better) " in out
