@@ -165,6 +165,12 @@ def no_margin_sentence(decision: Decision, table: PairedTable, words: Words) -> 
             f"{decision.test} gives p = 1, and these cases carry no evidence either way; "
             f"{words.interval(decision)}, gives the differences the data still allow."
         )
+    return _no_margin_answer(decision, words) + _test_and_interval_differ(decision)
+
+
+def _no_margin_answer(decision: Decision, words: Words) -> str:
+    name_a, name_b = words.names
+    test = f"{decision.test}, {words.p(decision)}"
     moved = _moved(decision.estimate, words.rate, words.names)
     interval = words.interval(decision)
     if decision.question == "different":
@@ -186,6 +192,28 @@ def no_margin_sentence(decision: Decision, table: PairedTable, words: Words) -> 
     return (
         f"{name_b} is not shown to be {claim} than {name_a} ({test}): {moved} on these cases, "
         f"and {interval}, gives the differences the data still allow."
+    )
+
+
+def _test_and_interval_differ(decision: Decision) -> str:
+    """A sentence when the interval and the test answer the question differently, else "".
+
+    The interval (B - A) supports the claim when it excludes 0 on the claim's side; an exact
+    test and a large-sample interval are different procedures and can disagree near the edge.
+    """
+    low, high = decision.low, decision.high
+    supports = {"different": low > 0 or high < 0, "better": low > 0, "worse": high < 0}
+    if decision.question not in supports or supports[decision.question] == decision.reject:
+        return ""
+    if decision.reject:
+        return (
+            " The interval still reaches 0 although the test rejects: the two are different "
+            "procedures and can disagree near the edge; the answer rests on the test's p."
+        )
+    side = "above" if low > 0 else "below"
+    return (
+        f" The interval lies entirely {side} 0 although the test does not reject: the two are "
+        "different procedures and can disagree near the edge; the answer rests on the test's p."
     )
 
 

@@ -127,3 +127,14 @@ def test_a_long_system_name_keeps_a_space_before_its_probability(capsys, tmp_pat
     path.write_text(f"id,a,{long}\n" + "".join(f"{i},1,0\n" for i in range(3)), encoding="utf-8")
     out = run(capsys, "cases", str(path), "--a", "a", "--b", long)
     assert f"P({long} better) " in out
+
+
+def test_an_interval_that_contradicts_the_test_is_said_to(capsys):
+    # 0, 3, 0, 0 asked "worse": the one-sided exact p is 2^-3 = 0.125 (not shown), while the 90%
+    # Agresti-Min interval for B - A is -100.0 to -11.2 points, entirely below 0.
+    argv = ("table", "0", "3", "0", "0", "--alternative", "less")
+    out = run(capsys, *argv)
+    sentence = json.loads(run(capsys, *argv, "--json"))["decision"]["sentence"]
+    for text in (out, sentence):
+        assert "B is not shown to be worse than A" in text
+        assert "The interval lies entirely below 0 although the test does not reject" in text
