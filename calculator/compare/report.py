@@ -115,8 +115,9 @@ def describe_pairs(result: SystemComparison) -> str:
     adjusted p = 0.010). Each interval is a 95% interval for its pair alone, not adjusted for
     the number of pairs. This pair can never be separated at alpha = 0.05, whichever way their
     discordant cases split: B and C (no case separates them). With m discordant cases the most
-    lopsided split, m to 0, gives the exact p = 2^(1 − m) even before the adjustment, which
-    here exceeds alpha; not being separated says little about whether they differ.
+    lopsided split, m to 0, gives the exact p = 2^(1 − m) (1 when m ≤ 1) even before the
+    adjustment, which here exceeds alpha; not being separated says little about whether they
+    differ.
     """
     adjusted = ADJUSTMENT_NAMES[result.adjust]
     family = result.family_size
@@ -212,9 +213,9 @@ def _never_separable_sentence(pairs: list[PairComparison], result: SystemCompari
     names = "; ".join(f"{pair.a} and {pair.b} ({_separating(pair)})" for pair in pairs)
     bonferroni = result.adjust == "bonferroni"
     where = (
-        f"Bonferroni's adjusted p = {result.family_size} × 2^(1 − m)"
+        f"Bonferroni's adjusted p = {result.family_size} × 2^(1 − m) (at most 1)"
         if bonferroni
-        else "the exact p = 2^(1 − m) even before the adjustment"
+        else "the exact p = 2^(1 − m) (1 when m ≤ 1) even before the adjustment"
     )
     verb = "This pair" if len(pairs) == 1 else "These pairs"
     return (
