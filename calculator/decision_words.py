@@ -158,7 +158,6 @@ def _moved(estimate: float, rate: str, names: tuple[str, str]) -> str:
 
 def no_margin_sentence(decision: Decision, table: PairedTable, words: Words) -> str:
     name_a, name_b = words.names
-    test = f"{decision.test}, {words.p(decision)}"
     if table.discordant == 0:
         return (
             f"{name_a} and {name_b} agree on every case, so no case tells them apart: the "

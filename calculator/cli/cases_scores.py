@@ -192,9 +192,15 @@ def _gate_line(result: ScoresComparison, alpha: float) -> str:
     if result.margin is not None:
         shown = "not shown" if fails else "shown"
         verdict = "FAIL" if fails else "pass"
+        decided = result.margin
+        p = (
+            "t undefined"
+            if decided.pvalue is None
+            else format_p_equals(decided.pvalue, alpha=alpha)
+        )
         return (
             f"gate      {verdict}: {name_b} is {shown} non-inferior to {name_a} at a margin of "
-            f"{result.margin.margin:g} (one-sided paired t test at alpha = {alpha:g})"
+            f"{decided.margin:g} (one-sided paired t test, {p}, alpha = {alpha:g})"
         )
     verdict = f"FAIL: {name_b} is worse" if fails else f"pass: {name_b} is not shown worse"
     sides = "two-sided" if result.alternative == "two-sided" else "one-sided"

@@ -138,3 +138,14 @@ def test_an_interval_that_contradicts_the_test_is_said_to(capsys):
     for text in (out, sentence):
         assert "B is not shown to be worse than A" in text
         assert "The interval lies entirely below 0 although the test does not reject" in text
+
+
+def test_scores_margin_gate_states_its_p(capsys, tmp_path):
+    # Differences B - A: +0.25, 0, +0.25, +0.25, -0.25; the one-sided t test of a 0.1 drop gives
+    # p = 0.0581 (above alpha = 0.05), and the gate line says so rather than only the verdict.
+    path = tmp_path / "scores.csv"
+    path.write_text("id,a,b\n1,0.5,0.75\n2,1,1\n3,0.25,0.5\n4,0,0.25\n5,1,0.75\n", encoding="utf-8")
+    status = main(["cases", str(path), "--a", "a", "--b", "b", "--margin", "0.1", "--fail-if-worse"])
+    out = capsys.readouterr().out
+    assert status != 0
+    assert "(one-sided paired t test, p = 0.0581, alpha = 0.05)" in out
