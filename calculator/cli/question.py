@@ -169,11 +169,14 @@ def decision_lines(analysis: Analysis) -> list[str]:
         "equivalent": "equivalent",
     }[decision.question]
     left_out = posterior_left_out(decision)
-    posterior = f"P({name_b} better)".ljust(19) + " " + (
-        (left_out[0].lower() + left_out[1:-1] if left_out else "")
-        or f"{format_probability(better)} (posterior, Jeffreys prior; a probability of the "
-        "direction, not of its size, and not a p-value)"
-    )
+    if left_out:  # with clusters: the reason, as a clause ("not shown with clusters: ...")
+        value = left_out[0].lower() + left_out[1:].removesuffix(".")
+    else:
+        value = (
+            f"{format_probability(better)} (posterior, Jeffreys prior; a probability of the "
+            "direction, not of its size, and not a p-value)"
+        )
+    posterior = f"P({name_b} better)".ljust(19) + " " + value
     if decision.question == "different":  # the report already gives the two-sided test
         return [posterior]
     return [
