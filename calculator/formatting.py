@@ -142,11 +142,17 @@ def format_confidence(level: float) -> str:
     --------
     >>> format_confidence(0.95), format_confidence(0.999), format_confidence(0.9999999999999999)
     ('95%', '99.9%', '99.99999999999999%')
-    >>> format_confidence(1e-6)
-    '0.0001%'
+    >>> format_confidence(1e-6), format_confidence(1 - 2 * 0.03125)
+    ('0.0001%', '93.75%')
     """
     level = _check_finite(level, "level")
     percent = level * 100
+    # A level with a short exact form (1 - 2 alpha at alpha = 0.03125 is 93.75%) is written in
+    # full: rounded to 93.8% it would not be the level the test uses.
+    for digits in range(3, 7):
+        text = f"{percent:.{digits}g}"
+        if math.isclose(float(text), percent, rel_tol=1e-12) and float(text) not in (0.0, 100.0):
+            return f"{Decimal(text):f}%"
     for digits in range(3, 18):
         text = f"{percent:.{digits}g}"
         if float(text) not in (0.0, 100.0) or percent in (0.0, 100.0):

@@ -149,3 +149,12 @@ def test_scores_margin_gate_states_its_p(capsys, tmp_path):
     out = capsys.readouterr().out
     assert status != 0
     assert "(one-sided paired t test, p = 0.0581, alpha = 0.05)" in out
+
+
+def test_the_decisions_level_is_written_exactly_not_rounded(capsys):
+    # One-sided at alpha = 1/32: the interval's level is 1 - 2 alpha = 93.75%, not "93.8%".
+    argv = ("table", "10", "0", "6", "10", "--alternative", "greater", "--alpha", "0.03125")
+    out = run(capsys, *argv)
+    sentence = json.loads(run(capsys, *argv, "--json"))["decision"]["sentence"]
+    for text in (out, sentence):
+        assert "the 93.75% Agresti-Min interval" in text and "93.8%" not in text
