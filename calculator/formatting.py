@@ -29,6 +29,7 @@ __all__ = [
     "format_percent",
     "format_points",
     "format_pvalue",
+    "format_pvalue_figures",
     "format_ratio",
     "method_words",
     "plural",
@@ -225,6 +226,27 @@ def format_pvalue(
     if float(text) == 1.0:  # p < 1 here: it is not written as 1
         return "> 0.999"
     return text
+
+
+def format_pvalue_figures(pvalue: float, alpha: float | None = None) -> str:
+    """A p-value with three significant figures (exact tails read in full: 0.0625, 0.00391),
+    as :func:`format_pvalue` writes it whenever that would put it on the wrong side of `alpha`,
+    or read as alpha when it is not (or not when it is).
+
+    Examples
+    --------
+    >>> format_pvalue_figures(0.0625, 0.05), format_pvalue_figures(0.00390625)
+    ('0.0625', '0.00391')
+    >>> format_pvalue_figures(0.031250000000000014, 0.03125), format_pvalue_figures(0.05004, 0.05)
+    ('0.03125', '0.05004')
+    """
+    text = f"{pvalue:.3g}"
+    if alpha is None:
+        return text
+    equal = math.isclose(pvalue, alpha, rel_tol=_SAME_AS_ALPHA)
+    if not equal and not _misleads(float(text), pvalue, alpha):
+        return text
+    return format_pvalue(pvalue, alpha=alpha)
 
 
 def _misleads(printed: float, pvalue: float, alpha: float) -> bool:

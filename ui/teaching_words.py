@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from calculator.formatting import format_p_equals, format_percent, format_pvalue, plural
+from calculator.formatting import format_p_equals, format_percent, format_pvalue_figures, plural
 from calculator.teaching import MarginSweep, NullDistribution
 from ui.words import Wording
 
@@ -250,12 +250,5 @@ def _probability(value: float, log10_value: float, alpha: float | None = None) -
     ('0.0625', '0.03125')
     """
     if value > 0:
-        text = f"{value:.3g}"
-        if alpha is None:
-            return text
-        equal = math.isclose(value, alpha, rel_tol=1e-12)  # an exact tail at alpha, ulps off
-        same_side = (float(text) <= alpha) == (value <= alpha)
-        if not equal and same_side and float(text) != alpha:
-            return text
-        return format_pvalue(value, alpha=alpha)
+        return format_pvalue_figures(value, alpha)
     return f"10^{log10_value:.1f}"

@@ -19,7 +19,13 @@ import argparse
 from calculator.cli.arguments import UsageError, count, finite_number, level
 from calculator.cli.output import print_json, print_lines
 from calculator.errors import CalculatorError
-from calculator.formatting import format_p_equals, format_points, format_pvalue, plural
+from calculator.formatting import (
+    format_p_equals,
+    format_points,
+    format_pvalue,
+    format_pvalue_figures,
+    plural,
+)
 from calculator.mcnemar import CONVENTIONS
 from calculator.teaching import (
     ALTERNATIVES,
@@ -144,7 +150,7 @@ def _null_text(null: NullDistribution) -> list[str]:
 def _small(value: float, log10_value: float, alpha: float) -> str:
     """A p-value for reading against alpha; one below the double range as a power of ten."""
     if value > 0:
-        return format_pvalue(value, alpha=alpha)
+        return format_pvalue_figures(value, alpha)
     return f"10^{log10_value:.1f}"
 
 
@@ -154,7 +160,7 @@ def _sweep_text(sweep: MarginSweep, alpha: float) -> list[str]:
     # The mid-p value is not an exact test's p: its column says so.
     binomial = "mid-p    " if sweep.convention == "mid-p" else "exact p  "
     return [
-        f"pass rates fixed    agreement   {binomial}  unpaired p",
+        f"pass rates fixed    agreement   {binomial}  unpaired p (both two-sided)",
         *(
             f"  a = {a:<12,} {agreement:9.3f}   {format_pvalue(exact, alpha=alpha):<9}  "
             f"{format_pvalue(unpaired, alpha=alpha)}" + ("   <- entered" if i == entered else "")

@@ -158,3 +158,12 @@ def test_the_decisions_level_is_written_exactly_not_rounded(capsys):
     sentence = json.loads(run(capsys, *argv, "--json"))["decision"]["sentence"]
     for text in (out, sentence):
         assert "the 93.75% Agresti-Min interval" in text and "93.8%" not in text
+
+
+def test_teach_keeps_exact_tails_in_full_and_says_the_sweep_is_two_sided(capsys):
+    # m = 7, one-sided "greater": the smallest mid-p value is 2^-8 = 0.00390625 ("0.00391", not
+    # "0.004"); the sweep's p-values are two-sided while the null line above is one-sided.
+    argv = ("teach", "--table", "10", "1", "6", "10", "--alternative", "greater")
+    out = run(capsys, *argv, "--convention", "mid-p")
+    assert "smallest p          0.00391 (" in out
+    assert "unpaired p (both two-sided)" in out
