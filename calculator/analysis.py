@@ -8,6 +8,7 @@ from calculator._validation import check_choice
 from calculator.caveats import few_pairs_caveat, zero_width_caveat
 from calculator.clustered import Clusters
 from calculator.decision import Decision, decide
+from calculator.decision_words import unclustered_figures_note
 from calculator.errors import CalculatorError, CalculatorTypeError
 from calculator.formatting import (
     format_confidence,
@@ -240,9 +241,10 @@ def analyze(
         table, difference, binomial, chi2, gate_figures, names, framing, few_pairs=two_sided_caveat
     )
     # With no discordant pair and no margin the decision only restates the report's sentence.
-    if clusters is not None or (
-        decision.question != "different" and (table.discordant or margin is not None)
-    ):
+    if clusters is not None:
+        note = unclustered_figures_note(len(clusters.b_counts))
+        report = f"{report} {note} {decision.sentence}"
+    elif decision.question != "different" and (table.discordant or margin is not None):
         report = f"{report} {decision.sentence}"
     return Analysis(
         table=table,

@@ -36,6 +36,7 @@ __all__ = [
     "no_margin_sentence",
     "points_of",
     "posterior_left_out",
+    "unclustered_figures_note",
 ]
 
 
@@ -98,6 +99,20 @@ class Words:
 
 def _clustered(decision: Decision) -> bool:
     return decision.interval_method == "cluster-robust"
+
+
+def unclustered_figures_note(clusters: int) -> str:
+    """Said between the plain figures and a cluster-aware answer: which of them count clusters.
+
+    Examples
+    --------
+    >>> unclustered_figures_note(40)[:60]
+    'The interval and the tests so far count every case as indepe'
+    """
+    return (
+        "The interval and the tests so far count every case as independent; the answer that "
+        f"follows counts the {clusters:,} clusters, and it is the one to read."
+    )
 
 
 def posterior_left_out(decision: Decision) -> str | None:

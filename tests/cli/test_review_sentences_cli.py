@@ -167,3 +167,23 @@ def test_teach_keeps_exact_tails_in_full_and_says_the_sweep_is_two_sided(capsys)
     out = run(capsys, *argv, "--convention", "mid-p")
     assert "smallest p          0.00391 (" in out
     assert "unpaired p (both two-sided)" in out
+
+
+def test_plain_figures_beside_clusters_are_said_to_count_cases_as_independent(capsys, tmp_path):
+    # 40 documents of 10 cases: in 20 only A passes 8, in 20 only B passes 8, plus 30 wins for A
+    # spread over the documents. The report's Agresti-Min interval and exact p treat the 430
+    # cases as independent; the answer after them counts the documents. (The page shows only
+    # the cluster-aware answer, so the note is needed on the command line and in the JSON.)
+    rows = ["id,doc,old,new"]
+    for doc in range(40):
+        for j in range(10):
+            old, new = ((1, 0) if doc < 20 else (0, 1)) if j < 8 else (1, 1)
+            rows.append(f"c{doc}-{j},d{doc},{old},{new}")
+    rows += [f"x{j},d{j % 40},1,0" for j in range(30)]
+    path = tmp_path / "docs.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    note = "The interval and the tests so far count every case as independent; the answer that "
+    note += "follows counts the 40 clusters"
+    argv = ("cases", str(path), "--a", "old", "--b", "new", "--group", "doc")
+    assert note in run(capsys, *argv)
+    assert note in json.loads(run(capsys, *argv, "--json"))["report"]

@@ -74,11 +74,3 @@ def test_p_b_better_is_left_out_with_clusters_on_page_cli_and_json(tmp_path, cap
     assert main([*argv, "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["probability_B_better"] is None and payload["posterior"] is None
-
-
-def test_page_says_when_the_interval_and_the_test_disagree():
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.query_params.update({"a": "0", "b": "3", "c": "0", "d": "0", "question": "worse"})
-    at.run()
-    assert not at.exception
-    assert "The interval lies entirely below 0 although the test does not reject" in page_text(at)
