@@ -145,7 +145,9 @@ def test_scores_margin_gate_states_its_p(capsys, tmp_path):
     # p = 0.0581 (above alpha = 0.05), and the gate line says so rather than only the verdict.
     path = tmp_path / "scores.csv"
     path.write_text("id,a,b\n1,0.5,0.75\n2,1,1\n3,0.25,0.5\n4,0,0.25\n5,1,0.75\n", encoding="utf-8")
-    status = main(["cases", str(path), "--a", "a", "--b", "b", "--margin", "0.1", "--fail-if-worse"])
+    status = main(
+        ["cases", str(path), "--a", "a", "--b", "b", "--margin", "0.1", "--fail-if-worse"]
+    )
     out = capsys.readouterr().out
     assert status != 0
     assert "(one-sided paired t test, p = 0.0581, alpha = 0.05)" in out
