@@ -8,6 +8,7 @@ from calculator._validation import check_choice
 from calculator.caveats import few_pairs_caveat, zero_width_caveat
 from calculator.clustered import Clusters
 from calculator.decision import Decision, decide
+from calculator.decision_words import unclustered_figures_note
 from calculator.errors import CalculatorError, CalculatorTypeError
 from calculator.formatting import (
     format_confidence,
@@ -15,10 +16,11 @@ from calculator.formatting import (
     format_p_equals,
     format_percent,
     format_points,
+    method_words,
     plural,
 )
 from calculator.gates import GateRates, gate_rates
-from calculator.intervals import CI_METHOD_NAMES, DifferenceInterval, difference_interval
+from calculator.intervals import DifferenceInterval, difference_interval
 from calculator.mcnemar import (
     CONVENTIONS,
     Chi2TestResult,
@@ -85,8 +87,13 @@ class Analysis:
         )
 
     def to_dict(self) -> dict[str, object]:
-        """The results as plain JSON types; undefined statistics are None, never NaN."""
+        """The results as plain JSON types; undefined statistics are None, never NaN.
+
+        Beside a cluster-aware decision, P(B better) and the posterior are None: the posterior
+        treats cases as independent (:func:`calculator.decision_words.posterior_left_out`).
+        """
         t = self.table
+        clustered = self.decision.interval_method == "cluster-robust"
         return {
             "table": {"a": t.a, "b": t.b, "c": t.c, "d": t.d, "n": t.n, "discordant": t.discordant},
             "pass_rate": {"A": t.pass_rate_a, "B": t.pass_rate_b},
@@ -119,8 +126,9 @@ class Analysis:
             "gates": self.gates.to_dict(),
             "report": self.report,
             "decision": self.decision.to_dict(),
-            "probability_B_better": self.better.probability_B_better,
-            "posterior": self.better.to_dict(),
+            # Left out (null) beside a cluster-aware decision: see posterior_left_out.
+            "probability_B_better": None if clustered else self.better.probability_B_better,
+            "posterior": None if clustered else self.better.to_dict(),
         }
 
 
@@ -233,9 +241,10 @@ def analyze(
         table, difference, binomial, chi2, gate_figures, names, framing, few_pairs=two_sided_caveat
     )
     # With no discordant pair and no margin the decision only restates the report's sentence.
-    if clusters is not None or (
-        decision.question != "different" and (table.discordant or margin is not None)
-    ):
+    if clusters is not None:
+        note = unclustered_figures_note(len(clusters.b_counts))
+        report = f"{report} {note} {decision.sentence}"
+    elif decision.question != "different" and (table.discordant or margin is not None):
         report = f"{report} {decision.sentence}"
     return Analysis(
         table=table,
@@ -279,7 +288,7 @@ def build_report(
     """
     name_a, name_b = names
     level = format_confidence(difference.level)
-    method = CI_METHOD_NAMES[difference.method]
+    method = method_words(difference.method, in_parentheses=True)
     passes_a, passes_b = table.a + table.b, table.a + table.c
     if framing == "pass":
         rates = (

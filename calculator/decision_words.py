@@ -16,8 +16,13 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from calculator.formatting import format_confidence, format_p_equals, format_points
-from calculator.intervals import CI_METHOD_NAMES
+from calculator.formatting import (
+    format_confidence,
+    format_p_equals,
+    format_points,
+    method_words,
+    points_of,
+)
 from calculator.table import PairedTable
 
 if TYPE_CHECKING:
@@ -30,6 +35,8 @@ __all__ = [
     "no_disagreement_note",
     "no_margin_sentence",
     "points_of",
+    "posterior_left_out",
+    "unclustered_figures_note",
 ]
 
 
@@ -77,7 +84,7 @@ class Words:
     def interval(self, decision: Decision) -> str:
         """ "the 95% Agresti-Min interval for B's pass rate minus A's, -1.0 to +2.0 points"."""
         name_a, name_b = self.names
-        method = CI_METHOD_NAMES.get(decision.interval_method, decision.interval_method)
+        method = method_words(decision.interval_method)
         if method == "Tango score":
             method = "Tango"
         if _clustered(decision):
@@ -94,16 +101,35 @@ def _clustered(decision: Decision) -> bool:
     return decision.interval_method == "cluster-robust"
 
 
-def points_of(margin: float) -> str:
-    """A margin in points for a sentence: "1 point", "2.5 points".
+def unclustered_figures_note(clusters: int) -> str:
+    """Said between the plain figures and a cluster-aware answer: which of them count clusters.
 
     Examples
     --------
-    >>> points_of(0.01), points_of(0.025)
-    ('1 point', '2.5 points')
+    >>> unclustered_figures_note(40)[:60]
+    'The interval and the tests so far count every case as indepe'
     """
-    value = f"{round(100.0 * margin, 10):g}"
-    return f"{value} point" if value == "1" else f"{value} points"
+    return (
+        "The interval and the tests so far count every case as independent; the answer that "
+        f"follows counts the {clusters:,} clusters, and it is the one to read."
+    )
+
+
+def posterior_left_out(decision: Decision) -> str | None:
+    """Why P(B better) is not shown beside a decision that counts clusters, else None.
+
+    The posterior (:func:`calculator.probability_b_better`) treats the discordant cases as
+    independent draws; cases clustered by document or task are not, so it would claim far more
+    certainty than the cluster-aware decision beside it (98% where the clustered p is 0.5).
+    There is no cluster-aware version of it here, so it is left out rather than shown wrong.
+    """
+    if not _clustered(decision):
+        return None
+    return (
+        "Not shown with clusters: the posterior treats every case as independent, which "
+        "clustered cases are not, so it would overstate the certainty; the decision counts the "
+        "clusters."
+    )
 
 
 def limit_points(value: float, bounds: list[float]) -> str:
@@ -147,13 +173,18 @@ def _moved(estimate: float, rate: str, names: tuple[str, str]) -> str:
 
 def no_margin_sentence(decision: Decision, table: PairedTable, words: Words) -> str:
     name_a, name_b = words.names
-    test = f"{decision.test}, {words.p(decision)}"
     if table.discordant == 0:
         return (
             f"{name_a} and {name_b} agree on every case, so no case tells them apart: the "
             f"{decision.test} gives p = 1, and these cases carry no evidence either way; "
             f"{words.interval(decision)}, gives the differences the data still allow."
         )
+    return _no_margin_answer(decision, words) + _test_and_interval_differ(decision)
+
+
+def _no_margin_answer(decision: Decision, words: Words) -> str:
+    name_a, name_b = words.names
+    test = f"{decision.test}, {words.p(decision)}"
     moved = _moved(decision.estimate, words.rate, words.names)
     interval = words.interval(decision)
     if decision.question == "different":
@@ -175,6 +206,28 @@ def no_margin_sentence(decision: Decision, table: PairedTable, words: Words) -> 
     return (
         f"{name_b} is not shown to be {claim} than {name_a} ({test}): {moved} on these cases, "
         f"and {interval}, gives the differences the data still allow."
+    )
+
+
+def _test_and_interval_differ(decision: Decision) -> str:
+    """A sentence when the interval and the test answer the question differently, else "".
+
+    The interval (B - A) supports the claim when it excludes 0 on the claim's side; an exact
+    test and a large-sample interval are different procedures and can disagree near the edge.
+    """
+    low, high = decision.low, decision.high
+    supports = {"different": low > 0 or high < 0, "better": low > 0, "worse": high < 0}
+    if decision.question not in supports or supports[decision.question] == decision.reject:
+        return ""
+    if decision.reject:
+        return (
+            " The interval still reaches 0 although the test rejects: the two are different "
+            "procedures and can disagree near the edge; the answer rests on the test's p."
+        )
+    side = "above" if low > 0 else "below"
+    return (
+        f" The interval lies entirely {side} 0 although the test does not reject: the two are "
+        "different procedures and can disagree near the edge; the answer rests on the test's p."
     )
 
 

@@ -29,8 +29,11 @@ __all__ = [
     "format_percent",
     "format_points",
     "format_pvalue",
+    "format_pvalue_figures",
     "format_ratio",
+    "method_words",
     "plural",
+    "points_of",
 ]
 
 #: Below this a p-value is written as "< 1e-300" with its log10.
@@ -38,6 +41,8 @@ TINY_PVALUE = 1e-300
 #: A p-value within this factor of alpha gets three significant figures.
 NEAR_ALPHA_FACTOR = 1.2
 _MAX_DECIMALS = 20
+#: A p-value this close to alpha (relative) is alpha computed with rounding error, and reads as it.
+_SAME_AS_ALPHA = 1e-12
 #: Beyond this many decimals a value too small to show in fixed notation is written "-6e-12".
 _MAX_FIXED_DECIMALS = 9
 
@@ -138,11 +143,17 @@ def format_confidence(level: float) -> str:
     --------
     >>> format_confidence(0.95), format_confidence(0.999), format_confidence(0.9999999999999999)
     ('95%', '99.9%', '99.99999999999999%')
-    >>> format_confidence(1e-6)
-    '0.0001%'
+    >>> format_confidence(1e-6), format_confidence(1 - 2 * 0.03125)
+    ('0.0001%', '93.75%')
     """
     level = _check_finite(level, "level")
     percent = level * 100
+    # A level with a short exact form (1 - 2 alpha at alpha = 0.03125 is 93.75%) is written in
+    # full: rounded to 93.8% it would not be the level the test uses.
+    for digits in range(3, 7):
+        text = f"{percent:.{digits}g}"
+        if math.isclose(float(text), percent, rel_tol=1e-12) and float(text) not in (0.0, 100.0):
+            return f"{Decimal(text):f}%"
     for digits in range(3, 18):
         text = f"{percent:.{digits}g}"
         if float(text) not in (0.0, 100.0) or percent in (0.0, 100.0):
@@ -180,6 +191,8 @@ def format_pvalue(
     ('0.0498', '0.0501')
     >>> format_pvalue(0.050004, alpha=0.05)
     '0.050004'
+    >>> format_pvalue(0.031250000000000014, alpha=0.03125)  # the exact p 2/2^6, a few ulps off
+    '0.03125'
     >>> format_pvalue(3.2e-07)
     '3.2e-07'
     >>> format_pvalue(0.0, -1504.8459)
@@ -198,6 +211,10 @@ def format_pvalue(
     if pvalue == 1.0:
         return "1"
     digits = None
+    if alpha is not None and math.isclose(pvalue, alpha, rel_tol=_SAME_AS_ALPHA):
+        # An exact tail equal to alpha computed a few ulps off (2/2^6 as 0.031250000000000014):
+        # it is alpha, and the one rule (calculator.significance) decides it as equal.
+        pvalue = float(alpha)
     if alpha is not None:
         alpha = _check_finite(alpha, "alpha")
         if alpha / NEAR_ALPHA_FACTOR <= pvalue <= alpha * NEAR_ALPHA_FACTOR:
@@ -211,9 +228,31 @@ def format_pvalue(
     return text
 
 
+def format_pvalue_figures(pvalue: float, alpha: float | None = None) -> str:
+    """A p-value with three significant figures (exact tails read in full: 0.0625, 0.00391),
+    as :func:`format_pvalue` writes it whenever that would put it on the wrong side of `alpha`,
+    or read as alpha when it is not (or not when it is).
+
+    Examples
+    --------
+    >>> format_pvalue_figures(0.0625, 0.05), format_pvalue_figures(0.00390625)
+    ('0.0625', '0.00391')
+    >>> format_pvalue_figures(0.031250000000000014, 0.03125), format_pvalue_figures(0.05004, 0.05)
+    ('0.03125', '0.05004')
+    """
+    text = f"{pvalue:.3g}"
+    if alpha is None:
+        return text
+    equal = math.isclose(pvalue, alpha, rel_tol=_SAME_AS_ALPHA)
+    if not equal and not _misleads(float(text), pvalue, alpha):
+        return text
+    return format_pvalue(pvalue, alpha=alpha)
+
+
 def _misleads(printed: float, pvalue: float, alpha: float) -> bool:
-    """True when the printed p lies on the other side of alpha, or reads as alpha itself."""
-    return (printed <= alpha) != (pvalue <= alpha) or (printed == alpha != pvalue)
+    """True when the printed p lies on the other side of alpha, reads as alpha itself when it
+    is not, or does not read as alpha when it is."""
+    return (printed <= alpha) != (pvalue <= alpha) or ((printed == alpha) != (pvalue == alpha))
 
 
 def format_p_equals(
@@ -277,3 +316,37 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     """
     noun = singular if count == 1 else (plural_form or f"{singular}s")
     return f"{format_count(count)} {noun}"
+
+
+def method_words(method: str, *, in_parentheses: bool = False) -> str:
+    """An interval method's name as it reads inside a sentence.
+
+    The display names (:data:`calculator.intervals.CI_METHOD_NAMES`) are labels that start a
+    line; inside a sentence a name that is not a person's is written in lower case, and inside
+    parentheses the authors follow a comma rather than a nested pair of parentheses.
+
+    Examples
+    --------
+    >>> method_words("exact-compatible"), method_words("exact-compatible", in_parentheses=True)
+    ('exact-compatible (Fay-Lumbard)', 'exact-compatible, Fay-Lumbard')
+    >>> method_words("agresti-min")
+    'Agresti-Min'
+    """
+    from calculator.intervals import CI_METHOD_NAMES
+
+    if method == "exact-compatible":
+        authors = ", Fay-Lumbard" if in_parentheses else " (Fay-Lumbard)"
+        return f"exact-compatible{authors}"
+    return CI_METHOD_NAMES.get(method, method)
+
+
+def points_of(margin: float) -> str:
+    """A margin in points for a sentence: "1 point", "2.5 points".
+
+    Examples
+    --------
+    >>> points_of(0.01), points_of(0.025)
+    ('1 point', '2.5 points')
+    """
+    value = f"{round(100.0 * margin, 10):g}"
+    return f"{value} point" if value == "1" else f"{value} points"

@@ -9,8 +9,8 @@ functions here decide whether they disagree and say so, naming the interval that
 
 from __future__ import annotations
 
-from calculator.formatting import format_confidence, format_p_equals, plural
-from calculator.intervals import CI_METHOD_NAMES, DifferenceInterval
+from calculator.formatting import format_confidence, format_p_equals, method_words, plural
+from calculator.intervals import DifferenceInterval
 from calculator.mcnemar import ExactTestResult
 
 __all__ = ["interval_excludes_zero", "reconciliation", "rejects_at"]
@@ -67,7 +67,7 @@ def reconciliation(difference: DifferenceInterval, exact: ExactTestResult) -> st
     if excludes == rejects:
         return None
     level = format_confidence(difference.level)
-    method = CI_METHOD_NAMES[difference.method]
+    method = method_words(difference.method)
     mid_p = exact.convention == "mid-p"
     test = "McNemar mid-p test" if mid_p else "exact McNemar test"
     p_text = format_p_equals(exact.pvalue, exact.log10_pvalue, alpha=alpha)

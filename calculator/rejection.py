@@ -19,8 +19,9 @@ __all__ = ["TESTS", "TIE_TOLERANCE", "rejection_limits"]
 #: The two-sided tests: the exact test (doubling), its mid-p version, and the chi-square test
 #: without and with Edwards' continuity correction.
 TESTS = ("exact", "mid-p", "chi2", "chi2-corrected")
-#: A p-value within this relative distance of alpha counts as reaching it, so that a dyadic
-#: alpha such as 1/16, which some exact p-values equal, is not lost to rounding.
+#: The searches accept a p-value within this relative distance above alpha, so that a dyadic
+#: alpha such as 1/16, which some exact p-values equal, is not lost to rounding; the limit they
+#: find is then settled by the one rule of :mod:`calculator.significance`.
 TIE_TOLERANCE = 1e-9
 
 
@@ -49,8 +50,9 @@ def rejection_limits(discordant: np.ndarray, test: str, alpha: float) -> np.ndar
     to the exact limit. Chi-square test: the largest k with (m - 2k)^2 / m >= chi2_{1, 1-alpha},
     settled in integer arithmetic. The mid-p and corrected chi-square tests: bisection on k in
     [0, m // 2] for all m at once, on the p-value of :func:`calculator.mcnemar_exact` and
-    :func:`calculator.mcnemar_chi2`. A p-value within a relative :data:`TIE_TOLERANCE` of
-    alpha counts as reaching it.
+    :func:`calculator.mcnemar_chi2`. A limit whose p-value lies within a relative
+    :data:`TIE_TOLERANCE` above alpha is settled by the one p <= alpha rule
+    (:func:`calculator.significance.exact_test_rejects`, exact at a tie).
 
     Examples
     --------
@@ -62,9 +64,38 @@ def rejection_limits(discordant: np.ndarray, test: str, alpha: float) -> np.ndar
     [-1, -1, -1, -1, 0, 0, 0, 0, 1, 1]
     """
     m = np.asarray(discordant, dtype=np.int64)
-    if test in ("exact", "chi2"):
+    if test == "chi2":
         return _stepped(m, alpha, test)
-    return _bisected(m, test, alpha)
+    found = _stepped(m, alpha, test) if test == "exact" else _bisected(m, test, alpha)
+    return _settle(m, found, test, alpha)
+
+
+def _settle(m: np.ndarray, limit: np.ndarray, test: str, alpha: float) -> np.ndarray:
+    """The limits found with :data:`TIE_TOLERANCE`, decided by the one p <= alpha rule.
+
+    The search accepts a p-value up to a relative 1e-9 above alpha; a limit whose p lies in that
+    band is settled here by :func:`calculator.significance.exact_test_rejects` (exact arithmetic
+    at a tie: 2/2^6 = 1/32 rejects at alpha = 1/32) or, for the continuous corrected chi-square
+    p, by the plain comparison of :func:`calculator.significance.rejects`. The p-value falls by
+    far more than 1e-9 from one split to the next, so only the limit itself can be in the band.
+    """
+    from calculator.significance import exact_test_rejects
+
+    limit = np.array(limit, dtype=np.int64, copy=True)
+    candidates = np.flatnonzero((limit >= 0) & (m > 0))
+    if candidates.size == 0:
+        return limit
+    log_p = _log_pvalue(limit[candidates], m[candidates], test)
+    for index in candidates[log_p > math.log(alpha)]:
+        k, total = int(limit[index]), int(m[index])
+        if test == "chi2-corrected":
+            keep = False  # a continuous p above alpha does not reject
+        else:
+            convention = "doubling" if test == "exact" else "mid-p"
+            keep = exact_test_rejects(k, total - k, alpha, convention=convention)
+        if not keep:
+            limit[index] -= 1
+    return limit
 
 
 def _bisected(m: np.ndarray, test: str, alpha: float) -> np.ndarray:

@@ -24,7 +24,13 @@ from fractions import Fraction
 
 from calculator.mcnemar import mcnemar_exact
 
-__all__ = ["EXACT_TIE_LIMIT", "exact_pvalue_fraction", "exact_test_rejects", "rejects"]
+__all__ = [
+    "EXACT_TIE_LIMIT",
+    "adjusted_exact_tests_reject",
+    "exact_pvalue_fraction",
+    "exact_test_rejects",
+    "rejects",
+]
 
 #: Largest number of discordant pairs for which a near-tie is settled in exact arithmetic.
 EXACT_TIE_LIMIT = 20_000
@@ -113,10 +119,64 @@ def exact_test_rejects(
         log10_pvalue = mcnemar_exact(
             b, c, convention=convention, alternative=alternative
         ).log10_pvalue
+    return _at_most(b, c, log10_pvalue, 1, alpha, convention, alternative)
+
+
+def _at_most(
+    b: int, c: int, log10_pvalue: float, multiplier: int, alpha: float, convention: str,
+    alternative: str,
+) -> bool:  # fmt: skip
+    """multiplier x p <= alpha for the exact McNemar p of (b, c), exactly near a tie."""
+    scaled = log10_pvalue + math.log10(multiplier)
     log_alpha = math.log10(alpha)
-    if abs(log10_pvalue - log_alpha) > _NEAR / math.log(10.0):
-        return log10_pvalue <= log_alpha
+    if abs(scaled - log_alpha) > _NEAR / math.log(10.0):
+        return scaled <= log_alpha
     exact = exact_pvalue_fraction(b, c, convention=convention, alternative=alternative)
     if exact is None:
-        return log10_pvalue <= log_alpha
-    return exact <= Fraction(float(alpha))
+        return scaled <= log_alpha
+    return multiplier * exact <= Fraction(float(alpha))
+
+
+def adjusted_exact_tests_reject(
+    splits: list[tuple[int, int]], log10_pvalues: list[float], alpha: float, method: str
+) -> list[bool]:
+    """Which of a family of two-sided exact McNemar tests have an adjusted p <= alpha.
+
+    The rule of :func:`exact_test_rejects`, applied to Bonferroni's adjusted p = min(1, K p)
+    and Holm's step-down adjusted p = max over i <= j of min(1, (K - i) p_(i)) (p sorted
+    ascending, i from 0): with alpha < 1 the latter is at most alpha exactly when every
+    (K - i) p_(i) with i <= j is. Each product is compared in exact arithmetic near a tie.
+
+    Parameters
+    ----------
+    splits : list of (int, int)
+        Each test's discordant counts (b, c).
+    log10_pvalues : list of float
+        Each test's log10 p-value (doubling convention), in the same order.
+    alpha : float
+        The family's level.
+    method : {"holm", "bonferroni"}
+
+    Examples
+    --------
+    Three pairs, each with 6 discordant cases all one way (p = 1/32), at alpha = 3/32: every
+    Bonferroni-adjusted p is 3/32 exactly, which is at most alpha.
+
+    >>> logs = [math.log10(1 / 32)] * 3
+    >>> adjusted_exact_tests_reject([(6, 0)] * 3, logs, 3 / 32, "bonferroni")
+    [True, True, True]
+    """
+    family = len(splits)
+    if method == "bonferroni":
+        return [
+            _at_most(b, c, log_p, family, alpha, "doubling", "two-sided")
+            for (b, c), log_p in zip(splits, log10_pvalues, strict=True)
+        ]
+    order = sorted(range(family), key=log10_pvalues.__getitem__)
+    rejected = [False] * family
+    for step, index in enumerate(order):
+        b, c = splits[index]
+        if not _at_most(b, c, log10_pvalues[index], family - step, alpha, "doubling", "two-sided"):
+            break
+        rejected[index] = True
+    return rejected

@@ -94,11 +94,11 @@ def difference_heatmap(result: SystemComparison) -> alt.LayerChart:
 def ranking_frame(result: SystemComparison) -> pd.DataFrame:
     """One row per system in ranking order: rank, rate, Wilson limits, as fractions and text."""
     rows = []
-    for rank, name in enumerate(result.ranking, start=1):
+    for name in result.ranking:
         system = result.systems[result.names.index(name)]
         rows.append(
             {
-                "rank": rank,
+                "rank": result.rank(name),  # shared by tied systems
                 "system": name,
                 "rate": system.rate,
                 "low": system.low,

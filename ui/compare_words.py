@@ -10,7 +10,7 @@ import pandas as pd
 
 from calculator.cases.systems_result import SYSTEM_EXCLUSION_REASONS, SystemCases
 from calculator.compare import SystemComparison
-from calculator.compare.report import ADJUSTMENT_NAMES
+from calculator.compare.report import ADJUSTMENT_NAMES, describe_ties
 from calculator.formatting import plural
 from ui.cases_words import reason_text
 
@@ -108,8 +108,9 @@ def ranking_caption(result: SystemComparison) -> str:
     >>> from calculator.compare import compare_systems
     >>> r = compare_systems([[1, 0, 0], [0, 1, 0], [1, 1, 0]], ["x", "y", "z"])
     >>> ranking_caption(r)
-    'Pass rates with 95% Wilson intervals, highest first. Not separated after the adjustment: \
-x and y; x and z; y and z.'
+    'Pass rates with 95% Wilson intervals, highest first. x and y pass equally often (2 of the 3 \
+cases each): they are tied, not ranked. Not separated after the adjustment: x and y; x and z; y \
+and z.'
     """
     level = f"{100 * result.level:g}%"
     rank = {name: position for position, name in enumerate(result.ranking)}
@@ -119,6 +120,9 @@ x and y; x and z; y and z.'
         if not pair.reject
     ]
     text = f"Pass rates with {level} Wilson intervals, highest first."
+    ties = describe_ties(result)
+    if ties:
+        text += " " + ties
     if not tied:
         return text + " Every pair is separated after the adjustment."
     return text + " Not separated after the adjustment: " + "; ".join(tied) + "."

@@ -6,7 +6,7 @@ Pure Python (no Streamlit), so each wording decision is tested directly.
 
 from __future__ import annotations
 
-from calculator.formatting import format_percent, format_points
+from calculator.formatting import format_percent, format_points, points_of
 from calculator.planning import NonInferiorityPlan, OptionalStopping, PowerPlan, exact_power
 
 __all__ = [
@@ -102,13 +102,13 @@ def noninferiority_cell_terms(result: NonInferiorityPlan) -> str:
     >>> plan = noninferiority_plan(p10=0.065, p01=0.035, margin=0.05, n=100)
     >>> print(noninferiority_cell_terms(plan))  # doctest: +NORMALIZE_WHITESPACE
     In cell terms: only A passes p10 = 0.065, only B passes p01 = 0.035; the systems disagree
-    on 10.0% of cases and B - A = -3.0 points, against a margin of 5.0 points.
+    on 10.0% of cases and B - A = -3.0 points, against a margin of 5 points.
     """
     return (
         f"In cell terms: only A passes p10 = {result.p10:.4g}, only B passes p01 = "
         f"{result.p01:.4g}; the systems disagree on {format_percent(result.p10 + result.p01)} "
         f"of cases and B - A = {format_points(result.difference)} points, against a margin of "
-        f"{format_points(result.margin).lstrip('+')} points."
+        f"{points_of(result.margin)}."
     )
 
 
@@ -126,12 +126,12 @@ def cell_terms(result: PowerPlan) -> str:
     >>> from calculator.planning import plan
     >>> print(cell_terms(plan(p10=0.065, p01=0.035)))  # doctest: +NORMALIZE_WHITESPACE
     In cell terms: only A passes p10 = 0.065, only B passes p01 = 0.035; the systems disagree
-    on 10.0% of cases and the pass rates differ by +3.00 points.
+    on 10.0% of cases and A - B = +3.0 points.
     """
     text = (
         f"In cell terms: only A passes p10 = {result.p10:.4g}, only B passes p01 = "
         f"{result.p01:.4g}; the systems disagree on {format_percent(result.disagreement)} of "
-        f"cases and the pass rates differ by {result.difference * 100:+.2f} points."
+        f"cases and A - B = {format_points(result.difference)} points."
     )
     if result.pass_rate_a is not None:
         text += (
@@ -151,7 +151,7 @@ def noninferiority_sentence(result: NonInferiorityPlan) -> str:
     >>> print(noninferiority_sentence(noninferiority_plan(p10=0.1, p01=0.1, margin=0.05)))
     ... # doctest: +NORMALIZE_WHITESPACE
     Both systems are run on the same 501 cases and B is declared non-inferior to A if Tango's
-    score test for paired proportions rejects H0: pB - pA <= -5.0 points at one-sided α = 0.05.
+    score test for paired proportions rejects H0: pB - pA <= -5 points at one-sided α = 0.05.
     Assuming only A passes 10.0% of cases and only B passes 10.0% (B - A = 0.0 points), the
     test's exact power is 80.0%.
     """
@@ -159,7 +159,7 @@ def noninferiority_sentence(result: NonInferiorityPlan) -> str:
     return (
         f"Both systems are run on the same {cases} and B is declared non-inferior to A if "
         f"Tango's score test for paired proportions rejects H0: pB - pA <= "
-        f"-{format_points(result.margin).lstrip('+')} points at one-sided α = {result.alpha:g}. "
+        f"-{points_of(result.margin)} at one-sided α = {result.alpha:g}. "
         f"Assuming only A passes {format_percent(result.p10)} of cases and only B passes "
         f"{format_percent(result.p01)} (B - A = {format_points(result.difference)} points), "
         f"the test's exact power is {format_percent(result.power)}."

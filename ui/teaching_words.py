@@ -6,9 +6,10 @@ formatters, which keep a p-value on its side of alpha and never print a non-zero
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from calculator.formatting import format_p_equals, format_percent, plural
+from calculator.formatting import format_p_equals, format_percent, format_pvalue_figures, plural
 from calculator.teaching import MarginSweep, NullDistribution
 from ui.words import Wording
 
@@ -132,7 +133,7 @@ def null_summary(null: NullDistribution) -> list[str]:
     m, alpha = null.discordant, null.alpha
     if m == 0:
         return ["No case separates the systems (m = 0), so there is no split to test: p = 1."]
-    smallest = _probability(null.smallest_pvalue, null.log10_smallest_pvalue)
+    smallest = _probability(null.smallest_pvalue, null.log10_smallest_pvalue, alpha)
     sentences = [
         f"The most lopsided split of {plural(m, 'discordant pair')} gives p = {smallest}.",
     ]
@@ -143,9 +144,13 @@ def null_summary(null: NullDistribution) -> list[str]:
             "call any split significant, whatever the systems' true difference."
         )
         return sentences
-    comparison = "below" if null.size < alpha else ("above" if null.size > alpha else "equal to")
+    if math.isclose(null.size, alpha, rel_tol=1e-12):  # a binomial tail equal to alpha
+        comparison, size = "equal to", f"{100.0 * alpha:g}%"
+    else:
+        comparison = "below" if null.size < alpha else "above"
+        size = percent_beside(null.size, alpha)
     sentences.append(
-        f"At this m the test's actual false-alarm rate is {percent_beside(null.size, alpha)}, "
+        f"At this m the test's actual false-alarm rate is {size}, "
         f"{comparison} the nominal α = {alpha:g}, because b takes whole values only."
     )
     return sentences
@@ -236,7 +241,14 @@ def _binomial_name(convention: str) -> str:
     return "mid-p test:" if convention == "mid-p" else "exact"
 
 
-def _probability(value: float, log10_value: float) -> str:
+def _probability(value: float, log10_value: float, alpha: float | None = None) -> str:
+    """A p-value for reading (three significant figures), never on the wrong side of `alpha`.
+
+    Examples
+    --------
+    >>> _probability(0.0625, -1.2, 0.05), _probability(0.031250000000000014, -1.5, 0.03125)
+    ('0.0625', '0.03125')
+    """
     if value > 0:
-        return f"{value:.3g}"
+        return format_pvalue_figures(value, alpha)
     return f"10^{log10_value:.1f}"

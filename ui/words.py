@@ -23,9 +23,9 @@ from calculator.formatting import (
     format_percent,
     format_points,
     format_pvalue,
+    method_words,
     plural,
 )
-from calculator.intervals import CI_METHOD_NAMES
 
 __all__ = [
     "CI_METHOD_HELP",
@@ -408,7 +408,8 @@ def result_cards(wording: Wording, analysis: Analysis) -> tuple[Card, Card, Card
             label=shown.difference_title(),
             value=value,
             caption=f"{'Minus ' if wording.classifier else ''}(b − c)/n. "
-            f"{format_confidence(diff.level)} CI {interval} ({CI_METHOD_NAMES[diff.method]})."
+            f"{format_confidence(diff.level)} CI {interval} "
+            f"({method_words(diff.method, in_parentheses=True)})."
             + (_ZERO_WIDTH if diff.method == "wald" and diff.low == diff.high else ""),
         ),
         Card(

@@ -23,6 +23,7 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 from calculator.analysis import Analysis, analyze
+from calculator.caveats import smallest_pvalue
 from calculator.cli.arguments import UsageError, add_log_arguments, file_name, finite_number
 from calculator.cli.cases_scores import (
     ANALYSED_AS_PASS_FAIL,
@@ -40,7 +41,7 @@ from calculator.cli.question import (
     question_arguments,
 )
 from calculator.errors import CalculatorError
-from calculator.formatting import format_p_equals
+from calculator.formatting import format_p_equals, plural
 from calculator.release import clusters_of, describe_cluster_change, gate_fails
 
 if TYPE_CHECKING:
@@ -241,7 +242,7 @@ def _text_report(
     lines = [
         f"input     {' + '.join(cases.files)} ({columns})",
         f"rows      {cases.rows_read:,} read, {cases.rows_used:,} used, "
-        f"{cases.rows_read - cases.rows_used:,} excluded; {cases.n:,} cases analysed",
+        f"{cases.rows_read - cases.rows_used:,} excluded; {plural(cases.n, 'case')} analysed",
     ]
     for reason, count in cases.excluded.items():  # in the order of EXCLUSION_REASONS
         if count:
@@ -268,7 +269,7 @@ def _text_report(
     ):
         ids = _ids(frame.head(_LISTED_IDS))
         more = f", ... ({len(frame) - len(ids):,} more)" if len(frame) > len(ids) else ""
-        lines.append(f"{label} ({len(frame):,}): {', '.join(ids)}{more}")
+        lines.append(f"{label} ({len(frame):,}): {', '.join(ids) or 'none'}{more}")
     lines += decision_lines(analysis)
     if args.fail_if_worse:
         lines.append(gate_line(analysis, args.alpha))
@@ -289,9 +290,16 @@ def gate_line(analysis: Analysis, alpha: float) -> str:
         if decision.test.startswith("two-sided")
         else f"two-sided {decision.test}"
     )
+    m = analysis.table.discordant
+    clustered = decision.interval_method == "cluster-robust"
+    vacuous = (
+        ""
+        if worse or clustered or smallest_pvalue(m, analysis.convention) <= alpha
+        else f"; with {plural(m, 'discordant pair')} no split could fail it"
+    )
     return (
         f"gate      {verdict} than {name_a} at alpha = {alpha:g} ({test}, "
-        f"{format_p_equals(decision.pvalue, decision.log10_pvalue, alpha=alpha)})"
+        f"{format_p_equals(decision.pvalue, decision.log10_pvalue, alpha=alpha)}){vacuous}"
     )
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from calculator.cli.arguments import UsageError
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import check_gate_margin, question_arguments
-from calculator.formatting import format_p_equals
+from calculator.formatting import format_p_equals, plural
 
 if TYPE_CHECKING:
     from calculator.cases import CaseFile, PairedCases
@@ -158,7 +158,7 @@ def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace
     lines = [
         f"input     {' + '.join(cases.files)} ({columns})",
         f"rows      {cases.rows_read:,} read, {cases.rows_used:,} used, "
-        f"{cases.rows_read - cases.rows_used:,} excluded; {cases.n:,} cases analysed",
+        f"{cases.rows_read - cases.rows_used:,} excluded; {plural(cases.n, 'case')} analysed",
     ]
     for reason, count in cases.excluded.items():
         if count:
@@ -213,9 +213,15 @@ def scores_gate_line(result: ScoresComparison, alpha: float) -> str:
     if result.margin is not None:
         shown = "not shown" if fails else "shown"
         verdict = "FAIL" if fails else "pass"
+        decided = result.margin
+        p = (
+            "t undefined"
+            if decided.pvalue is None
+            else format_p_equals(decided.pvalue, alpha=alpha)
+        )
         return (
             f"gate      {verdict}: {name_b} is {shown} non-inferior to {name_a} at a margin of "
-            f"{result.margin.margin:g} (one-sided paired t test at alpha = {alpha:g})"
+            f"{decided.margin:g} (one-sided paired t test, {p}, alpha = {alpha:g})"
         )
     verdict = f"FAIL: {name_b} is worse" if fails else f"pass: {name_b} is not shown worse"
     sides = "two-sided" if result.alternative == "two-sided" else "one-sided"

@@ -22,8 +22,14 @@ from calculator.cli.cases import CASES_EXTRA
 from calculator.cli.output import print_json, print_lines
 from calculator.compare.cochran import MAX_RESAMPLES
 from calculator.errors import CalculatorError
-from calculator.formatting import format_p_equals, format_percent, format_points, plural
-from calculator.intervals import CI_METHOD_NAMES, CI_METHODS
+from calculator.formatting import (
+    format_p_equals,
+    format_percent,
+    format_points,
+    method_words,
+    plural,
+)
+from calculator.intervals import CI_METHODS
 
 if TYPE_CHECKING:
     from calculator.cases.systems_result import SystemCases
@@ -171,24 +177,37 @@ def build_payload(cases: SystemCases, result: SystemComparison) -> dict[str, obj
 
 def text_report(cases: SystemCases, result: SystemComparison) -> list[str]:
     """The lines printed without ``--json`` (made printable by :func:`print_lines`)."""
-    from calculator.compare.report import describe_agreement, describe_cochran, describe_pairs
+    from calculator.compare.report import (
+        describe_agreement,
+        describe_cochran,
+        describe_pairs,
+        describe_ties,
+        never_separable,
+        tied_groups,
+    )
 
     lines = _input_lines(cases)
     lines += ["", describe_agreement(result), describe_cochran(result)]
     lines += ["", _systems_header(result)]
     width = max(len(name) for name in result.names)
-    for rank, name in enumerate(result.ranking, start=1):
+    tied = {name for group in tied_groups(result) for name in group}
+    for name in result.ranking:
         system = result.systems[result.names.index(name)]
         together = ", ".join(other for other in result.not_separated(name))
+        place = f"{result.rank(name):>2}{'=' if name in tied else '.'}"  # 2= : tied for 2nd
         lines.append(
-            f"  {rank:>2}. {name:<{width}}  {format_percent(system.rate):>7} "
+            f"  {place} {name:<{width}}  {format_percent(system.rate):>7} "
             f"({format_percent(system.low)} to {format_percent(system.high)}), "
             f"{system.passes:,}/{system.n:,}"
             + (f"; not separated from {together}" if together else "; separated from all")
         )
+    ties = describe_ties(result)
+    lines += [ties] if ties else []
     lines += ["", describe_pairs(result), _pairs_header(result)]
     for pair in result.pairs:
         verdict = "differ" if pair.reject else "not separated"
+        if never_separable(pair, result):
+            verdict += " (too few discordant cases ever to be)"
         adjusted = pair.adjusted_pvalue
         lines.append(
             f"  {pair.a} - {pair.b}: {format_points(pair.difference)} pts "
@@ -236,7 +255,8 @@ def _input_lines(cases: SystemCases) -> list[str]:
 
 def _systems_header(result: SystemComparison) -> str:
     return (
-        f"ranked by pass rate ({100 * result.level:g}% Wilson interval, passes/cases); "
+        f"ranked by pass rate ({100 * result.level:g}% Wilson interval, passes/cases; 2= marks "
+        "a tie); "
         f"separation after {result.adjust.capitalize()}'s adjustment at alpha = {result.alpha:g}"
     )
 
@@ -244,6 +264,6 @@ def _systems_header(result: SystemComparison) -> str:
 def _pairs_header(result: SystemComparison) -> str:
     return (
         f"each pair: first minus second in points ({100 * result.level:g}% CI for the pair "
-        f"alone, {CI_METHOD_NAMES[result.ci_method]}), exact McNemar p and p adjusted over "
-        f"{plural(result.family_size, 'pair')}"
+        f"alone, {method_words(result.ci_method, in_parentheses=True)}), exact McNemar p and "
+        f"p adjusted over {plural(result.family_size, 'pair')}"
     )

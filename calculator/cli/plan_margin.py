@@ -13,6 +13,7 @@ import argparse
 
 from calculator.cli.output import print_json
 from calculator.errors import CalculatorError
+from calculator.formatting import format_points, format_pvalue, points_of
 from calculator.planning import NonInferiorityPlan, cells_from_rates, noninferiority_plan
 
 __all__ = ["run_margin"]
@@ -59,8 +60,8 @@ def _text(result: NonInferiorityPlan) -> str:
         "",
         f"cells               only A passes p10 = {result.p10:.4g}, only B passes p01 = "
         f"{result.p01:.4g}",
-        f"margin              {result.margin:.4g} (B - A > -{result.margin:.4g} to be shown); "
-        f"true B - A {result.difference:+.4g}",
+        f"margin              {points_of(result.margin)} (B - A > -{points_of(result.margin)} "
+        f"to be shown); true B - A {format_points(result.difference)} points",
     ]
     if result.solved_for == "n":
         lines.append(
@@ -76,9 +77,12 @@ def _text(result: NonInferiorityPlan) -> str:
         )
     if result.approximate_n is not None:
         lines.append(f"Nam (1997) n        {result.approximate_n:,}")
+    # Never a non-zero size shown as 0, nor one just above alpha shown at it.
+    size = result.size_when_b_never_wins
+    size = "0" if size == 0 else format_pvalue(size, alpha=result.alpha)
     way = "above" if result.size_when_b_never_wins > result.alpha else "within"
     lines.append(
-        f"size if B never wins {result.size_when_b_never_wins:.4f} at the null boundary "
+        f"size if B never wins {size} at the null boundary "
         f"p10 = margin, p01 = 0 ({way} alpha = {result.alpha:g}: the score test is a "
         "large-sample test)"
     )

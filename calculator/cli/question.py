@@ -12,6 +12,7 @@ import argparse
 from calculator.analysis import Analysis
 from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.decision import points_of
+from calculator.decision_words import posterior_left_out
 from calculator.formatting import format_pvalue
 from calculator.mcnemar import ALTERNATIVES
 from calculator.posterior import format_probability
@@ -167,12 +168,15 @@ def decision_lines(analysis: Analysis) -> list[str]:
         "non-inferior": f"{name_b} non-inferior",
         "equivalent": "equivalent",
     }[decision.question]
-    probability = format_probability(better)
-    posterior = (
-        f"P({name_b} better)".ljust(20)
-        + f"{probability} (posterior, Jeffreys prior; a probability of the direction, "
-        "not of its size, and not a p-value)"
-    )
+    left_out = posterior_left_out(decision)
+    if left_out:  # with clusters: the reason, as a clause ("not shown with clusters: ...")
+        value = left_out[0].lower() + left_out[1:].removesuffix(".")
+    else:
+        value = (
+            f"{format_probability(better)} (posterior, Jeffreys prior; a probability of the "
+            "direction, not of its size, and not a p-value)"
+        )
+    posterior = f"P({name_b} better)".ljust(19) + " " + value
     if decision.question == "different":  # the report already gives the two-sided test
         return [posterior]
     return [

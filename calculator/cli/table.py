@@ -24,9 +24,10 @@ from calculator.formatting import (
     format_points,
     format_pvalue,
     format_ratio,
+    method_words,
 )
 from calculator.gates import MAX_GATES
-from calculator.intervals import CI_METHOD_NAMES, CI_METHODS
+from calculator.intervals import CI_METHODS
 from calculator.mcnemar import CONVENTIONS
 
 __all__ = ["add_parser", "run", "text_lines"]
@@ -126,7 +127,7 @@ def text_lines(result: Analysis) -> list[str]:
         f"difference A - B    {format_points(diff.estimate)} points, "
         f"{format_confidence(diff.level)} CI {format_points(diff.low)} to "
         f"{format_points(diff.high)} "
-        f"({CI_METHOD_NAMES[diff.method]})",
+        f"({method_words(diff.method, in_parentheses=True)})",
         f"{label}{format_pvalue(exact.pvalue, exact.log10_pvalue, alpha=alpha)} ({rule})",
         f"odds ratio b/c      {odds_text}",
         f"McNemar chi-square  {chi2_text}, 1 df, "

@@ -19,7 +19,13 @@ import argparse
 from calculator.cli.arguments import UsageError, count, finite_number, level
 from calculator.cli.output import print_json, print_lines
 from calculator.errors import CalculatorError
-from calculator.formatting import format_p_equals, format_points, plural
+from calculator.formatting import (
+    format_p_equals,
+    format_points,
+    format_pvalue,
+    format_pvalue_figures,
+    plural,
+)
 from calculator.mcnemar import CONVENTIONS
 from calculator.teaching import (
     ALTERNATIVES,
@@ -90,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     null, sweep, oc = _instruments(args)
     lines: list[str] = []
     if null is not None and sweep is not None:
-        lines += [*_null_text(null), "", *_sweep_text(sweep), ""]
+        lines += [*_null_text(null), "", *_sweep_text(sweep, null.alpha), ""]
     print_lines([*lines, *_oc_text(oc)])
     return 0
 
@@ -127,10 +133,12 @@ def _null_text(null: NullDistribution) -> list[str]:
     m = null.discordant
     lines = [
         f"null distribution   b ~ Binomial({m:,}, 1/2); observed b = {null.statistic:,}, "
-        f"{format_p_equals(null.pvalue)} ({null.convention}, {null.alternative})",
-        f"smallest p          {_small(null.smallest_pvalue, null.log10_smallest_pvalue)} "
+        f"{format_p_equals(null.pvalue, null.log10_pvalue, alpha=null.alpha)} "
+        f"({null.convention}, {null.alternative})",
+        f"smallest p          "
+        f"{_small(null.smallest_pvalue, null.log10_smallest_pvalue, null.alpha)} "
         f"(the most lopsided split of {m:,} pairs)",
-        f"actual size         {null.size:.4f} at alpha {null.alpha:g}",
+        f"actual size         {_against(null.size, null.alpha)} at alpha {null.alpha:g}",
     ]
     if not null.reachable:
         lines.append(
@@ -139,22 +147,23 @@ def _null_text(null: NullDistribution) -> list[str]:
     return lines
 
 
-def _small(value: float, log10_value: float) -> str:
-    """A probability for reading; one below the double range as a power of ten, never 0."""
+def _small(value: float, log10_value: float, alpha: float) -> str:
+    """A p-value for reading against alpha; one below the double range as a power of ten."""
     if value > 0:
-        return f"{value:.3g}"
+        return format_pvalue_figures(value, alpha)
     return f"10^{log10_value:.1f}"
 
 
-def _sweep_text(sweep: MarginSweep) -> list[str]:
+def _sweep_text(sweep: MarginSweep, alpha: float) -> list[str]:
+    """The sweep's first, entered and last rows; each p never reads on the wrong side of alpha."""
     entered = sweep.entered_index
     # The mid-p value is not an exact test's p: its column says so.
     binomial = "mid-p    " if sweep.convention == "mid-p" else "exact p  "
     return [
-        f"pass rates fixed    agreement   {binomial}  unpaired p",
+        f"pass rates fixed    agreement   {binomial}  unpaired p (both two-sided)",
         *(
-            f"  a = {a:<12,} {agreement:9.3f}   {exact:<9.3g}  {unpaired:.3g}"
-            + ("   <- entered" if i == entered else "")
+            f"  a = {a:<12,} {agreement:9.3f}   {format_pvalue(exact, alpha=alpha):<9}  "
+            f"{format_pvalue(unpaired, alpha=alpha)}" + ("   <- entered" if i == entered else "")
             for i, (a, agreement, exact, unpaired) in enumerate(
                 zip(
                     sweep.a, sweep.agreement, sweep.exact_pvalue, sweep.unpaired_pvalue, strict=True
@@ -181,12 +190,26 @@ def _four(value: float) -> str:
     return text
 
 
+def _against(size: float, alpha: float) -> str:
+    """A test's size, read against alpha: never on the wrong side of it, never 0 unless 0.
+
+    Examples
+    --------
+    >>> _against(0.03125, 0.03125), _against(0.0, 0.05), _against(0.0500004, 0.05)
+    ('0.03125', '0', '0.0500004')
+    """
+    return "0" if size == 0 else format_pvalue(size, alpha=alpha)
+
+
 def _oc_text(oc: OperatingCharacteristics) -> list[str]:
     lines = [
         f"n = {plural(oc.n, 'pair')}, p10 = {oc.p10:.4g}, p01 = {oc.p01:.4g}; true difference "
         f"A - B = {format_points(oc.difference)} points",
         f"test                            size (alpha {oc.alpha:g})   power",
-        *(f"  {t.name:<30}{_four(t.size):>10}   {_four(t.power):>8}" for t in oc.tests),
+        *(
+            f"  {t.name:<30}{_against(t.size, oc.alpha):>10}   {_four(t.power):>8}"
+            for t in oc.tests
+        ),
         f"interval                        coverage ({oc.level:g})   mean width",
     ]
     for interval in oc.intervals:

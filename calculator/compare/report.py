@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from calculator.caveats import smallest_pvalue
 from calculator.compare.cochran import CochranQResult
 from calculator.compare.systems import PairComparison, SystemComparison
 from calculator.formatting import format_p_equals, format_percent, format_points, plural
 
-__all__ = ["ADJUSTMENT_NAMES", "describe_cochran", "describe_pairs", "describe_agreement"]
+__all__ = [
+    "ADJUSTMENT_NAMES",
+    "describe_agreement",
+    "describe_cochran",
+    "describe_pairs",
+    "describe_ties",
+    "never_separable",
+    "tied_groups",
+]
 
 #: Display names of the multiplicity adjustments.
 ADJUSTMENT_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni"}
@@ -104,7 +113,11 @@ def describe_pairs(result: SystemComparison) -> str:
     McNemar tests): A passes more often than B (+84.6 points, 95% CI +41.5 to +100.0,
     adjusted p = 0.010); A passes more often than C (+84.6 points, 95% CI +41.5 to +100.0,
     adjusted p = 0.010). Each interval is a 95% interval for its pair alone, not adjusted for
-    the number of pairs.
+    the number of pairs. This pair can never be separated at alpha = 0.05, whichever way their
+    discordant cases split: B and C (no case separates them). With m discordant cases the most
+    lopsided split, m to 0, gives the exact p = 2^(1 − m) (1 when m ≤ 1) even before the
+    adjustment, which here exceeds alpha; not being separated says little about whether they
+    differ.
     """
     adjusted = ADJUSTMENT_NAMES[result.adjust]
     family = result.family_size
@@ -127,6 +140,9 @@ def describe_pairs(result: SystemComparison) -> str:
             f" Each interval is a {100 * result.level:g}% interval for its pair alone, not "
             "adjusted for the number of pairs."
         )
+    hopeless = [pair for pair in result.pairs if never_separable(pair, result)]
+    if hopeless:
+        text += " " + _never_separable_sentence(hopeless, result)
     q = result.cochran
     if not separated and q.statistic is not None and q.rejects(result.alpha):
         text += (
@@ -178,3 +194,71 @@ no evidence about any difference.'
         f"({share}: {result.all_pass:,} all pass, {result.all_fail:,} all fail); those cases "
         "carry no evidence about any difference."
     )
+
+
+def never_separable(pair: PairComparison, result: SystemComparison) -> bool:
+    """True when no split of the pair's discordant cases could be separated at alpha.
+
+    With m = b + c discordant cases the smallest exact p is 2^(1 - m) (m to 0). Bonferroni's
+    adjusted p is at least K times it; Holm's at least the p itself (its last step), so the
+    bound used for Holm holds whatever the other pairs show.
+    """
+    smallest = smallest_pvalue(pair.b_count + pair.c_count, "doubling")
+    multiplier = result.family_size if result.adjust == "bonferroni" else 1
+    return min(1.0, multiplier * smallest) > result.alpha
+
+
+def _never_separable_sentence(pairs: list[PairComparison], result: SystemComparison) -> str:
+    """Which pairs have too few discordant cases to be separated, and why."""
+    names = "; ".join(f"{pair.a} and {pair.b} ({_separating(pair)})" for pair in pairs)
+    bonferroni = result.adjust == "bonferroni"
+    where = (
+        f"Bonferroni's adjusted p = {result.family_size} × 2^(1 − m) (at most 1)"
+        if bonferroni
+        else "the exact p = 2^(1 − m) (1 when m ≤ 1) even before the adjustment"
+    )
+    verb = "This pair" if len(pairs) == 1 else "These pairs"
+    return (
+        f"{verb} can never be separated at alpha = {result.alpha:g}, whichever way their "
+        f"discordant cases split: {names}. With m discordant cases the most lopsided split, m "
+        f"to 0, gives {where}, which here exceeds alpha; not being separated says little "
+        "about whether they differ."
+    )
+
+
+def _separating(pair: PairComparison) -> str:
+    m = pair.b_count + pair.c_count
+    if m == 0:
+        return "no case separates them"
+    return f"{plural(m, 'case')} {'separates' if m == 1 else 'separate'} them"
+
+
+def tied_groups(result: SystemComparison) -> list[tuple[str, ...]]:
+    """Systems with the same number of passes (two or more), in ranking order."""
+    groups: dict[int, list[str]] = {}
+    for name in result.ranking:
+        groups.setdefault(result.rank(name), []).append(name)
+    return [tuple(group) for group in groups.values() if len(group) > 1]
+
+
+def describe_ties(result: SystemComparison) -> str | None:
+    """A sentence naming the systems tied on pass rate (not ranked among themselves), or None.
+
+    Examples
+    --------
+    >>> from calculator.compare import compare_systems
+    >>> r = compare_systems([[1, 0, 0], [0, 1, 0], [1, 1, 0]], ["x", "y", "z"])
+    >>> describe_ties(r)
+    'x and y pass equally often (2 of the 3 cases each): they are tied, not ranked.'
+    """
+    groups = tied_groups(result)
+    if not groups:
+        return None
+    parts = []
+    for group in groups:
+        passes = result.systems[result.names.index(group[0])].passes
+        names = ", ".join(group[:-1]) + f" and {group[-1]}"
+        parts.append(
+            f"{names} pass equally often ({passes:,} of the {plural(result.n, 'case')} each)"
+        )
+    return "; ".join(parts) + ": they are tied, not ranked."

@@ -18,6 +18,7 @@ from calculator.compare.multiplicity import ADJUSTMENTS, adjust_log10_pvalues, a
 from calculator.errors import CalculatorError, CalculatorTypeError
 from calculator.intervals import CI_METHODS, difference_limits
 from calculator.mcnemar import mcnemar_exact
+from calculator.significance import adjusted_exact_tests_reject
 from calculator.table import PairedTable
 from calculator.tails import wilson_limits
 
@@ -118,6 +119,16 @@ class SystemComparison:
                 return _swapped(pair)
         raise CalculatorError(f"No pair of systems {first!r} and {second!r}; names: {self.names}.")
 
+    def rank(self, name: str) -> int:
+        """`name`'s place by pass rate, shared by systems with as many passes (1, 2, 2, 4).
+
+        Systems with the same number of passes are tied: none is ranked above the other.
+        """
+        if name not in self.names:
+            raise CalculatorError(f"No system {name!r}; names: {self.names}.")
+        passes = {system.name: system.passes for system in self.systems}
+        return 1 + sum(count > passes[name] for count in passes.values())
+
     def not_separated(self, name: str) -> tuple[str, ...]:
         """Systems that `name` is not told apart from after the adjustment, in ranking order."""
         if name not in self.names:
@@ -147,8 +158,12 @@ class SystemComparison:
             "cochran": self.cochran.to_dict(),
             "systems": [system.to_dict() for system in self.systems],
             "ranking": [
-                {"name": name, "rank": rank, "not_separated_from": list(self.not_separated(name))}
-                for rank, name in enumerate(self.ranking, start=1)
+                {
+                    "name": name,
+                    "rank": self.rank(name),
+                    "not_separated_from": list(self.not_separated(name)),
+                }
+                for name in self.ranking
             ],
             "pairs": [pair.to_dict() for pair in self.pairs],
             "agreement": {
@@ -349,9 +364,13 @@ def _pairs(
     # then runs once for all pairs, not once a pair).
     cells = np.array([row[2:] for row in rows], dtype=np.float64).reshape(-1, 4).T
     lows, highs = difference_limits(*cells, level=level, method=ci_method)
+    # The one p <= alpha rule (calculator.significance), exact where a product ties with alpha.
+    rejected = adjusted_exact_tests_reject(
+        [row[3:5] for row in rows], [e.log10_pvalue for e in exact], alpha, adjust
+    )
     pairs = []
-    for (j, m, a, b, c, d), test, p_adj, log_adj, low, high in zip(
-        rows, exact, adjusted, log_adjusted, lows, highs, strict=True
+    for (j, m, a, b, c, d), test, p_adj, log_adj, low, high, reject in zip(
+        rows, exact, adjusted, log_adjusted, lows, highs, rejected, strict=True
     ):
         pairs.append(
             PairComparison(
@@ -359,7 +378,7 @@ def _pairs(
                 difference=(b - c) / n, low=float(low), high=float(high),
                 pvalue=test.pvalue, log10_pvalue=test.log10_pvalue,
                 adjusted_pvalue=float(p_adj), log10_adjusted_pvalue=float(log_adj),
-                reject=bool(p_adj <= alpha),
+                reject=reject,
             )
         )  # fmt: skip
     return tuple(pairs)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from calculator.formatting import format_p_equals
+from calculator.formatting import format_p_equals, format_points, plural
 
 if TYPE_CHECKING:
     from calculator.logs.analysis import LogAnalysis, TaskAnalysis
@@ -53,7 +53,8 @@ def input_lines(paired: PairedLogs) -> list[str]:
     for side, tasks in zip(paired.names, paired.unpaired_tasks, strict=True):
         if tasks:
             lines.append(
-                f"  ! {len(tasks)} task(s) only in {side}'s log, left out: {', '.join(tasks[:5])}"
+                f"  ! {plural(len(tasks), 'task')} only in {side}'s log, left out: "
+                f"{', '.join(tasks[:5])}"
             )
     lines += [f"  ! {note}" for note in paired.notes]
     lines.append(_analysed_line(paired))
@@ -80,7 +81,7 @@ def _report_tail(result: LogAnalysis, name_a: str, name_b: str, alpha: float) ->
     t = result.pooled.table
     lines += [
         "",
-        f"pooled    {len(result.tasks):,} task(s): both pass {t.a:,}, only {name_a} {t.b:,}, "
+        f"pooled    {plural(len(result.tasks), 'task')}: both pass {t.a:,}, only {name_a} {t.b:,}, "
         f"only {name_b} {t.c:,}, both fail {t.d:,}",
     ]
     if result.by_task is not None:
@@ -140,8 +141,8 @@ def _task_lines(
         s = task.shares
         lines.append(
             f"          per-question pass share, {name_a} minus {name_b}: mean "
-            f"{s.statistic:+.4g} over {s.units:,} questions, exact paired sign-flip "
-            f"permutation test{f' ({s.note})' if s.note else ''} "
+            f"{format_points(s.statistic)} points over {plural(s.units, 'question')}, exact paired "
+            f"sign-flip permutation test{f' ({s.note})' if s.note else ''} "
             f"{format_p_equals(s.pvalue, alpha=alpha)}"
         )
     return lines

@@ -22,7 +22,7 @@ from scipy import stats
 
 from calculator._validation import check_count, check_probability, message
 from calculator.errors import CalculatorError
-from calculator.formatting import format_percent, format_points
+from calculator.formatting import format_percent, format_points, points_of
 from calculator.noninferiority import check_alpha, score_test
 from calculator.planning.inputs import DEFAULT_MAX_N, MAX_N
 from calculator.planning.power import window
@@ -246,7 +246,7 @@ class NonInferiorityPlan:
         cases = "1 paired case" if self.n == 1 else f"{self.n:,} paired cases"
         return (
             f"With {cases}, a one-sided Tango score test at alpha = {self.alpha:g} shows B "
-            f"no worse than A by more than {format_points(self.margin).lstrip('+')} points "
+            f"no worse than A by more than {points_of(self.margin)} "
             f"with {format_percent(self.power)} power if only A passes "
             f"{format_percent(self.p10)} of cases and only B passes {format_percent(self.p01)} "
             f"(B - A = {format_points(self.difference)} points)."

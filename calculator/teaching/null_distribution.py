@@ -18,7 +18,7 @@ import numpy as np
 from calculator._validation import check_choice, check_count, check_probability
 from calculator.errors import CalculatorError
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
-from calculator.rejection import TIE_TOLERANCE
+from calculator.significance import exact_test_rejects
 from calculator.tails import half_cdf, log_binom_half_pmf
 
 __all__ = ["ALTERNATIVES", "MAX_BARS", "NullDistribution", "null_distribution"]
@@ -148,8 +148,9 @@ def null_distribution(
 
     The p-value never falls as the split moves towards m/2 (two-sided), or as b rises
     ("greater"), so the rejected outcomes form the tails beyond `rejection_limit`, found by
-    bisection with O(log m) exact p-values; a p-value within a relative 1e-9 of alpha counts as
-    reaching it. The size is the null probability of those tails, computed with the regularised
+    bisection with O(log m) exact p-values, each decided by the one p <= alpha rule of
+    :func:`calculator.significance.exact_test_rejects` (exact arithmetic at a tie). The size is
+    the null probability of those tails, computed with the regularised
     incomplete beta function, so it costs the same at m = 10 and m = 10^9. At m = 0 nothing can
     be rejected: p = 1, size 0.
 
@@ -240,19 +241,24 @@ def _rejection_limit(m: int, convention: str, alternative: str, alpha: float) ->
     """Largest extremeness index rejected at alpha (-1 if none), by bisection.
 
     The index j runs over b for "greater", over m - b for "less" (both from 0 to m), and over
-    min(b, m - b) for two-sided (0 to m // 2); the p-value never falls as j grows.
+    min(b, m - b) for two-sided (0 to m // 2); the p-value never falls as j grows. Each split is
+    decided by the one p <= alpha rule (:func:`calculator.significance.exact_test_rejects`,
+    exact arithmetic at a tie).
     """
-    log_alpha = math.log(alpha) + math.log1p(TIE_TOLERANCE)
     side = "two-sided" if alternative == "two-sided" else "greater"
     top = m // 2 if alternative == "two-sided" else m
-    if m == 0 or _log_pvalue(0, m, convention, side) > log_alpha:
+
+    def rejected(j: int) -> bool:
+        return exact_test_rejects(j, m - j, alpha, convention=convention, alternative=side)
+
+    if m == 0 or not rejected(0):
         return -1
     low, high = 0, top  # p(low) <= alpha; find the largest such index
-    if _log_pvalue(high, m, convention, side) <= log_alpha:
+    if rejected(high):
         return high
     while high - low > 1:
         middle = (low + high) // 2
-        if _log_pvalue(middle, m, convention, side) <= log_alpha:
+        if rejected(middle):
             low = middle
         else:
             high = middle

@@ -183,8 +183,9 @@ def operating_characteristics(
     Notes
     -----
     Tests: each of the four tests rejects the split (b, m - b) when min(b, m - b) <= k(m), a
-    limit found for every m at once by bisection on the exact p-value (a p-value within a
-    relative 1e-9 of alpha counts as reaching it). Its rejection probability is
+    limit found for every m at once (:func:`calculator.rejection.rejection_limits`), each
+    split decided by the one p <= alpha rule of :mod:`calculator.significance`. Its rejection
+    probability is
 
         sum_m P[m] (P[b <= k(m) | m] + P[b >= m - k(m) | m]),
 

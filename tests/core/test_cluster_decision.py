@@ -60,7 +60,7 @@ def independent_score(diffs: np.ndarray, labels: np.ndarray, d0: float) -> float
     return residual.sum() / math.sqrt(np.sum(by_cluster**2))
 
 
-def test_the_issue_example_interval_is_about_eight_points_at_90_percent():
+def test_forty_documents_half_lost_half_won_give_an_interval_of_about_eight_points_at_90_percent():
     table, clusters = docs(20, 20)
     low, high = cluster_score_interval(clusters, 0.90)
     diffs, labels = per_case(clusters)
@@ -104,7 +104,7 @@ def test_at_zero_the_statistic_is_durkalskis_and_with_singletons_mcnemars():
     assert cluster_score(singles, 0.0) ** 2 == pytest.approx(mcnemar_chi2(7, 3).statistic)
 
 
-def test_the_issue_example_with_a_margin_is_not_shown_non_inferior():
+def test_forty_documents_half_lost_half_won_are_not_shown_non_inferior_at_a_margin():
     # Plain Tango: the 90% interval is about +-2.9 points and clears -5; counting the 40
     # documents it is about +-8.6 and does not.
     table, clusters = docs(20, 20)

@@ -77,7 +77,7 @@ def test_a_word_reads_back_as_its_plain_text(word: str) -> None:
         ("`http://x`", "`` `http://x` ``"),
     ],
 )
-def test_issue_strings_and_held_out_ones(text: str, markdown: str) -> None:
+def test_hostile_strings_and_held_out_ones_are_escaped(text: str, markdown: str) -> None:
     assert escape_markdown(text) == markdown
 
 

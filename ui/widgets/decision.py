@@ -15,6 +15,7 @@ import streamlit as st
 
 from calculator import Analysis, Decision
 from calculator.clustered import Clusters
+from calculator.decision_words import posterior_left_out
 from calculator.release import gate_fails
 from ui.decision_words import (
     DECISION_DEFAULTS,
@@ -105,7 +106,13 @@ def decision_section(
     pvalue_col, probability_col = st.columns(2)
     pvalue_col.metric(pvalue_label(decision), pvalue_text(decision))
     # A metric's label is Markdown: the names in it are escaped like every other label's.
-    probability_col.metric(probability_label(wording.escaped()), probability_text(analysis.better))
+    left_out = posterior_left_out(decision)
+    probability_col.metric(
+        probability_label(wording.escaped()),
+        "not shown" if left_out else probability_text(analysis.better),
+    )
+    if left_out:
+        probability_col.caption(escape_markdown(left_out))
     if not present:
         st.caption(escape_markdown(two_questions(wording)))
     if not in_url:
