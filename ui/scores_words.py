@@ -9,7 +9,7 @@ SCORES_HEADER = "Mean scores"
 SCORES_INTRO = (
     "These outcome columns hold scores (numbers other than 0 and 1), so the cases are compared "
     "by their mean score: the mean difference, its interval and a permutation test. To cut the "
-    "scores into pass/fail for McNemar's test instead, tick \"Outcomes are scores\" and set a "
+    'scores into pass/fail for McNemar\'s test instead, tick "Outcomes are scores" and set a '
     "threshold."
 )
 OTHER_TESTS = "The paired t test, the signed-rank test and the bootstrap interval"
