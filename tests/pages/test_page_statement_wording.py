@@ -65,6 +65,8 @@ def test_p_b_better_is_left_out_with_clusters_on_page_cli_and_json(tmp_path, cap
     assert "Not shown with clusters: the posterior treats every case as independent" in (
         page_text(at)
     )
+    # Nor the caption contrasting the p-value with a posterior the page does not show.
+    assert "They answer different questions" not in page_text(at)
     path = tmp_path / "docs.csv"
     path.write_bytes(documents_csv())
     argv = ["cases", str(path), "--a", "old", "--b", "new", "--group", "doc"]

@@ -113,7 +113,7 @@ def decision_section(
     )
     if left_out:
         probability_col.caption(escape_markdown(left_out))
-    if not present:
+    if not present and not left_out:  # the contrast needs the posterior beside the p-value
         st.caption(escape_markdown(two_questions(wording)))
     if not in_url:
         verdict = gate_fails(_with(analysis, decision))
