@@ -93,6 +93,11 @@ def test_uploads_and_reruns_land_on_the_sessions_replica(session_page, balanced)
     page.wait_for_function(IDLE, timeout=FIRST_RENDER_TIMEOUT_MS)
     replica = _sticky_replica(page)
     upload(page, "a", "a.jsonl", LOG_A)
+    # As a person would (and as test_cases_upload does): B after A's rerun has drawn, not
+    # during it. Set during that rerun, B's file was once not taken up (CI, 17:35 UTC).
+    expect(
+        shown_text(page).filter(has_text="acc_norm: column 'acc_norm' of a.jsonl")
+    ).to_have_count(1, timeout=FIRST_RENDER_TIMEOUT_MS)
     upload(page, "b", "b.jsonl", LOG_B)
     used = shown_text(page).filter(has_text="Paired on the id column 'doc_id'.")
     expect(used).to_contain_text("B: column 'acc' of b.jsonl", timeout=FIRST_RENDER_TIMEOUT_MS)
