@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
 
     Raises
     ------
-    ValueError, TypeError, OSError
+    CalculatorError, OSError
         For unusable input, with a one-line message (the caller prints it and exits with 2).
     UsageError
         When pandas or pyarrow is not installed (the package was installed without ``[cases]``).

@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
 
     Raises
     ------
-    ValueError, TypeError, OSError
+    CalculatorError, OSError
         For unusable input, with a one-line message (the caller prints it and exits with 2).
     UsageError
         For options that do not fit together, or when pandas or pyarrow is missing.
