@@ -7,7 +7,7 @@ Contents, in reading order:
 - :mod:`calculator.intervals`: confidence intervals for the pass-rate difference
   (:mod:`calculator.fay_lumbard`: the one compatible with the exact test).
 - :mod:`calculator.odds_ratio`: the matched-pairs odds ratio b/c, exact and mid-p intervals.
-- :mod:`calculator.reconcile`: the sentence when the interval and the test disagree.
+- :mod:`calculator.report.reconcile`: the sentence when the interval and the test disagree.
 - :mod:`calculator.gates`: false-alarm rates of several release gates, Bonferroni and Sidak.
 - :mod:`calculator.sweep`: p-values as the both-pass count moves (behind the chart).
 - :mod:`calculator.noninferiority`: Tango's score test against a margin (non-inferiority,
@@ -16,7 +16,7 @@ Contents, in reading order:
 - :mod:`calculator.decision`: the release question ("is B better?", "no worse by more than
   a margin?", ...) answered by one test, its interval and a sentence.
 - :mod:`calculator.analysis`: ``analyze``, every figure for one table, and the report.
-- :mod:`calculator.formatting`: numbers for reading.
+- :mod:`calculator.report.formatting`: numbers for reading.
 - :mod:`calculator.cases`: per-case files in, a paired table and the changed cases out
   (pandas is imported only when a file is read).
 - :mod:`calculator.clustered`: McNemar's test for clustered cases (Durkalski et al. 2003).
@@ -30,7 +30,7 @@ Contents, in reading order:
 
 The names below are the library's public surface, grouped as the README presents them; everything
 else (formatting helpers, validation, limits, release policy, teaching instruments) is reached
-through its submodule, e.g. ``calculator.formatting.format_pvalue``.
+through its submodule, e.g. ``calculator.report.formatting.format_pvalue``.
 
 - One table: ``analyze``, ``Analysis``, ``decide``, ``Decision``, ``PairedTable``.
 - Tests: ``mcnemar_exact``, ``ExactTestResult``, ``mcnemar_chi2``, ``Chi2TestResult``,

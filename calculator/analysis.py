@@ -1,24 +1,17 @@
-"""`analyze`: every figure of the calculator for one table, and the paste-ready report."""
+"""`analyze`: every figure of the calculator for one table.
+
+The words (``Analysis.report``, ``Analysis.reconciliation``) are built on demand by
+:mod:`calculator.report`, the one home of the sentences.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from calculator._validation import check_choice
-from calculator.caveats import few_pairs_caveat, zero_width_caveat
 from calculator.clustered import Clusters
 from calculator.decision import Decision, decide
-from calculator.decision_words import unclustered_figures_note
 from calculator.errors import CalculatorError, CalculatorTypeError
-from calculator.formatting import (
-    format_confidence,
-    format_level,
-    format_p_equals,
-    format_percent,
-    format_points,
-    method_words,
-    plural,
-)
 from calculator.gates import GateRates, gate_rates
 from calculator.intervals import DifferenceInterval, difference_interval
 from calculator.mcnemar import (
@@ -32,7 +25,8 @@ from calculator.mcnemar import (
 )
 from calculator.odds_ratio import OddsRatio, odds_ratio
 from calculator.posterior import BetterProbability, probability_b_better
-from calculator.reconcile import reconciliation
+from calculator.report.analysis import analysis_report
+from calculator.report.reconcile import reconciliation
 from calculator.table import PairedTable
 
 __all__ = ["FRAMINGS", "MAX_NAME_LENGTH", "Analysis", "analyze"]
@@ -43,7 +37,9 @@ FRAMINGS = ("pass", "correct")
 MAX_NAME_LENGTH = 60
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+# Not slotted: with slots, setting a property of a frozen dataclass raises TypeError instead of
+# FrozenInstanceError (CPython 3.11's generated __setattr__ names the class before slotting).
+@dataclass(frozen=True, kw_only=True)
 class Analysis:
     """Every figure the calculator shows for one paired table. Build it with :func:`analyze`."""
 
@@ -61,15 +57,23 @@ class Analysis:
     gates: GateRates
     names: tuple[str, str]
     framing: str
-    report: str
     #: The matched-pairs odds ratio b/c, exact or mid-p as the exact test's convention.
     odds_ratio: OddsRatio
-    #: One sentence when the interval and the exact test disagree at the interval's level.
-    reconciliation: str | None = None
     #: The release question's answer: the chosen one-sided/two-sided test, or a margin test.
     decision: Decision
     #: Posterior probability that B is better than A (Jeffreys prior).
     better: BetterProbability
+
+    @property
+    def report(self) -> str:
+        """The paste-ready report (:func:`calculator.report.analysis.analysis_report`)."""
+        return analysis_report(self)
+
+    @property
+    def reconciliation(self) -> str | None:
+        """One sentence when the interval and the binomial test disagree at the interval's
+        level, else None (:func:`calculator.report.reconcile.reconciliation`)."""
+        return reconciliation(self.difference, self.binomial)
 
     @property
     def binomial(self) -> ExactTestResult:
@@ -89,8 +93,11 @@ class Analysis:
     def to_dict(self) -> dict[str, object]:
         """The results as plain JSON types; undefined statistics are None, never NaN.
 
+        The fields, with the words of :mod:`calculator.report` under "report" and
+        "reconciliation" (and the decision's "sentence").
+
         Beside a cluster-aware decision, P(B better) and the posterior are None: the posterior
-        treats cases as independent (:func:`calculator.decision_words.posterior_left_out`).
+        treats cases as independent (:func:`calculator.report.decision.posterior_left_out`).
         """
         t = self.table
         clustered = self.decision.interval_method == "cluster-robust"
@@ -218,7 +225,6 @@ def analyze(
     check_choice(convention, "convention", CONVENTIONS)
     exact = mcnemar_exact(table.b, table.c)
     mid_p = mcnemar_exact(table.b, table.c, convention="mid-p")
-    binomial = mid_p if convention == "mid-p" else exact
     chi2 = mcnemar_chi2(table.b, table.c, correction=correction)
     unpaired = unpaired_z_test(table.a, table.b, table.c, table.d)
     gate_figures = gate_rates(gates, alpha, rho)
@@ -234,18 +240,6 @@ def analyze(
         framing=framing,
         clusters=clusters,
     )
-    # "No split can reach alpha" is about the two-sided test: not said beside a one-sided or
-    # margin decision that reaches it.
-    two_sided_caveat = decision.question == "different" or not decision.reject
-    report = build_report(
-        table, difference, binomial, chi2, gate_figures, names, framing, few_pairs=two_sided_caveat
-    )
-    # With no discordant pair and no margin the decision only restates the report's sentence.
-    if clusters is not None:
-        note = unclustered_figures_note(len(clusters.b_counts))
-        report = f"{report} {note} {decision.sentence}"
-    elif decision.question != "different" and (table.discordant or margin is not None):
-        report = f"{report} {decision.sentence}"
     return Analysis(
         table=table,
         difference=difference,
@@ -257,111 +251,14 @@ def analyze(
         gates=gate_figures,
         names=names,
         framing=framing,
-        report=report,
         odds_ratio=odds_ratio(
             table.b,
             table.c,
             level=level,
             method="exact" if convention == "doubling" else "mid-p",
         ),
-        reconciliation=reconciliation(difference, binomial),
         decision=decision,
         better=probability_b_better(table.b, table.c),
-    )
-
-
-def build_report(
-    table: PairedTable,
-    difference: DifferenceInterval,
-    exact: ExactTestResult,
-    chi2: Chi2TestResult,
-    gates: GateRates,
-    names: tuple[str, str],
-    framing: str,
-    *,
-    few_pairs: bool = True,
-) -> str:
-    """Two to four plain sentences stating the rates, the difference, the tests and conventions.
-
-    `few_pairs`: say when no split of the discordant pairs can reach alpha two-sided (left out
-    beside a one-sided or margin decision that is significant).
-    """
-    name_a, name_b = names
-    level = format_confidence(difference.level)
-    method = method_words(difference.method, in_parentheses=True)
-    passes_a, passes_b = table.a + table.b, table.a + table.c
-    if framing == "pass":
-        rates = (
-            f"{name_a} passes {passes_a:,} of {plural(table.n, 'case')} "
-            f"({format_percent(table.pass_rate_a)}) and {name_b} passes {passes_b:,} "
-            f"({format_percent(table.pass_rate_b)})"
-        )
-        effect = (
-            f"a pass-rate difference {name_a} − {name_b} of {format_points(difference.estimate)} "
-            f"points ({level} CI {format_points(difference.low)} to "
-            f"{format_points(difference.high)}, {method})."
-        )
-        split = f"{table.b:,} passed only by {name_a} and {table.c:,} only by {name_b}"
-    else:
-        rates = (
-            f"{name_a} is wrong on {table.n - passes_a:,} of {plural(table.n, 'case')} "
-            f"(error rate {format_percent(1 - table.pass_rate_a)}) and {name_b} on "
-            f"{table.n - passes_b:,} ({format_percent(1 - table.pass_rate_b)})"
-        )
-        # The error-rate difference is minus the pass-rate difference; its interval flips too.
-        effect = (
-            f"an error-rate difference {name_a} − {name_b} of "
-            f"{format_points(-difference.estimate)} points ({level} CI "
-            f"{format_points(-difference.high)} to {format_points(-difference.low)}, {method})."
-        )
-        split = f"{table.c:,} wrong only for {name_a} and {table.b:,} only for {name_b}"
-    sentences = [f"{rates}: {effect}"]
-    if not difference.contains_estimate:
-        sentences.append(
-            f"With so few cases the {method} interval, centred on an adjusted estimate, misses "
-            "the observed difference; a higher level or the Newcombe or Tango interval avoids "
-            "this."
-        )
-    if table.discordant == 0:
-        sentences.append(
-            "The two systems agree on every case, so no case tells them apart and McNemar's "
-            "tests give p = 1."
-        )
-    else:
-        if exact.convention == "doubling":
-            test = "the exact two-sided McNemar test (doubled smaller binomial tail, "
-        else:
-            test = "the two-sided McNemar mid-p test ("
-        corrected = "with" if chi2.continuity_correction else "without"
-        alpha = gates.alpha
-        sentences.append(
-            f"Of the {plural(table.discordant, 'case')} where they disagree, {split}; {test}"
-            f"conditional on the {plural(table.discordant, 'discordant pair')}) gives "
-            f"{format_p_equals(exact.pvalue, exact.log10_pvalue, alpha=alpha)}, and McNemar's "
-            f"chi-square {corrected} continuity correction is {chi2.statistic:.2f} "
-            f"(1 df, {format_p_equals(chi2.pvalue, chi2.log10_pvalue, alpha=alpha)})."
-        )
-    caveats = (
-        few_pairs_caveat(table.discordant, gates.alpha, exact.convention) if few_pairs else None,
-        zero_width_caveat(difference),
-        reconciliation(difference, exact),
-    )
-    sentences.extend(caveat for caveat in caveats if caveat)
-    if gates.count > 1:
-        sentences.append(_gates_sentence(gates))
-    return " ".join(sentences)
-
-
-def _gates_sentence(gates: GateRates) -> str:
-    """The false-alarm rate of several gates and the per-gate levels that bound it."""
-    correlation = "independent" if gates.rho == 0 else f"correlated (ρ = {gates.rho:g})"
-    return (
-        f"With {gates.count:,} {correlation} release gates each at α = {gates.alpha:g}, the "
-        f"chance of at least one false alarm on a change that does nothing is "
-        f"{format_percent(gates.false_alarm)}; testing each gate at "
-        f"{format_level(gates.bonferroni_alpha)} (Bonferroni) or "
-        f"{format_level(gates.sidak_alpha)} (Šidák) keeps "
-        f"it at or below {gates.alpha:g}."
     )
 
 

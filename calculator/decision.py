@@ -1,4 +1,4 @@
-"""The release question and its answer: one test, its interval for B - A, and a sentence.
+"""The release question and its answer: one test and its interval for B - A.
 
 A release asks one of five questions about system B against system A:
 
@@ -9,6 +9,8 @@ A release asks one of five questions about system B against system A:
 - "equivalent": are they within +/- a margin of each other? (two one-sided score tests)
 
 :func:`decide` answers it; every difference here is B minus A (positive: B passes more often).
+The answer in words is built on demand by :func:`calculator.report.decision.decision_sentence`
+(``Decision.sentence``).
 """
 
 from __future__ import annotations
@@ -19,18 +21,11 @@ from dataclasses import dataclass
 
 from calculator._validation import check_choice, check_probability
 from calculator.clustered import Clusters, cluster_aware_test
-from calculator.decision_words import (
-    Words,
-    limit_points,
-    margin_sentence,
-    no_disagreement_note,
-    no_margin_sentence,
-    points_of,
-)
 from calculator.errors import CalculatorError
 from calculator.intervals import DifferenceInterval, difference_interval
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
 from calculator.noninferiority import check_alpha, margin_test
+from calculator.report.decision import decision_sentence
 from calculator.significance import exact_test_rejects, rejects
 from calculator.table import PairedTable
 
@@ -39,8 +34,6 @@ __all__ = [
     "Decision",
     "decide",
     "decision_level",
-    "limit_points",
-    "points_of",
     "resolve_question",
 ]
 
@@ -67,7 +60,9 @@ CLUSTER_TEST = "cluster-robust score test"
 _WITHOUT_ALTERNATIVE = {"two-sided": "different", "greater": "better", "less": "worse"}
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+# Not slotted: with slots, setting a property of a frozen dataclass raises TypeError instead of
+# FrozenInstanceError (CPython 3.11's generated __setattr__ names the class before slotting).
+@dataclass(frozen=True, kw_only=True)
 class Decision:
     """The answer to one release question. Build it with :func:`decide`.
 
@@ -96,8 +91,20 @@ class Decision:
         Interval for pB - pA; with a margin the Tango interval at level 1 - 2 alpha.
     interval_method : str
         Key of the interval method (see :data:`calculator.CI_METHODS`).
+    table : PairedTable
+        The table the question was asked of.
+    names : (str, str)
+        The names of A and B, for the words.
+    framing : str
+        "pass" or "correct": "pass rate" or "accuracy" in the words; never changes a number.
+    card_level : float or None
+        The level the user chose for the interval shown beside the decision; the words say
+        why the decision's interval has another one.
+    clusters : int or None
+        The number of clusters the decision counted, None when it counted cases.
     sentence : str
-        The answer in words, to quote in a release note.
+        The answer in words, to quote in a release note: a property, built by
+        :func:`calculator.report.decision.decision_sentence`.
     """
 
     question: str
@@ -114,10 +121,21 @@ class Decision:
     high: float
     level: float
     interval_method: str
-    sentence: str
+    table: PairedTable
+    names: tuple[str, str] = ("A", "B")
+    framing: str = "pass"
+    card_level: float | None = None
+    clusters: int | None = None
+
+    @property
+    def sentence(self) -> str:
+        """The answer in words (:func:`calculator.report.decision.decision_sentence`)."""
+        return decision_sentence(self)
 
     def to_dict(self) -> dict[str, object]:
-        """Plain JSON types; the interval is for pB - pA."""
+        """Plain JSON types; the interval is for pB - pA. The fields that say what was asked
+        (table, names, framing, levels, clusters) are the analysis' keys, not repeated here;
+        "sentence" is the answer in words."""
         return {
             "question": self.question,
             "alternative": self.alternative,
@@ -268,18 +286,19 @@ def decide(
     tested = _ALTERNATIVE[question]
     one_sided = margin is not None or tested != "two-sided"
     alpha = check_alpha(alpha) if one_sided else check_probability(alpha, "alpha")
-    words = Words(names, framing, alpha, card_level=difference.level)
     if clusters is not None:
         decision = _clustered(table, clusters, question, margin, alpha, convention)
     elif margin is None:
         decision = _exact(table, difference, question, alpha, convention)
     else:
         decision = _tango(table, question, margin, alpha)
-    if margin is None:
-        sentence = no_margin_sentence(decision, table, words)
-    else:
-        sentence = margin_sentence(decision, table, words) + no_disagreement_note(decision, table)
-    return dataclasses.replace(decision, sentence=sentence + words.level_note(decision))
+    return dataclasses.replace(
+        decision,
+        names=names,
+        framing=framing,
+        card_level=difference.level,
+        clusters=None if clusters is None else len(clusters.b_counts),
+    )
 
 
 def decision_level(question: str, margin: float | None, alpha: float) -> float:
@@ -336,7 +355,7 @@ def _exact(
         high=-difference.low,
         level=difference.level,
         interval_method=difference.method,
-        sentence="",
+        table=table,
     )
 
 
@@ -366,7 +385,7 @@ def _tango(table: PairedTable, question: str, margin: float, alpha: float) -> De
         high=result.high,
         level=result.level,
         interval_method="tango",
-        sentence="",
+        table=table,
     )
 
 
@@ -421,5 +440,5 @@ def _clustered(
         high=result.high,
         level=level,
         interval_method="cluster-robust",
-        sentence="",
+        table=table,
     )

@@ -14,7 +14,7 @@ from calculator._validation import check_count
 from calculator.mcnemar import LN10
 from calculator.tails import log_incomplete_beta_half
 
-__all__ = ["PRIOR", "BetterProbability", "format_probability", "probability_b_better"]
+__all__ = ["PRIOR", "BetterProbability", "probability_b_better"]
 
 #: The prior, as reports name it.
 PRIOR = "Jeffreys Beta(1/2, 1/2)"
@@ -102,25 +102,3 @@ def probability_b_better(b: int, c: int) -> BetterProbability:
         log10_probability_B_better=log_b_better / LN10,
         log10_probability_A_better=log_a_better / LN10,
     )
-
-
-def format_probability(better: BetterProbability) -> str:
-    """P(B better) as the page and the command line print it: a percentage, never 0% or 100%
-    (under the Jeffreys prior neither is ever exact), and never a run of nines.
-
-    Examples
-    --------
-    >>> format_probability(probability_b_better(5, 15))
-    '98.9%'
-    >>> format_probability(probability_b_better(0, 50))
-    '> 99.9999%'
-    >>> format_probability(probability_b_better(50, 0))
-    '< 0.0001%'
-    """
-    from calculator.formatting import format_percent
-
-    if better.probability_A_better < 1e-6:
-        return "> 99.9999%"
-    if better.probability_B_better < 1e-6:
-        return "< 0.0001%"
-    return format_percent(better.probability_B_better)

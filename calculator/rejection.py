@@ -14,7 +14,7 @@ from scipy import special
 
 from calculator.tails import half_cdf, log_binom_half_pmf
 
-__all__ = ["TESTS", "TIE_TOLERANCE", "rejection_limits"]
+__all__ = ["TESTS", "TIE_TOLERANCE", "chi2_conditional_size", "rejection_limits", "smallest_pvalue"]
 
 #: The two-sided tests: the exact test (doubling), its mid-p version, and the chi-square test
 #: without and with Edwards' continuity correction.
@@ -165,3 +165,52 @@ def _stepped(discordant: np.ndarray, alpha: float, test: str) -> np.ndarray:
         limit[moving] += 1
         cdf[moving] = after[step]
     return np.maximum(limit, -1)
+
+
+def smallest_pvalue(discordant: int, convention: str) -> float:
+    """The smallest two-sided p-value of the exact McNemar test with m discordant pairs.
+
+    It comes from the most lopsided split, m to 0: 2^(1 - m) under doubling (1 at m <= 1) and
+    2^(-m) for the mid-p value (P[T = 0]; 1 at m = 0).
+
+    Examples
+    --------
+    >>> smallest_pvalue(5, "doubling"), smallest_pvalue(5, "mid-p")
+    (0.0625, 0.03125)
+    >>> smallest_pvalue(0, "mid-p"), smallest_pvalue(1, "doubling")
+    (1.0, 1.0)
+    """
+    if discordant == 0:
+        return 1.0
+    exponent = 1 - discordant if convention == "doubling" else -discordant
+    return min(1.0, math.ldexp(1.0, exponent))
+
+
+def chi2_conditional_size(discordant: int, alpha: float, *, correction: bool = False) -> float:
+    """How often McNemar's chi-square test rejects a true null given m discordant pairs.
+
+    Under H0 the split b of the m discordant pairs is Binomial(m, 1/2); the test rejects when
+    its p-value is at most alpha (the one rule, :func:`calculator.significance.rejects`), so
+    its conditional size is the binomial probability of the splits that reject. Published
+    sizes of the chi-square test average this over the distribution of m and so look closer
+    to alpha than it is at a given m.
+
+    Examples
+    --------
+    >>> round(chi2_conditional_size(4, 0.05), 4)  # 4-0 and 0-4 reject: 2/16
+    0.125
+    >>> chi2_conditional_size(0, 0.05)
+    0.0
+    """
+    from calculator.mcnemar import mcnemar_chi2
+    from calculator.significance import rejects
+
+    if discordant == 0:
+        return 0.0
+    splits = range(discordant + 1)
+    rejecting = [
+        b
+        for b in splits
+        if rejects(mcnemar_chi2(b, discordant - b, correction=correction).log10_pvalue, alpha)
+    ]
+    return float(np.sum(_stats().binom.pmf(rejecting, discordant, 0.5))) if rejecting else 0.0

@@ -1,4 +1,4 @@
-"""Release decisions drawn from an analysis: the gate and the cluster sentence.
+"""Release decisions drawn from an analysis: the gate, and the clusters it counts.
 
 The command line (``cases --fail-if-worse``) and the per-case page make the same two decisions,
 so both live here:
@@ -6,7 +6,11 @@ so both live here:
 - :func:`is_worse`: does the exact McNemar test find B worse than A at level alpha?
 - :func:`gate_fails`: the release gate in the terms of the analysis' question: with a margin,
   B must be shown non-inferior; otherwise B must not be shown worse.
-- :func:`describe_cluster_change`: one sentence on how counting clusters moves the p-value.
+- :func:`scores_gate_fails`: the same gate on per-case scores (the mean score).
+- :func:`clusters_of`: the clusters of per-case results, for :func:`calculator.analyze`.
+
+The sentence on how counting clusters moves the p-value is
+:func:`calculator.report.clusters.describe_cluster_change`.
 """
 
 from __future__ import annotations
@@ -14,16 +18,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from calculator.clustered import Clusters
-from calculator.formatting import format_pvalue
-from calculator.significance import exact_test_rejects
+from calculator.significance import exact_test_rejects, pvalue_rejects
 
 if TYPE_CHECKING:
     from calculator.analysis import Analysis
     from calculator.cases import PairedCases
-    from calculator.clustered import ClusteredTestResult
-    from calculator.mcnemar import Chi2TestResult
+    from calculator.scores import ScoresComparison
 
-__all__ = ["clusters_of", "describe_cluster_change", "gate_fails", "is_worse"]
+__all__ = ["clusters_of", "gate_fails", "is_worse", "scores_gate_fails"]
 
 
 def clusters_of(cases: PairedCases) -> Clusters | None:
@@ -99,42 +101,22 @@ def gate_fails(analysis: Analysis) -> bool:
     return decision.reject and decision.estimate < 0
 
 
-def describe_cluster_change(cluster: ClusteredTestResult, plain: Chi2TestResult) -> str:
-    """One sentence comparing the cluster-adjusted test with the plain (uncorrected) chi-square.
+def scores_gate_fails(result: ScoresComparison, alpha: float) -> bool:
+    """The release gate on scores: True when B must not ship.
 
-    Parameters
-    ----------
-    cluster : ClusteredTestResult
-        The cluster-adjusted McNemar test (:func:`calculator.clustered_mcnemar`).
-    plain : Chi2TestResult
-        McNemar's chi-square test of the same table, without continuity correction.
-
-    Returns
-    -------
-    str
-        The adjusted statistic and p, the plain p, and the factor by which counting clusters
-        multiplies p (as a power of ten when it is beyond 1e300).
+    With a margin, it fails unless B is shown non-inferior on the mean score
+    (:mod:`calculator.scores.margin`). Without, it fails when B's mean is lower and the headline
+    test (the sign-flip permutation test, or the paired t test when that one was not run)
+    rejects at `alpha`; an undefined test never fails it.
 
     Examples
     --------
-    >>> from calculator import mcnemar_chi2
-    >>> from calculator.clustered import clustered_mcnemar
-    >>> cluster = clustered_mcnemar([3, 2, 0, 4], [0, 1, 2, 1])
-    >>> text = describe_cluster_change(cluster, mcnemar_chi2(9, 4))
-    >>> print(text)  # doctest: +NORMALIZE_WHITESPACE
-    cluster-adjusted McNemar X2 = 1.087, p = 0.297; plain chi-square p = 0.166, so counting
-    clusters multiplies p by 1.8.
+    >>> from calculator.scores import compare_scores
+    >>> a, b = [0.9, 0.8, 0.75, 1.0, 0.6, 0.7], [0.5, 0.4, 0.35, 0.6, 0.2, 0.3]
+    >>> scores_gate_fails(compare_scores(a, b), 0.05)  # p = 2/64 at most: B lower every time
+    True
     """
-    if cluster.statistic is None:
-        return "no cluster leans towards either system (every b_i equals c_i), so p = 1."
-    factor = cluster.log10_pvalue - plain.log10_pvalue
-    times = f"{10**factor:.2g}" if abs(factor) < 300 else f"10^{factor:.0f}"
-    both = (
-        f"cluster-adjusted McNemar X2 = {cluster.statistic:.3f}, "
-        f"p = {format_pvalue(cluster.pvalue, cluster.log10_pvalue)}; plain chi-square "
-        f"p = {format_pvalue(plain.pvalue, plain.log10_pvalue)}"
-    )
-    if times == "1":
-        # Equal to two figures (exactly equal when every cluster holds one case).
-        return f"{both}: counting clusters leaves p as it was."
-    return f"{both}, so counting clusters multiplies p by {times}."
+    if result.margin is not None:
+        return not result.margin.non_inferior
+    pvalue = result.pvalue if result.permutation is not None else result.t_test.pvalue
+    return pvalue is not None and pvalue_rejects(pvalue, alpha) and result.statistic > 0

@@ -11,6 +11,8 @@ significant" where the test rejects. So:
   already right.
 - :func:`rejects` decides a test whose p-value is continuous (a score or chi-square test):
   ``log10 p <= log10 alpha``, on the log scale so that a p-value that underflows still decides.
+- :func:`pvalue_rejects` decides a test whose p-value exists only as a float that cannot
+  underflow (a permutation p, count over patterns, or a t test's p): ``p <= alpha``.
 
 alpha is compared at its exact binary value (``Fraction(alpha)``): a level a person types as a
 power of two (0.03125, 0.015625) is exact, and a decimal such as 0.05 is not a multiple of 2^-m,
@@ -29,6 +31,7 @@ __all__ = [
     "adjusted_exact_tests_reject",
     "exact_pvalue_fraction",
     "exact_test_rejects",
+    "pvalue_rejects",
     "rejects",
 ]
 
@@ -47,6 +50,21 @@ def rejects(log10_pvalue: float, alpha: float) -> bool:
     (True, True, False)
     """
     return log10_pvalue <= math.log10(alpha)
+
+
+def pvalue_rejects(pvalue: float, alpha: float) -> bool:
+    """p <= alpha for a p-value given as a float that does not underflow: a permutation
+    p-value (a count over the sign patterns, at least one over their number) or a t test's.
+
+    A permutation p over 2^k patterns is a dyadic fraction, exact in floating point, so it
+    ties exactly with a dyadic alpha (1/32 rejects at 0.03125).
+
+    Examples
+    --------
+    >>> pvalue_rejects(1 / 32, 0.03125), pvalue_rejects(0.0500001, 0.05)
+    (True, False)
+    """
+    return pvalue <= alpha
 
 
 def exact_pvalue_fraction(

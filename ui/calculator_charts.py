@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 
 from calculator import both_pass_sweep, false_alarm_rate, gate_rates
-from calculator.formatting import format_percent, format_pvalue
 from calculator.gates import MAX_GATES
+from calculator.report.formatting import format_percent, format_pvalue
 from ui.chart_sizes import axis, fonts, grown, grown_area, legend_text, title_fonts
 
 __all__ = [

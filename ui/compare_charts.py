@@ -11,7 +11,7 @@ import altair as alt
 import pandas as pd
 
 from calculator.compare import SystemComparison
-from calculator.formatting import format_p_equals, format_percent, format_points
+from calculator.report.formatting import format_p_equals, format_percent, format_points
 
 __all__ = ["difference_frame", "difference_heatmap", "ranking_chart", "ranking_frame"]
 

@@ -1,6 +1,6 @@
 """Words of the "three or more systems" part of the per-case page (pure: no Streamlit).
 
-The sentences about the statistics themselves are the core's (:mod:`calculator.compare.report`),
+The sentences about the statistics themselves are the core's (:mod:`calculator.report.compare`),
 shared with the command line; here are the page's labels, captions and choices.
 """
 
@@ -10,8 +10,8 @@ import pandas as pd
 
 from calculator.cases.systems_result import SYSTEM_EXCLUSION_REASONS, SystemCases
 from calculator.compare import SystemComparison
-from calculator.compare.report import ADJUSTMENT_NAMES, describe_ties
-from calculator.formatting import plural
+from calculator.report.compare import ADJUSTMENT_NAMES, describe_ties
+from calculator.report.formatting import plural
 from ui.cases_words import reason_text
 
 __all__ = [

@@ -11,7 +11,7 @@ import altair as alt
 import pandas as pd
 
 from calculator import Decision
-from calculator.formatting import format_confidence, format_points
+from calculator.report.formatting import format_confidence, format_points
 from ui.chart_sizes import axis, grown, grown_area, legend_text
 from ui.words import Wording
 

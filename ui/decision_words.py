@@ -7,8 +7,7 @@ page, the report and the command line say the same thing.
 from __future__ import annotations
 
 from calculator import BetterProbability, Decision
-from calculator.formatting import format_pvalue
-from calculator.posterior import format_probability
+from calculator.report.formatting import format_probability, format_pvalue, points_of
 from ui.params import DECISION_DEFAULTS, MARGIN_RANGE, PAGE_QUESTIONS
 from ui.words import Wording
 
@@ -93,7 +92,7 @@ def question_label(wording: Wording, question: str, margin_points: float) -> str
     'Are A and B equivalent within ± 2.5 points?'
     """
     a, b = wording.name_a, wording.name_b
-    points = _points(margin_points)
+    points = points_of(margin_points / 100.0)
     return {
         "different": f"Is {b} different from {a}?",
         "better": f"Is {b} better than {a}?",
@@ -132,7 +131,7 @@ def probability_label(wording: Wording) -> str:
 
 def probability_text(better: BetterProbability) -> str:
     """The posterior probability, never 0% or 100%
-    (:func:`calculator.posterior.format_probability`).
+    (:func:`calculator.report.formatting.format_probability`).
 
     Examples
     --------
@@ -167,7 +166,7 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
             f"As a release gate (command line: cases --fail-if-worse --margin "
             f"{round(100.0 * decision.margin, 10):g}pt) this comparison {verdict}: {b} is "
             f"{shown} non-inferior to "
-            f"{a} at a margin of {_points(100.0 * decision.margin)}."
+            f"{a} at a margin of {points_of(decision.margin)}."
         )
     test = (
         "cluster-robust score test"
@@ -186,8 +185,3 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
 
 def _rate(wording: Wording) -> str:
     return "accuracy" if wording.classifier else "pass rate"
-
-
-def _points(value: float) -> str:
-    text = f"{round(value, 10):g}"
-    return f"{text} point" if text == "1" else f"{text} points"

@@ -1,7 +1,7 @@
 """Words of the per-case page's section for evaluation-harness logs.
 
 Pure Python (no Streamlit). The report of a comparison is the core's
-(:func:`calculator.logs.report.report_lines`), shown as plain text.
+(:func:`calculator.report.logs.report_lines`), shown as plain text.
 """
 
 from __future__ import annotations

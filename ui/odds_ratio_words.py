@@ -7,7 +7,7 @@ only A passes (in the classifier framing, one that only A gets right).
 from __future__ import annotations
 
 from calculator import OddsRatio
-from calculator.formatting import format_confidence, format_ratio
+from calculator.report.formatting import format_confidence, format_ratio
 from ui.words import Wording
 
 __all__ = ["ODDS_RATIO_HELP", "odds_ratio_label", "odds_ratio_sentence"]

@@ -10,8 +10,8 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from calculator.formatting import format_percent
 from calculator.planning import OptionalStopping, PowerCurve
+from calculator.report.formatting import format_percent
 
 __all__ = ["optional_stopping_chart", "power_chart"]
 

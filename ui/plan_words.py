@@ -6,8 +6,8 @@ Pure Python (no Streamlit), so each wording decision is tested directly.
 
 from __future__ import annotations
 
-from calculator.formatting import format_percent, format_points, points_of
 from calculator.planning import NonInferiorityPlan, OptionalStopping, PowerPlan, exact_power
+from calculator.report.formatting import format_percent, format_points, points_of
 
 __all__ = [
     "CELLS",
@@ -31,7 +31,6 @@ __all__ = [
     "noninferiority_cell_terms",
     "noninferiority_error",
     "noninferiority_metrics",
-    "noninferiority_sentence",
     "noninferiority_size_note",
     "peeking_caption",
     "plan_error",
@@ -139,31 +138,6 @@ def cell_terms(result: PowerPlan) -> str:
             f"B {format_percent(result.pass_rate_b)}."
         )
     return text
-
-
-def noninferiority_sentence(result: NonInferiorityPlan) -> str:
-    """A sentence a study protocol can quote: the test, the margin, the one-sided level, the
-    assumed cell probabilities and the power.
-
-    Examples
-    --------
-    >>> from calculator.planning import noninferiority_plan
-    >>> print(noninferiority_sentence(noninferiority_plan(p10=0.1, p01=0.1, margin=0.05)))
-    ... # doctest: +NORMALIZE_WHITESPACE
-    Both systems are run on the same 501 cases and B is declared non-inferior to A if Tango's
-    score test for paired proportions rejects H0: pB - pA <= -5 points at one-sided α = 0.05.
-    Assuming only A passes 10.0% of cases and only B passes 10.0% (B - A = 0.0 points), the
-    test's exact power is 80.0%.
-    """
-    cases = "1 case" if result.n == 1 else f"{result.n:,} cases"
-    return (
-        f"Both systems are run on the same {cases} and B is declared non-inferior to A if "
-        f"Tango's score test for paired proportions rejects H0: pB - pA <= "
-        f"-{points_of(result.margin)} at one-sided α = {result.alpha:g}. "
-        f"Assuming only A passes {format_percent(result.p10)} of cases and only B passes "
-        f"{format_percent(result.p01)} (B - A = {format_points(result.difference)} points), "
-        f"the test's exact power is {format_percent(result.power)}."
-    )
 
 
 def noninferiority_size_note(result: NonInferiorityPlan) -> str:

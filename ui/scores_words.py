@@ -1,5 +1,5 @@
 """Words of the "Mean scores" section of the per-case page (pure). The findings' sentences come
-from the core (:mod:`calculator.scores.words`), so the page and the command line say the same."""
+from the core (:mod:`calculator.report.scores`), so the page and the command line say the same."""
 
 from __future__ import annotations
 

@@ -9,7 +9,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from calculator.formatting import format_p_equals, format_percent, format_pvalue_figures, plural
+from calculator.report.formatting import (
+    format_p_equals,
+    format_percent,
+    format_pvalue_figures,
+    plural,
+)
 from calculator.teaching import MarginSweep, NullDistribution
 from ui.words import Wording
 
@@ -157,7 +162,7 @@ def null_summary(null: NullDistribution) -> list[str]:
 
 
 def percent_beside(value: float, reference: float) -> str:
-    """A rate as :func:`calculator.formatting.format_percent` prints it, with more decimals
+    """A rate as :func:`calculator.report.formatting.format_percent` prints it, with more decimals
     when that would print it equal to `reference` (alpha, a nominal level) while it is not: a
     size above alpha, or a coverage below the nominal level, never reads as on the mark.
 

@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 
 from calculator import CI_METHODS, Analysis, GateRates
-from calculator.caveats import chi2_conditional_size
-from calculator.formatting import (
+from calculator.rejection import chi2_conditional_size
+from calculator.report.formatting import (
     format_confidence,
     format_level,
     format_p_equals,

@@ -23,7 +23,6 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 from calculator.analysis import Analysis, analyze
-from calculator.caveats import smallest_pvalue
 from calculator.cli.arguments import UsageError, add_log_arguments, file_name, finite_number
 from calculator.cli.cases_scores import (
     ANALYSED_AS_PASS_FAIL,
@@ -37,12 +36,13 @@ from calculator.cli.question import (
     alpha_value,
     check_gate_margin,
     decision_lines,
-    noninferiority_gate_line,
     question_arguments,
 )
 from calculator.errors import CalculatorError
-from calculator.formatting import format_p_equals, plural
-from calculator.release import clusters_of, describe_cluster_change, gate_fails
+from calculator.release import clusters_of, gate_fails
+from calculator.report.clusters import describe_cluster_change
+from calculator.report.formatting import plural
+from calculator.report.gate import gate_verdict
 
 if TYPE_CHECKING:
     from calculator.cases import CaseFile, PairedCases
@@ -277,30 +277,9 @@ def _text_report(
 
 
 def gate_line(analysis: Analysis, alpha: float) -> str:
-    """The release gate's verdict in one line, decided and worded from ``analysis.decision``
-    (with a group column, the cluster-aware test); shared with the harness-log report."""
-    decision = analysis.decision
-    if decision.question in ("non-inferior", "worse"):
-        return noninferiority_gate_line(analysis)
-    name_a, name_b = analysis.names
-    worse = gate_fails(analysis)
-    verdict = f"FAIL: {name_b} is worse" if worse else f"pass: {name_b} is not shown worse"
-    test = (
-        decision.test.replace(", doubled tail", "")
-        if decision.test.startswith("two-sided")
-        else f"two-sided {decision.test}"
-    )
-    m = analysis.table.discordant
-    clustered = decision.interval_method == "cluster-robust"
-    vacuous = (
-        ""
-        if worse or clustered or smallest_pvalue(m, analysis.convention) <= alpha
-        else f"; with {plural(m, 'discordant pair')} no split could fail it"
-    )
-    return (
-        f"gate      {verdict} than {name_a} at alpha = {alpha:g} ({test}, "
-        f"{format_p_equals(decision.pvalue, decision.log10_pvalue, alpha=alpha)}){vacuous}"
-    )
+    """The release gate's verdict in one line (:func:`calculator.report.gate.gate_verdict`);
+    shared with the harness-log report."""
+    return f"gate      {gate_verdict(analysis, alpha)}"
 
 
 def _cluster_line(cases: PairedCases, analysis: Analysis, cluster: ClusteredTestResult) -> str:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from calculator.cli.arguments import UsageError
 from calculator.cli.cases_scores import ANALYSED_AS_PASS_FAIL
 from calculator.cli.output import print_json, print_lines
-from calculator.formatting import format_p_equals
+from calculator.report.formatting import format_p_equals
 
 if TYPE_CHECKING:
     from calculator.logs import LogAnalysis
@@ -47,7 +47,7 @@ def is_log_input(args: argparse.Namespace) -> bool:
 def run_logs(args: argparse.Namespace, question: dict) -> int:
     """Read, pair and analyse two logs; print the report. Returns the exit status."""
     from calculator.logs import analyze_logs, pair_logs, read_log
-    from calculator.logs.report import report_lines
+    from calculator.report.logs import report_lines
 
     if args.file_b is None:
         raise UsageError(
@@ -135,8 +135,9 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
 
 def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
     """Compare two logs paired on a graded metric as scores; print the report or JSON."""
-    from calculator.cli.cases_scores import score_options, scores_gate_fails, scores_gate_line
+    from calculator.cli.cases_scores import score_options, scores_gate_line
     from calculator.logs.scores import analyze_log_scores
+    from calculator.release import scores_gate_fails
 
     result = analyze_log_scores(paired, **score_options(args))
     if args.json:
@@ -177,9 +178,9 @@ def _pooled_by(result: LogScores) -> str | None:
 def _scores_text(result: LogScores, alpha: float) -> list[str]:
     """The logs, a line per task (mean difference and its test), then the pooled comparison."""
     from calculator.cli.cases_scores import comparison_lines
-    from calculator.logs.report import input_lines
     from calculator.logs.scores import headline_pvalue
-    from calculator.scores.numbers import format_score
+    from calculator.report.formatting import format_score
+    from calculator.report.logs import input_lines
 
     several = len(result.tasks) > 1
     lines = input_lines(result.paired)

@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING
 from calculator.cli.arguments import UsageError
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import check_gate_margin, question_arguments
-from calculator.formatting import format_p_equals, plural
+from calculator.release import scores_gate_fails
+from calculator.report.formatting import plural
+from calculator.report.gate import scores_gate_verdict
 
 if TYPE_CHECKING:
     from calculator.cases import CaseFile, PairedCases
@@ -30,7 +32,6 @@ __all__ = [
     "ANALYSED_AS_PASS_FAIL",
     "ANALYSED_AS_SCORES",
     "comparison_lines",
-    "scores_gate_fails",
     "scores_gate_line",
     "run_scores",
     "score_options",
@@ -141,15 +142,6 @@ def score_options(args: argparse.Namespace) -> dict[str, object]:
     }
 
 
-def scores_gate_fails(result: ScoresComparison, alpha: float) -> bool:
-    """With a margin: B not shown non-inferior. Without: B's mean significantly lower."""
-    if result.margin is not None:
-        return not result.margin.non_inferior
-    test = result.permutation
-    pvalue = result.pvalue if test is not None else result.t_test.pvalue
-    return pvalue is not None and pvalue <= alpha and result.statistic > 0
-
-
 def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace) -> list[str]:
     """Input, then the headline (mean difference, interval, permutation p), then the rest."""
     columns = f"A = {cases.outcome_columns[0]!r}, B = {cases.outcome_columns[1]!r}"
@@ -182,7 +174,7 @@ def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace
 def comparison_lines(result: ScoresComparison, clusters: str | None) -> list[str]:
     """The headline (mean difference, interval, permutation p), then the other tests, the
     clusters (`clusters`: what they are, in words), the exclusions and the margin decision."""
-    from calculator.scores.words import (
+    from calculator.report.scores import (
         bootstrap_sentence,
         exclusion_sentence,
         headline,
@@ -208,28 +200,6 @@ def comparison_lines(result: ScoresComparison, clusters: str | None) -> list[str
 
 
 def scores_gate_line(result: ScoresComparison, alpha: float) -> str:
-    name_a, name_b = result.names
-    fails = scores_gate_fails(result, alpha)
-    if result.margin is not None:
-        shown = "not shown" if fails else "shown"
-        verdict = "FAIL" if fails else "pass"
-        decided = result.margin
-        p = (
-            "t undefined"
-            if decided.pvalue is None
-            else format_p_equals(decided.pvalue, alpha=alpha)
-        )
-        return (
-            f"gate      {verdict}: {name_b} is {shown} non-inferior to {name_a} at a margin of "
-            f"{decided.margin:g} (one-sided paired t test, {p}, alpha = {alpha:g})"
-        )
-    verdict = f"FAIL: {name_b} is worse" if fails else f"pass: {name_b} is not shown worse"
-    sides = "two-sided" if result.alternative == "two-sided" else "one-sided"
-    if result.permutation is not None:
-        shown = format_p_equals(result.pvalue, alpha=alpha)
-        test = f"{sides} sign-flip permutation test, {shown}"
-    else:
-        t = result.t_test
-        shown = "t undefined" if t.pvalue is None else format_p_equals(t.pvalue, alpha=alpha)
-        test = f"{sides} paired t test, {shown}"
-    return f"gate      {verdict} than {name_a} at alpha = {alpha:g} ({test})"
+    """The release gate's verdict on scores in one line
+    (:func:`calculator.report.gate.scores_gate_verdict`)."""
+    return f"gate      {scores_gate_verdict(result, alpha)}"

@@ -22,14 +22,14 @@ from calculator.cli.cases import CASES_EXTRA
 from calculator.cli.output import print_json, print_lines
 from calculator.compare.cochran import MAX_RESAMPLES
 from calculator.errors import CalculatorError
-from calculator.formatting import (
+from calculator.intervals import CI_METHODS
+from calculator.report.formatting import (
     format_p_equals,
     format_percent,
     format_points,
     method_words,
     plural,
 )
-from calculator.intervals import CI_METHODS
 
 if TYPE_CHECKING:
     from calculator.cases.systems_result import SystemCases
@@ -177,7 +177,7 @@ def build_payload(cases: SystemCases, result: SystemComparison) -> dict[str, obj
 
 def text_report(cases: SystemCases, result: SystemComparison) -> list[str]:
     """The lines printed without ``--json`` (made printable by :func:`print_lines`)."""
-    from calculator.compare.report import (
+    from calculator.report.compare import (
         describe_agreement,
         describe_cochran,
         describe_pairs,

@@ -13,8 +13,8 @@ import argparse
 
 from calculator.cli.output import print_json
 from calculator.errors import CalculatorError
-from calculator.formatting import format_points, format_pvalue, points_of
 from calculator.planning import NonInferiorityPlan, cells_from_rates, noninferiority_plan
+from calculator.report.formatting import format_points, format_pvalue, points_of
 
 __all__ = ["run_margin"]
 

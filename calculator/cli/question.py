@@ -1,8 +1,7 @@
 """The release question on the command line: ``--alternative``, ``--margin``, ``--equivalence``.
 
 Shared by ``table`` and ``cases``: the options, their translation into :func:`calculator.analyze`
-arguments, the lines that print the answer, and the release gate of ``cases --fail-if-worse``
-when a margin is given (B must be shown non-inferior).
+arguments, and the lines that print the answer.
 """
 
 from __future__ import annotations
@@ -11,12 +10,9 @@ import argparse
 
 from calculator.analysis import Analysis
 from calculator.cli.arguments import UsageError, finite_number, level
-from calculator.decision import points_of
-from calculator.decision_words import posterior_left_out
-from calculator.formatting import format_pvalue
 from calculator.mcnemar import ALTERNATIVES
-from calculator.posterior import format_probability
-from calculator.release import gate_fails
+from calculator.report.decision import posterior_left_out
+from calculator.report.formatting import format_probability, format_pvalue
 
 __all__ = [
     "GATE_MARGIN_LIMIT",
@@ -25,7 +21,6 @@ __all__ = [
     "check_gate_margin",
     "margin_value",
     "decision_lines",
-    "noninferiority_gate_line",
     "question_arguments",
 ]
 
@@ -185,28 +180,3 @@ def decision_lines(analysis: Analysis) -> list[str]:
         f"{'yes' if decision.reject else 'not shown'})",
         posterior,
     ]
-
-
-def noninferiority_gate_line(analysis: Analysis) -> str:
-    """The ``cases --fail-if-worse`` verdict with --margin (pass only when B is shown
-    non-inferior) or --alternative less (fail when B is shown worse), with the reason.
-
-    Examples
-    --------
-    >>> from calculator import analyze
-    >>> noninferiority_gate_line(analyze(10, 0, 0, 0, margin=0.01))
-    'gate      FAIL: B is not shown non-inferior to A at a margin of 1 point (p = 0.375 > α = 0.05)'
-    """
-    decision = analysis.decision
-    name_a, name_b = analysis.names
-    p_text = format_pvalue(decision.pvalue, decision.log10_pvalue, alpha=decision.alpha)
-    side = "≤" if decision.reject else ">"
-    if decision.question == "non-inferior":
-        shown = "shown" if decision.reject else "not shown"
-        margin = points_of(decision.margin or 0.0)
-        reason = f"{name_b} is {shown} non-inferior to {name_a} at a margin of {margin}"
-    else:
-        shown = "shown" if decision.reject else "not shown"
-        reason = f"{name_b} is {shown} worse than {name_a} by the one-sided exact test"
-    verdict = "FAIL" if gate_fails(analysis) else "pass"
-    return f"gate      {verdict}: {reason} (p = {p_text} {side} α = {decision.alpha:g})"

@@ -17,7 +17,10 @@ from calculator.cli.question import (
     decision_lines,
     question_arguments,
 )
-from calculator.formatting import (
+from calculator.gates import MAX_GATES
+from calculator.intervals import CI_METHODS
+from calculator.mcnemar import CONVENTIONS
+from calculator.report.formatting import (
     format_confidence,
     format_p_equals,
     format_percent,
@@ -26,9 +29,6 @@ from calculator.formatting import (
     format_ratio,
     method_words,
 )
-from calculator.gates import MAX_GATES
-from calculator.intervals import CI_METHODS
-from calculator.mcnemar import CONVENTIONS
 
 __all__ = ["add_parser", "run", "text_lines"]
 

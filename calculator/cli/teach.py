@@ -19,14 +19,14 @@ import argparse
 from calculator.cli.arguments import UsageError, count, finite_number, level
 from calculator.cli.output import print_json, print_lines
 from calculator.errors import CalculatorError
-from calculator.formatting import (
+from calculator.mcnemar import CONVENTIONS
+from calculator.report.formatting import (
     format_p_equals,
     format_points,
     format_pvalue,
     format_pvalue_figures,
     plural,
 )
-from calculator.mcnemar import CONVENTIONS
 from calculator.teaching import (
     ALTERNATIVES,
     MarginSweep,

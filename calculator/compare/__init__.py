@@ -3,7 +3,7 @@
 - :mod:`calculator.compare.cochran`: Cochran's Q with its chi-square and permutation p-values.
 - :mod:`calculator.compare.multiplicity`: Holm and Bonferroni adjustments of a family of p-values.
 - :mod:`calculator.compare.systems`: :func:`compare_systems`, every pair, pass rates, a ranking.
-- :mod:`calculator.compare.report`: the sentences the command line and the page print.
+- :mod:`calculator.report.compare`: the sentences the command line and the page print.
 
 Per-case files of several systems are read by :func:`calculator.cases.multi.load_systems`.
 

@@ -8,7 +8,6 @@ import numpy as np
 
 from calculator._validation import check_count, check_probability, message
 from calculator.errors import CalculatorError
-from calculator.formatting import format_percent, format_points
 from calculator.planning.inputs import (
     DEFAULT_MAX_N,
     MAX_N,
@@ -19,6 +18,7 @@ from calculator.planning.inputs import (
 )
 from calculator.planning.power import MAX_TABULATED, PowerModel, window
 from calculator.planning.sample_size import connor_n, minimum_detectable_difference, required_n
+from calculator.report.planning import power_plan_sentence
 
 __all__ = ["PowerCurve", "PowerPlan", "plan"]
 
@@ -110,6 +110,11 @@ class PowerPlan:
         """The pass rate of B, pass_rate_a - delta, when the plan was given as rates."""
         return None if self.pass_rate_a is None else self.pass_rate_a - self.difference
 
+    def sentence(self) -> str:
+        """A sentence describing the plan, to paste into a design document
+        (:func:`calculator.report.planning.power_plan_sentence`)."""
+        return power_plan_sentence(self)
+
     def to_dict(self) -> dict[str, object]:
         """Inputs and results as plain JSON types.
 
@@ -177,43 +182,6 @@ class PowerPlan:
             chosen_n=self.n,
             alpha=self.alpha,
         )
-
-    def _cases(self) -> str:
-        return "1 paired case" if self.n == 1 else f"{self.n:,} paired cases"
-
-    def sentence(self) -> str:
-        """A sentence describing the plan, to paste into a design document."""
-        test = "exact McNemar test" if self.test == "exact" else "McNemar chi-square test"
-        assumption = (
-            f"if only A passes {format_percent(self.p10)} of cases and only B passes "
-            f"{format_percent(self.p01)} (a difference A - B of "
-            f"{format_points(self.difference)} points, "
-            f"disagreement on {format_percent(self.disagreement)})"
-        )
-        if self.solved_for == "n":
-            text = (
-                f"With {self._cases()}, a two-sided {test} at alpha = {self.alpha:g} has "
-                f"{format_percent(self.power)} power {assumption}; Connor's approximation gives "
-                f"{self.connor_n:,}."
-            )
-            if self.non_monotone:
-                text += (
-                    f" Because the test is discrete, some larger samples have less power; from "
-                    f"{self.stable_n:,} cases on, power stays at or above "
-                    f"{format_percent(self.target_power)}."
-                )
-            return text
-        text = (
-            f"With {self._cases()}, a two-sided {test} at alpha = {self.alpha:g} has "
-            f"{format_percent(self.power)} power {assumption}."
-        )
-        if self.minimum_detectable_difference is not None:
-            text += (
-                f" At that disagreement, the smallest difference detected with "
-                f"{format_percent(self.target_power)} power is "
-                f"{format_points(self.minimum_detectable_difference).lstrip('+')} points."
-            )
-        return text
 
 
 def plan(

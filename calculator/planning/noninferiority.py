@@ -22,10 +22,10 @@ from scipy import stats
 
 from calculator._validation import check_count, check_probability, message
 from calculator.errors import CalculatorError
-from calculator.formatting import format_percent, format_points, points_of
 from calculator.noninferiority import check_alpha, score_test
 from calculator.planning.inputs import DEFAULT_MAX_N, MAX_N
 from calculator.planning.power import window
+from calculator.report.planning import noninferiority_plan_sentence
 
 __all__ = ["NonInferiorityPlan", "noninferiority_plan", "noninferiority_power"]
 
@@ -222,6 +222,11 @@ class NonInferiorityPlan:
         """pB - pA = p01 - p10, the true difference in pass rates, B minus A."""
         return self.p01 - self.p10
 
+    def sentence(self) -> str:
+        """A sentence describing the plan, to paste into a design document
+        (:func:`calculator.report.planning.noninferiority_plan_sentence`)."""
+        return noninferiority_plan_sentence(self)
+
     def to_dict(self) -> dict[str, object]:
         """Inputs and results as plain JSON types."""
         return {
@@ -240,17 +245,6 @@ class NonInferiorityPlan:
             "stable_n": self.stable_n,
             "size_when_b_never_wins": self.size_when_b_never_wins,
         }
-
-    def sentence(self) -> str:
-        """A sentence describing the plan, to paste into a design document."""
-        cases = "1 paired case" if self.n == 1 else f"{self.n:,} paired cases"
-        return (
-            f"With {cases}, a one-sided Tango score test at alpha = {self.alpha:g} shows B "
-            f"no worse than A by more than {points_of(self.margin)} "
-            f"with {format_percent(self.power)} power if only A passes "
-            f"{format_percent(self.p10)} of cases and only B passes {format_percent(self.p01)} "
-            f"(B - A = {format_points(self.difference)} points)."
-        )
 
 
 def _approximate_n(p10: float, p01: float, margin: float, alpha: float, power: float):

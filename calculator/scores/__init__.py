@@ -11,7 +11,7 @@ Modules, in reading order:
 - :mod:`~calculator.scores.resampling` and :mod:`~calculator.scores.bootstrap`: the bound on
   random draws, and the BCa bootstrap interval;
 - :mod:`~calculator.scores.margin`: non-inferiority of B at a margin;
-- :mod:`~calculator.scores.numbers` and :mod:`~calculator.scores.words`: the report;
+- :mod:`~calculator.report.scores`: the report;
 - :mod:`~calculator.scores.compare`: :func:`compare_scores`, all of it.
 
 Every difference is A - B, as the pass-rate difference of :func:`calculator.analyze`.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -10,8 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from calculator.analysis import _check_names
-from calculator.formatting import plural
 from calculator.intervals import ConfidenceInterval
+from calculator.report.formatting import plural
+from calculator.report.scores import scores_report
 from calculator.scores.bootstrap import (
     BootstrapInterval,
     bca_interval,
@@ -30,7 +30,6 @@ from calculator.scores.resampling import check_resamples, check_seed, plan_resam
 from calculator.scores.signedrank import SignedRankTest, signed_rank_test
 from calculator.scores.signflip import SignFlipTest, sign_flip_test
 from calculator.scores.ttest import PairedTTest, paired_t_test
-from calculator.scores.words import scores_report
 
 __all__ = ["MIN_BOOTSTRAP_UNITS", "ScoresComparison", "compare_scores"]
 
@@ -40,7 +39,9 @@ __all__ = ["MIN_BOOTSTRAP_UNITS", "ScoresComparison", "compare_scores"]
 MIN_BOOTSTRAP_UNITS = 5
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+# Not slotted, so that setting the `report` property raises FrozenInstanceError (see
+# calculator.analysis.Analysis).
+@dataclass(frozen=True, kw_only=True)
 class ScoresComparison:
     """Every figure of the paired comparison of two systems' per-case scores.
 
@@ -78,8 +79,11 @@ class ScoresComparison:
     names : (str, str)
     seed : int
         The random seed of the bootstrap and of a Monte Carlo permutation test.
+    constant : bool
+        True when every difference is the same (up to rounding): the words say so.
     report : str
-        The findings in sentences, headline first.
+        The findings in sentences, headline first: a property, built by
+        :func:`calculator.report.scores.scores_report`.
     """
 
     statistic: float
@@ -101,7 +105,12 @@ class ScoresComparison:
     margin: MarginDecision | None
     names: tuple[str, str]
     seed: int
-    report: str
+    constant: bool = False
+
+    @property
+    def report(self) -> str:
+        """The findings in sentences (:func:`calculator.report.scores.scores_report`)."""
+        return scores_report(self)
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types: no NaN, no infinity; what is undefined is None with its reason."""
@@ -221,7 +230,7 @@ def compare_scores(
     )
     bootstrap = _bootstrap(scores, level, resamples, bootstrap_rng, seed)
     decision = None if margin is None else margin_decision(t_test, estimate, margin, names)
-    comparison = ScoresComparison(
+    return ScoresComparison(
         statistic=estimate,
         pvalue=None if permutation is None else permutation.pvalue,
         confidence_interval=t_test.confidence_interval,
@@ -241,9 +250,8 @@ def compare_scores(
         margin=decision,
         names=names,
         seed=seed,
-        report="",
+        constant=scores.constant,
     )
-    return _with_report(comparison, scores)
 
 
 def _permutation(
@@ -308,7 +316,3 @@ def _bootstrap(
         scale=scores.scale,
         unit=unit,
     )
-
-
-def _with_report(comparison: ScoresComparison, scores: PairedScores) -> ScoresComparison:
-    return dataclasses.replace(comparison, report=scores_report(comparison, scores.constant))

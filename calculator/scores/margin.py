@@ -18,12 +18,11 @@ one-sided t test of H0: mean(B - A) <= -margin at alpha = (1 - level)/2 (a 95% i
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 
-from calculator.formatting import format_confidence, format_p_equals
-from calculator.scores.numbers import format_score
+from calculator.report.scores import margin_sentence
 from calculator.scores.ttest import PairedTTest, one_sided_margin_pvalue
+from calculator.significance import pvalue_rejects
 
 __all__ = ["MARGIN_OUTCOMES", "MarginDecision", "margin_decision"]
 
@@ -37,7 +36,9 @@ MARGIN_OUTCOMES = (
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+# Not slotted, so that setting the `sentence` property raises FrozenInstanceError (see
+# calculator.analysis.Analysis).
+@dataclass(frozen=True, kw_only=True)
 class MarginDecision:
     """Non-inferiority of B at a margin. Build it with :func:`margin_decision`.
 
@@ -58,8 +59,13 @@ class MarginDecision:
         One-sided t test of H0: mean(B - A) <= -margin.
     alpha : float
         (1 - confidence_level) / 2: B is non-inferior when pvalue <= alpha.
+    names : (str, str)
+        The names of A and B, for the words.
+    undefined : str or None
+        Why the t interval is undefined, for the words ("undetermined").
     sentence : str
-        The answer in words.
+        The answer in words: a property, built by
+        :func:`calculator.report.scores.margin_sentence`.
     """
 
     margin: float
@@ -71,11 +77,23 @@ class MarginDecision:
     confidence_level: float
     pvalue: float | None
     alpha: float
-    sentence: str
+    names: tuple[str, str] = ("A", "B")
+    undefined: str | None = None
+
+    @property
+    def sentence(self) -> str:
+        """The answer in words (:func:`calculator.report.scores.margin_sentence`)."""
+        return margin_sentence(self)
 
     def to_dict(self) -> dict[str, object]:
-        """Plain JSON types; the interval is for mean(B - A)."""
-        return {**asdict(self), "of": "mean(B - A)"}
+        """Plain JSON types; the interval is for mean(B - A). The names and the reason are the
+        comparison's, not repeated here; "sentence" is the answer in words."""
+        numbers = {
+            field.name: getattr(self, field.name)
+            for field in fields(self)
+            if field.name not in ("names", "undefined")
+        }
+        return {**numbers, "sentence": self.sentence, "of": "mean(B - A)"}
 
 
 def margin_decision(
@@ -91,7 +109,7 @@ def margin_decision(
         outcome = "undetermined"
     else:
         low, high = -ci.high, -ci.low  # B - A
-        if pvalue <= alpha and low > -margin:
+        if pvalue_rejects(pvalue, alpha) and low > -margin:
             outcome = "non-inferior"
         elif high < -margin:
             outcome = "worse-beyond-margin"
@@ -99,7 +117,7 @@ def margin_decision(
             outcome = "worse-unsettled"
         else:
             outcome = "not-shown"
-    decision = MarginDecision(
+    return MarginDecision(
         margin=margin,
         outcome=outcome,
         non_inferior=outcome == "non-inferior",
@@ -109,49 +127,6 @@ def margin_decision(
         confidence_level=level,
         pvalue=pvalue,
         alpha=alpha,
-        sentence="",
-    )
-    return dataclasses.replace(decision, sentence=_sentence(decision, names, test.undefined))
-
-
-def _sentence(decision: MarginDecision, names: tuple[str, str], undefined: str | None) -> str:
-    name_a, name_b = names
-    margin = decision.margin
-    delta = f"{margin:g}"
-    if decision.outcome == "undetermined":
-        return (
-            f"Non-inferiority of {name_b} at a margin of {delta} is not decided: the paired t "
-            f"interval it rests on is undefined: {undefined}."
-        )
-    keep = (-margin, 0.0)
-    low = format_score(decision.low, keep)  # type: ignore[arg-type]
-    high = format_score(decision.high, keep)  # type: ignore[arg-type]
-    interval = (
-        f"the {format_confidence(decision.confidence_level)} t interval for {name_b}'s mean "
-        f"score minus {name_a}'s, {low} to {high},"
-    )
-    test = (
-        "one-sided paired t test of non-inferiority, "
-        f"{format_p_equals(decision.pvalue, alpha=decision.alpha)}, α = {decision.alpha:g}"
-    )
-    if decision.outcome == "non-inferior":
-        return (
-            f"These cases show that {name_b} is not worse than {name_a} by more than {delta}: "
-            f"{interval} lies above -{delta} ({test})."
-        )
-    if decision.outcome == "worse-beyond-margin":
-        return (
-            f"These cases show that {name_b} is worse than {name_a} by more than {delta}: "
-            f"{interval} lies entirely below -{delta} ({test})."
-        )
-    if decision.outcome == "worse-unsettled":
-        return (
-            f"These cases show that {name_b} is worse than {name_a}, by an amount they do not "
-            f"settle: {interval} lies below 0 but reaches across -{delta}, so {name_b} is not "
-            f"shown non-inferior at a margin of {delta} ({test})."
-        )
-    return (
-        f"{name_b} is not shown to be non-inferior to {name_a} at a margin of {delta}: "
-        f"{interval} reaches below -{delta} and up to 0 or above ({test}). No difference is "
-        f"shown either way; these cases cannot rule out a drop of {delta} or more."
+        names=names,
+        undefined=test.undefined,
     )

@@ -24,7 +24,7 @@ import pytest
 from browser_setup import APP_RENDERED, Page, expect, skip_module_unless_runnable
 from scipy import stats
 
-from calculator.formatting import format_pvalue
+from calculator.report.formatting import format_pvalue
 from ui.words import EXAMPLES_TITLE
 
 skip_module_unless_runnable()

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from calculator.formatting import format_p_equals, format_pvalue
 from calculator.mcnemar import mcnemar_exact
 from calculator.rejection import rejection_limits
+from calculator.report.formatting import format_p_equals, format_pvalue
 from calculator.teaching import null_distribution
 from ui.teaching_words import null_summary
 

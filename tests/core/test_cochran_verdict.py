@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from calculator.compare import cochran, cochran_q, compare_systems
-from calculator.compare.report import describe_cochran, describe_pairs
+from calculator.report.compare import describe_cochran, describe_pairs
 
 # The verdict said "not shown" by the permutation p = 0.055 while the pairs
 # sentence said "Cochran's Q rejects" by the chi-square p = 0.044.

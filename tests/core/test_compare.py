@@ -429,9 +429,9 @@ def test_holm_lies_between_the_raw_and_the_bonferroni_pvalues(pvalues):
     assert np.all(np.diff(holm[order]) >= 0)
 
 
-# --- Sentences (calculator.compare.report) ----------------------------------------------------
+# --- Sentences (calculator.report.compare) ----------------------------------------------------
 
-from calculator.compare.report import (  # noqa: E402
+from calculator.report.compare import (  # noqa: E402
     describe_agreement,
     describe_cochran,
     describe_pairs,

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calculator.compare import adjust_pvalues, compare_systems
-from calculator.compare.report import describe_pairs, describe_ties, never_separable
 from calculator.mcnemar import mcnemar_exact
+from calculator.report.compare import describe_pairs, describe_ties, never_separable
 from calculator.significance import adjusted_exact_tests_reject
 from ui.compare_words import ranking_caption
 

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from calculator import analyze, margin_test, mcnemar_exact
-from calculator.decision import QUESTIONS, limit_points, points_of, resolve_question
+from calculator.decision import QUESTIONS, resolve_question
+from calculator.report.formatting import limit_points, points_of
 
 
 def _strict(data):

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from calculator import analyze, difference_interval
-from calculator.formatting import (
+from calculator.report.formatting import (
     format_confidence,
     format_level,
     format_p_equals,

@@ -102,7 +102,7 @@ def test_nams_approximation_and_the_exact_required_n() -> None:
     assert noninferiority_power(result.n - 1, 0.1, 0.1, margin=0.05) < 0.8
     assert result.power == noninferiority_power(result.n, 0.1, 0.1, margin=0.05)
     json.dumps(result.to_dict(), allow_nan=False)
-    assert "501 paired cases" in result.sentence() and "by more than 5 points " in result.sentence()
+    assert "same 501 cases" in result.sentence() and "by more than 5 points " in result.sentence()
 
 
 def test_required_n_near_100_000() -> None:

@@ -68,8 +68,8 @@ def test_every_public_name_resolves_and_nothing_else_is_public():
 
 
 def test_a_removed_name_is_reached_through_its_module_only():
-    from calculator.formatting import format_pvalue
     from calculator.release import is_worse
+    from calculator.report.formatting import format_pvalue
 
     assert callable(format_pvalue) and callable(is_worse)
     for name in ("format_pvalue", "is_worse", "MAX_GATES", "null_distribution", "check_count"):

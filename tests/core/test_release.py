@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from calculator import analyze, mcnemar_chi2
 from calculator.clustered import clustered_mcnemar
-from calculator.release import describe_cluster_change, is_worse
+from calculator.release import is_worse
+from calculator.report.clusters import describe_cluster_change
 
 # (b, c, alpha, worse): hand-computed doubled tails.
 GATE = [

@@ -12,9 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from calculator import analyze
-from calculator.caveats import few_pairs_caveat, smallest_pvalue, zero_width_caveat
 from calculator.intervals import difference_interval
 from calculator.mcnemar import mcnemar_exact
+from calculator.rejection import smallest_pvalue
+from calculator.report.caveats import few_pairs_caveat, zero_width_caveat
 
 
 def _no_bad_tokens(report: str) -> None:

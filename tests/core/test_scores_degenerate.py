@@ -12,8 +12,8 @@ import pytest
 
 from calculator import compare_scores
 from calculator.errors import CalculatorError
+from calculator.report.formatting import format_score
 from calculator.scores import MAX_WORK, MIN_RESAMPLES
-from calculator.scores.numbers import format_score
 
 
 def _strict_json(result) -> dict:

@@ -16,7 +16,7 @@ import re
 import pytest
 
 from calculator import analyze
-from calculator.decision import limit_points
+from calculator.report.formatting import limit_points
 
 
 @pytest.mark.parametrize("alternative", ["greater", "less"])
@@ -121,7 +121,7 @@ def test_cochran_exact_p_is_one_when_q_is_zero():
     import numpy as np
 
     from calculator import compare_systems
-    from calculator.compare.report import describe_cochran
+    from calculator.report.compare import describe_cochran
 
     outcomes = np.array([[1, 1, 1], [1, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 0]])
     result = compare_systems(outcomes, ["s1", "s2", "s3"])

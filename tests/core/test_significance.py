@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from calculator import analyze, mcnemar_exact
-from calculator.caveats import few_pairs_caveat
 from calculator.release import gate_fails, is_worse
+from calculator.report.caveats import few_pairs_caveat
 from calculator.significance import exact_pvalue_fraction, exact_test_rejects, rejects
 
 
@@ -78,7 +78,7 @@ def test_continuous_rule_decides_underflowing_p_values():
 def test_chi_square_conditional_size_is_the_binomial_mass_of_rejecting_splits():
     # By hand from Binomial(m, 1/2): m = 4 rejects at 4-0 and 0-4 (X2 = 4 >= 3.84): 2/16;
     # m = 8 rejects at |b - c| >= 6 (X2 = 4.5), b in {0, 1, 7, 8}: 2 (1 + 8)/256 = 0.0703125.
-    from calculator.caveats import chi2_conditional_size
+    from calculator.rejection import chi2_conditional_size
 
     assert chi2_conditional_size(4, 0.05) == 0.125
     assert chi2_conditional_size(8, 0.05) == pytest.approx(18 / 256)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from calculator import analyze
-from calculator.formatting import format_pvalue
+from calculator.report.formatting import format_pvalue
 from ui.examples import EXAMPLES
 from ui.params import DEFAULTS
 from ui.widgets.calculator_results import REPORT_KEY

@@ -22,7 +22,7 @@ import pytest
 from apptest_pages import false_alarm_chart, pvalue_chart
 
 from calculator import analyze
-from calculator.formatting import format_points
+from calculator.report.formatting import format_points
 from calculator.teaching import margin_sweep, null_distribution, operating_characteristics
 from ui.calculator_charts import (
     false_alarm_frame,

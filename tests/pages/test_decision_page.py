@@ -13,7 +13,7 @@ from apptest_pages import open_page, share_link
 from streamlit.testing.v1 import AppTest
 
 from calculator import analyze
-from calculator.formatting import format_pvalue
+from calculator.report.formatting import format_pvalue
 from ui.decision_chart import decision_chart, interval_frame, rule_frame
 from ui.decision_words import (
     DECISION_INTRO,

@@ -98,7 +98,7 @@ def test_mid_p_is_never_labelled_exact_on_the_decision_card():
 
 def test_chi_square_caption_gives_the_conditional_size_the_page_computes():
     # m = 4: only 4-0 and 0-4 reach X2 >= 3.84, so the test rejects a true null 2/16 = 12.5% of
-    # the time given m (calculator.caveats.chi2_conditional_size, checked in the core tests).
+    # the time given m (calculator.rejection.chi2_conditional_size, checked in the core tests).
     at = run_app({"a": "10", "b": "3", "c": "1", "d": "10"})
     assert not at.exception
     text = page_text(at)

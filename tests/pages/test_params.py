@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from calculator import CI_METHODS
 from calculator.analysis import MAX_NAME_LENGTH
-from calculator.formatting import format_percent
 from calculator.gates import MAX_GATES
 from calculator.mcnemar import CONVENTIONS
+from calculator.report.formatting import format_percent
 from ui.export import results_csv, results_json
 from ui.params import (
     COUNT_MAX,

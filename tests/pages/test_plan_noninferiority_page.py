@@ -62,9 +62,7 @@ def test_the_sentence_names_test_margin_level_cells_and_power() -> None:
     assert metrics(at)["Required paired cases"] == "501"  # the core's documented example
     assert metrics(at)["Nam's approximation"] == "507"
     sentence = at.code[0].value
-    assert sentence == words.noninferiority_sentence(
-        noninferiority_plan(p10=0.1, p01=0.1, margin=0.05)
-    )
+    assert sentence == noninferiority_plan(p10=0.1, p01=0.1, margin=0.05).sentence()
     for part in (
         "same 501 cases",
         "Tango's score test for paired proportions",

@@ -10,8 +10,8 @@ import pytest
 from apptest_pages import open_page as open_app_page
 from streamlit.testing.v1 import AppTest
 
-from calculator.formatting import format_percent
 from calculator.planning import MAX_N, plan, simulate_optional_stopping
+from calculator.report.formatting import format_percent
 from ui.plan_charts import optional_stopping_chart, power_chart
 
 PAGE = "app_pages/plan.py"

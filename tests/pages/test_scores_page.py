@@ -7,8 +7,7 @@ from apptest_pages import open_page
 from streamlit.testing.v1 import AppTest
 
 from calculator import compare_scores
-from calculator.formatting import format_pvalue
-from calculator.scores.numbers import format_score
+from calculator.report.formatting import format_pvalue, format_score
 from ui.widgets import cases_files as files
 
 PAGE = "app_pages/cases.py"

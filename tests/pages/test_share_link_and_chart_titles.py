@@ -24,7 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from calculator.formatting import format_percent
+from calculator.report.formatting import format_percent
 from calculator.teaching import margin_sweep, operating_characteristics
 from ui.params import DECISION_DEFAULTS, DEFAULTS, MARGIN_RANGE, TEACHING_DEFAULTS, decision_query
 from ui.teaching_charts import coverage_chart, pairing_chart

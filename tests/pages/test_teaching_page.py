@@ -16,7 +16,7 @@ import pytest
 from apptest_pages import share_link
 from streamlit.testing.v1 import AppTest
 
-from calculator.formatting import format_percent
+from calculator.report.formatting import format_percent
 from calculator.teaching import null_distribution
 from ui import teaching_charts
 from ui import teaching_words as words

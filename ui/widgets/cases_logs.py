@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from calculator.logs import LogAnalysis, LogError, analyze_logs, pair_logs, read_log_data
-from calculator.logs.report import report_lines
+from calculator.report.logs import report_lines
 from ui import logs_words as words
 from ui.words import escape_markdown, plain_text
 

@@ -7,16 +7,15 @@ import streamlit as st
 
 from calculator.cases import CaseFile, CaseFileError, PairedCases
 from calculator.cases.scores_input import choose_score_columns, load_score_cases, paired_scores_of
-from calculator.formatting import format_confidence, format_pvalue
-from calculator.scores import ScoresComparison, compare_scores
-from calculator.scores.numbers import format_score
-from calculator.scores.words import (
+from calculator.report.formatting import format_confidence, format_pvalue, format_score
+from calculator.report.scores import (
     bootstrap_sentence,
     exclusion_sentence,
     headline,
     signed_rank_sentence,
     t_sentence,
 )
+from calculator.scores import ScoresComparison, compare_scores
 from ui import cases_tables as tables
 from ui import cases_words as words
 from ui import scores_words

@@ -15,7 +15,7 @@ from calculator import Analysis, analyze
 from calculator.analysis import MAX_NAME_LENGTH
 from calculator.cases import CaseFile, CaseFileError, PairedCases, guess_columns
 from calculator.clustered import clustered_mcnemar
-from calculator.release import describe_cluster_change
+from calculator.report.clusters import describe_cluster_change
 from ui import cases_tables as tables
 from ui import cases_words as words
 from ui.widgets import cases_files as files

@@ -19,7 +19,7 @@ from calculator.cases.columns import guess_outcomes
 from calculator.cases.multi import load_systems
 from calculator.cases.systems_result import SystemCases
 from calculator.compare import ADJUSTMENTS, SystemComparison, compare_systems
-from calculator.compare.report import describe_agreement, describe_cochran, describe_pairs
+from calculator.report.compare import describe_agreement, describe_cochran, describe_pairs
 from ui import cases_tables as tables
 from ui import compare_charts as charts
 from ui import compare_words as words

@@ -15,8 +15,8 @@ import streamlit as st
 
 from calculator import Analysis, Decision
 from calculator.clustered import Clusters
-from calculator.decision_words import posterior_left_out
 from calculator.release import gate_fails
+from calculator.report.decision import posterior_left_out
 from ui.decision_words import (
     DECISION_DEFAULTS,
     DECISION_EXPLANATION,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from calculator.formatting import format_percent
 from calculator.planning import (
     MAX_N,
     PLAN_TESTS,
@@ -21,6 +20,7 @@ from calculator.planning import (
     plan,
     simulate_optional_stopping,
 )
+from calculator.report.formatting import format_percent
 from ui import plan_words as words
 from ui.plan_charts import optional_stopping_chart, power_chart
 
@@ -253,7 +253,7 @@ def noninferiority_result(
         st.warning(saw_tooth)
     st.caption(words.noninferiority_size_note(result))
     st.write("A sentence to quote in your protocol:")
-    st.code(words.noninferiority_sentence(result), language=None, wrap_lines=True)
+    st.code(result.sentence(), language=None, wrap_lines=True)
     return result
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from calculator.formatting import format_p_equals, format_percent
+from calculator.report.formatting import format_p_equals, format_percent
 from calculator.teaching import (
     MAX_N,
     MarginSweep,

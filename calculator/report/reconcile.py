@@ -9,9 +9,10 @@ functions here decide whether they disagree and say so, naming the interval that
 
 from __future__ import annotations
 
-from calculator.formatting import format_confidence, format_p_equals, method_words, plural
 from calculator.intervals import DifferenceInterval
 from calculator.mcnemar import ExactTestResult
+from calculator.report.formatting import format_confidence, format_p_equals, method_words, plural
+from calculator.significance import exact_test_rejects
 
 __all__ = ["interval_excludes_zero", "reconciliation", "rejects_at"]
 
@@ -22,8 +23,17 @@ def interval_excludes_zero(difference: DifferenceInterval) -> bool:
 
 
 def rejects_at(exact: ExactTestResult, alpha: float) -> bool:
-    """True when the two-sided p-value is at most `alpha` (an underflowed p counts as 0)."""
-    return exact.pvalue <= alpha
+    """True when the test's p-value is at most `alpha`, by the one rule
+    (:func:`calculator.significance.exact_test_rejects`: exact at a tie, never lost to
+    underflow)."""
+    return exact_test_rejects(
+        exact.statistic,
+        exact.discordant - exact.statistic,
+        alpha,
+        convention=exact.convention,
+        alternative=exact.alternative,
+        log10_pvalue=exact.log10_pvalue,
+    )
 
 
 def reconciliation(difference: DifferenceInterval, exact: ExactTestResult) -> str | None:

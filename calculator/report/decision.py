@@ -1,7 +1,7 @@
 """The sentences of a release decision: one home for the words of :class:`Decision`.
 
-:func:`calculator.decide` computes the numbers; this module words them, and the page, the
-command line and the JSON quote the sentence it builds (``Decision.sentence``).
+:func:`calculator.decide` computes the numbers; :func:`decision_sentence` words them, and the
+page, the command line and the JSON quote it (``Decision.sentence``).
 
 The outcome of a test against a margin is worded by where the interval for pB - pA lies, since
 "not shown non-inferior" covers data that show B worse by more than the margin as well as data
@@ -16,10 +16,10 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from calculator.formatting import (
+from calculator.report.formatting import (
     format_confidence,
     format_p_equals,
-    format_points,
+    limit_points,
     method_words,
     points_of,
 )
@@ -30,14 +30,29 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Words",
-    "limit_points",
+    "decision_sentence",
     "margin_sentence",
     "no_disagreement_note",
     "no_margin_sentence",
-    "points_of",
     "posterior_left_out",
     "unclustered_figures_note",
 ]
+
+
+def decision_sentence(decision: Decision) -> str:
+    """The answer of `decision` in words, to quote in a release note.
+
+    Without a margin it says what the test shows and the interval the data still allow; with one
+    it is worded by where the interval lies against the margin (see the module's note). A note
+    follows when the decision's interval has another level than the one chosen for the cards.
+    """
+    words = Words(decision.names, decision.framing, decision.alpha, decision.card_level)
+    table = decision.table
+    if decision.margin is None:
+        sentence = no_margin_sentence(decision, table, words)
+    else:
+        sentence = margin_sentence(decision, table, words) + no_disagreement_note(decision, table)
+    return sentence + words.level_note(decision)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,35 +145,6 @@ def posterior_left_out(decision: Decision) -> str | None:
         "clustered cases are not, so it would overstate the certainty; the decision counts the "
         "clusters."
     )
-
-
-def limit_points(value: float, bounds: list[float]) -> str:
-    """An interval limit in signed points, with digits added until it reads on the same side of
-    zero and of every bound (the margins) as it lies, and equal to one only when it is.
-
-    Examples
-    --------
-    >>> limit_points(-0.0099996, [-0.01, 0.01])
-    '-0.99996'
-    >>> limit_points(0.1234, []), limit_points(2e-7, []), limit_points(0.0, [])
-    ('+12.3', '+0.00002', '0.0')
-    """
-    if value == 0:
-        return "0.0"
-    bounds = [0.0, *bounds]
-    first = format_points(value)  # as the report prints it: -0.0007, not -0.001
-    if "e" in first:
-        return first
-    for decimals in range(len(first.partition(".")[2]) or 1, 16):
-        text = f"{100.0 * value:+.{decimals}f}"
-        shown = float(text) / 100.0
-        if all(_side(shown, bound) == _side(value, bound) for bound in bounds):
-            return text
-    return format_points(value)  # never zero for a non-zero value, and keeps the sign
-
-
-def _side(value: float, bound: float) -> int:
-    return (value > bound) - (value < bound)
 
 
 def _moved(estimate: float, rate: str, names: tuple[str, str]) -> str:

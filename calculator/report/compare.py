@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from calculator.caveats import smallest_pvalue
 from calculator.compare.cochran import CochranQResult
 from calculator.compare.systems import PairComparison, SystemComparison
-from calculator.formatting import format_p_equals, format_percent, format_points, plural
+from calculator.report.caveats import smallest_pvalue
+from calculator.report.formatting import format_p_equals, format_percent, format_points, plural
 
 __all__ = [
     "ADJUSTMENT_NAMES",

@@ -1,39 +1,16 @@
 """Sentences that qualify a result the report would otherwise state too plainly.
 
-- :func:`smallest_pvalue`: the smallest two-sided p-value the exact test can give with m pairs.
 - :func:`few_pairs_caveat`: said when no split of the discordant pairs can reach alpha.
 - :func:`zero_width_caveat`: said when the Wald interval collapses to a point.
 """
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
-from calculator.formatting import plural
 from calculator.intervals import DifferenceInterval
+from calculator.rejection import smallest_pvalue
+from calculator.report.formatting import plural
 
-__all__ = ["few_pairs_caveat", "smallest_pvalue", "zero_width_caveat"]
-
-
-def smallest_pvalue(discordant: int, convention: str) -> float:
-    """The smallest two-sided p-value of the exact McNemar test with m discordant pairs.
-
-    It comes from the most lopsided split, m to 0: 2^(1 - m) under doubling (1 at m <= 1) and
-    2^(-m) for the mid-p value (P[T = 0]; 1 at m = 0).
-
-    Examples
-    --------
-    >>> smallest_pvalue(5, "doubling"), smallest_pvalue(5, "mid-p")
-    (0.0625, 0.03125)
-    >>> smallest_pvalue(0, "mid-p"), smallest_pvalue(1, "doubling")
-    (1.0, 1.0)
-    """
-    if discordant == 0:
-        return 1.0
-    exponent = 1 - discordant if convention == "doubling" else -discordant
-    return min(1.0, math.ldexp(1.0, exponent))
+__all__ = ["few_pairs_caveat", "zero_width_caveat"]
 
 
 def few_pairs_caveat(discordant: int, alpha: float, convention: str) -> str | None:
@@ -88,35 +65,3 @@ def zero_width_caveat(difference: DifferenceInterval) -> str | None:
         "the method and not certainty about the difference; the Newcombe, Tango or "
         "exact-compatible interval gives a usable range."
     )
-
-
-def chi2_conditional_size(discordant: int, alpha: float, *, correction: bool = False) -> float:
-    """How often McNemar's chi-square test rejects a true null given m discordant pairs.
-
-    Under H0 the split b of the m discordant pairs is Binomial(m, 1/2); the test rejects when
-    its p-value is at most alpha (the one rule, :func:`calculator.significance.rejects`), so
-    its conditional size is the binomial probability of the splits that reject. Published
-    sizes of the chi-square test average this over the distribution of m and so look closer
-    to alpha than it is at a given m.
-
-    Examples
-    --------
-    >>> round(chi2_conditional_size(4, 0.05), 4)  # 4-0 and 0-4 reject: 2/16
-    0.125
-    >>> chi2_conditional_size(0, 0.05)
-    0.0
-    """
-    from scipy import stats
-
-    from calculator.mcnemar import mcnemar_chi2
-    from calculator.significance import rejects
-
-    if discordant == 0:
-        return 0.0
-    splits = range(discordant + 1)
-    rejecting = [
-        b
-        for b in splits
-        if rejects(mcnemar_chi2(b, discordant - b, correction=correction).log10_pvalue, alpha)
-    ]
-    return float(np.sum(stats.binom.pmf(rejecting, discordant, 0.5))) if rejecting else 0.0

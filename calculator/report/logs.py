@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from calculator.formatting import format_p_equals, format_points, plural
+from calculator.report.formatting import format_p_equals, format_points, plural
 
 if TYPE_CHECKING:
     from calculator.logs.analysis import LogAnalysis, TaskAnalysis

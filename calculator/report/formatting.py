@@ -1,4 +1,4 @@
-"""Numbers formatted for reading: p-values, percentage points, rates, levels and counts.
+"""Numbers formatted for reading: p-values, percentage points, rates, levels, counts and scores.
 
 Shared by the report, the command line and the page, so that every surface prints a number the
 same way. Three promises hold for every function here:
@@ -17,8 +17,12 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from calculator.errors import CalculatorError, CalculatorTypeError
+
+if TYPE_CHECKING:
+    from calculator.posterior import BetterProbability
 
 __all__ = [
     "format_confidence",
@@ -27,10 +31,13 @@ __all__ = [
     "format_level",
     "format_p_equals",
     "format_percent",
+    "format_probability",
     "format_points",
     "format_pvalue",
     "format_pvalue_figures",
     "format_ratio",
+    "format_score",
+    "limit_points",
     "method_words",
     "plural",
     "points_of",
@@ -350,3 +357,101 @@ def points_of(margin: float) -> str:
     """
     value = f"{round(100.0 * margin, 10):g}"
     return f"{value} point" if value == "1" else f"{value} points"
+
+
+def limit_points(value: float, bounds: list[float]) -> str:
+    """An interval limit in signed points, with digits added until it reads on the same side of
+    zero and of every bound (the margins) as it lies, and equal to one only when it is.
+
+    Examples
+    --------
+    >>> limit_points(-0.0099996, [-0.01, 0.01])
+    '-0.99996'
+    >>> limit_points(0.1234, []), limit_points(2e-7, []), limit_points(0.0, [])
+    ('+12.3', '+0.00002', '0.0')
+    """
+    if value == 0:
+        return "0.0"
+    bounds = [0.0, *bounds]
+    first = format_points(value)  # as the report prints it: -0.0007, not -0.001
+    if "e" in first:
+        return first
+    for decimals in range(len(first.partition(".")[2]) or 1, 16):
+        text = f"{100.0 * value:+.{decimals}f}"
+        shown = float(text) / 100.0
+        if all(_side(shown, bound) == _side(value, bound) for bound in bounds):
+            return text
+    return format_points(value)  # never zero for a non-zero value, and keeps the sign
+
+
+#: The most significant figures a score is printed with.
+_MOST_DIGITS = 17
+
+
+def format_score(value: float, keep: tuple[float, ...] = (), *, signed: bool = True) -> str:
+    """A score or score difference with three significant figures, more when needed.
+
+    Parameters
+    ----------
+    value : float
+        A finite number.
+    keep : tuple of float
+        Numbers (0 and the margins) that the printed value must stay on the same side of, and
+        equal only when it is equal.
+    signed : bool
+        Write "+" before positive numbers (differences); False for means.
+
+    Examples
+    --------
+    >>> format_score(0.01234), format_score(-12.345), format_score(0.0)
+    ('+0.0123', '-12.3', '0')
+    >>> format_score(-0.0500004, keep=(-0.05,))
+    '-0.0500004'
+    >>> format_score(1234.5, signed=False), format_score(3e-9)
+    ('1234', '+3.00e-09')
+    """
+    if not math.isfinite(value):
+        raise CalculatorError(f"`value` must be a finite number, but got {value!r}.")
+    if value == 0:
+        return "0"
+    bounds = (0.0, *keep)
+    for digits in range(3, _MOST_DIGITS + 1):
+        text = _significant(value, digits, signed)
+        shown = float(text)
+        if all(_side(shown, bound) == _side(value, bound) for bound in bounds):
+            return text
+    return repr(value) if not signed or value < 0 else f"+{value!r}"
+
+
+def _significant(value: float, digits: int, signed: bool) -> str:
+    sign = "+" if signed else ""
+    exponent = math.floor(math.log10(abs(value)))
+    if exponent < -4 or exponent >= 15:
+        return f"{value:{sign}.{digits - 1}e}"
+    decimals = max(0, digits - 1 - exponent)
+    return f"{value:{sign}.{decimals}f}"
+
+
+def _side(value: float, bound: float) -> int:
+    return (value > bound) - (value < bound)
+
+
+def format_probability(better: BetterProbability) -> str:
+    """P(B better) as the page and the command line print it: a percentage, never 0% or 100%
+    (under the Jeffreys prior neither is ever exact), and never a run of nines.
+
+    Examples
+    --------
+    >>> from calculator.posterior import probability_b_better
+    >>> format_probability(probability_b_better(5, 15))
+    '98.9%'
+    >>> format_probability(probability_b_better(0, 50))
+    '> 99.9999%'
+    >>> format_probability(probability_b_better(50, 0))
+    '< 0.0001%'
+    """
+    if better.probability_A_better < 1e-6:
+        return "> 99.9999%"
+    if better.probability_B_better < 1e-6:
+        return "< 0.0001%"
+    return format_percent(better.probability_B_better)

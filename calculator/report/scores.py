@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from calculator.formatting import format_confidence, format_p_equals, plural
-from calculator.scores.numbers import format_score
+from calculator.report.formatting import format_confidence, format_p_equals, format_score, plural
 
 if TYPE_CHECKING:
     from calculator.scores.bootstrap import BootstrapInterval
     from calculator.scores.compare import ScoresComparison
+    from calculator.scores.margin import MarginDecision
     from calculator.scores.signedrank import SignedRankTest
     from calculator.scores.signflip import SignFlipTest
     from calculator.scores.ttest import PairedTTest
@@ -22,6 +22,7 @@ __all__ = [
     "bootstrap_sentence",
     "exclusion_sentence",
     "headline",
+    "margin_sentence",
     "permutation_words",
     "scores_report",
     "signed_rank_sentence",
@@ -40,10 +41,10 @@ _REASONS = {
 }
 
 
-def scores_report(result: ScoresComparison, constant: bool) -> str:
+def scores_report(result: ScoresComparison) -> str:
     """The whole report: headline, the other figures, exclusions, and the margin's answer."""
     sentences = [headline(result)]
-    if result.statistic == 0 and constant:
+    if result.statistic == 0 and result.constant:
         name_a, name_b = result.names
         sentences.append(
             f"{name_a} and {name_b} have the same score on every case, so no case tells them "
@@ -173,3 +174,47 @@ def exclusion_sentence(excluded: dict[str, int], rows: int) -> str | None:
         return None
     left = sum(excluded.values())
     return f"{plural(left, 'row')} of {rows:,} left out: {', '.join(parts)}."
+
+
+def margin_sentence(decision: MarginDecision) -> str:
+    """Non-inferiority of B on the mean score in words, by where the t interval lies."""
+    name_a, name_b = decision.names
+    margin = decision.margin
+    delta = f"{margin:g}"
+    if decision.outcome == "undetermined":
+        return (
+            f"Non-inferiority of {name_b} at a margin of {delta} is not decided: the paired t "
+            f"interval it rests on is undefined: {decision.undefined}."
+        )
+    keep = (-margin, 0.0)
+    low = format_score(decision.low, keep)  # type: ignore[arg-type]
+    high = format_score(decision.high, keep)  # type: ignore[arg-type]
+    interval = (
+        f"the {format_confidence(decision.confidence_level)} t interval for {name_b}'s mean "
+        f"score minus {name_a}'s, {low} to {high},"
+    )
+    test = (
+        "one-sided paired t test of non-inferiority, "
+        f"{format_p_equals(decision.pvalue, alpha=decision.alpha)}, α = {decision.alpha:g}"
+    )
+    if decision.outcome == "non-inferior":
+        return (
+            f"These cases show that {name_b} is not worse than {name_a} by more than {delta}: "
+            f"{interval} lies above -{delta} ({test})."
+        )
+    if decision.outcome == "worse-beyond-margin":
+        return (
+            f"These cases show that {name_b} is worse than {name_a} by more than {delta}: "
+            f"{interval} lies entirely below -{delta} ({test})."
+        )
+    if decision.outcome == "worse-unsettled":
+        return (
+            f"These cases show that {name_b} is worse than {name_a}, by an amount they do not "
+            f"settle: {interval} lies below 0 but reaches across -{delta}, so {name_b} is not "
+            f"shown non-inferior at a margin of {delta} ({test})."
+        )
+    return (
+        f"{name_b} is not shown to be non-inferior to {name_a} at a margin of {delta}: "
+        f"{interval} reaches below -{delta} and up to 0 or above ({test}). No difference is "
+        f"shown either way; these cases cannot rule out a drop of {delta} or more."
+    )

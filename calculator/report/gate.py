@@ -1,0 +1,112 @@
+"""The release gate's verdict in words: ``cases --fail-if-worse`` on a table and on scores.
+
+The gate's decision is :func:`calculator.release.gate_fails` (pass/fail cases) or
+:func:`calculator.release.scores_gate_fails` (scores); this module says what it decided and
+why, for the command line, the harness-log report and the JSON's readers alike.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from calculator.rejection import smallest_pvalue
+from calculator.release import gate_fails, scores_gate_fails
+from calculator.report.formatting import format_p_equals, format_pvalue, plural, points_of
+
+if TYPE_CHECKING:
+    from calculator.analysis import Analysis
+    from calculator.scores import ScoresComparison
+
+__all__ = ["gate_verdict", "scores_gate_verdict"]
+
+
+def gate_verdict(analysis: Analysis, alpha: float) -> str:
+    """The gate's verdict on a table, decided and worded from ``analysis.decision`` (with
+    clusters, the cluster-aware test).
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> gate_verdict(analyze(60, 15, 5, 20), 0.05)
+    'FAIL: B is worse than A at alpha = 0.05 (two-sided exact McNemar test, p = 0.041)'
+    >>> gate_verdict(analyze(10, 0, 0, 0, margin=0.01), 0.05)
+    'FAIL: B is not shown non-inferior to A at a margin of 1 point (p = 0.375 > α = 0.05)'
+    """
+    decision = analysis.decision
+    if decision.question in ("non-inferior", "worse"):
+        return _one_sided_verdict(analysis)
+    name_a, name_b = analysis.names
+    worse = gate_fails(analysis)
+    verdict = f"FAIL: {name_b} is worse" if worse else f"pass: {name_b} is not shown worse"
+    test = (
+        decision.test.replace(", doubled tail", "")
+        if decision.test.startswith("two-sided")
+        else f"two-sided {decision.test}"
+    )
+    m = analysis.table.discordant
+    clustered = decision.interval_method == "cluster-robust"
+    # smallest_pvalue is a power of two, exact in floating point: this comparison is the rule.
+    vacuous = (
+        ""
+        if worse or clustered or smallest_pvalue(m, analysis.convention) <= alpha
+        else f"; with {plural(m, 'discordant pair')} no split could fail it"
+    )
+    return (
+        f"{verdict} than {name_a} at alpha = {alpha:g} ({test}, "
+        f"{format_p_equals(decision.pvalue, decision.log10_pvalue, alpha=alpha)}){vacuous}"
+    )
+
+
+def _one_sided_verdict(analysis: Analysis) -> str:
+    """With a margin (pass only when B is shown non-inferior) or the question "worse" (fail
+    when B is shown worse): the verdict with the reason."""
+    decision = analysis.decision
+    name_a, name_b = analysis.names
+    p_text = format_pvalue(decision.pvalue, decision.log10_pvalue, alpha=decision.alpha)
+    side = "≤" if decision.reject else ">"
+    shown = "shown" if decision.reject else "not shown"
+    if decision.question == "non-inferior":
+        margin = points_of(decision.margin or 0.0)
+        reason = f"{name_b} is {shown} non-inferior to {name_a} at a margin of {margin}"
+    else:
+        reason = f"{name_b} is {shown} worse than {name_a} by the one-sided exact test"
+    verdict = "FAIL" if gate_fails(analysis) else "pass"
+    return f"{verdict}: {reason} (p = {p_text} {side} α = {decision.alpha:g})"
+
+
+def scores_gate_verdict(result: ScoresComparison, alpha: float) -> str:
+    """The gate's verdict on per-case scores, worded from its test.
+
+    Examples
+    --------
+    >>> from calculator.scores import compare_scores
+    >>> a, b = [0.9, 0.8, 0.75, 1.0, 0.6, 0.7], [0.5, 0.4, 0.35, 0.6, 0.2, 0.3]
+    >>> scores_gate_verdict(compare_scores(a, b), 0.05)  # doctest: +NORMALIZE_WHITESPACE
+    'FAIL: B is worse than A at alpha = 0.05 (two-sided sign-flip permutation test,
+    p = 0.031)'
+    """
+    name_a, name_b = result.names
+    fails = scores_gate_fails(result, alpha)
+    if result.margin is not None:
+        shown = "not shown" if fails else "shown"
+        verdict = "FAIL" if fails else "pass"
+        decided = result.margin
+        p = (
+            "t undefined"
+            if decided.pvalue is None
+            else format_p_equals(decided.pvalue, alpha=alpha)
+        )
+        return (
+            f"{verdict}: {name_b} is {shown} non-inferior to {name_a} at a margin of "
+            f"{decided.margin:g} (one-sided paired t test, {p}, alpha = {alpha:g})"
+        )
+    verdict = f"FAIL: {name_b} is worse" if fails else f"pass: {name_b} is not shown worse"
+    sides = "two-sided" if result.alternative == "two-sided" else "one-sided"
+    if result.permutation is not None:
+        shown = format_p_equals(result.pvalue, alpha=alpha)
+        test = f"{sides} sign-flip permutation test, {shown}"
+    else:
+        t = result.t_test
+        shown = "t undefined" if t.pvalue is None else format_p_equals(t.pvalue, alpha=alpha)
+        test = f"{sides} paired t test, {shown}"
+    return f"{verdict} than {name_a} at alpha = {alpha:g} ({test})"

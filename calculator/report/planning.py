@@ -1,0 +1,81 @@
+"""The sentences of the planning results: a power plan and a non-inferiority plan, each in a
+sentence to paste into a design document (``PowerPlan.sentence()``,
+``NonInferiorityPlan.sentence()``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from calculator.report.formatting import format_percent, format_points, points_of
+
+if TYPE_CHECKING:
+    from calculator.planning.design import PowerPlan
+    from calculator.planning.noninferiority import NonInferiorityPlan
+
+__all__ = ["noninferiority_plan_sentence", "power_plan_sentence"]
+
+
+def _cases(n: int) -> str:
+    return "1 paired case" if n == 1 else f"{n:,} paired cases"
+
+
+def power_plan_sentence(plan: PowerPlan) -> str:
+    """The power plan in a sentence, to paste into a design document."""
+    test = "exact McNemar test" if plan.test == "exact" else "McNemar chi-square test"
+    assumption = (
+        f"if only A passes {format_percent(plan.p10)} of cases and only B passes "
+        f"{format_percent(plan.p01)} (a difference A - B of "
+        f"{format_points(plan.difference)} points, "
+        f"disagreement on {format_percent(plan.disagreement)})"
+    )
+    if plan.solved_for == "n":
+        text = (
+            f"With {_cases(plan.n)}, a two-sided {test} at alpha = {plan.alpha:g} has "
+            f"{format_percent(plan.power)} power {assumption}; Connor's approximation gives "
+            f"{plan.connor_n:,}."
+        )
+        if plan.non_monotone:
+            text += (
+                f" Because the test is discrete, some larger samples have less power; from "
+                f"{plan.stable_n:,} cases on, power stays at or above "
+                f"{format_percent(plan.target_power)}."
+            )
+        return text
+    text = (
+        f"With {_cases(plan.n)}, a two-sided {test} at alpha = {plan.alpha:g} has "
+        f"{format_percent(plan.power)} power {assumption}."
+    )
+    if plan.minimum_detectable_difference is not None:
+        text += (
+            f" At that disagreement, the smallest difference detected with "
+            f"{format_percent(plan.target_power)} power is "
+            f"{format_points(plan.minimum_detectable_difference).lstrip('+')} points."
+        )
+    return text
+
+
+def noninferiority_plan_sentence(plan: NonInferiorityPlan) -> str:
+    """The non-inferiority plan in a sentence a protocol can quote: the cases, the margin, the
+    test and its one-sided level, the assumed cell probabilities and the exact power.
+
+    Examples
+    --------
+    >>> from calculator.planning import noninferiority_plan
+    >>> print(noninferiority_plan_sentence(noninferiority_plan(p10=0.1, p01=0.1, margin=0.05)))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Both systems are run on the same 501 cases, and B is declared no worse than A by more than
+    5 points (non-inferior) if Tango's score test for paired proportions rejects
+    H0: pB - pA <= -5 points at one-sided α = 0.05. Assuming only A passes 10.0% of cases and
+    only B passes 10.0% (B - A = 0.0 points), the test's exact power is 80.0%.
+    """
+    margin = points_of(plan.margin)
+    cases = "1 case" if plan.n == 1 else f"{plan.n:,} cases"
+    return (
+        f"Both systems are run on the same {cases}, and B is declared no worse than A "
+        f"by more than {margin} (non-inferior) if Tango's score test for paired proportions "
+        f"rejects H0: pB - pA <= -{margin} at one-sided α = {plan.alpha:g}. Assuming only A "
+        f"passes {format_percent(plan.p10)} of cases and only B passes "
+        f"{format_percent(plan.p01)} (B - A = {format_points(plan.difference)} points), the "
+        f"test's exact power is {format_percent(plan.power)}."
+    )

@@ -1,0 +1,163 @@
+"""Numbers and words apart: the statistics compute numbers only, and every sentence of a result
+is built by the one report package (`calculator.report`), which the page, the command line and
+the JSON all quote."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import json
+import pathlib
+
+import pytest
+
+import calculator
+from calculator import analyze, decide
+from calculator.cli import main
+from calculator.planning import noninferiority_plan, plan
+from calculator.report import analysis as analysis_words
+from calculator.report import decision as decision_words
+from calculator.report import planning as planning_words
+from calculator.report import scores as scores_words
+from calculator.scores import compare_scores
+from calculator.table import PairedTable
+
+REPORT = pathlib.Path(calculator.__file__).parent / "report"
+SCORES_A = [0.9, 0.8, 0.75, 1.0, 0.6, 0.7]
+SCORES_B = [0.7, 0.8, 0.5, 0.9, 0.4, 0.65]
+
+
+def _refuse(*_: object, **__: object) -> str:
+    raise AssertionError("words were built while computing the numbers")
+
+
+def test_computing_builds_no_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The word builders are replaced by a function that fails: computing every result must not
+    # call them; only reading .report or .sentence does.
+    for module, name in [
+        (analysis_words, "analysis_report"),
+        (decision_words, "decision_sentence"),
+        (scores_words, "scores_report"),
+        (scores_words, "margin_sentence"),
+        (planning_words, "power_plan_sentence"),
+        (planning_words, "noninferiority_plan_sentence"),
+    ]:
+        monkeypatch.setattr(module, name, _refuse)
+    monkeypatch.setattr("calculator.analysis.analysis_report", _refuse)
+    monkeypatch.setattr("calculator.decision.decision_sentence", _refuse)
+    monkeypatch.setattr("calculator.scores.compare.scores_report", _refuse)
+    monkeypatch.setattr("calculator.scores.margin.margin_sentence", _refuse)
+    analysis = analyze(60, 15, 5, 20, margin=0.02, gates=3)
+    assert analysis.decision.question == "non-inferior"
+    scores = compare_scores(SCORES_A, SCORES_B, margin=0.1)
+    assert scores.margin is not None and scores.margin.outcome in ("not-shown", "worse-unsettled")
+    assert plan(p10=0.1, p01=0.05).n > 0
+    assert noninferiority_plan(p10=0.05, p01=0.05, margin=0.05).n > 0
+    with pytest.raises(AssertionError, match="words were built"):
+        analysis.report  # noqa: B018 - the property is what builds the words
+
+
+@pytest.mark.parametrize(
+    ("result_type", "words"),
+    [
+        (calculator.Analysis, {"report", "reconciliation"}),
+        (calculator.Decision, {"sentence"}),
+        (calculator.scores.ScoresComparison, {"report"}),
+        (calculator.scores.MarginDecision, {"sentence"}),
+    ],
+)
+def test_results_hold_no_sentences(result_type: type, words: set[str]) -> None:
+    fields = {field.name for field in dataclasses.fields(result_type)}
+    assert not fields & words
+    for name in words:
+        assert isinstance(getattr(result_type, name), property)
+
+
+@pytest.mark.parametrize(
+    ("table", "options"),
+    [
+        ((60, 15, 5, 20), {}),
+        ((70, 4, 12, 14), {}),  # the interval and the exact test disagree: a reconciliation
+        ((60, 5, 15, 20), {"alternative": "greater"}),
+        ((60, 15, 5, 20), {"margin": 0.02}),
+        ((0, 3, 1, 0), {"gates": 4, "framing": "correct"}),
+    ],
+)
+def test_the_words_are_the_report_packages(table: tuple[int, ...], options: dict) -> None:
+    analysis = analyze(*table, **options)
+    assert analysis.report == analysis_words.analysis_report(analysis)
+    assert analysis.decision.sentence == decision_words.decision_sentence(analysis.decision)
+    data = analysis.to_dict()
+    assert data["report"] == analysis.report
+    assert data["decision"]["sentence"] == analysis.decision.sentence
+    assert data["reconciliation"] == analysis.reconciliation
+    if table == (70, 4, 12, 14):
+        assert analysis.reconciliation is not None
+
+
+def test_the_command_line_prints_the_same_words(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["table", "60", "15", "5", "20", "--margin", "0.02", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    analysis = analyze(60, 15, 5, 20, margin=0.02)
+    assert printed["report"] == analysis_words.analysis_report(analysis)
+    assert printed["decision"]["sentence"] == decision_words.decision_sentence(analysis.decision)
+
+
+def test_decide_words_its_own_context() -> None:
+    # decide() alone, without analyze(): the sentence takes the names and framing it was given.
+    table = PairedTable(60, 15, 5, 20)
+    difference = calculator.difference_interval(60, 15, 5, 20)
+    decision = decide(table, difference, margin=0.02, names=("old", "new"), framing="correct")
+    assert decision.names == ("old", "new") and decision.table == table
+    assert decision.sentence.startswith("new is not shown to be non-inferior to old")
+    assert "new's accuracy minus old's" in decision.sentence
+    assert "sentence" in decision.to_dict() and "names" not in decision.to_dict()
+
+
+def test_scores_json_keys_are_unchanged() -> None:
+    margin = compare_scores(SCORES_A, SCORES_B, margin=0.1).margin
+    assert margin is not None
+    assert list(margin.to_dict()) == [
+        "margin",
+        "outcome",
+        "non_inferior",
+        "estimate",
+        "low",
+        "high",
+        "confidence_level",
+        "pvalue",
+        "alpha",
+        "sentence",
+        "of",
+    ]
+
+
+def test_setting_a_sentence_is_refused() -> None:
+    analysis = analyze(60, 15, 5, 20)
+    for result, name in [
+        (analysis, "report"),
+        (analysis.decision, "sentence"),
+        (compare_scores(SCORES_A, SCORES_B), "report"),
+    ]:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(result, name, "changed")
+
+
+def _imports(path: pathlib.Path) -> set[str]:
+    modules = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            modules |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            modules.add(node.module)
+    return modules
+
+
+@pytest.mark.parametrize("path", sorted(REPORT.glob("*.py")), ids=lambda p: p.name)
+def test_the_report_package_computes_no_statistic(path: pathlib.Path) -> None:
+    # Words only: no numerical library, no command line, no page; a sentence that needs a
+    # statistic takes it from the result it words.
+    for module in _imports(path):
+        top = module.split(".")[0]
+        assert top not in {"numpy", "scipy", "pandas", "streamlit", "altair", "ui"}, module
+        assert not module.startswith("calculator.cli"), module
