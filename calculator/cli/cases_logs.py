@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from calculator.cli.arguments import UsageError
 from calculator.cli.cases_scores import ANALYSED_AS_PASS_FAIL
 from calculator.cli.output import print_json, print_lines
+from calculator.errors import CalculatorError
 from calculator.report.formatting import format_p_equals
 
 if TYPE_CHECKING:
@@ -258,7 +259,10 @@ def compare_logs(args: argparse.Namespace) -> int:
         allow_exclusions=args.allow_exclusions,
     )
     if cases.n == 0:
-        raise ValueError("the logs share no question with a usable outcome in every one")
+        raise CalculatorError(
+            f"{', '.join(map(str, args.files))}: the logs share no question with a usable "
+            "outcome in every one"
+        )
     result = cases.compare(alpha=args.alpha, adjust=args.adjust, ci_method=args.ci_method)
     if args.json:
         payload = build_payload(cases, result)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from calculator.cli.arguments import UsageError
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import check_gate_margin, question_arguments
+from calculator.errors import CalculatorError
 from calculator.release import scores_gate_fails
 from calculator.report.formatting import plural
 from calculator.report.gate import scores_gate_verdict
@@ -105,7 +106,10 @@ def run_scores(
         first, second, columns, id_column=id_column, group_column=args.group_column
     )
     if cases.n == 0:
-        raise ValueError(f"no usable cases: {cases.rows_read:,} rows read, none with two scores")
+        raise CalculatorError(
+            f"{' + '.join(cases.files)}: no usable cases: {cases.rows_read:,} rows read, none "
+            f"with a score in both {columns[0]!r} and {columns[1]!r}"
+        )
     a, b, clusters = paired_scores_of(cases)
     result = compare_scores(a, b, clusters=clusters, names=cases.names, **options)
     if args.json:

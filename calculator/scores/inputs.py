@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from calculator._validation import check_choice, check_probability, message
-from calculator.errors import CalculatorError
+from calculator.errors import CalculatorError, CalculatorTypeError
 from calculator.mcnemar import ALTERNATIVES
 
 __all__ = [
@@ -208,7 +208,7 @@ def paired_scores(
 
 def _as_scores(values: object, name: str) -> np.ndarray:
     if isinstance(values, str | bytes) or not hasattr(values, "__len__"):
-        raise TypeError(message(name, "a sequence of numbers", values))
+        raise CalculatorTypeError(message(name, "a sequence of numbers", values))
     if len(values) > MAX_SCORES:
         raise CalculatorError(
             message(name, f"at most {MAX_SCORES:,} scores", f"{len(values):,} scores")
@@ -223,12 +223,12 @@ def _as_scores(values: object, name: str) -> np.ndarray:
         listed = [math.nan if _is_missing(v) else v for v in array.tolist()]
         for index, value in enumerate(listed):
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
-                raise TypeError(
+                raise CalculatorTypeError(
                     f"`{name}` must hold numbers, but row {index + 1:,} holds {value!r}."
                 )
         array = np.array(listed, dtype=float)
     elif array.dtype.kind not in "iuf":
-        raise TypeError(message(name, "a sequence of numbers", values))
+        raise CalculatorTypeError(message(name, "a sequence of numbers", values))
     return array.astype(float, copy=False)
 
 
@@ -240,7 +240,9 @@ def _is_missing(value: object) -> bool:
 def _cluster_labels(clusters: object, rows: int) -> tuple[np.ndarray, np.ndarray]:
     """The labels as an array and a mask of the missing ones (None, NaN)."""
     if isinstance(clusters, str | bytes) or not hasattr(clusters, "__len__"):
-        raise TypeError(message("clusters", "a sequence of labels, one per row", clusters))
+        raise CalculatorTypeError(
+            message("clusters", "a sequence of labels, one per row", clusters)
+        )
     labels = np.asarray(clusters)
     if labels.ndim != 1 or labels.size != rows:
         raise CalculatorError(
@@ -330,7 +332,7 @@ def check_margin(margin: object) -> float | None:
         return None
     allowed = "None or a positive finite number (in the scores' units)"
     if isinstance(margin, bool) or not isinstance(margin, numbers.Real):
-        raise TypeError(message("margin", allowed, margin))
+        raise CalculatorTypeError(message("margin", allowed, margin))
     value = float(margin)
     if not (math.isfinite(value) and value > 0):
         raise CalculatorError(message("margin", allowed, margin))

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from calculator._validation import message
-from calculator.errors import CalculatorError
+from calculator.errors import CalculatorError, CalculatorTypeError
 
 __all__ = [
     "DEFAULT_RESAMPLES",
@@ -57,7 +57,7 @@ def check_resamples(resamples: object) -> int | None:
         if isinstance(resamples, float) and resamples.is_integer():
             resamples = int(resamples)
         else:
-            raise TypeError(message("resamples", allowed, resamples))
+            raise CalculatorTypeError(message("resamples", allowed, resamples))
     if not MIN_RESAMPLES <= int(resamples) <= MAX_RESAMPLES:
         raise CalculatorError(message("resamples", allowed, resamples))
     return int(resamples)
@@ -67,7 +67,7 @@ def check_seed(seed: object) -> int:
     """A non-negative integer seed of the random generator."""
     allowed = "a non-negative integer"
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(message("seed", allowed, seed))
+        raise CalculatorTypeError(message("seed", allowed, seed))
     if int(seed) < 0:
         raise CalculatorError(message("seed", allowed, seed))
     return int(seed)

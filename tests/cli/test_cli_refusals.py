@@ -98,3 +98,43 @@ def test_a_case_file_error_is_a_calculator_error():
     from calculator.cases import CaseFileError
 
     assert issubclass(CaseFileError, CalculatorError)
+
+
+def test_a_scores_file_with_no_pair_of_scores_is_refused_naming_file_and_columns(
+    tmp_path, capsys
+):
+    # Every row lacks one of the two scores: the input's fault (exit 2), not a bug (exit 3).
+    path = tmp_path / "scores.csv"
+    path.write_text("id,a,b\n1,0.5,\n2,,0.7\n3,0.2,\n")
+    assert main(["cases", str(path), "--a", "a", "--b", "b"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "internal error" not in err
+    assert "scores.csv" in err and "3 rows read" in err and "'a' and 'b'" in err
+
+
+def _raises_of(path) -> list[tuple[int, str]]:
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            called = node.exc.func
+            if isinstance(called, ast.Name) and called.id in ("ValueError", "TypeError"):
+                found.append((node.lineno, called.id))
+    return found
+
+
+def test_the_library_refuses_only_with_calculator_errors():
+    # A bare ValueError or TypeError would reach the command line as a bug (exit 3); every
+    # refusal is a CalculatorError or a subclass (CalculatorTypeError is also a TypeError).
+    import pathlib
+
+    import calculator
+
+    root = pathlib.Path(calculator.__file__).parent
+    bare = {
+        str(path.relative_to(root)): raises
+        for path in sorted(root.rglob("*.py"))
+        if (raises := _raises_of(path))
+    }
+    assert bare == {}
