@@ -7,16 +7,16 @@ Contents, in reading order:
 - :mod:`calculator.intervals`: confidence intervals for the pass-rate difference
   (:mod:`calculator.fay_lumbard`: the one compatible with the exact test).
 - :mod:`calculator.odds_ratio`: the matched-pairs odds ratio b/c, exact and mid-p intervals.
-- :mod:`calculator.report.reconcile`: the sentence when the interval and the test disagree.
 - :mod:`calculator.gates`: false-alarm rates of several release gates, Bonferroni and Sidak.
 - :mod:`calculator.sweep`: p-values as the both-pass count moves (behind the chart).
 - :mod:`calculator.noninferiority`: Tango's score test against a margin (non-inferiority,
   superiority by a margin, equivalence).
 - :mod:`calculator.posterior`: the posterior probability that B is better (Jeffreys prior).
 - :mod:`calculator.decision`: the release question ("is B better?", "no worse by more than
-  a margin?", ...) answered by one test, its interval and a sentence.
-- :mod:`calculator.analysis`: ``analyze``, every figure for one table, and the report.
-- :mod:`calculator.report.formatting`: numbers for reading.
+  a margin?", ...) answered by one test and its interval.
+- :mod:`calculator.analysis`: ``analyze``, every figure for one table.
+- :mod:`calculator.report`: every sentence of a result (the report, the decision's answer, the
+  caveats) and numbers for reading; the results reach it through ``report`` and ``sentence``.
 - :mod:`calculator.cases`: per-case files in, a paired table and the changed cases out
   (pandas is imported only when a file is read).
 - :mod:`calculator.clustered`: McNemar's test for clustered cases (Durkalski et al. 2003).
@@ -25,7 +25,7 @@ Contents, in reading order:
 - :mod:`calculator.scores`: per-case scores compared (mean difference, t, sign-flip, Wilcoxon).
 - :mod:`calculator.teaching`: the null distribution of the split, operating characteristics at
   n pairs, and what pairing buys (the margin sweep).
-- :mod:`calculator.release`: the release gate (``is_worse``) and the cluster sentence.
+- :mod:`calculator.release`: the release gates on a table and on scores (``gate_fails``).
 - :mod:`calculator.cli`: the command line, ``python -m calculator`` (installed: ``mcnemar``).
 
 The names below are the library's public surface, grouped as the README presents them; everything
