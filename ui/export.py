@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from calculator import Analysis, Decision
+from calculator.report.analysis import labelled_report
 
 __all__ = [
     "answering",
@@ -42,24 +43,9 @@ def answering(analysis: Analysis, decision: Decision | None) -> Analysis:
 
 
 def report_text(analysis: Analysis) -> str:
-    """The paste-ready report: the analysis's report, then the question its decision answers,
-    the margin and the answer, when the question is not the report's own (two-sided
-    "different"), so that a pasted report never answers another question than the page.
-
-    Examples
-    --------
-    >>> from calculator import analyze
-    >>> report_text(analyze(60, 15, 5, 20)) == analyze(60, 15, 5, 20).report
-    True
-    >>> text = report_text(analyze(60, 5, 15, 20, question="non-inferior", margin=0.02))
-    >>> "Question: non-inferior, margin 2 points: " in text
-    True
-    """
-    decision = analysis.decision
-    if decision.question == "different" and decision.margin is None:
-        return analysis.report
-    margin = "" if decision.margin is None else f", margin {decision.margin * 100:g} points"
-    return f"{analysis.report}\n\nQuestion: {decision.question}{margin}: {decision.sentence}"
+    """The paste-ready report answering the page's question
+    (:func:`calculator.report.analysis.labelled_report`)."""
+    return labelled_report(analysis)
 
 
 def export_dict(analysis: Analysis) -> dict[str, object]:

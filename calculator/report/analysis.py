@@ -22,6 +22,7 @@ from calculator.report.formatting import (
     format_points,
     method_words,
     plural,
+    points_of,
 )
 from calculator.report.reconcile import reconciliation
 from calculator.table import PairedTable
@@ -29,12 +30,12 @@ from calculator.table import PairedTable
 if TYPE_CHECKING:
     from calculator.analysis import Analysis
 
-__all__ = ["analysis_report", "build_report"]
+__all__ = ["analysis_report", "build_report", "figures_report", "labelled_report"]
 
 
 def analysis_report(analysis: Analysis) -> str:
-    """The whole report of `analysis`: :func:`build_report`, then the decision's sentence when
-    it says more than the report (a one-sided or margin question, or clusters).
+    """The whole report of `analysis`: :func:`figures_report`, then the decision's sentence when
+    it says more than the figures (a one-sided or margin question, or clusters).
 
     Examples
     --------
@@ -42,6 +43,43 @@ def analysis_report(analysis: Analysis) -> str:
     >>> analysis_report(analyze(60, 15, 5, 20))[:46]
     'A passes 75 of 100 cases (75.0%) and B passes '
     """
+    figures, decision = figures_report(analysis), analysis.decision
+    # With no discordant pair and no margin the decision only restates the figures' sentence.
+    if decision.clusters is not None or (
+        decision.question != "different"
+        and (analysis.table.discordant or decision.margin is not None)
+    ):
+        return f"{figures} {decision_sentence(decision)}"
+    return figures
+
+
+def labelled_report(analysis: Analysis) -> str:
+    """The paste-ready report of the downloads: :func:`figures_report`, then the question the
+    decision answers, its margin and the answer, when the question is not the figures' own
+    (two-sided "different"), so that a pasted report never answers another question than the
+    page it came from.
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> labelled_report(analyze(60, 15, 5, 20)) == analyze(60, 15, 5, 20).report
+    True
+    >>> text = labelled_report(analyze(60, 5, 15, 20, question="non-inferior", margin=0.02))
+    >>> "Question: non-inferior, margin 2 points: These cases show" in text
+    True
+    """
+    decision = analysis.decision
+    if decision.question == "different" and decision.margin is None:
+        return analysis_report(analysis)
+    margin = "" if decision.margin is None else f", margin {points_of(decision.margin)}"
+    question = f"Question: {decision.question}{margin}: {decision_sentence(decision)}"
+    return f"{figures_report(analysis)}\n\n{question}"
+
+
+def figures_report(analysis: Analysis) -> str:
+    """The report's figures without the decision's answer: :func:`build_report` (the rates, the
+    difference, the tests, the caveats and the gates), and with clusters the note that these
+    figures count cases as independent."""
     decision = analysis.decision
     # "No split can reach alpha" is about the two-sided test: not said beside a one-sided or
     # margin decision that reaches it.
@@ -57,13 +95,7 @@ def analysis_report(analysis: Analysis) -> str:
         few_pairs=two_sided_caveat,
     )
     if decision.clusters is not None:
-        note = unclustered_figures_note(decision.clusters)
-        return f"{report} {note} {decision_sentence(decision)}"
-    # With no discordant pair and no margin the decision only restates the report's sentence.
-    if decision.question != "different" and (
-        analysis.table.discordant or decision.margin is not None
-    ):
-        return f"{report} {decision_sentence(decision)}"
+        return f"{report} {unclustered_figures_note(decision.clusters)}"
     return report
 
 

@@ -21,6 +21,7 @@ from ui.export import (
     answering,
     escape_spreadsheet_cell,
     export_dict,
+    report_text,
     results_csv,
     results_json,
     to_escaped_csv,
@@ -158,3 +159,17 @@ def test_the_downloads_carry_the_question_the_margin_and_the_answer():
     assert json.loads(results_json(exported))["decision"]["reject"] == asked.reject
     # No question asked (a table the question cannot take): the analysis as it is.
     assert answering(table, None) is table
+
+
+@pytest.mark.parametrize(
+    ("question", "margin"), [("non-inferior", 0.02), ("better", None), ("equivalent", 0.05)]
+)
+def test_the_pasted_report_gives_the_answer_once(question, margin):
+    # The page's analysis answers its default question; the downloads answer the page's. The
+    # answer is written once, after its question, never also inside the figures before it.
+    table = analyze(60, 5, 15, 20)
+    asked = decide(table.table, table.difference, question=question, margin=margin, alpha=0.05)
+    text = report_text(answering(table, asked))
+    assert text.count(asked.sentence) == 1
+    figures, _, answer = text.partition("\n\nQuestion: ")
+    assert asked.sentence not in figures and answer.endswith(asked.sentence)
