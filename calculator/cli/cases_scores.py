@@ -15,7 +15,8 @@ non-inferior); its margin is at most half the range the scores span (B's mean ca
 further below A's than that range, so a margin as large asks nothing of B).
 
 A refusal of :func:`calculator.compare_scores` (scores too large to compute with, say) names the
-file(s) and the columns, as the other refusals of a per-case file do (:func:`scores_source`).
+file(s) and the columns, as the other refusals of a per-case file do
+(:func:`calculator.cases.scores_input.compare_case_scores`).
 """
 
 from __future__ import annotations
@@ -47,7 +48,6 @@ __all__ = [
     "run_scores",
     "score_options",
     "scores_columns",
-    "scores_source",
     "threshold_columns",
 ]
 
@@ -104,8 +104,11 @@ def run_scores(
     columns: tuple[str, str],
 ) -> int:
     """Compare the score columns; print the report or JSON; return the exit status."""
-    from calculator.cases.scores_input import load_score_cases, paired_scores_of
-    from calculator.scores import compare_scores
+    from calculator.cases.scores_input import (
+        compare_case_scores,
+        load_score_cases,
+        paired_scores_of,
+    )
 
     options = score_options(args)
     id_column = args.id_column
@@ -121,13 +124,10 @@ def run_scores(
             f"{' + '.join(cases.files)}: no usable cases: {cases.rows_read:,} rows read, none "
             f"with a score in both {columns[0]!r} and {columns[1]!r}"
         )
-    a, b, clusters = paired_scores_of(cases)
+    scores = paired_scores_of(cases)
     if args.fail_if_worse:
-        check_score_gate_margin(options["margin"], a, b)
-    try:
-        result = compare_scores(a, b, clusters=clusters, names=cases.names, **options)
-    except CalculatorError as error:  # a refusal of these scores: say whose
-        raise CalculatorError(f"{scores_source(cases)}: {error}") from None
+        check_score_gate_margin(options["margin"], *scores[:2])
+    result = compare_case_scores(cases, scores, **options)  # its refusals name the file
     if args.json:
         print_json(
             {
@@ -170,17 +170,10 @@ def score_options(args: argparse.Namespace) -> dict[str, object]:
     }
 
 
-def scores_source(cases: PairedCases) -> str:
-    """The file(s) and the columns compared, as the input line and the refusals name them:
-    ``a.csv (A = 'old', B = 'new', id = 'id')``."""
-    columns = f"A = {cases.outcome_columns[0]!r}, B = {cases.outcome_columns[1]!r}"
-    if cases.id_column:
-        columns += f", id = {cases.id_column!r}"
-    return f"{' + '.join(cases.files)} ({columns})"
-
-
 def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace) -> list[str]:
     """Input, then the headline (mean difference, interval, permutation p), then the rest."""
+    from calculator.cases.scores_input import scores_source
+
     lines = [
         f"input     {scores_source(cases)}",
         f"rows      {cases.rows_read:,} read, {cases.rows_used:,} used, "
