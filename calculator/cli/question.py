@@ -173,10 +173,10 @@ def score_margin_value(text: str) -> float:
     --------
     >>> score_margin_value("2"), score_margin_value("0.05")
     (2.0, 0.05)
-    >>> score_margin_value("2pt")
+    >>> score_margin_value("2pt")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    calculator.cli.arguments.UsageError: --margin '2pt' has a unit, but on scores the margin is a plain number in the scores' own units (--margin 2 for 2 BLEU on a 0-100 scale); pt, %, points are for pass rates
+    calculator.cli.arguments.UsageError: --margin '2pt' has a unit, but on scores the margin ...
     """
     stripped = text.strip().lower()
     if any(stripped.endswith(unit) for unit in _POINT_UNITS):

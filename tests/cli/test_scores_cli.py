@@ -206,9 +206,7 @@ def test_threshold_cuts_guessed_score_columns(tmp_path, capsys):
         (["q1,1e-310,0"], "below the smallest normal double"),
     ],
 )
-def test_a_refusal_of_compare_scores_names_the_file_and_the_columns(
-    tmp_path, capsys, rows, reason
-):
+def test_a_refusal_of_compare_scores_names_the_file_and_the_columns(tmp_path, capsys, rows, reason):
     path = write(tmp_path, "huge.csv", "id,old,new", "q0,0.5,0.25", "q2,0.75,0.5", *rows)
     status, out, err = run_cli(capsys, path)
     assert status == 2 and out == "" and err.count("\n") == 1
