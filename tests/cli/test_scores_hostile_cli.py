@@ -134,3 +134,18 @@ def test_pass_fail_margins_are_read_as_before(
     main(["cases", str(path), "--margin", "0.02", "--json"])
     share = json.loads(capsys.readouterr().out)
     assert points["decision"] == share["decision"] and share["decision"]["margin"] == 0.02
+
+
+def test_a_margin_with_a_unit_on_a_graded_log_metric_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Graded harness-log metrics are compared as scores too: "2pt" meant 0.02 there as well.
+    mock = Path(__file__).resolve().parents[1] / "data" / "evallogs" / "generated" / "inspect"
+    logs = [str(mock / name) for name in ("mock-a-3epochs.eval", "mock-b-3epochs.eval")]
+    status = main(["cases", *logs, "--metric", "graded", "--margin", "2pt"])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "on scores the margin is a plain number in the scores' own units" in err
+    status = main(["cases", *logs, "--metric", "graded", "--margin", "0.05", "--json"])
+    payload = json.loads(capsys.readouterr().out)
+    assert status == 0 and payload["scores"]["margin"]["margin"] == 0.05
