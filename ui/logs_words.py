@@ -19,6 +19,8 @@ __all__ = [
     "METRIC_HELP",
     "METRIC_LABEL",
     "PROMPT",
+    "SCORES_POOLED",
+    "SCORE_TABLE_COLUMNS",
     "TABLE_COLUMNS",
     "THRESHOLD_HELP",
     "THRESHOLD_LABEL",
@@ -47,8 +49,8 @@ FILTER_HELP = (
 )
 THRESHOLD_LABEL = "Threshold (optional)"
 THRESHOLD_HELP = (
-    "Scores (partial credit, graded stats) pass when at least this value (--threshold on the "
-    "command line)."
+    "Scores (partial credit, graded stats) pass when at least this value, for McNemar's test "
+    "(--threshold on the command line); without it such a metric is compared by its mean score."
 )
 BAD_THRESHOLD = "The threshold must be a finite number, such as 0.5."
 ALLOW_LABEL = "Analyse what pairs even when rows are left out systematically"
@@ -68,4 +70,25 @@ TABLE_COLUMNS = (
     "test",
     "p",
     "Holm-adjusted p",
+)
+#: The per-task table's columns when a graded metric is compared as scores ("questions" is
+#: empty without repeated samples; "p" is the sign-flip permutation test's, the paired t test's
+#: where the permutation test was not run).
+SCORE_TABLE_COLUMNS = (
+    "task",
+    "cases",
+    "questions",
+    "mean A",
+    "mean B",
+    "mean difference A − B",
+    "p",
+    "Holm-adjusted p",
+)
+SCORES_POOLED = (
+    "The metric holds values other than 0 and 1, so the logs are compared by their mean score. "
+    "In the table, p is the sign-flip permutation test's (the paired t test's where that test "
+    "was not run); with several tasks, the Holm-adjusted p allows for testing every task. "
+    "Below, the comparison pooled "
+    "over every task: with several tasks each task is a cluster, with repeated samples of one "
+    "task each question is."
 )

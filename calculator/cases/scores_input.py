@@ -24,14 +24,17 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from calculator.cases import CaseFile, PairedCases
+    from calculator.scores import ScoresComparison
 
 __all__ = [
     "choose_score_columns",
+    "compare_case_scores",
     "corpus_metric_columns",
     "guess_threshold_columns",
     "holds_scores",
     "load_score_cases",
     "paired_scores_of",
+    "scores_source",
 ]
 
 _INSPECTED_ROWS = 1000  # rows looked at to tell scores and [gold, pred] pairs
@@ -230,6 +233,38 @@ def paired_scores_of(cases: PairedCases) -> tuple[np.ndarray, np.ndarray, np.nda
     if cases.group_column is not None:
         clusters = frame[cases.group_column].astype("str").to_numpy(dtype=object)
     return a, b, clusters
+
+
+def scores_source(cases: PairedCases) -> str:
+    """The file(s) and the columns compared, as the report's input line and the refusals name
+    them: ``a.csv (A = 'old', B = 'new', id = 'id')``."""
+    columns = f"A = {cases.outcome_columns[0]!r}, B = {cases.outcome_columns[1]!r}"
+    if cases.id_column:
+        columns += f", id = {cases.id_column!r}"
+    return f"{' + '.join(cases.files)} ({columns})"
+
+
+def compare_case_scores(
+    cases: PairedCases,
+    scores: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None = None,
+    **options: object,
+) -> ScoresComparison:
+    """:func:`calculator.compare_scores` of the cases' scores (`scores`, when already read
+    with :func:`paired_scores_of`), with the systems' names; `options` are its own.
+
+    Raises
+    ------
+    CalculatorError
+        Its refusals (scores too large to compute with, say), led by the file(s) and the
+        columns (:func:`scores_source`), as the loader's refusals name them.
+    """
+    from calculator.scores import compare_scores
+
+    a, b, clusters = paired_scores_of(cases) if scores is None else scores
+    try:
+        return compare_scores(a, b, clusters=clusters, names=cases.names, **options)
+    except CalculatorError as error:  # a refusal of these scores: say whose
+        raise CalculatorError(f"{scores_source(cases)}: {error}") from None
 
 
 def _numbers(values: pd.Series) -> np.ndarray:

@@ -100,7 +100,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "it raises a false alarm at most alpha/2 of the time; with --alternative less it is "
         "the one-sided test, at most alpha); with --margin, unless B is shown non-inferior",
     )
-    add_question_arguments(parser)
+    add_question_arguments(parser, scores=True)  # the margin's unit follows the outcomes
     parser.set_defaults(func=run)
 
 

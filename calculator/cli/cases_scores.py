@@ -5,11 +5,18 @@ mean score (:func:`calculator.compare_scores`); with ``--threshold`` they are cu
 for McNemar's test as before, and the output says which of the two was done. The text leads
 with the mean difference, its interval and the permutation p; the JSON has a ``scores`` section.
 
-With ``--margin DELTA`` (in the scores' units) B is tested for non-inferiority at one-sided level
-``--alpha`` (the t interval at 1 - 2 alpha, as the pass/fail decision uses Tango's); without it
-the interval's level is 1 - alpha. ``--fail-if-worse`` fails the gate when B's mean is
-significantly lower than A's by the two-sided sign-flip permutation test at ``--alpha`` (with a
-margin: unless B is shown non-inferior).
+With ``--margin DELTA`` B is tested for non-inferiority at one-sided level ``--alpha`` (the t
+interval at 1 - 2 alpha, as the pass/fail decision uses Tango's); without it the interval's
+level is 1 - alpha. DELTA is a plain positive number in the scores' own units (2 is 2 BLEU on a
+0-100 scale): a pass rate's units (pt, %) are refused, as they mean nothing for scores.
+``--fail-if-worse`` fails the gate when B's mean is significantly lower than A's by the
+two-sided sign-flip permutation test at ``--alpha`` (with a margin: unless B is shown
+non-inferior); its margin is at most half the range the scores span (B's mean cannot fall
+further below A's than that range, so a margin as large asks nothing of B).
+
+A refusal of :func:`calculator.compare_scores` (scores too large to compute with, say) names the
+file(s) and the columns, as the other refusals of a per-case file do
+(:func:`calculator.cases.scores_input.compare_case_scores`).
 """
 
 from __future__ import annotations
@@ -19,7 +26,11 @@ from typing import TYPE_CHECKING
 
 from calculator.cli.arguments import UsageError
 from calculator.cli.output import print_json, print_lines
-from calculator.cli.question import check_gate_margin, question_arguments
+from calculator.cli.question import (
+    check_score_gate_margin,
+    question_arguments,
+    score_margin_value,
+)
 from calculator.errors import CalculatorError
 from calculator.release import scores_gate_fails
 from calculator.report.formatting import plural
@@ -93,8 +104,11 @@ def run_scores(
     columns: tuple[str, str],
 ) -> int:
     """Compare the score columns; print the report or JSON; return the exit status."""
-    from calculator.cases.scores_input import load_score_cases, paired_scores_of
-    from calculator.scores import compare_scores
+    from calculator.cases.scores_input import (
+        compare_case_scores,
+        load_score_cases,
+        paired_scores_of,
+    )
 
     options = score_options(args)
     id_column = args.id_column
@@ -110,8 +124,10 @@ def run_scores(
             f"{' + '.join(cases.files)}: no usable cases: {cases.rows_read:,} rows read, none "
             f"with a score in both {columns[0]!r} and {columns[1]!r}"
         )
-    a, b, clusters = paired_scores_of(cases)
-    result = compare_scores(a, b, clusters=clusters, names=cases.names, **options)
+    scores = paired_scores_of(cases)
+    if args.fail_if_worse:
+        check_score_gate_margin(options["margin"], *scores[:2])
+    result = compare_case_scores(cases, scores, **options)  # its refusals name the file
     if args.json:
         print_json(
             {
@@ -129,30 +145,37 @@ def run_scores(
 
 def score_options(args: argparse.Namespace) -> dict[str, object]:
     """The refusals of options that do not apply to scores, and the options of
-    :func:`calculator.compare_scores` the command line gives (level, alternative, margin)."""
-    question_arguments(args)  # the same refusals as for pass/fail outcomes
+    :func:`calculator.compare_scores` the command line gives (level, alternative, margin).
+
+    The margin is ``--margin`` read in the scores' own units (:func:`score_margin_value`).
+    A release gate's margin is bounded once the scores are read:
+    :func:`calculator.cli.question.check_score_gate_margin`.
+    """
+    text = getattr(args, "margin_text", None)
+    margin = args.margin if text is None else score_margin_value(text)
+    # The same refusals as for pass/fail outcomes, asked of the margin on scores.
+    question_arguments(
+        argparse.Namespace(**{**vars(args), "margin": margin, "margin_refusal": None})
+    )
     if getattr(args, "equivalence", False):
         raise UsageError("--equivalence is for pass/fail outcomes; with scores give --margin only")
     if args.fail_if_worse and args.alternative == "greater":
         raise UsageError("--fail-if-worse gates on B being worse; leave out --alternative greater")
-    if args.fail_if_worse:  # the pass/fail gate's bound, in the same unit (0.01 = one point)
-        check_gate_margin(args.margin)
-    if args.margin is not None and args.alpha >= 0.5:
+    if margin is not None and args.alpha >= 0.5:
         raise UsageError("--alpha must be below 0.5 with --margin (the interval is 1 - 2 alpha)")
     return {
-        "level": 1.0 - (2.0 * args.alpha if args.margin is not None else args.alpha),
+        "level": 1.0 - (2.0 * args.alpha if margin is not None else args.alpha),
         "alternative": args.alternative,
-        "margin": args.margin,
+        "margin": margin,
     }
 
 
 def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace) -> list[str]:
     """Input, then the headline (mean difference, interval, permutation p), then the rest."""
-    columns = f"A = {cases.outcome_columns[0]!r}, B = {cases.outcome_columns[1]!r}"
-    if cases.id_column:
-        columns += f", id = {cases.id_column!r}"
+    from calculator.cases.scores_input import scores_source
+
     lines = [
-        f"input     {' + '.join(cases.files)} ({columns})",
+        f"input     {scores_source(cases)}",
         f"rows      {cases.rows_read:,} read, {cases.rows_used:,} used, "
         f"{cases.rows_read - cases.rows_used:,} excluded; {plural(cases.n, 'case')} analysed",
     ]

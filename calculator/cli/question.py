@@ -7,7 +7,12 @@ arguments, and the lines that print the answer.
 from __future__ import annotations
 
 import argparse
+import math
+from collections.abc import Sequence
 
+import numpy as np
+
+from calculator._validation import shown
 from calculator.analysis import Analysis
 from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.mcnemar import ALTERNATIVES
@@ -16,17 +21,27 @@ from calculator.report.formatting import format_probability, format_pvalue
 
 __all__ = [
     "GATE_MARGIN_LIMIT",
+    "MarginOption",
+    "SCORE_GATE_RANGE_SHARE",
     "add_question_arguments",
     "alpha_value",
     "check_gate_margin",
+    "check_score_gate_margin",
     "margin_value",
     "decision_lines",
     "question_arguments",
+    "score_margin_value",
 ]
 
 
-def add_question_arguments(parser: argparse.ArgumentParser, *, equivalence: bool = True) -> None:
-    """Add ``--alternative``, ``--margin`` and (with `equivalence`) ``--equivalence``."""
+def add_question_arguments(
+    parser: argparse.ArgumentParser, *, equivalence: bool = True, scores: bool = False
+) -> None:
+    """Add ``--alternative``, ``--margin`` and (with `equivalence`) ``--equivalence``.
+
+    With `scores` (``cases``, whose outcomes may be scores) ``--margin`` is read by
+    :class:`MarginOption`: as a pass rate's margin, with its text kept for scores.
+    """
     parser.add_argument(
         "--alternative",
         choices=ALTERNATIVES,
@@ -35,16 +50,27 @@ def add_question_arguments(parser: argparse.ArgumentParser, *, equivalence: bool
         "before seeing the data: a one-sided test chosen after seeing which way the data lean "
         "halves the p-value and claims more than the data show",
     )
-    parser.add_argument(
-        "--margin",
-        type=margin_value,
-        default=None,
-        metavar="DELTA",
-        help="non-inferiority margin: a share of pass rate (0.01 = one point) or points with "
+    margin_help = (
+        "non-inferiority margin: a share of pass rate (0.01 = one point) or points with "
         "their unit (1pt, 1%%), at most 50 points: is B no worse than A by more than DELTA? "
         "(Tango's score test, a large-sample test that can reject more often than alpha where "
-        "B never beats A; with --alternative greater: is B better by more than DELTA?)",
+        "B never beats A; with --alternative greater: is B better by more than DELTA?)"
     )
+    if scores:
+        parser.add_argument(
+            "--margin",
+            action=MarginOption,
+            default=None,
+            metavar="DELTA",
+            help=margin_help + ". On scores (compared by their mean) DELTA is a plain positive "
+            "number in the scores' own units, without a unit (2 for 2 BLEU on a 0-100 scale); "
+            "with --fail-if-worse at most half the range the scores span",
+        )
+        parser.set_defaults(margin_text=None, margin_refusal=None)
+    else:
+        parser.add_argument(
+            "--margin", type=margin_value, default=None, metavar="DELTA", help=margin_help
+        )
     if equivalence:
         parser.add_argument(
             "--equivalence",
@@ -56,6 +82,8 @@ def add_question_arguments(parser: argparse.ArgumentParser, *, equivalence: bool
 #: Largest margin a release gate takes: a gate that lets B ship more than 10 points worse
 #: than A gates nothing, and such a value is most likely points typed as a share.
 GATE_MARGIN_LIMIT = 0.10
+#: Largest share of the range the scores span a release gate on scores takes as its margin.
+SCORE_GATE_RANGE_SHARE = 0.5
 #: Largest margin any question takes (50 points), as on the page.
 MARGIN_LIMIT = 0.50
 _POINT_UNITS = ("points", "point", "pts", "pt", "pp", "%")
@@ -107,6 +135,100 @@ def check_gate_margin(margin: float | None) -> None:
         )
 
 
+class MarginOption(argparse.Action):
+    """``--margin`` of ``cases``, whose outcomes may turn out to be scores once read.
+
+    Read as a pass rate's margin (:func:`margin_value`) as for ``table``; its text is kept in
+    ``margin_text`` for scores (:func:`score_margin_value`, in the scores' own units), and a
+    refusal as a pass rate's margin is kept in ``margin_refusal``, word for word what argparse
+    would have said, for :func:`question_arguments` to raise when the outcomes are pass/fail.
+    """
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        text = str(values)
+        namespace.margin_text = text
+        try:
+            namespace.margin = margin_value(text)
+            namespace.margin_refusal = None
+        except argparse.ArgumentTypeError as error:
+            namespace.margin = None
+            name = "/".join(self.option_strings)
+            namespace.margin_refusal = f"{parser.prog}: argument {name}: {error}"
+
+
+def score_margin_value(text: str) -> float:
+    """A margin on scores typed on the command line: a plain positive number in the scores'
+    own units (2 is 2 BLEU on a 0-100 scale, 0.02 is 0.02 of an F1).
+
+    Points and percent (1pt, 1%) are a pass rate's units and mean nothing for scores: a margin
+    with one is refused rather than read as a share of 1.
+
+    Examples
+    --------
+    >>> score_margin_value("2"), score_margin_value("0.05")
+    (2.0, 0.05)
+    >>> score_margin_value("2pt")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    calculator.cli.arguments.UsageError: --margin '2pt' has a unit, but on scores the margin ...
+    """
+    stripped = text.strip().lower()
+    if any(stripped.endswith(unit) for unit in _POINT_UNITS):
+        raise UsageError(
+            f"--margin {shown(text)} has a unit, but on scores the margin is a plain number in "
+            "the scores' own units (--margin 2 for 2 BLEU on a 0-100 scale); pt, %, points are "
+            "for pass rates"
+        )
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise UsageError(
+            "--margin must be a positive finite number in the scores' own units, but got "
+            f"{shown(text)}"
+        )
+    return value
+
+
+def check_score_gate_margin(
+    margin: float | None, a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray
+) -> None:
+    """Refuse a release-gate margin on scores above :data:`SCORE_GATE_RANGE_SHARE` (half) of
+    the range the scores span: the largest of A's and B's scores minus the smallest.
+
+    Scores carry no scale of their own, so the range they span stands for it. B's mean cannot
+    fall further below A's than that range, so a margin as large asks nothing of B; a gate
+    letting B's mean drop by more than half of it gates little, and such a margin is more
+    likely a slip of units (2 typed for 0.02 on scores from 0 to 1) than a choice.
+    """
+    if margin is None:
+        return
+    scores = np.concatenate([np.asarray(a, dtype=float), np.asarray(b, dtype=float)])
+    scores = scores[np.isfinite(scores)]
+    low, high = float(scores.min()), float(scores.max())
+    if high == low:
+        raise UsageError(
+            f"--margin {margin:g}: every score is {low:g}, so a gate's margin has no range of "
+            "scores to be judged against; leave out --margin (the gate then fails only when B "
+            "is significantly worse)"
+        )
+    limit = SCORE_GATE_RANGE_SHARE * (high - low)
+    if margin > limit:
+        raise UsageError(
+            f"--margin {margin:g} lets the gate pass B's mean score up to {margin:g} below A's, "
+            f"more than half the range the scores span ({low:g} to {high:g}, so at most "
+            f"{limit:.6g}), the most a release gate takes on scores; the margin is in the "
+            "scores' own units"
+        )
+
+
 def alpha_value(text: str) -> float:
     """A significance level from the command line: a number above 0 and below 0.5 (a test at
     0.5 or more rejects at least as often as it does not when nothing differs).
@@ -125,7 +247,14 @@ def alpha_value(text: str) -> float:
 
 
 def question_arguments(args: argparse.Namespace) -> dict[str, object]:
-    """The ``alternative``, ``margin`` and ``question`` keywords of :func:`calculator.analyze`."""
+    """The ``alternative``, ``margin`` and ``question`` keywords of :func:`calculator.analyze`.
+
+    Raises the refusal :class:`MarginOption` held back for a ``--margin`` that is no pass
+    rate's margin.
+    """
+    refusal = getattr(args, "margin_refusal", None)
+    if refusal is not None:
+        raise UsageError(refusal)
     equivalence = getattr(args, "equivalence", False)
     if equivalence and args.margin is None:
         raise UsageError("--equivalence needs --margin DELTA (0.01 is one percentage point)")

@@ -197,3 +197,26 @@ def test_threshold_cuts_guessed_score_columns(tmp_path, capsys):
     assert status == 0 and payload["analysed_as"] == "pass/fail"
     assert payload["input"]["columns"]["A"] == "old" and payload["input"]["columns"]["B"] == "new"
     assert payload["input"]["threshold"] == 0.75
+
+
+@pytest.mark.parametrize(
+    ("rows", "reason"),
+    [
+        (["q1,1e308,0.5"], "A score of 1e+308 is beyond the largest score taken"),
+        (["q1,1e-310,0"], "below the smallest normal double"),
+    ],
+)
+def test_a_refusal_of_compare_scores_names_the_file_and_the_columns(tmp_path, capsys, rows, reason):
+    path = write(tmp_path, "huge.csv", "id,old,new", "q0,0.5,0.25", "q2,0.75,0.5", *rows)
+    status, out, err = run_cli(capsys, path)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("error: huge.csv (A = 'old', B = 'new', id = 'id'): ")
+    assert reason in err
+
+
+def test_a_refusal_of_compare_scores_names_both_files(tmp_path, capsys):
+    first = write(tmp_path, "a.csv", "id,f1", "q1,0.9", "q2,1e308", "q3,0.75")
+    second = write(tmp_path, "b.csv", "id,f1", "q1,0.8", "q2,0.5", "q3,0.5")
+    status, out, err = run_cli(capsys, first, second, "--id", "id")
+    assert status == 2 and out == ""
+    assert err.startswith("error: a.csv + b.csv (A = 'f1', B = 'f1', id = 'id'): A score of")

@@ -10,10 +10,27 @@ from collections import Counter
 from pathlib import Path
 
 from apptest_pages import open_page
+from streamlit.testing.v1 import AppTest
+
+from calculator.logs import pair_logs, read_log_data
+from calculator.logs.scores import analyze_log_scores
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "evallogs"
 DUMMY = [LOGS / "generated" / "lm-eval" / f"dummy-seed{k}" for k in (1, 2)]
 PAGE = "app_pages/cases.py"
+
+
+def graded_files(folder: Path) -> list[tuple[str, bytes, str]]:
+    """The generated lm-eval samples of toy_add and toy_mul with their pass/fail `acc` made a
+    graded score: half of it plus a quarter of (doc_id mod 3), so values 0 to 1 in quarters."""
+    graded = []
+    for path in sorted(folder.glob("samples_toy_[am]*")):
+        records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        for record in records:
+            record["acc"] = 0.5 * record["acc"] + 0.25 * (record["doc_id"] % 3)
+        text = "\n".join(json.dumps(record) for record in records)
+        graded.append((path.name, text.encode(), "text/plain"))
+    return graded
 
 
 def files(folder: Path) -> list[tuple[str, bytes, str]]:
@@ -61,15 +78,66 @@ def test_a_refusal_is_shown_not_raised():
     assert any("toy\\_gen" in e.value and "2 filters" in e.value for e in at.error), at.error
 
 
-def test_partial_credit_needs_the_threshold_field():
+def graded_logs() -> AppTest:
     mock = LOGS / "generated" / "inspect"
     at = open_logs()
     for key, name in (("logs_a", "mock-a-3epochs.eval"), ("logs_b", "mock-b-3epochs.eval")):
         at.file_uploader(key=key).set_value([(name, (mock / name).read_bytes(), "x")]).run()
     at.text_input(key="logs_metric").set_value("graded").run()
-    assert any("partial credit" in e.value for e in at.error)
+    assert not at.exception, at.exception
+    return at
+
+
+def test_partial_credit_without_a_threshold_is_compared_as_scores_as_on_the_command_line():
+    # Inspect's partial credit (P = 0.5) is graded: without a threshold the command line
+    # compares its mean scores (calculator.logs.scores); the page refused it before.
+    at = graded_logs()
+    assert not at.error, [e.value for e in at.error]
+    mock = LOGS / "generated" / "inspect"
+    logs = [
+        read_log_data(((name, (mock / name).read_bytes()),), system=system)
+        for name, system in (("mock-a-3epochs.eval", "A"), ("mock-b-3epochs.eval", "B"))
+    ]
+    expected = analyze_log_scores(pair_logs(*logs, metric="graded", scores=True))
+    shown = "\n".join(t.value for t in at.text)
+    assert "analysed  as scores (graded holds values other than 0 and 1)" in shown
+    assert expected.pooled.report in shown  # the report the command line's headline opens
+    assert "30 cases fall in 10 clusters" in expected.pooled.report
+    table = next(f.value for f in at.dataframe if "mean difference A − B" in f.value.columns)
+    [task] = expected.tasks
+    row = table.iloc[0]
+    assert row["task"] == "mock_qa" and row["cases"] == 30 and row["questions"] == 10
+    assert row["mean difference A − B"] == task.comparison.statistic
+    assert row["p"] == task.pvalue == 1.0  # exact over the 8 sign patterns, as the CLI says
+
+
+def test_a_threshold_still_cuts_a_graded_metric_into_pass_fail():
+    at = graded_logs()
     at.text_input(key="logs_threshold").set_value("0.5").run()
     assert not at.error and not at.exception
-    assert "by question" in "\n".join(t.value for t in at.text)
+    shown = "\n".join(t.value for t in at.text)
+    assert "by question" in shown and "analysed  as pass/fail outcomes" in shown
+    assert not any("mean difference A − B" in f.value.columns for f in at.dataframe)
     at.text_input(key="logs_threshold").set_value("inf").run()
     assert [e.value for e in at.error] == ["The threshold must be a finite number, such as 0.5."]
+
+
+def test_two_graded_tasks_get_a_row_each_with_holm_and_the_pooled_report():
+    given = [graded_files(folder) for folder in DUMMY]
+    at = open_logs()
+    at.file_uploader(key="logs_a").set_value(given[0]).run()
+    at.file_uploader(key="logs_b").set_value(given[1]).run()
+    at.text_input(key="logs_metric").set_value("acc").run()
+    assert not at.exception and not at.error, (at.exception, at.error)
+    logs = [
+        read_log_data(tuple((name, data) for name, data, _ in side), system=system)
+        for side, system in zip(given, ("A", "B"), strict=True)
+    ]
+    expected = analyze_log_scores(pair_logs(*logs, metric="acc", scores=True))
+    table = next(f.value for f in at.dataframe if "mean difference A − B" in f.value.columns)
+    assert list(table["task"]) == ["toy_add", "toy_mul"]
+    assert list(table["cases"]) == [30, 20]
+    assert list(table["Holm-adjusted p"]) == [t.holm_pvalue for t in expected.tasks]
+    assert list(table["mean A"]) == [t.comparison.mean_a for t in expected.tasks]
+    assert expected.pooled.clusters == 2  # pooled with the task as the cluster
+    assert expected.pooled.report in "\n".join(t.value for t in at.text)

@@ -49,3 +49,17 @@ def test_ticking_scores_with_a_threshold_gives_the_pass_fail_table():
     assert not at.exception, at.exception
     headers = [header.value for header in at.header]
     assert "Paired table from the data" in headers and "Mean scores" not in headers
+
+
+def test_a_refusal_of_compare_scores_is_shown_naming_the_file_not_raised():
+    # A score of 1e308 is beyond what compare_scores takes: the page said so with a traceback.
+    at = open_page(PAGE)
+    data = b"id,old,new\nq0,0.5,0.25\nq1,1e308,0.5\nq2,0.75,0.5\n"
+    at.file_uploader(key=files.UPLOAD_KEYS[0]).set_value(("huge_*x*.csv", data, "text/csv"))
+    at.run()
+    assert not at.exception, at.exception
+    errors = [e.value.replace("\\", "") for e in at.error]  # shown as text: escaped Markdown
+    assert any(
+        e.startswith("huge_*x*.csv (A = 'old', B = 'new', id = 'id'): A score of 1e+308")
+        for e in errors
+    ), errors

@@ -1,17 +1,24 @@
 """The per-case page's section for evaluation-harness logs: two uploaders taking several files
-each, the comparison's report (the core's lines, as text) and the per-task table."""
+each, the comparison's report (the core's lines, as text) and the per-task table.
+
+A graded metric (values other than 0 and 1) without a threshold is compared as scores, as on the
+command line (:func:`calculator.logs.scores.analyze_log_scores`): the per-task table then holds
+each task's mean scores, and the report is the pooled comparison's
+(:attr:`calculator.scores.ScoresComparison.report`)."""
 
 from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
 
-from calculator.logs import LogAnalysis, LogError, analyze_logs, pair_logs, read_log_data
-from calculator.report.logs import report_lines
+from calculator.errors import CalculatorError
+from calculator.logs import LogAnalysis, analyze_logs, pair_logs, read_log_data
+from calculator.logs.scores import LogScores, analyze_log_scores
+from calculator.report.logs import input_lines, report_lines
 from ui import logs_words as words
 from ui.words import escape_markdown, plain_text
 
-__all__ = ["logs_section", "task_frame"]
+__all__ = ["logs_section", "score_task_frame", "task_frame"]
 
 Files = tuple[tuple[str, bytes], ...]
 
@@ -24,7 +31,7 @@ def _compare(
     chosen_filter: str | None,
     threshold: float | None,
     allow: bool,
-) -> LogAnalysis:
+) -> LogAnalysis | LogScores:
     logs = read_log_data(a, system="A"), read_log_data(b, system="B")
     paired = pair_logs(
         *logs,
@@ -32,8 +39,9 @@ def _compare(
         filter=chosen_filter,
         threshold=threshold,
         allow_exclusions=allow,
+        scores=True,  # a graded metric without a threshold: its mean scores compared
     )
-    return analyze_logs(paired)
+    return analyze_log_scores(paired) if paired.scores else analyze_logs(paired)
 
 
 def _number(text: str) -> float | None | bool:
@@ -57,6 +65,19 @@ def task_frame(result: LogAnalysis) -> pd.DataFrame:
         name = plain_text(task.task)  # a task name from a log: its hidden characters shown
         rows.append((name, t.a, t.b, t.c, t.d, task.test, task.pvalue, task.holm_pvalue))
     return pd.DataFrame(rows, columns=list(words.TABLE_COLUMNS))
+
+
+def score_task_frame(result: LogScores) -> pd.DataFrame:
+    """One row per task compared as scores: its cases (and questions, with repeats), each
+    system's mean score, the mean difference, its p-value and the Holm-adjusted p-value."""
+    rows = []
+    for task in result.tasks:
+        c = task.comparison
+        name = plain_text(task.task)
+        rows.append(
+            (name, c.n, c.clusters, c.mean_a, c.mean_b, c.statistic, task.pvalue, task.holm_pvalue)
+        )
+    return pd.DataFrame(rows, columns=list(words.SCORE_TABLE_COLUMNS))
 
 
 def logs_section() -> None:
@@ -97,11 +118,22 @@ def logs_section() -> None:
             result = _compare(
                 given[0], given[1], metric.strip() or None, chosen.strip() or None, threshold, allow
             )
-        except LogError as error:
+        except CalculatorError as error:  # the logs' refusals, and those of their scores
             st.error(escape_markdown(str(error)))
+            return
+        if isinstance(result, LogScores):
+            _show_scores(result)
             return
         # Names, tasks, metrics and filters come from the logs: st.text shows them as text, and
         # plain_text makes the characters that would not show as themselves (bidirectional
         # overrides, zero-width, escape sequences) visible, as on every other surface.
         st.text("\n".join(plain_text(line) for line in report_lines(result)))
         st.dataframe(task_frame(result), hide_index=True, key="logs_tasks")
+
+
+def _show_scores(result: LogScores) -> None:
+    """What was compared, a row per task, and the pooled comparison's report, as text."""
+    st.text("\n".join(plain_text(line) for line in input_lines(result.paired)))
+    st.dataframe(score_task_frame(result), hide_index=True, key="logs_score_tasks")
+    st.caption(words.SCORES_POOLED)
+    st.text(plain_text(result.pooled.report))

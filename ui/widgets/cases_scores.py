@@ -6,7 +6,12 @@ from __future__ import annotations
 import streamlit as st
 
 from calculator.cases import CaseFile, CaseFileError, PairedCases
-from calculator.cases.scores_input import choose_score_columns, load_score_cases, paired_scores_of
+from calculator.cases.scores_input import (
+    choose_score_columns,
+    compare_case_scores,
+    load_score_cases,
+)
+from calculator.errors import CalculatorError
 from calculator.report.formatting import format_confidence, format_pvalue, format_score
 from calculator.report.scores import (
     bootstrap_sentence,
@@ -15,7 +20,7 @@ from calculator.report.scores import (
     signed_rank_sentence,
     t_sentence,
 )
-from calculator.scores import ScoresComparison, compare_scores
+from calculator.scores import ScoresComparison
 from ui import cases_tables as tables
 from ui import cases_words as words
 from ui import scores_words
@@ -52,8 +57,12 @@ def scores_section(case_files: list[CaseFile], columns: Columns) -> bool:
     if cases.n == 0:
         st.error(words.NO_CASES_LEFT)
         return True
-    a, b, clusters = paired_scores_of(cases)
-    _show(compare_scores(a, b, clusters=clusters, names=cases.names))
+    try:
+        result = compare_case_scores(cases)
+    except CalculatorError as error:  # it names the file and the columns
+        st.error(escape_markdown(str(error)))
+        return True
+    _show(result)
     return True
 
 
