@@ -138,3 +138,16 @@ def add_log_arguments(parser: argparse.ArgumentParser) -> None:
         help="harness logs: analyse what pairs even when rows are left out systematically "
         "(repeated cases, partial credit, more than 5%% of a log unpaired)",
     )
+
+
+def add_split_argument(parser: argparse.ArgumentParser) -> None:
+    """``--split NAME``: the split of HELM logs analysed (HELM's reader reads "test" unless told).
+
+    Left None when not given, so that a command can refuse it for inputs other than HELM logs.
+    """
+    parser.add_argument(
+        "--split",
+        metavar="NAME",
+        help="HELM logs: the split whose per-instance stats are compared (HELM evaluates "
+        "'valid' and 'test'; test unless given); refused for other inputs",
+    )

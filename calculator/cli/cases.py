@@ -23,7 +23,13 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 from calculator.analysis import Analysis, analyze
-from calculator.cli.arguments import UsageError, add_log_arguments, file_name, finite_number
+from calculator.cli.arguments import (
+    UsageError,
+    add_log_arguments,
+    add_split_argument,
+    file_name,
+    finite_number,
+)
 from calculator.cli.cases_scores import (
     ANALYSED_AS_PASS_FAIL,
     run_scores,
@@ -71,6 +77,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "file_b", type=file_name, nargs="?", help="B's per-case results, joined on --id"
     )
     add_log_arguments(parser)
+    add_split_argument(parser)
     parser.add_argument("--id", dest="id_column", metavar="COL", help="case id column")
     parser.add_argument("--a", dest="a_column", metavar="COL", help="A's outcome column")
     parser.add_argument("--b", dest="b_column", metavar="COL", help="B's outcome column")
@@ -129,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
             f"{option} applies to evaluation-harness logs; {args.file} is a per-case file: name "
             "its outcome columns with --a and --b"
         )
+    if args.split is not None:
+        raise UsageError(f"error: --split applies to HELM logs; {args.file} is a per-case file")
     first, second = _read(args)
     columns = scores_columns(args, first, second)
     if columns is not None:  # numbers other than 0 and 1, no --threshold: compare mean scores

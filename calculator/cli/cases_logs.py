@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from calculator.logs import LogAnalysis
     from calculator.logs.pairing import PairedLogs
     from calculator.logs.scores import LogScores
+    from calculator.logs.table import LogTable
 
 _LISTED_TASKS = 60  # task lines printed in the text report before "... more"
 
@@ -47,7 +48,7 @@ def is_log_input(args: argparse.Namespace) -> bool:
 
 def run_logs(args: argparse.Namespace, question: dict) -> int:
     """Read, pair and analyse two logs; print the report. Returns the exit status."""
-    from calculator.logs import analyze_logs, pair_logs, read_log
+    from calculator.logs import analyze_logs, pair_logs
     from calculator.report.logs import report_lines
 
     if args.file_b is None:
@@ -66,7 +67,7 @@ def run_logs(args: argparse.Namespace, question: dict) -> int:
             f"{option} names a column of a per-case file; harness logs are paired by their own "
             "case ids: choose what is compared with --metric (and --filter)"
         )
-    logs = [read_log(path) for path in (args.file, args.file_b)]
+    logs = read_logs([args.file, args.file_b], args.split)
     paired = pair_logs(
         *logs,
         metric=args.metric,
@@ -224,6 +225,22 @@ def _counts(result: LogAnalysis | LogScores) -> dict[str, object]:
     }
 
 
+def read_logs(paths: list[str], split: str | None) -> list[LogTable]:
+    """Each system's log; `split` (``--split``) is HELM's split analysed, refused for others."""
+    from calculator.logs import read_log
+
+    if split is None:
+        return [read_log(path) for path in paths]
+    logs = [read_log(path, split=split) for path in paths]
+    other = next((log for log in logs if log.format != "helm"), None)
+    if other is not None:
+        raise UsageError(
+            f"error: --split applies to HELM logs; {other.sources[0]} is an {other.format} log, "
+            "whose cases have no split to choose"
+        )
+    return logs
+
+
 def logs_given(args: argparse.Namespace) -> bool:
     """Whether ``compare``'s files are harness logs or folders of them; files given with
     column options are read as per-case files, as before logs were read directly."""
@@ -240,7 +257,6 @@ def logs_given(args: argparse.Namespace) -> bool:
 def compare_logs(args: argparse.Namespace) -> int:
     """``compare LOG LOG LOG ...``: the systems' logs through the comparison of k systems."""
     from calculator.cli.compare import build_payload, text_report
-    from calculator.logs import read_log
     from calculator.logs.systems import load_log_systems
 
     if len(args.files) < 3:
@@ -250,7 +266,7 @@ def compare_logs(args: argparse.Namespace) -> int:
             "--id, --system, --outcome and --systems name columns of per-case files; harness "
             "logs are joined on their own case ids: choose what is compared with --metric"
         )
-    logs = [read_log(path) for path in args.files]
+    logs = read_logs(args.files, args.split)
     cases, choice, used_filter = load_log_systems(
         logs,
         metric=args.metric,
@@ -264,15 +280,18 @@ def compare_logs(args: argparse.Namespace) -> int:
             "outcome in every one"
         )
     result = cases.compare(alpha=args.alpha, adjust=args.adjust, ci_method=args.ci_method)
+    notes = [note for log in logs for note in log.notes]  # what each reader noticed
     if args.json:
         payload = build_payload(cases, result)
         payload["input"].update(
             {"format": logs[0].format, "metric": choice.metric, "metric_reason": choice.reason}
         )
         payload["input"]["filter"] = args.filter or used_filter
+        payload["input"]["notes"] = notes
         print_json(payload)
     else:
         others = f"; also logged: {', '.join(choice.others[:8])}" if choice.others else ""
         lines = [f"metric    {choice.metric} ({choice.reason}){others}"]
+        lines += [f"  ! {note}" for note in notes]
         print_lines(lines + text_report(cases, result))
     return 0

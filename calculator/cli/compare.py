@@ -16,7 +16,13 @@ import argparse
 import importlib.util
 from typing import TYPE_CHECKING
 
-from calculator.cli.arguments import UsageError, add_log_arguments, finite_number, level
+from calculator.cli.arguments import (
+    UsageError,
+    add_log_arguments,
+    add_split_argument,
+    finite_number,
+    level,
+)
 from calculator.cli.arguments import count as whole_number
 from calculator.cli.cases import CASES_EXTRA
 from calculator.cli.output import print_json, print_lines
@@ -99,6 +105,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     add_log_arguments(parser)
+    add_split_argument(parser)
     parser.set_defaults(func=run)
 
 
@@ -124,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
 
     if logs_given(args):
         return compare_logs(args)
+    if args.split is not None:
+        raise UsageError(f"error: --split applies to HELM logs; {args.files[0]} is a per-case file")
     systems = None
     if args.systems is not None:
         systems = [name.strip() for name in args.systems.split(",") if name.strip()]

@@ -12,8 +12,9 @@ import argparse
 
 from calculator.cli.arguments import count
 from calculator.cli.output import print_json, write
-from calculator.cli.plan_margin import run_margin
+from calculator.cli.plan_margin import cells_line, power_line, required_line, run_margin, share
 from calculator.planning import MAX_N, PLAN_TESTS, PowerPlan, plan
+from calculator.report.formatting import format_percent, format_points
 
 __all__ = ["add_parser", "run"]
 
@@ -72,19 +73,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _text(result: PowerPlan) -> str:
+    """The sentence, then its figures as it gives them (percentages, points), shares after."""
     lines = [
         result.sentence(),
         "",
-        f"cells               only A passes p10 = {result.p10:.4g}, only B passes p01 = "
-        f"{result.p01:.4g}",
-        f"disagreement        {result.disagreement:.4g}; difference A - B {result.difference:+.4g}",
+        cells_line(result.p10, result.p01),
+        f"disagreement        {format_percent(result.disagreement)} of cases "
+        f"({share(result.disagreement)}); difference A - B {format_points(result.difference)} "
+        f"points ({'+' if result.difference > 0 else ''}{share(result.difference)})",
     ]
     if result.pass_rate_a is not None:
-        lines.append(f"pass rates          A {result.pass_rate_a:.4g}, B {result.pass_rate_b:.4g}")
+        a, b = result.pass_rate_a, result.pass_rate_b
+        lines.append(
+            f"pass rates          A {format_percent(a)} ({share(a)}), "
+            f"B {format_percent(b)} ({share(b)})"
+        )
+    target = format_percent(result.target_power)
     if result.solved_for == "n":
         lines += [
-            f"required n          {result.n:,} (exact power {result.power:.4f}, target "
-            f"{result.target_power:g})",
+            required_line(result.n, result.power, result.target_power),
             f"Connor (1987) n     {result.connor_n:,}",
             "saw-tooth           "
             + (
@@ -96,12 +103,13 @@ def _text(result: PowerPlan) -> str:
     else:
         detectable = result.minimum_detectable_difference
         lines += [
-            f"power at n = {result.n:,}    {result.power:.4f}",
+            power_line(result.n, result.power),
             "detectable          "
             + (
-                f"{detectable:.4g} (smallest |difference| with power {result.target_power:g})"
+                f"{format_points(detectable).lstrip('+')} points ({share(detectable)}), the "
+                f"smallest |difference| with {target} power"
                 if detectable is not None
-                else f"no difference reaches power {result.target_power:g} at this disagreement"
+                else f"no difference reaches {target} power at this disagreement"
             ),
         ]
     return "\n".join(lines)

@@ -14,9 +14,9 @@ import argparse
 from calculator.cli.output import print_json
 from calculator.errors import CalculatorError
 from calculator.planning import NonInferiorityPlan, cells_from_rates, noninferiority_plan
-from calculator.report.formatting import format_points, format_pvalue, points_of
+from calculator.report.formatting import format_percent, format_points, format_pvalue, points_of
 
-__all__ = ["run_margin"]
+__all__ = ["cells_line", "power_line", "required_line", "run_margin", "share"]
 
 
 def run_margin(args: argparse.Namespace) -> int:
@@ -58,18 +58,14 @@ def _text(result: NonInferiorityPlan) -> str:
     lines = [
         result.sentence(),
         "",
-        f"cells               only A passes p10 = {result.p10:.4g}, only B passes p01 = "
-        f"{result.p01:.4g}",
+        cells_line(result.p10, result.p01),
         f"margin              {points_of(result.margin)} (B - A > -{points_of(result.margin)} "
         f"to be shown); true B - A {format_points(result.difference)} points",
     ]
     if result.solved_for == "n":
-        lines.append(
-            f"required n          {result.n:,} (exact power {result.power:.4f}, target "
-            f"{result.target_power:g})"
-        )
+        lines.append(required_line(result.n, result.power, result.target_power))
     else:
-        lines.append(f"power at n = {result.n:,}    {result.power:.4f}")
+        lines.append(power_line(result.n, result.power))
     if result.solved_for == "n" and result.non_monotone:
         lines.append(
             f"saw-tooth           some sizes above {result.n:,} fall below the target again; "
@@ -87,3 +83,60 @@ def _text(result: NonInferiorityPlan) -> str:
         "large-sample test)"
     )
     return "\n".join(lines)
+
+
+# The lines below the plan's sentence give its figures as the sentence does (percentages and
+# points), each followed by the share the JSON holds.
+
+
+def cells_line(p10: float, p01: float) -> str:
+    """The discordant cells as the sentence gives them, with p10 and p01 as shares.
+
+    Examples
+    --------
+    >>> cells_line(0.065, 0.02)
+    'cells               only A passes 6.5% of cases (p10 = 0.065), only B passes 2.0% (p01 = 0.02)'
+    """
+    return (
+        f"cells               only A passes {format_percent(p10)} of cases (p10 = {share(p10)}), "
+        f"only B passes {format_percent(p01)} (p01 = {share(p01)})"
+    )
+
+
+def required_line(n: int, power: float, target: float) -> str:
+    """The required number of pairs with its exact power and the target, as percentages.
+
+    Examples
+    --------
+    >>> required_line(354, 0.80039, 0.8)
+    'required n          354: exact power 80.0% (0.8004), target 80.0%'
+    """
+    return (
+        f"required n          {n:,}: exact power {format_percent(power)} ({share(power)}), "
+        f"target {format_percent(target)}"
+    )
+
+
+def power_line(n: int, power: float) -> str:
+    """The power at a given number of pairs, as a percentage with the share.
+
+    Examples
+    --------
+    >>> power_line(200, 0.51834)
+    'power at n = 200    51.8% (0.5183)'
+    """
+    return f"{f'power at n = {n:,}':<19} {format_percent(power)} ({share(power)})"
+
+
+def share(value: float) -> str:
+    """A share with four significant figures, all of them when fewer would read 0 or 1.
+
+    Examples
+    --------
+    >>> share(0.80039), share(0.065), share(0.0), share(0.999996), share(2e-7)
+    ('0.8004', '0.065', '0', '0.999996', '2e-07')
+    """
+    text = f"{value:.4g}"
+    if float(text) in (0.0, 1.0) and value not in (0.0, 1.0):
+        return repr(value)
+    return text

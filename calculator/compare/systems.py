@@ -14,7 +14,12 @@ from scipy import special
 
 from calculator._validation import check_choice, check_probability
 from calculator.compare.cochran import CochranQResult, cochran_q
-from calculator.compare.multiplicity import ADJUSTMENTS, adjust_log10_pvalues, adjust_pvalues
+from calculator.compare.multiplicity import (
+    ADJUSTMENTS,
+    adjust_log10_pvalues,
+    adjust_pvalues,
+    agree_with_decisions,
+)
 from calculator.errors import CalculatorError, CalculatorTypeError
 from calculator.intervals import CI_METHODS, difference_limits
 from calculator.mcnemar import mcnemar_exact
@@ -368,6 +373,8 @@ def _pairs(
     rejected = adjusted_exact_tests_reject(
         [row[3:5] for row in rows], [e.log10_pvalue for e in exact], alpha, adjust
     )
+    # The reported adjusted p-values on the side of alpha the decisions are on (ties).
+    adjusted, log_adjusted = agree_with_decisions(adjusted, log_adjusted, rejected, alpha)
     pairs = []
     for (j, m, a, b, c, d), test, p_adj, log_adj, low, high, reject in zip(
         rows, exact, adjusted, log_adjusted, lows, highs, rejected, strict=True

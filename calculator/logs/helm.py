@@ -84,8 +84,13 @@ def read_helm(
         )
     for name, instances, spec in runs:
         digest.update(json.dumps(instances, sort_keys=True).encode())
-        run_name = (spec or {}).get("name") or Path(name).parent.name or Path(name).stem
+        run_name, named_after = _run_name(name, spec)
         task, model = run_name_parts(run_name)
+        if named_after:
+            notes.append(
+                f"{name}: HELM's per-instance stats do not name their run and no run_spec.json "
+                f"was read with them, so the task is named after the {named_after}: {task!r}"
+            )
         system = _model(spec) or model or system
         if task in seen_tasks:
             raise LogError(f"{seen_tasks[task]} and {name} are both HELM run {task!r}.")
@@ -98,6 +103,8 @@ def read_helm(
             )
         if perturbed:
             notes.append(f"{perturbed:,} stats of perturbed instances left aside")
+    if split != "test":
+        notes.append(f"the {split!r} split analysed, not HELM's test split")
     rows["system"] = [system] * len(rows["case"])
     return LogTable(
         format="helm",
@@ -109,6 +116,22 @@ def read_helm(
         data_key=digest.digest(),
         tasks_named=named,
     )
+
+
+def _run_name(name: str, spec: dict | None) -> tuple[str, str | None]:
+    """A run's name and, when no run spec gave it, what it was taken from ("folder", "file").
+
+    HELM names a run in its ``run_spec.json`` and in its folder's name
+    (``runs/<suite>/<run name>/``); ``per_instance_stats.json`` itself does not name it. A run
+    read without its spec is named after the folder holding the file (within a folder read),
+    else after the file's name.
+    """
+    named = (spec or {}).get("name")
+    if isinstance(named, str) and named:
+        return named, None
+    if Path(name).parent.name:
+        return Path(name).parent.name, "folder"
+    return Path(name).stem, "file"
 
 
 def _model(spec: dict | None) -> str | None:

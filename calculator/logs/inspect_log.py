@@ -119,6 +119,7 @@ def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTab
         scorer_order = _scorers(document)
     else:
         spec, samples, scorer_order = _read_zip(name, data)
+    _refuse_ids_alike_as_text(name, samples)
     rows: dict[str, list] = {key: [] for key in ("case", "repeat", "metric", "value")}
     metrics: dict[str, None] = dict.fromkeys(scorer_order)
     unscored = 0
@@ -152,6 +153,34 @@ def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTab
         notes=tuple(notes),
         data_key=hashlib.sha256(data).digest(),
     )
+
+
+def _refuse_ids_alike_as_text(name: str, samples: list[dict]) -> None:
+    """Refuse a log naming the same id as a number and as text (1 and "1").
+
+    Inspect's sample id is ``int | str``: 1 and "1" are two samples there, while cases are
+    paired here by the id's text, so the two would become one case (or one question's repeats)
+    without a word. Such a log is refused, naming both.
+    """
+    seen: dict[str, object] = {}
+    for sample in samples:
+        sample_id = sample.get("id")
+        first = seen.setdefault(str(sample_id), sample_id)
+        if type(first) is not type(sample_id):
+            raise LogError(
+                f"{name}: samples with ids {first!r} ({_kind(first)}) and {sample_id!r} "
+                f"({_kind(sample_id)}) are two samples in Inspect, but cases are paired by the "
+                "id's text here, where they would be one; give them ids that differ as text."
+            )
+
+
+def _kind(value: object) -> str:
+    """What a sample id is, in words."""
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, bool):
+        return "a boolean"
+    return "a number" if isinstance(value, int | float) else "null" if value is None else "other"
 
 
 def _sample_values(sample: dict) -> dict[str, float]:

@@ -27,11 +27,20 @@ from calculator.logs.select import (
 from calculator.logs.table import LogError, LogTable
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import pandas as pd
 
     from calculator.cases import PairedCases
 
-__all__ = ["MAX_EXCLUDED_SHARE", "PairedLogs", "TaskCases", "pair_logs", "share_numerators"]
+__all__ = [
+    "MAX_EXCLUDED_SHARE",
+    "PairedLogs",
+    "TaskCases",
+    "align_tasks",
+    "pair_logs",
+    "share_numerators",
+]
 
 #: Largest share of either system's rows left out before the pairing is refused.
 MAX_EXCLUDED_SHARE = 0.05
@@ -117,7 +126,7 @@ def pair_logs(
             f"A and B are the same log ({', '.join(a.sources[:2])}): a system compared with itself "
             "always gives p = 1; give B's log as the second."
         )
-    frames = _align_tasks([a.frame, b.frame], a, b)
+    frames = align_tasks([a.frame, b.frame], (a, b))
     choice = choose_metric(frames[0], frames[1], (a, b), metric, threshold, scores)
     as_scores = scores and choice.graded and threshold is None
     # The filter is chosen among the rows of the metric compared: a task that does not log it
@@ -175,19 +184,26 @@ def pair_logs(
     return paired
 
 
-def _align_tasks(frames: list[pd.DataFrame], a: LogTable, b: LogTable) -> list[pd.DataFrame]:
-    """One task on each side under two names: the same task when neither name is lm-eval's
-    own (a file stem), refused when both are (two different tasks)."""
+def align_tasks(frames: list[pd.DataFrame], logs: Sequence[LogTable]) -> list[pd.DataFrame]:
+    """One task in each log under several names: the same task when at most one name is the
+    log's own (the others are file names: a HELM file without its run spec, lm-eval's file
+    stem), refused when two are (different tasks). The task takes the log's own name, else the
+    first log's."""
     tasks = [sorted(f["task"].unique()) for f in frames]
-    if len(tasks[0]) != 1 or len(tasks[1]) != 1 or tasks[0] == tasks[1]:
+    if any(len(names) != 1 for names in tasks) or len({names[0] for names in tasks}) == 1:
         return frames
-    named = [a.tasks_named, b.tasks_named]
-    if all(named):
+    own = list(dict.fromkeys(t[0] for t, log in zip(tasks, logs, strict=True) if log.tasks_named))
+    if len(own) > 1:
+        if len(logs) == 2:
+            raise LogError(
+                f"A is task {tasks[0][0]!r} and B task {tasks[1][0]!r}: different questions "
+                "under the same ids; compare logs of the same task."
+            )
         raise LogError(
-            f"A is task {tasks[0][0]!r} and B task {tasks[1][0]!r}: different questions under "
-            "the same ids; compare logs of the same task."
+            f"the logs are of different tasks ({', '.join(map(repr, own[:5]))}): different "
+            "questions under the same ids; compare logs of the same task."
         )
-    label = tasks[1][0] if named[1] and not named[0] else tasks[0][0]
+    label = own[0] if own else tasks[0][0]
     return [f.assign(task=label) for f in frames]
 
 

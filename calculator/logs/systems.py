@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from calculator.logs.pairing import MAX_EXCLUDED_SHARE
+from calculator.logs.pairing import MAX_EXCLUDED_SHARE, align_tasks
 from calculator.logs.select import (
     MetricChoice,
     choose_filter,
@@ -56,6 +56,10 @@ def load_log_systems(
         raise LogError("the logs are of several harnesses: compare logs of one harness.")
     if len({log.data_key for log in logs}) < len(logs):
         raise LogError("the same log is given twice: each system's own log is needed.")
+    logs = [
+        dataclasses.replace(log, frame=frame)
+        for log, frame in zip(logs, align_tasks([log.frame for log in logs], logs), strict=True)
+    ]
     merged = pd.concat([log.frame for log in logs], ignore_index=True)
     common = set.intersection(*(set(log.metrics) for log in logs))
     first = dataclasses.replace(logs[0], metrics=tuple(m for m in logs[0].metrics if m in common))

@@ -398,7 +398,12 @@ def test_helm_keeps_the_unperturbed_test_split_only(tmp_path):
         path.write_text(json.dumps(run(values)))
         paths.append(path)
     logs = [read_log(path) for path in paths]
-    assert all(log.notes == ("8 stats of perturbed instances left aside",) for log in logs)
+    for log, label in zip(logs, "ab", strict=True):
+        assert log.notes == (
+            f"{label}.json: HELM's per-instance stats do not name their run and no run_spec.json "
+            f"was read with them, so the task is named after the file: {label!r}",
+            "8 stats of perturbed instances left aside",
+        )
     paired = pair_logs(*logs)
     a = {k: v for k, v in enumerate(a_values)}
     b = {k: v for k, v in enumerate(b_values)}
