@@ -40,7 +40,7 @@ from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
     add_question_arguments,
     alpha_value,
-    check_gate_margin,
+    check_gate_question,
     decision_lines,
     question_arguments,
 )
@@ -126,10 +126,8 @@ def run(args: argparse.Namespace) -> int:
     from calculator.cli.cases_logs import is_log_input, run_logs
     from calculator.clustered import clustered_mcnemar
 
-    if is_log_input(args):
-        question = question_arguments(args)
-        _check_gate(args, question)
-        return run_logs(args, question)
+    if is_log_input(args):  # the question is read once the logs show pass/fail or scores
+        return run_logs(args)
     if args.metric or args.filter:
         option = "--metric" if args.metric else "--filter"
         raise UsageError(
@@ -147,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     if cases.n == 0:
         raise CalculatorError(f"no usable cases: {_exclusion_summary(cases)}")
     question = question_arguments(args)
-    _check_gate(args, question)
+    check_gate_question(args, question)
     clusters = clusters_of(cases)
     analysis = analyze(
         *cases.counts, alpha=args.alpha, names=cases.names, clusters=clusters, **question
@@ -162,16 +160,6 @@ def run(args: argparse.Namespace) -> int:
     if args.fail_if_worse and gate_fails(analysis):
         return EXIT_WORSE
     return 0
-
-
-def _check_gate(args: argparse.Namespace, question: dict[str, object]) -> None:
-    if args.fail_if_worse:
-        check_gate_margin(args.margin)
-    if args.fail_if_worse and (question["question"] or args.alternative == "greater"):
-        raise UsageError(
-            "--fail-if-worse gates on B being worse, or with --margin on B being non-inferior; "
-            "leave out --equivalence and --alternative greater"
-        )
 
 
 def build_payload(

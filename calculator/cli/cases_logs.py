@@ -12,6 +12,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from calculator.cli.arguments import UsageError
 from calculator.cli.cases_scores import ANALYSED_AS_PASS_FAIL
 from calculator.cli.output import print_json, print_lines
@@ -46,8 +48,13 @@ def is_log_input(args: argparse.Namespace) -> bool:
     return any((Path(p).is_file() or Path(p).is_dir()) and log_format(p) is not None for p in paths)
 
 
-def run_logs(args: argparse.Namespace, question: dict) -> int:
-    """Read, pair and analyse two logs; print the report. Returns the exit status."""
+def run_logs(args: argparse.Namespace) -> int:
+    """Read, pair and analyse two logs; print the report. Returns the exit status.
+
+    The question (``--margin``, ``--alternative``) is read once the pairing shows whether the
+    metric is pass/fail or graded: a graded metric's margin is in its own units.
+    """
+    from calculator.cli.question import check_gate_question, question_arguments
     from calculator.logs import analyze_logs, pair_logs
     from calculator.report.logs import report_lines
 
@@ -78,6 +85,8 @@ def run_logs(args: argparse.Namespace, question: dict) -> int:
     )
     if paired.scores:
         return run_log_scores(args, paired)
+    question = question_arguments(args)
+    check_gate_question(args, question)
     result = analyze_logs(paired, alpha=args.alpha, **question)
     if args.fail_if_worse and (result.repeats or len(result.tasks) > 1):
         raise UsageError(
@@ -137,11 +146,19 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
 
 def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
     """Compare two logs paired on a graded metric as scores; print the report or JSON."""
+    from calculator.cases.scores_input import paired_scores_of
     from calculator.cli.cases_scores import score_options, scores_gate_line
+    from calculator.cli.question import check_score_gate_margin
     from calculator.logs.scores import analyze_log_scores
     from calculator.release import scores_gate_fails
 
-    result = analyze_log_scores(paired, **score_options(args))
+    options = score_options(args)
+    if args.fail_if_worse:  # bounded by the range of every score the logs pair
+        scores = [paired_scores_of(task.cases)[:2] for task in paired.tasks if task.cases.n]
+        a = np.concatenate([pair[0] for pair in scores]) if scores else np.empty(0)
+        b = np.concatenate([pair[1] for pair in scores]) if scores else np.empty(0)
+        check_score_gate_margin(options["margin"], a, b)
+    result = analyze_log_scores(paired, **options)
     if args.json:
         print_json(build_log_scores_payload(result))
     else:

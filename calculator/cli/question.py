@@ -26,6 +26,7 @@ __all__ = [
     "add_question_arguments",
     "alpha_value",
     "check_gate_margin",
+    "check_gate_question",
     "check_score_gate_margin",
     "margin_value",
     "decision_lines",
@@ -212,6 +213,8 @@ def check_score_gate_margin(
         return
     scores = np.concatenate([np.asarray(a, dtype=float), np.asarray(b, dtype=float)])
     scores = scores[np.isfinite(scores)]
+    if scores.size == 0:  # no pair of scores: the comparison itself refuses, naming why
+        return
     low, high = float(scores.min()), float(scores.max())
     if high == low:
         raise UsageError(
@@ -309,3 +312,15 @@ def decision_lines(analysis: Analysis) -> list[str]:
         f"{'yes' if decision.reject else 'not shown'})",
         posterior,
     ]
+
+
+def check_gate_question(args: argparse.Namespace, question: dict[str, object]) -> None:
+    """Refuse a release gate on pass/fail outcomes that its question cannot take: a margin
+    above :data:`GATE_MARGIN_LIMIT`, equivalence, or --alternative greater."""
+    if args.fail_if_worse:
+        check_gate_margin(args.margin)
+    if args.fail_if_worse and (question["question"] or args.alternative == "greater"):
+        raise UsageError(
+            "--fail-if-worse gates on B being worse, or with --margin on B being non-inferior; "
+            "leave out --equivalence and --alternative greater"
+        )

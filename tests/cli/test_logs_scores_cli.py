@@ -121,3 +121,27 @@ def test_two_tasks_pool_by_task(tmp_path, capsys):
     assert payload["multiplicity"] == {"method": "holm", "family": 2}
     assert [t["task"] for t in payload["tasks"]] == ["one", "two"]
     assert payload["input"]["cases_used"] == 24
+
+
+def test_a_margin_on_a_graded_metric_is_in_its_own_units(logs, capsys):
+    # BLEU-like scores from 10.2 to 50.3: a 2-BLEU margin is typed as 2 (it was refused as a
+    # pass rate's margin, before the logs showed the metric to be graded).
+    status, out, err = run_cli(capsys, *logs, "--margin", "2", "--json")
+    assert status == 0, err
+    margin = json.loads(out)["scores"]["margin"]
+    assert margin["margin"] == 2.0 and margin["of"] == "mean(B - A)"
+    # The gate's bound is half the range the scores span (20.05 here), not 10 points of rate.
+    status, out, err = run_cli(capsys, *logs, "--margin", "5", "--fail-if-worse")
+    assert "gate      " in out and status in (0, 1), err
+    status, _, err = run_cli(capsys, *logs, "--margin", "25", "--fail-if-worse")
+    assert status == 2 and "half the range the scores span (10.2 to 50.3" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_pass_fail_metrics_margin_is_still_a_share(tmp_path, capsys):
+    write_lm_eval(tmp_path / "a", "toy", dict(enumerate([1, 1, 0, 1, 0, 1])), "acc")
+    write_lm_eval(tmp_path / "b", "toy", dict(enumerate([1, 0, 0, 1, 1, 1])), "acc")
+    status, _, err = run_cli(capsys, tmp_path / "a", tmp_path / "b", "--margin", "2")
+    assert status == 2 and "--margin must be a number strictly between 0 and 1" in err
+    status, out, _ = run_cli(capsys, tmp_path / "a", tmp_path / "b", "--margin", "2pt", "--json")
+    assert status == 0 and json.loads(out)["decision"]["margin"] == 0.02
