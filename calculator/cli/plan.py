@@ -12,9 +12,9 @@ import argparse
 
 from calculator.cli.arguments import count
 from calculator.cli.output import print_json, write
-from calculator.cli.plan_margin import cells_line, power_line, required_line, run_margin, share
+from calculator.cli.plan_margin import cells_line, power_line, required_line, run_margin
 from calculator.planning import MAX_N, PLAN_TESTS, PowerPlan, plan
-from calculator.report.formatting import format_percent, format_points
+from calculator.report.formatting import format_percent, format_points, format_share
 
 __all__ = ["add_parser", "run"]
 
@@ -79,14 +79,15 @@ def _text(result: PowerPlan) -> str:
         "",
         cells_line(result.p10, result.p01),
         f"disagreement        {format_percent(result.disagreement)} of cases "
-        f"({share(result.disagreement)}); difference A - B {format_points(result.difference)} "
-        f"points ({'+' if result.difference > 0 else ''}{share(result.difference)})",
+        f"({format_share(result.disagreement)}); difference A - B "
+        f"{format_points(result.difference)} points "
+        f"({'+' if result.difference > 0 else ''}{format_share(result.difference)})",
     ]
     if result.pass_rate_a is not None:
         a, b = result.pass_rate_a, result.pass_rate_b
         lines.append(
-            f"pass rates          A {format_percent(a)} ({share(a)}), "
-            f"B {format_percent(b)} ({share(b)})"
+            f"pass rates          A {format_percent(a)} ({format_share(a)}), "
+            f"B {format_percent(b)} ({format_share(b)})"
         )
     target = format_percent(result.target_power)
     if result.solved_for == "n":
@@ -106,7 +107,7 @@ def _text(result: PowerPlan) -> str:
             power_line(result.n, result.power),
             "detectable          "
             + (
-                f"{format_points(detectable).lstrip('+')} points ({share(detectable)}), the "
+                f"{format_points(detectable).lstrip('+')} points ({format_share(detectable)}), the "
                 f"smallest |difference| with {target} power"
                 if detectable is not None
                 else f"no difference reaches {target} power at this disagreement"

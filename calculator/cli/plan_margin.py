@@ -14,9 +14,15 @@ import argparse
 from calculator.cli.output import print_json
 from calculator.errors import CalculatorError
 from calculator.planning import NonInferiorityPlan, cells_from_rates, noninferiority_plan
-from calculator.report.formatting import format_percent, format_points, format_pvalue, points_of
+from calculator.report.formatting import (
+    format_percent,
+    format_points,
+    format_pvalue,
+    format_share,
+    points_of,
+)
 
-__all__ = ["cells_line", "power_line", "required_line", "run_margin", "share"]
+__all__ = ["cells_line", "power_line", "required_line", "run_margin"]
 
 
 def run_margin(args: argparse.Namespace) -> int:
@@ -98,8 +104,9 @@ def cells_line(p10: float, p01: float) -> str:
     'cells               only A passes 6.5% of cases (p10 = 0.065), only B passes 2.0% (p01 = 0.02)'
     """
     return (
-        f"cells               only A passes {format_percent(p10)} of cases (p10 = {share(p10)}), "
-        f"only B passes {format_percent(p01)} (p01 = {share(p01)})"
+        f"cells               only A passes {format_percent(p10)} of cases "
+        f"(p10 = {format_share(p10)}), "
+        f"only B passes {format_percent(p01)} (p01 = {format_share(p01)})"
     )
 
 
@@ -112,7 +119,7 @@ def required_line(n: int, power: float, target: float) -> str:
     'required n          354: exact power 80.0% (0.8004), target 80.0%'
     """
     return (
-        f"required n          {n:,}: exact power {format_percent(power)} ({share(power)}), "
+        f"required n          {n:,}: exact power {format_percent(power)} ({format_share(power)}), "
         f"target {format_percent(target)}"
     )
 
@@ -125,18 +132,4 @@ def power_line(n: int, power: float) -> str:
     >>> power_line(200, 0.51834)
     'power at n = 200    51.8% (0.5183)'
     """
-    return f"{f'power at n = {n:,}':<19} {format_percent(power)} ({share(power)})"
-
-
-def share(value: float) -> str:
-    """A share with four significant figures, all of them when fewer would read 0 or 1.
-
-    Examples
-    --------
-    >>> share(0.80039), share(0.065), share(0.0), share(0.999996), share(2e-7)
-    ('0.8004', '0.065', '0', '0.999996', '2e-07')
-    """
-    text = f"{value:.4g}"
-    if float(text) in (0.0, 1.0) and value not in (0.0, 1.0):
-        return repr(value)
-    return text
+    return f"{f'power at n = {n:,}':<19} {format_percent(power)} ({format_share(power)})"

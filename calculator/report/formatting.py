@@ -37,6 +37,7 @@ __all__ = [
     "format_pvalue_figures",
     "format_ratio",
     "format_score",
+    "format_share",
     "limit_points",
     "method_words",
     "plural",
@@ -455,3 +456,19 @@ def format_probability(better: BetterProbability) -> str:
     if better.probability_B_better < 1e-6:
         return "< 0.0001%"
     return format_percent(better.probability_B_better)
+
+
+def format_share(value: float) -> str:
+    """A share with four significant figures, all of them when fewer would read 0 or 1.
+
+    Examples
+    --------
+    >>> format_share(0.80039), format_share(0.065), format_share(0.0)
+    ('0.8004', '0.065', '0')
+    >>> format_share(0.999996), format_share(2e-7)
+    ('0.999996', '2e-07')
+    """
+    text = f"{value:.4g}"
+    if float(text) in (0.0, 1.0) and value not in (0.0, 1.0):
+        return repr(value)
+    return text
