@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from calculator.planning import NonInferiorityPlan, OptionalStopping, PowerPlan, exact_power
 from calculator.report.formatting import format_percent, format_points, points_of
+from calculator.report.planning import cells_phrase
 
 __all__ = [
     "CELLS",
@@ -100,12 +101,12 @@ def noninferiority_cell_terms(result: NonInferiorityPlan) -> str:
     >>> from calculator.planning import noninferiority_plan
     >>> plan = noninferiority_plan(p10=0.065, p01=0.035, margin=0.05, n=100)
     >>> print(noninferiority_cell_terms(plan))  # doctest: +NORMALIZE_WHITESPACE
-    In cell terms: only A passes p10 = 0.065, only B passes p01 = 0.035; the systems disagree
-    on 10.0% of cases and B - A = -3.0 points, against a margin of 5 points.
+    In cell terms: only A passes 6.5% of cases (p10 = 0.065), only B passes 3.5% (p01 = 0.035);
+    the systems disagree on 10.0% of cases and B - A = -3.0 points, against a margin of 5 points.
     """
     return (
-        f"In cell terms: only A passes p10 = {result.p10:.4g}, only B passes p01 = "
-        f"{result.p01:.4g}; the systems disagree on {format_percent(result.p10 + result.p01)} "
+        f"In cell terms: {cells_phrase(result.p10, result.p01)}; the systems disagree on "
+        f"{format_percent(result.p10 + result.p01)} "
         f"of cases and B - A = {format_points(result.difference)} points, against a margin of "
         f"{points_of(result.margin)}."
     )
@@ -124,13 +125,13 @@ def cell_terms(result: PowerPlan) -> str:
     --------
     >>> from calculator.planning import plan
     >>> print(cell_terms(plan(p10=0.065, p01=0.035)))  # doctest: +NORMALIZE_WHITESPACE
-    In cell terms: only A passes p10 = 0.065, only B passes p01 = 0.035; the systems disagree
-    on 10.0% of cases and A - B = +3.0 points.
+    In cell terms: only A passes 6.5% of cases (p10 = 0.065), only B passes 3.5% (p01 = 0.035);
+    the systems disagree on 10.0% of cases and A - B = +3.0 points.
     """
     text = (
-        f"In cell terms: only A passes p10 = {result.p10:.4g}, only B passes p01 = "
-        f"{result.p01:.4g}; the systems disagree on {format_percent(result.disagreement)} of "
-        f"cases and A - B = {format_points(result.difference)} points."
+        f"In cell terms: {cells_phrase(result.p10, result.p01)}; the systems disagree on "
+        f"{format_percent(result.disagreement)} of cases and A - B = "
+        f"{format_points(result.difference)} points."
     )
     if result.pass_rate_a is not None:
         text += (

@@ -21,6 +21,7 @@ from calculator.report.formatting import (
     format_share,
     points_of,
 )
+from calculator.report.planning import cells_phrase
 
 __all__ = ["cells_line", "power_line", "required_line", "run_margin"]
 
@@ -103,11 +104,7 @@ def cells_line(p10: float, p01: float) -> str:
     >>> cells_line(0.065, 0.02)
     'cells               only A passes 6.5% of cases (p10 = 0.065), only B passes 2.0% (p01 = 0.02)'
     """
-    return (
-        f"cells               only A passes {format_percent(p10)} of cases "
-        f"(p10 = {format_share(p10)}), "
-        f"only B passes {format_percent(p01)} (p01 = {format_share(p01)})"
-    )
+    return f"cells               {cells_phrase(p10, p01)}"
 
 
 def required_line(n: int, power: float, target: float) -> str:

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from calculator.report.formatting import format_percent, format_points, points_of
+from calculator.report.formatting import format_percent, format_points, format_share, points_of
 
 if TYPE_CHECKING:
     from calculator.planning.design import PowerPlan
     from calculator.planning.noninferiority import NonInferiorityPlan
 
-__all__ = ["noninferiority_plan_sentence", "power_plan_sentence"]
+__all__ = ["cells_phrase", "noninferiority_plan_sentence", "power_plan_sentence"]
 
 
 def _cases(n: int) -> str:
@@ -80,4 +80,18 @@ def noninferiority_plan_sentence(plan: NonInferiorityPlan) -> str:
         f"{format_points(plan.difference)} points), the test's exact power is "
         f"{format_percent(plan.power)}: it shows B no worse than A by more than {margin} with "
         "that probability."
+    )
+
+
+def cells_phrase(p10: float, p01: float) -> str:
+    """The discordant cells of a plan as a percentage of cases, each with its share.
+
+    Examples
+    --------
+    >>> cells_phrase(0.065, 0.02)
+    'only A passes 6.5% of cases (p10 = 0.065), only B passes 2.0% (p01 = 0.02)'
+    """
+    return (
+        f"only A passes {format_percent(p10)} of cases (p10 = {format_share(p10)}), "
+        f"only B passes {format_percent(p01)} (p01 = {format_share(p01)})"
     )
