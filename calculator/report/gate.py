@@ -69,7 +69,9 @@ def _one_sided_verdict(analysis: Analysis) -> str:
         margin = points_of(decision.margin or 0.0)
         reason = f"{name_b} is {shown} non-inferior to {name_a} at a margin of {margin}"
     else:
-        reason = f"{name_b} is {shown} worse than {name_a} by the one-sided exact test"
+        # The decision's own test: exact, mid-p or cluster-robust ("the one-sided exact test"
+        # was said of all three).
+        reason = f"{name_b} is {shown} worse than {name_a} by the {decision.test}"
     verdict = "FAIL" if gate_fails(analysis) else "pass"
     return f"{verdict}: {reason} (p = {p_text} {side} α = {decision.alpha:g})"
 

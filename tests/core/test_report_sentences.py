@@ -1,0 +1,154 @@
+"""The report package's sentences say what their own numbers say, in every branch.
+
+Each sentence is checked against the fields of the result it words: "These cases show" only
+when the test rejects, a printed p on the side of alpha the p lies on, interval limits that keep
+their sign and their side of the margin, the framing's words ("accuracy" for a classifier), the
+test the decision actually ran, and counts that agree with their nouns. The property tests draw
+small and large tables with every question, convention, interval method, level and alpha; the
+example tests pin the cases a brute-force sweep over a, b, c, d <= 12 found wrong.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from calculator import CI_METHODS, analyze
+from calculator.clustered import Clusters
+from calculator.release import gate_fails
+from calculator.report.gate import gate_verdict
+
+NUMBER = r"([+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?)"
+
+QUESTIONS = [
+    {"alternative": "two-sided"},
+    {"alternative": "greater"},
+    {"alternative": "less"},
+    {"margin": 0.01},
+    {"margin": 0.05},
+    {"margin": 0.05, "alternative": "greater"},
+    {"margin": 0.025, "question": "equivalent"},
+    {"margin": 0.1, "question": "equivalent"},
+]
+
+
+def _side(value: float, bound: float) -> int:
+    return (value > bound) - (value < bound)
+
+
+def _plain_text_checks(text: str) -> None:
+    assert not re.search(r"\bnan\b|\binf\b|\bNone\b", text, re.IGNORECASE), text
+    assert "  " not in text, text
+    assert text.count("(") == text.count(")"), text
+    assert not re.search(r"(?<![\d.,])1 (cases|clusters|discordant pairs)\b", text), text
+    assert "all 1 cases" not in text, text
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cells=st.one_of(
+        st.tuples(*[st.integers(0, 12)] * 4), st.tuples(*[st.integers(0, 400)] * 4)
+    ).filter(lambda t: sum(t) > 0),
+    question=st.sampled_from(QUESTIONS),
+    convention=st.sampled_from(["doubling", "mid-p"]),
+    method=st.sampled_from(CI_METHODS),
+    level=st.sampled_from([0.8, 0.9, 0.95, 0.99]),
+    alpha=st.sampled_from([0.01, 0.03125, 0.05, 0.1]),
+    framing=st.sampled_from(["pass", "correct"]),
+)
+def test_decision_sentence_agrees_with_its_numbers(
+    cells, question, convention, method, level, alpha, framing
+) -> None:
+    analysis = analyze(
+        *cells,
+        convention=convention,
+        ci_method=method,
+        level=level,
+        alpha=alpha,
+        framing=framing,
+        **question,
+    )
+    decision = analysis.decision
+    sentence = decision.sentence
+    _plain_text_checks(sentence)
+    _plain_text_checks(analysis.report)
+    if decision.margin is not None or analysis.table.discordant:
+        assert sentence.startswith("These cases show that") == decision.reject, sentence
+    printed = re.search(r"p = " + NUMBER + r", α = ", sentence)
+    if printed:
+        assert (float(printed.group(1)) <= alpha) == decision.reject, sentence
+    limits = re.search(r"interval for .*?, " + NUMBER + " to " + NUMBER + " points", sentence)
+    assert limits, sentence
+    bounds = [0.0] if decision.margin is None else [0.0, decision.margin, -decision.margin]
+    for text, value in zip(limits.groups(), (decision.low, decision.high), strict=True):
+        shown = float(text) / 100.0
+        for bound in bounds:
+            assert _side(shown, bound) == _side(value, bound), (sentence, value, bound)
+    moved = re.search(r"is " + NUMBER + r" points (higher|lower) than", sentence)
+    if moved:
+        assert float(moved.group(1)) != 0, sentence
+        assert (moved.group(2) == "higher") == (decision.estimate > 0), sentence
+    wrong_word = "pass rate" if framing == "correct" else "accuracy"
+    assert wrong_word not in sentence, sentence
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    cells=st.tuples(*[st.integers(0, 40)] * 4).filter(lambda t: sum(t) > 0),
+    question=st.sampled_from([{}, {"alternative": "less"}, {"margin": 0.02}]),
+    convention=st.sampled_from(["doubling", "mid-p"]),
+    alpha=st.sampled_from([0.01, 0.05, 0.1]),
+)
+def test_gate_verdict_is_the_gate_decision(cells, question, convention, alpha) -> None:
+    analysis = analyze(*cells, convention=convention, alpha=alpha, **question)
+    verdict = gate_verdict(analysis, alpha)
+    _plain_text_checks(verdict)
+    assert verdict.startswith("FAIL") == gate_fails(analysis), verdict
+    if convention == "mid-p" and analysis.table.discordant and "margin" not in question:
+        assert "mid-p" in verdict, verdict  # the McNemar test it ran; a margin's is Tango's
+
+
+def test_gate_verdict_on_worse_names_the_mid_p_test() -> None:
+    # 2 to 12 against B: the one-sided mid-p test rejects; it was worded "the one-sided exact
+    # test", a test the gate did not run.
+    analysis = analyze(50, 2, 12, 30, alternative="less", convention="mid-p")
+    verdict = gate_verdict(analysis, 0.05)
+    assert analysis.decision.test == "one-sided McNemar mid-p test"
+    assert verdict.startswith("pass: B is shown worse") is False
+    assert "by the one-sided McNemar mid-p test" in verdict
+    assert "exact" not in verdict
+
+
+def test_gate_verdict_on_worse_names_the_cluster_test() -> None:
+    clusters = Clusters(b_counts=(1, 0, 1, 0), c_counts=(3, 4, 2, 3), sizes=(20, 20, 20, 20))
+    analysis = analyze(60, 2, 12, 6, alternative="less", clusters=clusters)
+    verdict = gate_verdict(analysis, 0.05)
+    assert analysis.decision.test.startswith("cluster-robust score test")
+    assert "by the cluster-robust score test" in verdict
+    assert "exact test (" not in verdict
+
+
+def test_agreement_note_speaks_of_accuracy_for_a_classifier() -> None:
+    # No discordant case, a margin: the note explains why the score test still answers.
+    sentence = analyze(0, 0, 0, 40, margin=0.05, framing="correct").decision.sentence
+    assert "No case separates the systems here" in sentence
+    assert "a difference in accuracy needs cases" in sentence
+    assert "pass rate" not in sentence
+    pass_framing = analyze(0, 0, 0, 40, margin=0.05).decision.sentence
+    assert "a difference in pass rates needs cases" in pass_framing
+
+
+def test_agreement_note_on_one_case() -> None:
+    sentence = analyze(1, 0, 0, 0, margin=0.05).decision.sentence
+    assert "agreement on the one case bounds" in sentence
+    assert "all 1 cases" not in sentence
+    assert "agreement on all 40 cases" in analyze(40, 0, 0, 0, margin=0.05).decision.sentence
+
+
+def test_one_cluster_is_one_cluster() -> None:
+    clusters = Clusters(b_counts=(3,), c_counts=(9,), sizes=(40,))
+    report = analyze(20, 3, 9, 8, clusters=clusters).report
+    assert "counts the 1 cluster, and it is the one to read" in report
+    assert "1 clusters" not in report
