@@ -37,6 +37,7 @@ __all__ = [
     "format_pvalue_figures",
     "format_ratio",
     "format_score",
+    "format_standard_error",
     "limit_points",
     "method_words",
     "plural",
@@ -382,6 +383,22 @@ def limit_points(value: float, bounds: list[float]) -> str:
         if all(_side(shown, bound) == _side(value, bound) for bound in bounds):
             return text
     return format_points(value)  # never zero for a non-zero value, and keeps the sign
+
+
+def format_standard_error(value: float) -> str:
+    """A Monte Carlo standard error with four decimals, in scientific notation with two
+    significant figures when four decimals would read 0 (it is 0 only when exactly 0).
+
+    Examples
+    --------
+    >>> format_standard_error(0.00218), format_standard_error(3.1e-6), format_standard_error(0.0)
+    ('0.0022', '3.1e-06', '0.0000')
+    """
+    value = _check_finite(value, "value")
+    text = f"{value:.4f}"
+    if value != 0 and float(text) == 0:
+        return f"{value:.1e}"
+    return text
 
 
 #: The most significant figures a score is printed with.

@@ -10,14 +10,18 @@ example tests pin the cases a brute-force sweep over a, b, c, d <= 12 found wron
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calculator import CI_METHODS, analyze
 from calculator.clustered import Clusters
+from calculator.compare import compare_systems
 from calculator.release import gate_fails
+from calculator.report.compare import describe_pairs, describe_permutation
 from calculator.report.gate import gate_verdict
 
 NUMBER = r"([+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?)"
@@ -152,3 +156,34 @@ def test_one_cluster_is_one_cluster() -> None:
     report = analyze(20, 3, 9, 8, clusters=clusters).report
     assert "counts the 1 cluster, and it is the one to read" in report
     assert "1 clusters" not in report
+
+
+def test_monte_carlo_standard_error_never_reads_zero() -> None:
+    # A million resamples, a handful as extreme as the data: the standard error is about 3e-6,
+    # which four decimals printed as "0.0000", a non-zero read as no uncertainty at all.
+    outcomes = np.array([[1, 0, 0]] * 6 + [[0, 1, 1]] * 2 + [[1, 1, 1]] * 4, dtype=int)
+    cochran = compare_systems(outcomes, names=("x", "y", "z")).cochran
+    sampled = dataclasses.replace(
+        cochran,
+        method="monte-carlo",
+        exact_pvalue=1e-5,
+        standard_error=3.1e-6,
+        resamples=1_000_000,
+        seed=0,
+        at_floor=False,
+    )
+    text = describe_permutation(sampled, 0.05)
+    assert "standard error 3.1e-06)" in text
+    assert "0.0000" not in text
+    usual = dataclasses.replace(sampled, exact_pvalue=0.0123, standard_error=0.0011)
+    assert "standard error 0.0011)" in describe_permutation(usual, 0.05)
+
+
+def test_pair_interval_level_never_reads_100_percent() -> None:
+    # 99.99999% written as 100 * level with :g read "100%", a level no interval has.
+    outcomes = np.array([[1, 0, 0]] * 60 + [[0, 1, 1]] * 2 + [[1, 1, 1]] * 10, dtype=int)
+    text = describe_pairs(compare_systems(outcomes, names=("x", "y", "z"), level=0.9999999))
+    assert "99.99999% CI" in text and "a 99.99999% interval for its pair" in text
+    assert "100%" not in text
+    usual = describe_pairs(compare_systems(outcomes, names=("x", "y", "z")))
+    assert "95% CI" in usual and "a 95% interval for its pair" in usual
