@@ -16,7 +16,7 @@ None of them prints NaN or inf; they raise CalculatorError (a ValueError) on suc
 from __future__ import annotations
 
 import math
-from decimal import Decimal
+from decimal import ROUND_FLOOR, Decimal
 from typing import TYPE_CHECKING
 
 from calculator.errors import CalculatorError, CalculatorTypeError
@@ -130,17 +130,25 @@ def format_percent(fraction: float) -> str:
 
 
 def format_level(value: float) -> str:
-    """A per-gate significance level with three significant figures ("0.000200", "0.00833").
+    """A per-gate significance level with three significant figures ("0.000200", "0.00833"),
+    rounded down: a level to test at must not print above the one that keeps the overall
+    false-alarm rate at alpha (Šidák's 0.016952 for three gates reads 0.0169, not 0.0170,
+    at which three independent gates would exceed 0.05).
 
     Examples
     --------
     >>> format_level(0.05 / 6), format_level(0.0002), format_level(0.000201)
     ('0.00833', '0.000200', '0.000201')
-    >>> format_level(2e-9)
-    '2.00e-09'
+    >>> format_level(1 - 0.95 ** (1 / 3)), format_level(2e-9)
+    ('0.0169', '2.00e-09')
     """
     value = _check_finite(value, "value")
-    return f"{value:#.3g}"
+    text = f"{value:#.3g}"
+    if value > 0 and float(text) > value:
+        exact = Decimal(repr(value))
+        step = Decimal(1).scaleb(exact.adjusted() - 2)
+        text = f"{float(exact.quantize(step, rounding=ROUND_FLOOR)):#.3g}"
+    return text
 
 
 def format_confidence(level: float) -> str:

@@ -187,3 +187,28 @@ def test_pair_interval_level_never_reads_100_percent() -> None:
     assert "100%" not in text
     usual = describe_pairs(compare_systems(outcomes, names=("x", "y", "z")))
     assert "95% CI" in usual and "a 95% interval for its pair" in usual
+
+
+def test_three_gates_sidak_level_keeps_the_promise() -> None:
+    # Šidák's level for 3 independent gates at 0.05 is 1 - 0.95^(1/3) = 0.016952; printed as
+    # 0.0170 (rounded up), three gates at that level alarm falsely 5.014% of the time, above
+    # the 0.05 the sentence promises. Rounded down it reads 0.0169.
+    # Bonferroni's 0.05/3 = 0.016667 reads 0.0166 likewise: 3 x 0.0167 is above 0.05.
+    report = analyze(60, 15, 5, 20, gates=3).report
+    assert "0.0166 (Bonferroni) or 0.0169 (Šidák) keeps it at or below 0.05" in report
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    gates=st.integers(2, 500),
+    alpha=st.sampled_from([0.001, 0.01, 0.025, 0.05, 0.1, 0.2]),
+)
+def test_printed_per_gate_levels_keep_the_false_alarm_rate(gates, alpha) -> None:
+    report = analyze(60, 15, 5, 20, gates=gates, alpha=alpha).report
+    printed = re.search(r"at (\S+) \(Bonferroni\) or (\S+) \(Šidák\) keeps", report)
+    assert printed, report
+    bonferroni, sidak = (float(text) for text in printed.groups())
+    for level in (bonferroni, sidak):
+        assert level > 0 and 1 - (1 - level) ** gates <= alpha, report  # independent gates
+    assert gates * bonferroni <= alpha * (1 + 1e-12), report  # any dependence: union bound
+    assert bonferroni <= sidak
