@@ -20,6 +20,7 @@ from calculator.report.formatting import (
     format_confidence,
     format_p_equals,
     limit_points,
+    margin_number,
     method_words,
     plural,
     points_of,
@@ -268,7 +269,7 @@ class _Margin:
 
     @classmethod
     def of(cls, margin: float) -> _Margin:
-        number = f"{round(100.0 * margin, 10):g}"
+        number = margin_number(margin)
         unit = "point" if number == "1" else "points"
         return cls(points_of(margin), f"-{number}", f"+{number}", unit)
 

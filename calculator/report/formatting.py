@@ -39,6 +39,7 @@ __all__ = [
     "format_score",
     "format_standard_error",
     "limit_points",
+    "margin_number",
     "method_words",
     "plural",
     "points_of",
@@ -356,6 +357,26 @@ def method_words(method: str, *, in_parentheses: bool = False) -> str:
     return CI_METHOD_NAMES.get(method, method)
 
 
+def margin_number(margin: float, *, points: bool = True) -> str:
+    """A margin as a bare number with every figure it was given (twelve significant figures,
+    which drop only floating-point noise such as 100 x 0.07 = 7.000000000000001): in points by
+    default, else in its own units (scores).
+
+    A margin rounded to six figures could read on the other side of an interval limit printed
+    beside it (a limit of -12.34568 "not above" a margin printed -12.3457), and a tiny one read
+    as 0.
+
+    Examples
+    --------
+    >>> margin_number(0.07), margin_number(0.025), margin_number(0.1234567)
+    ('7', '2.5', '12.34567')
+    >>> margin_number(1e-13), margin_number(0.1234567, points=False)
+    ('1e-11', '0.1234567')
+    """
+    value = _check_finite(margin, "margin")
+    return f"{100.0 * value if points else value:.12g}"
+
+
 def points_of(margin: float) -> str:
     """A margin in points for a sentence: "1 point", "2.5 points".
 
@@ -364,7 +385,7 @@ def points_of(margin: float) -> str:
     >>> points_of(0.01), points_of(0.025)
     ('1 point', '2.5 points')
     """
-    value = f"{round(100.0 * margin, 10):g}"
+    value = margin_number(margin)
     return f"{value} point" if value == "1" else f"{value} points"
 
 

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING
 
 from calculator.rejection import smallest_pvalue
 from calculator.release import gate_fails, scores_gate_fails
-from calculator.report.formatting import format_p_equals, format_pvalue, plural, points_of
+from calculator.report.formatting import (
+    format_p_equals,
+    format_pvalue,
+    margin_number,
+    plural,
+    points_of,
+)
 
 if TYPE_CHECKING:
     from calculator.analysis import Analysis
@@ -92,15 +98,18 @@ def scores_gate_verdict(result: ScoresComparison, alpha: float) -> str:
     if result.margin is not None:
         shown = "not shown" if fails else "shown"
         verdict = "FAIL" if fails else "pass"
+        # Decided at the margin decision's own one-sided level, (1 - level)/2 (the command line
+        # makes it `alpha`); worded at that level, so p and alpha never contradict the verdict.
         decided = result.margin
         p = (
             "t undefined"
             if decided.pvalue is None
-            else format_p_equals(decided.pvalue, alpha=alpha)
+            else format_p_equals(decided.pvalue, alpha=decided.alpha)
         )
         return (
             f"{verdict}: {name_b} is {shown} non-inferior to {name_a} at a margin of "
-            f"{decided.margin:g} (one-sided paired t test, {p}, alpha = {alpha:g})"
+            f"{margin_number(decided.margin, points=False)} (one-sided paired t test, {p}, "
+            f"alpha = {decided.alpha:g})"
         )
     verdict = f"FAIL: {name_b} is worse" if fails else f"pass: {name_b} is not shown worse"
     sides = "two-sided" if result.alternative == "two-sided" else "one-sided"

@@ -22,7 +22,8 @@ from calculator.clustered import Clusters
 from calculator.compare import compare_systems
 from calculator.release import gate_fails
 from calculator.report.compare import describe_pairs, describe_permutation
-from calculator.report.gate import gate_verdict
+from calculator.report.gate import gate_verdict, scores_gate_verdict
+from calculator.scores import compare_scores
 
 NUMBER = r"([+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?)"
 
@@ -212,3 +213,37 @@ def test_printed_per_gate_levels_keep_the_false_alarm_rate(gates, alpha) -> None
         assert level > 0 and 1 - (1 - level) ** gates <= alpha, report  # independent gates
     assert gates * bonferroni <= alpha * (1 + 1e-12), report  # any dependence: union bound
     assert bonferroni <= sidak
+
+
+def test_scores_gate_verdict_with_a_margin_states_the_level_it_was_decided_at() -> None:
+    # compare_scores at level 0.95 decides non-inferiority at one-sided (1 - 0.95)/2 = 0.025;
+    # the verdict printed the gate's alpha instead: "not shown ... p = 0.030, alpha = 0.05".
+    rng = np.random.default_rng(1)
+    for _ in range(3000):
+        a = rng.random(30)
+        b = a + rng.normal(0, 0.2, 30) - 0.03
+        result = compare_scores(a, b, margin=0.1, level=0.95)
+        if result.margin.pvalue is not None and 0.025 < result.margin.pvalue <= 0.05:
+            break
+    verdict = scores_gate_verdict(result, 0.05)
+    assert verdict.startswith("FAIL: B is not shown non-inferior")
+    assert verdict.endswith(", alpha = 0.025)")
+    printed = float(re.search(r"p = " + NUMBER, verdict).group(1))
+    assert printed > 0.025
+
+
+def test_margin_keeps_every_figure_it_was_given() -> None:
+    # Rounded to six figures, a margin of 12.345649 points read 12.3456, and a limit printed
+    # -12.3456 was said to "lie above -12.3456 points"; a margin of 1e-13 read "0 points".
+    analysis = analyze(500, 30, 40, 500, margin=0.12345649)
+    decision = dataclasses.replace(analysis.decision, low=-0.1234563, high=0.05, reject=True)
+    assert "lies above -12.345649 points" in decision.sentence
+    assert "12.3456 " not in decision.sentence
+    assert "at a margin of 1e-11 points" in analyze(500, 30, 40, 500, margin=1e-13).report
+    scores = compare_scores(
+        [0.5, 0.6, 0.7, 0.8, 0.9, 0.4], [0.5, 0.6, 0.7, 0.8, 0.9, 0.5], margin=0.1234567
+    )
+    assert "by more than 0.1234567" in scores.margin.sentence or "margin of 0.1234567" in (
+        scores.margin.sentence
+    )
+    assert "margin of 1 point" in analyze(60, 15, 5, 20, margin=0.01).decision.sentence
