@@ -358,13 +358,9 @@ def method_words(method: str, *, in_parentheses: bool = False) -> str:
 
 
 def margin_number(margin: float, *, points: bool = True) -> str:
-    """A margin as a bare number with every figure it was given (twelve significant figures,
-    which drop only floating-point noise such as 100 x 0.07 = 7.000000000000001): in points by
-    default, else in its own units (scores).
-
-    A margin rounded to six figures could read on the other side of an interval limit printed
-    beside it (a limit of -12.34568 "not above" a margin printed -12.3457), and a tiny one read
-    as 0.
+    """A margin as a bare number, in points (else in its own units), with every figure it was
+    given: twelve significant figures drop only noise (100 x 0.07 = 7.000000000000001), where
+    six could put it across a limit printed beside it, and a tiny one read 0.
 
     Examples
     --------
@@ -415,8 +411,7 @@ def limit_points(value: float, bounds: list[float]) -> str:
 
 
 def format_standard_error(value: float) -> str:
-    """A Monte Carlo standard error with four decimals, in scientific notation with two
-    significant figures when four decimals would read 0 (it is 0 only when exactly 0).
+    """A Monte Carlo standard error with four decimals, never reading 0 when it is not.
 
     Examples
     --------
