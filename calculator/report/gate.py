@@ -13,7 +13,6 @@ from calculator.rejection import smallest_pvalue
 from calculator.release import gate_fails, scores_gate_fails
 from calculator.report.formatting import (
     format_p_equals,
-    format_pvalue,
     margin_number,
     plural,
     points_of,
@@ -68,7 +67,8 @@ def _one_sided_verdict(analysis: Analysis) -> str:
     when B is shown worse): the verdict with the reason."""
     decision = analysis.decision
     name_a, name_b = analysis.names
-    p_text = format_pvalue(decision.pvalue, decision.log10_pvalue, alpha=decision.alpha)
+    # "p = 0.375", or "p < 1e-300 (log10 p = ...)": never "p = < 1e-300".
+    p_text = format_p_equals(decision.pvalue, decision.log10_pvalue, alpha=decision.alpha)
     side = "≤" if decision.reject else ">"
     shown = "shown" if decision.reject else "not shown"
     if decision.question == "non-inferior":
@@ -79,7 +79,7 @@ def _one_sided_verdict(analysis: Analysis) -> str:
         # was said of all three).
         reason = f"{name_b} is {shown} worse than {name_a} by the {decision.test}"
     verdict = "FAIL" if gate_fails(analysis) else "pass"
-    return f"{verdict}: {reason} (p = {p_text} {side} α = {decision.alpha:g})"
+    return f"{verdict}: {reason} ({p_text} {side} α = {decision.alpha:g})"
 
 
 def scores_gate_verdict(result: ScoresComparison, alpha: float) -> str:

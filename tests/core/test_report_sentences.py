@@ -17,10 +17,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculator import CI_METHODS, analyze
-from calculator.clustered import Clusters
+from calculator import CI_METHODS, analyze, mcnemar_chi2
+from calculator.clustered import Clusters, clustered_mcnemar
 from calculator.compare import compare_systems
 from calculator.release import gate_fails
+from calculator.report.clusters import describe_cluster_change
 from calculator.report.compare import describe_pairs, describe_permutation
 from calculator.report.gate import gate_verdict, scores_gate_verdict
 from calculator.scores import compare_scores
@@ -247,3 +248,22 @@ def test_margin_keeps_every_figure_it_was_given() -> None:
         scores.margin.sentence
     )
     assert "margin of 1 point" in analyze(60, 15, 5, 20, margin=0.01).decision.sentence
+
+
+def test_gate_verdict_never_reads_p_equals_less_than() -> None:
+    # 5,000 to 0 against B: p underflows, and the verdict read "(p = < 1e-300 (log10 p = ...)".
+    verdict = gate_verdict(analyze(100, 5000, 0, 100, alternative="less"), 0.05)
+    assert "(p < 1e-300 (log10 p = -1505.15) ≤ α = 0.05)" in verdict
+    assert "p = <" not in verdict
+    margin = gate_verdict(analyze(100_000, 10, 10, 100_000, margin=0.05), 0.05)
+    assert margin.startswith("pass: B is shown non-inferior") and "p = <" not in margin
+    assert gate_verdict(analyze(10, 0, 0, 0, margin=0.01), 0.05).endswith("(p = 0.375 > α = 0.05)")
+
+
+def test_cluster_change_never_reads_p_equals_less_than() -> None:
+    b, c = [900, 1000, 1100, 1000, 950, 1050] * 10, [0, 1, 0, 2, 0, 1] * 10
+    text = describe_cluster_change(
+        clustered_mcnemar(b, c), mcnemar_chi2(sum(b), sum(c), correction=False)
+    )
+    assert "plain chi-square p < 1e-300 (log10 p = " in text
+    assert "p = <" not in text
