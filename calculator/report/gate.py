@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from calculator.errors import CalculatorError
 from calculator.rejection import smallest_pvalue
 from calculator.release import gate_fails, scores_gate_fails
 from calculator.report.formatting import (
@@ -38,6 +39,13 @@ def gate_verdict(analysis: Analysis, alpha: float) -> str:
     'FAIL: B is not shown non-inferior to A at a margin of 1 point (p = 0.375 > α = 0.05)'
     """
     decision = analysis.decision
+    if decision.question in ("better", "equivalent"):
+        # The gate asks whether B is worse (with a margin: non-inferior); worded from a "better"
+        # or equivalence decision it read "two-sided one-sided exact McNemar test".
+        raise CalculatorError(
+            f'The release gate answers "different", "worse" or "non-inferior", but the analysis '
+            f'asks "{decision.question}": analyse the table without that question for the gate.'
+        )
     if decision.question in ("non-inferior", "worse"):
         return _one_sided_verdict(analysis)
     name_a, name_b = analysis.names

@@ -14,12 +14,14 @@ import dataclasses
 import re
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calculator import CI_METHODS, analyze, mcnemar_chi2
 from calculator.clustered import Clusters, clustered_mcnemar
 from calculator.compare import compare_systems
+from calculator.errors import CalculatorError
 from calculator.release import gate_fails
 from calculator.report.clusters import describe_cluster_change
 from calculator.report.compare import describe_pairs, describe_permutation
@@ -267,3 +269,13 @@ def test_cluster_change_never_reads_p_equals_less_than() -> None:
     )
     assert "plain chi-square p < 1e-300 (log10 p = " in text
     assert "p = <" not in text
+
+
+@pytest.mark.parametrize(
+    "question", [{"alternative": "greater"}, {"margin": 0.02, "question": "equivalent"}]
+)
+def test_gate_verdict_refuses_a_question_the_gate_does_not_ask(question) -> None:
+    # Worded from a "better" decision the verdict read "(two-sided one-sided exact McNemar
+    # test, ...)", and never failed however much worse B was.
+    with pytest.raises(CalculatorError, match="release gate answers"):
+        gate_verdict(analyze(50, 30, 2, 20, **question), 0.05)
