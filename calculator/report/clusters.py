@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from calculator.report.formatting import format_pvalue
+from calculator.report.formatting import format_p_equals
 
 if TYPE_CHECKING:
     from calculator.clustered import ClusteredTestResult
@@ -45,8 +45,8 @@ def describe_cluster_change(cluster: ClusteredTestResult, plain: Chi2TestResult)
     times = f"{10**factor:.2g}" if abs(factor) < 300 else f"10^{factor:.0f}"
     both = (
         f"cluster-adjusted McNemar X2 = {cluster.statistic:.3f}, "
-        f"p = {format_pvalue(cluster.pvalue, cluster.log10_pvalue)}; plain chi-square "
-        f"p = {format_pvalue(plain.pvalue, plain.log10_pvalue)}"
+        f"{format_p_equals(cluster.pvalue, cluster.log10_pvalue)}; plain chi-square "
+        f"{format_p_equals(plain.pvalue, plain.log10_pvalue)}"
     )
     if times == "1":
         # Equal to two figures (exactly equal when every cluster holds one case).

@@ -5,7 +5,14 @@ from __future__ import annotations
 from calculator.compare.cochran import CochranQResult
 from calculator.compare.systems import PairComparison, SystemComparison
 from calculator.report.caveats import smallest_pvalue
-from calculator.report.formatting import format_p_equals, format_percent, format_points, plural
+from calculator.report.formatting import (
+    format_confidence,
+    format_p_equals,
+    format_percent,
+    format_points,
+    format_standard_error,
+    plural,
+)
 
 __all__ = [
     "ADJUSTMENT_NAMES",
@@ -97,7 +104,7 @@ def describe_permutation(q: CochranQResult, alpha: float) -> str:
     p = format_p_equals(q.exact_pvalue, alpha=alpha)
     return (
         f"permutation {p} (Monte Carlo estimate from {q.resamples:,} resamples, seed {q.seed}, "
-        f"standard error {q.standard_error:.4f})."
+        f"standard error {format_standard_error(q.standard_error)})."
     )
 
 
@@ -137,7 +144,8 @@ def describe_pairs(result: SystemComparison) -> str:
     else:
         text += ": " + "; ".join(_pair_phrase(pair, result) for pair in separated) + "."
         text += (
-            f" Each interval is a {100 * result.level:g}% interval for its pair alone, not "
+            f" Each interval is a {format_confidence(result.level)} interval for its pair "
+            "alone, not "
             "adjusted for the number of pairs."
         )
     hopeless = [pair for pair in result.pairs if never_separable(pair, result)]
@@ -157,7 +165,7 @@ def _pair_phrase(pair: PairComparison, result: SystemComparison) -> str:
     better, worse = (pair.a, pair.b) if pair.difference > 0 else (pair.b, pair.a)
     sign = 1 if pair.difference > 0 else -1
     low, high = sorted((sign * pair.low, sign * pair.high))
-    level = f"{100 * result.level:g}%"
+    level = format_confidence(result.level)
     p = format_p_equals(pair.adjusted_pvalue, pair.log10_adjusted_pvalue, alpha=result.alpha)
     return (
         f"{better} passes more often than {worse} ({format_points(sign * pair.difference)} "

@@ -20,7 +20,9 @@ from calculator.report.formatting import (
     format_confidence,
     format_p_equals,
     limit_points,
+    margin_number,
     method_words,
+    plural,
     points_of,
 )
 from calculator.table import PairedTable
@@ -51,7 +53,9 @@ def decision_sentence(decision: Decision) -> str:
     if decision.margin is None:
         sentence = no_margin_sentence(decision, table, words)
     else:
-        sentence = margin_sentence(decision, table, words) + no_disagreement_note(decision, table)
+        sentence = margin_sentence(decision, table, words) + no_disagreement_note(
+            decision, table, words.rate
+        )
     return sentence + words.level_note(decision)
 
 
@@ -126,7 +130,7 @@ def unclustered_figures_note(clusters: int) -> str:
     """
     return (
         "The interval and the tests so far count every case as independent; the answer that "
-        f"follows counts the {clusters:,} clusters, and it is the one to read."
+        f"follows counts the {plural(clusters, 'cluster')}, and it is the one to read."
     )
 
 
@@ -217,15 +221,30 @@ def _test_and_interval_differ(decision: Decision) -> str:
     )
 
 
-def no_disagreement_note(decision: Decision, table: PairedTable) -> str:
-    """Why a margin test still answers when no case separates the systems (m = 0)."""
+def no_disagreement_note(decision: Decision, table: PairedTable, rate: str = "pass rate") -> str:
+    """Why a margin test still answers when no case separates the systems (m = 0).
+
+    `rate` is the framing's word ("pass rate" or "accuracy", :attr:`Words.rate`).
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> analysis = analyze(0, 0, 0, 1, margin=0.05)
+    >>> print(no_disagreement_note(analysis.decision, analysis.table, "accuracy"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+     No case separates the systems here, yet the score test still answers: a difference in
+     accuracy needs cases on which the systems disagree, and agreement on the one case bounds
+     how often they can disagree, so enough agreeing cases can show this on their own.
+    """
     if table.discordant or decision.question not in ("non-inferior", "equivalent"):
         return ""
+    rates = "accuracy" if rate == "accuracy" else f"{rate}s"
+    cases = "the one case" if table.n == 1 else f"all {table.n:,} cases"
     return (
         " No case separates the systems here, yet the score test still answers: a difference "
-        "in pass rates needs cases on which the systems disagree, and agreement on all "
-        f"{table.n:,} cases bounds how often they can disagree, so enough agreeing cases can "
-        "show this on their own."
+        f"in {rates} needs cases on which the systems disagree, and agreement on {cases} "
+        "bounds how often they can disagree, so enough agreeing cases can show this on their "
+        "own."
     )
 
 
@@ -250,7 +269,7 @@ class _Margin:
 
     @classmethod
     def of(cls, margin: float) -> _Margin:
-        number = f"{round(100.0 * margin, 10):g}"
+        number = margin_number(margin)
         unit = "point" if number == "1" else "points"
         return cls(points_of(margin), f"-{number}", f"+{number}", unit)
 

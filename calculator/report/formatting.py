@@ -16,7 +16,7 @@ None of them prints NaN or inf; they raise CalculatorError (a ValueError) on suc
 from __future__ import annotations
 
 import math
-from decimal import Decimal
+from decimal import ROUND_FLOOR, Decimal
 from typing import TYPE_CHECKING
 
 from calculator.errors import CalculatorError, CalculatorTypeError
@@ -38,7 +38,9 @@ __all__ = [
     "format_ratio",
     "format_score",
     "format_share",
+    "format_standard_error",
     "limit_points",
+    "margin_number",
     "method_words",
     "plural",
     "points_of",
@@ -130,17 +132,25 @@ def format_percent(fraction: float) -> str:
 
 
 def format_level(value: float) -> str:
-    """A per-gate significance level with three significant figures ("0.000200", "0.00833").
+    """A per-gate significance level with three significant figures ("0.000200", "0.00833"),
+    rounded down: a level to test at must not print above the one that keeps the overall
+    false-alarm rate at alpha (Šidák's 0.016952 for three gates reads 0.0169, not 0.0170,
+    at which three independent gates would exceed 0.05).
 
     Examples
     --------
     >>> format_level(0.05 / 6), format_level(0.0002), format_level(0.000201)
     ('0.00833', '0.000200', '0.000201')
-    >>> format_level(2e-9)
-    '2.00e-09'
+    >>> format_level(1 - 0.95 ** (1 / 3)), format_level(2e-9)
+    ('0.0169', '2.00e-09')
     """
     value = _check_finite(value, "value")
-    return f"{value:#.3g}"
+    text = f"{value:#.3g}"
+    if value > 0 and float(text) > value:
+        exact = Decimal(repr(value))
+        step = Decimal(1).scaleb(exact.adjusted() - 2)
+        text = f"{float(exact.quantize(step, rounding=ROUND_FLOOR)):#.3g}"
+    return text
 
 
 def format_confidence(level: float) -> str:
@@ -348,6 +358,22 @@ def method_words(method: str, *, in_parentheses: bool = False) -> str:
     return CI_METHOD_NAMES.get(method, method)
 
 
+def margin_number(margin: float, *, points: bool = True) -> str:
+    """A margin as a bare number, in points (else in its own units), with every figure it was
+    given: twelve significant figures drop only noise (100 x 0.07 = 7.000000000000001), where
+    six could put it across a limit printed beside it, and a tiny one read 0.
+
+    Examples
+    --------
+    >>> margin_number(0.07), margin_number(0.025), margin_number(0.1234567)
+    ('7', '2.5', '12.34567')
+    >>> margin_number(1e-13), margin_number(0.1234567, points=False)
+    ('1e-11', '0.1234567')
+    """
+    value = _check_finite(margin, "margin")
+    return f"{100.0 * value if points else value:.12g}"
+
+
 def points_of(margin: float) -> str:
     """A margin in points for a sentence: "1 point", "2.5 points".
 
@@ -356,7 +382,7 @@ def points_of(margin: float) -> str:
     >>> points_of(0.01), points_of(0.025)
     ('1 point', '2.5 points')
     """
-    value = f"{round(100.0 * margin, 10):g}"
+    value = margin_number(margin)
     return f"{value} point" if value == "1" else f"{value} points"
 
 
@@ -383,6 +409,21 @@ def limit_points(value: float, bounds: list[float]) -> str:
         if all(_side(shown, bound) == _side(value, bound) for bound in bounds):
             return text
     return format_points(value)  # never zero for a non-zero value, and keeps the sign
+
+
+def format_standard_error(value: float) -> str:
+    """A Monte Carlo standard error with four decimals, never reading 0 when it is not.
+
+    Examples
+    --------
+    >>> format_standard_error(0.00218), format_standard_error(3.1e-6), format_standard_error(0.0)
+    ('0.0022', '3.1e-06', '0.0000')
+    """
+    value = _check_finite(value, "value")
+    text = f"{value:.4f}"
+    if value != 0 and float(text) == 0:
+        return f"{value:.1e}"
+    return text
 
 
 #: The most significant figures a score is printed with.

@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from calculator.errors import CalculatorError
 from calculator.rejection import smallest_pvalue
 from calculator.release import gate_fails, scores_gate_fails
-from calculator.report.formatting import format_p_equals, format_pvalue, plural, points_of
+from calculator.report.formatting import (
+    format_p_equals,
+    margin_number,
+    plural,
+    points_of,
+)
 
 if TYPE_CHECKING:
     from calculator.analysis import Analysis
@@ -33,6 +39,13 @@ def gate_verdict(analysis: Analysis, alpha: float) -> str:
     'FAIL: B is not shown non-inferior to A at a margin of 1 point (p = 0.375 > α = 0.05)'
     """
     decision = analysis.decision
+    if decision.question in ("better", "equivalent"):
+        # The gate asks whether B is worse (with a margin: non-inferior); worded from a "better"
+        # or equivalence decision it read "two-sided one-sided exact McNemar test".
+        raise CalculatorError(
+            f'The release gate answers "different", "worse" or "non-inferior", but the analysis '
+            f'asks "{decision.question}": analyse the table without that question for the gate.'
+        )
     if decision.question in ("non-inferior", "worse"):
         return _one_sided_verdict(analysis)
     name_a, name_b = analysis.names
@@ -62,16 +75,19 @@ def _one_sided_verdict(analysis: Analysis) -> str:
     when B is shown worse): the verdict with the reason."""
     decision = analysis.decision
     name_a, name_b = analysis.names
-    p_text = format_pvalue(decision.pvalue, decision.log10_pvalue, alpha=decision.alpha)
+    # "p = 0.375", or "p < 1e-300 (log10 p = ...)": never "p = < 1e-300".
+    p_text = format_p_equals(decision.pvalue, decision.log10_pvalue, alpha=decision.alpha)
     side = "≤" if decision.reject else ">"
     shown = "shown" if decision.reject else "not shown"
     if decision.question == "non-inferior":
         margin = points_of(decision.margin or 0.0)
         reason = f"{name_b} is {shown} non-inferior to {name_a} at a margin of {margin}"
     else:
-        reason = f"{name_b} is {shown} worse than {name_a} by the one-sided exact test"
+        # The decision's own test: exact, mid-p or cluster-robust ("the one-sided exact test"
+        # was said of all three).
+        reason = f"{name_b} is {shown} worse than {name_a} by the {decision.test}"
     verdict = "FAIL" if gate_fails(analysis) else "pass"
-    return f"{verdict}: {reason} (p = {p_text} {side} α = {decision.alpha:g})"
+    return f"{verdict}: {reason} ({p_text} {side} α = {decision.alpha:g})"
 
 
 def scores_gate_verdict(result: ScoresComparison, alpha: float) -> str:
@@ -90,15 +106,18 @@ def scores_gate_verdict(result: ScoresComparison, alpha: float) -> str:
     if result.margin is not None:
         shown = "not shown" if fails else "shown"
         verdict = "FAIL" if fails else "pass"
+        # Decided at the margin decision's own one-sided level, (1 - level)/2 (the command line
+        # makes it `alpha`); worded at that level, so p and alpha never contradict the verdict.
         decided = result.margin
         p = (
             "t undefined"
             if decided.pvalue is None
-            else format_p_equals(decided.pvalue, alpha=alpha)
+            else format_p_equals(decided.pvalue, alpha=decided.alpha)
         )
         return (
             f"{verdict}: {name_b} is {shown} non-inferior to {name_a} at a margin of "
-            f"{decided.margin:g} (one-sided paired t test, {p}, alpha = {alpha:g})"
+            f"{margin_number(decided.margin, points=False)} (one-sided paired t test, {p}, "
+            f"alpha = {decided.alpha:g})"
         )
     verdict = f"FAIL: {name_b} is worse" if fails else f"pass: {name_b} is not shown worse"
     sides = "two-sided" if result.alternative == "two-sided" else "one-sided"

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from calculator.report.formatting import format_confidence, format_p_equals, format_score, plural
+from calculator.report.formatting import (
+    format_confidence,
+    format_p_equals,
+    format_score,
+    margin_number,
+    plural,
+)
 
 if TYPE_CHECKING:
     from calculator.scores.bootstrap import BootstrapInterval
@@ -180,7 +186,7 @@ def margin_sentence(decision: MarginDecision) -> str:
     """Non-inferiority of B on the mean score in words, by where the t interval lies."""
     name_a, name_b = decision.names
     margin = decision.margin
-    delta = f"{margin:g}"
+    delta = margin_number(margin, points=False)
     if decision.outcome == "undetermined":
         return (
             f"Non-inferiority of {name_b} at a margin of {delta} is not decided: the paired t "
