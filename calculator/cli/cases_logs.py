@@ -198,7 +198,7 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
     """The logs, a line per task (mean difference and its test), then the pooled comparison."""
     from calculator.cli.cases_scores import comparison_lines
     from calculator.logs.scores import headline_pvalue
-    from calculator.report.formatting import format_score
+    from calculator.report.figures import format_score
     from calculator.report.logs import input_lines
 
     several = len(result.tasks) > 1

@@ -14,7 +14,8 @@ from calculator.cli.arguments import count
 from calculator.cli.output import print_json, write
 from calculator.cli.plan_margin import cells_line, power_line, required_line, run_margin
 from calculator.planning import MAX_N, PLAN_TESTS, PowerPlan, plan
-from calculator.report.formatting import format_percent, format_points, format_share
+from calculator.report.figures import format_share
+from calculator.report.formatting import format_percent, format_points
 
 __all__ = ["add_parser", "run"]
 

@@ -14,13 +14,8 @@ import argparse
 from calculator.cli.output import print_json
 from calculator.errors import CalculatorError
 from calculator.planning import NonInferiorityPlan, cells_from_rates, noninferiority_plan
-from calculator.report.formatting import (
-    format_percent,
-    format_points,
-    format_pvalue,
-    format_share,
-    points_of,
-)
+from calculator.report.figures import format_share
+from calculator.report.formatting import format_percent, format_points, format_pvalue, points_of
 from calculator.report.planning import cells_phrase
 
 __all__ = ["cells_line", "power_line", "required_line", "run_margin"]

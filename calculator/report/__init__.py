@@ -6,7 +6,8 @@ once, for the page, the command line and the JSON alike. The result types reach 
 properties (``Analysis.report``, ``Decision.sentence``, ``ScoresComparison.report``), so each
 sentence has one home here and every surface quotes it.
 
-- :mod:`~calculator.report.formatting`: p-values, points, rates, levels, counts and scores.
+- :mod:`~calculator.report.formatting`: p-values, points, rates, levels and counts;
+  :mod:`~calculator.report.figures`: scores, shares and standard errors.
 - :mod:`~calculator.report.analysis`: the paste-ready report of one table.
 - :mod:`~calculator.report.decision`: the answer to the release question.
 - :mod:`~calculator.report.caveats` and :mod:`~calculator.report.reconcile`: the sentences

@@ -5,12 +5,12 @@ from __future__ import annotations
 from calculator.compare.cochran import CochranQResult
 from calculator.compare.systems import PairComparison, SystemComparison
 from calculator.report.caveats import smallest_pvalue
+from calculator.report.figures import format_standard_error
 from calculator.report.formatting import (
     format_confidence,
     format_p_equals,
     format_percent,
     format_points,
-    format_standard_error,
     plural,
 )
 

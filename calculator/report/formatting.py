@@ -1,4 +1,4 @@
-"""Numbers formatted for reading: p-values, percentage points, rates, levels, counts and scores.
+"""Numbers formatted for reading: p-values, percentage points, rates, levels and counts.
 
 Shared by the report, the command line and the page, so that every surface prints a number the
 same way. Three promises hold for every function here:
@@ -36,9 +36,6 @@ __all__ = [
     "format_pvalue",
     "format_pvalue_figures",
     "format_ratio",
-    "format_score",
-    "format_share",
-    "format_standard_error",
     "limit_points",
     "margin_number",
     "method_words",
@@ -406,75 +403,13 @@ def limit_points(value: float, bounds: list[float]) -> str:
     for decimals in range(len(first.partition(".")[2]) or 1, 16):
         text = f"{100.0 * value:+.{decimals}f}"
         shown = float(text) / 100.0
-        if all(_side(shown, bound) == _side(value, bound) for bound in bounds):
+        if all(side_of(shown, bound) == side_of(value, bound) for bound in bounds):
             return text
     return format_points(value)  # never zero for a non-zero value, and keeps the sign
 
 
-def format_standard_error(value: float) -> str:
-    """A Monte Carlo standard error with four decimals, never reading 0 when it is not.
-
-    Examples
-    --------
-    >>> format_standard_error(0.00218), format_standard_error(3.1e-6), format_standard_error(0.0)
-    ('0.0022', '3.1e-06', '0.0000')
-    """
-    value = _check_finite(value, "value")
-    text = f"{value:.4f}"
-    if value != 0 and float(text) == 0:
-        return f"{value:.1e}"
-    return text
-
-
-#: The most significant figures a score is printed with.
-_MOST_DIGITS = 17
-
-
-def format_score(value: float, keep: tuple[float, ...] = (), *, signed: bool = True) -> str:
-    """A score or score difference with three significant figures, more when needed.
-
-    Parameters
-    ----------
-    value : float
-        A finite number.
-    keep : tuple of float
-        Numbers (0 and the margins) that the printed value must stay on the same side of, and
-        equal only when it is equal.
-    signed : bool
-        Write "+" before positive numbers (differences); False for means.
-
-    Examples
-    --------
-    >>> format_score(0.01234), format_score(-12.345), format_score(0.0)
-    ('+0.0123', '-12.3', '0')
-    >>> format_score(-0.0500004, keep=(-0.05,))
-    '-0.0500004'
-    >>> format_score(1234.5, signed=False), format_score(3e-9)
-    ('1234', '+3.00e-09')
-    """
-    if not math.isfinite(value):
-        raise CalculatorError(f"`value` must be a finite number, but got {value!r}.")
-    if value == 0:
-        return "0"
-    bounds = (0.0, *keep)
-    for digits in range(3, _MOST_DIGITS + 1):
-        text = _significant(value, digits, signed)
-        shown = float(text)
-        if all(_side(shown, bound) == _side(value, bound) for bound in bounds):
-            return text
-    return repr(value) if not signed or value < 0 else f"+{value!r}"
-
-
-def _significant(value: float, digits: int, signed: bool) -> str:
-    sign = "+" if signed else ""
-    exponent = math.floor(math.log10(abs(value)))
-    if exponent < -4 or exponent >= 15:
-        return f"{value:{sign}.{digits - 1}e}"
-    decimals = max(0, digits - 1 - exponent)
-    return f"{value:{sign}.{decimals}f}"
-
-
-def _side(value: float, bound: float) -> int:
+def side_of(value: float, bound: float) -> int:
+    """-1, 0 or 1 as `value` lies below, at or above `bound`."""
     return (value > bound) - (value < bound)
 
 
@@ -497,19 +432,3 @@ def format_probability(better: BetterProbability) -> str:
     if better.probability_B_better < 1e-6:
         return "< 0.0001%"
     return format_percent(better.probability_B_better)
-
-
-def format_share(value: float) -> str:
-    """A share with four significant figures, all of them when fewer would read 0 or 1.
-
-    Examples
-    --------
-    >>> format_share(0.80039), format_share(0.065), format_share(0.0)
-    ('0.8004', '0.065', '0')
-    >>> format_share(0.999996), format_share(2e-7)
-    ('0.999996', '2e-07')
-    """
-    text = f"{value:.4g}"
-    if float(text) in (0.0, 1.0) and value not in (0.0, 1.0):
-        return repr(value)
-    return text

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from calculator.report.formatting import format_percent, format_points, format_share, points_of
+from calculator.report.figures import format_share
+from calculator.report.formatting import format_percent, format_points, points_of
 
 if TYPE_CHECKING:
     from calculator.planning.design import PowerPlan

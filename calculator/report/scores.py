@@ -8,13 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from calculator.report.formatting import (
-    format_confidence,
-    format_p_equals,
-    format_score,
-    margin_number,
-    plural,
-)
+from calculator.report.figures import format_score
+from calculator.report.formatting import format_confidence, format_p_equals, margin_number, plural
 
 if TYPE_CHECKING:
     from calculator.scores.bootstrap import BootstrapInterval

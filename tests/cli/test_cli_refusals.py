@@ -100,9 +100,7 @@ def test_a_case_file_error_is_a_calculator_error():
     assert issubclass(CaseFileError, CalculatorError)
 
 
-def test_a_scores_file_with_no_pair_of_scores_is_refused_naming_file_and_columns(
-    tmp_path, capsys
-):
+def test_a_scores_file_with_no_pair_of_scores_is_refused_naming_file_and_columns(tmp_path, capsys):
     # Every row lacks one of the two scores: the input's fault (exit 2), not a bug (exit 3).
     path = tmp_path / "scores.csv"
     path.write_text("id,a,b\n1,0.5,\n2,,0.7\n3,0.2,\n")

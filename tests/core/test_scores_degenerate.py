@@ -12,7 +12,7 @@ import pytest
 
 from calculator import compare_scores
 from calculator.errors import CalculatorError
-from calculator.report.formatting import format_score
+from calculator.report.figures import format_score
 from calculator.scores import MAX_WORK, MIN_RESAMPLES
 
 

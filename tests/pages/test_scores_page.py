@@ -7,7 +7,8 @@ from apptest_pages import open_page
 from streamlit.testing.v1 import AppTest
 
 from calculator import compare_scores
-from calculator.report.formatting import format_pvalue, format_score
+from calculator.report.figures import format_score
+from calculator.report.formatting import format_pvalue
 from ui.widgets import cases_files as files
 
 PAGE = "app_pages/cases.py"

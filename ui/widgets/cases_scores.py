@@ -12,7 +12,8 @@ from calculator.cases.scores_input import (
     load_score_cases,
 )
 from calculator.errors import CalculatorError
-from calculator.report.formatting import format_confidence, format_pvalue, format_score
+from calculator.report.figures import format_score
+from calculator.report.formatting import format_confidence, format_pvalue
 from calculator.report.scores import (
     bootstrap_sentence,
     exclusion_sentence,
