@@ -424,7 +424,8 @@ def _clustered(
         if exact.log10_pvalue > log10_p:
             log10_p = exact.log10_pvalue
             if table.discordant:  # with none, p = 1 is every test's answer
-                test = f"{CLUSTER_TEST}, held at the exact test's p"
+                held = "mid-p test's" if convention == "mid-p" else "exact test's"
+                test = f"{CLUSTER_TEST}, held at the {held} p"
     return Decision(
         question=question,
         alternative=_ALTERNATIVE[question],

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from calculator.clustered import Clusters
+from calculator.errors import CalculatorError
 from calculator.significance import exact_test_rejects, pvalue_rejects
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from calculator.cases import PairedCases
     from calculator.scores import ScoresComparison
 
-__all__ = ["clusters_of", "gate_fails", "is_worse", "scores_gate_fails"]
+__all__ = ["clusters_of", "gate_fails", "gate_question", "is_worse", "scores_gate_fails"]
 
 
 def clusters_of(cases: PairedCases) -> Clusters | None:
@@ -94,11 +95,36 @@ def gate_fails(analysis: Analysis) -> bool:
     True
     """
     decision = analysis.decision
+    if decision.question in ("better", "equivalent"):
+        raise CalculatorError(
+            f"the release gate asks whether B is worse; a {decision.question!r} decision does "
+            "not answer that: decide the gate's own question (gate_question)"
+        )
     if decision.question == "non-inferior":
         return not decision.reject
     if decision.question == "worse":
         return decision.reject
     return decision.reject and decision.estimate < 0
+
+
+def gate_question(question: str, margin: float | None) -> tuple[str, float | None]:
+    """The question the release gate asks, given the one a page or a user asked.
+
+    The gate (``cases --fail-if-worse``) fails when B is worse: with a margin, unless B is
+    shown non-inferior; asked "worse", when the one-sided test shows it; otherwise when the
+    two-sided test shows B behind. "Better" and "equivalent" are not the gate's questions, so
+    it asks the two-sided one for them.
+
+    Examples
+    --------
+    >>> gate_question("better", None), gate_question("equivalent", 0.05)
+    (('different', None), ('different', None))
+    >>> gate_question("non-inferior", 0.01)
+    ('non-inferior', 0.01)
+    """
+    if question in ("non-inferior", "worse"):
+        return question, margin
+    return "different", None
 
 
 def scores_gate_fails(result: ScoresComparison, alpha: float) -> bool:

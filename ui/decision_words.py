@@ -7,7 +7,12 @@ page, the report and the command line say the same thing.
 from __future__ import annotations
 
 from calculator import BetterProbability, Decision
-from calculator.report.formatting import format_probability, format_pvalue, points_of
+from calculator.report.formatting import (
+    format_probability,
+    format_pvalue,
+    margin_number,
+    points_of,
+)
 from ui.params import DECISION_DEFAULTS, MARGIN_RANGE, PAGE_QUESTIONS
 from ui.words import Wording
 
@@ -148,7 +153,9 @@ def two_questions(wording: Wording) -> str:
 
 
 def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
-    """What the release gate of the command line would do, in the terms of the question.
+    """What the release gate of the command line would do: `decision` is the gate's own
+    question (:func:`calculator.release.gate_question`), non-inferior with a margin, else the
+    two-sided test.
 
     Examples
     --------
@@ -164,21 +171,23 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
         shown = "not shown" if fails else "shown"
         return (
             f"As a release gate (command line: cases --fail-if-worse --margin "
-            f"{round(100.0 * decision.margin, 10):g}pt) this comparison {verdict}: {b} is "
+            f"{margin_number(decision.margin)}pt) this comparison {verdict}: {b} is "
             f"{shown} non-inferior to "
             f"{a} at a margin of {points_of(decision.margin)}."
         )
-    test = (
-        "cluster-robust score test"
-        if decision.interval_method == "cluster-robust"
-        else ("exact test")
-    )
+    if decision.interval_method == "cluster-robust":
+        test = "cluster-robust score test"
+    else:
+        test = "mid-p test" if "mid-p" in decision.test else "exact test"
+    # The doubled exact test never rejects more often than alpha, so one direction of it at
+    # most alpha/2; the mid-p and the large-sample cluster test only about as often.
+    bound = "at most" if test == "exact test" else "about"
     return (
         f"As a release gate (command line: cases --fail-if-worse) this comparison {verdict}: "
         f"that gate fails only when the two-sided {test} shows {b} worse than {a} at "
         f"α = {decision.alpha:g}, so too few cases pass it. It looks in that one direction, "
         "so on a change that does "
-        f"nothing it fails at most α/2 = {decision.alpha / 2:g} of the time. Choose "
+        f"nothing it fails {bound} α/2 = {decision.alpha / 2:g} of the time. Choose "
         f"non-inferior to require evidence that {b} is no worse than {a} by more than a margin."
     )
 

@@ -161,3 +161,17 @@ def test_the_report_package_computes_no_statistic(path: pathlib.Path) -> None:
         top = module.split(".")[0]
         assert top not in {"numpy", "scipy", "pandas", "streamlit", "altair", "ui"}, module
         assert not module.startswith("calculator.cli"), module
+
+
+def test_a_cluster_decision_held_at_the_mid_p_says_mid_p() -> None:
+    # 4 cases only A passes and 1 only B, in 2 clusters: the cluster-robust p falls below the
+    # binomial test's, so the decision is held at the binomial p, and names the one it is.
+    from calculator.clustered import Clusters
+
+    a_pass, b_pass = [1] * 4 + [0] + [1] * 4, [0] * 4 + [1] + [1] * 4
+    clusters = Clusters.from_outcomes(a_pass, b_pass, [f"d{i % 2}" for i in range(9)])
+    for convention, words in (("mid-p", "mid-p test's p"), ("doubling", "exact test's p")):
+        decision = analyze(4, 4, 1, 0, convention=convention, clusters=clusters).decision
+        assert decision.test == f"cluster-robust score test, held at the {words}"
+        binomial = calculator.mcnemar_exact(4, 1, convention=convention)
+        assert decision.pvalue == pytest.approx(binomial.pvalue, rel=1e-12)

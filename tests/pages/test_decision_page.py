@@ -13,6 +13,7 @@ from apptest_pages import open_page, share_link
 from streamlit.testing.v1 import AppTest
 
 from calculator import analyze
+from calculator.release import gate_fails
 from calculator.report.formatting import format_pvalue
 from ui.decision_chart import decision_chart, interval_frame, rule_frame
 from ui.decision_words import (
@@ -246,3 +247,19 @@ def test_folded_explanation_is_not_sent_until_opened(default_app):
 
     assert any("no worse" in e.label for e in default_app.expander)
     assert all(m.value != DECISION_EXPLANATION for m in default_app.markdown)
+
+
+@pytest.mark.parametrize("question", ["better", "equivalent"])
+def test_per_case_page_gate_is_the_command_lines_whatever_the_question(question):
+    # 30 cases only old passes, 2 only new: the command line's gate (cases --fail-if-worse,
+    # the two-sided exact test) fails. Asked "better" or "equivalent", the page said it passes.
+    at = upload_cases(50, 30, 2)
+    at.radio(key="cases_question").set_value(question).run()
+    assert not at.exception
+    gate = [unescape(m.value) for m in at.markdown if "release gate" in unescape(m.value)]
+    assert len(gate) == 1
+    assert gate[0].startswith(
+        "As a release gate (command line: cases --fail-if-worse) this comparison fails: "
+    )
+    expected = analyze(50, 30, 2, 0, names=("old", "new"))
+    assert gate_fails(expected) is True

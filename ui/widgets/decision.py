@@ -15,7 +15,7 @@ import streamlit as st
 
 from calculator import Analysis, Decision
 from calculator.clustered import Clusters
-from calculator.release import gate_fails
+from calculator.release import gate_fails, gate_question
 from calculator.report.decision import posterior_left_out
 from ui.decision_words import (
     DECISION_DEFAULTS,
@@ -116,8 +116,9 @@ def decision_section(
     if not present and not left_out:  # the contrast needs the posterior beside the p-value
         st.caption(escape_markdown(two_questions(wording)))
     if not in_url:
-        verdict = gate_fails(_with(analysis, decision))
-        st.markdown(escape_markdown(gate_sentence(wording, decision, fails=verdict)))
+        gate = _gate_decision(analysis, decision, clusters)
+        verdict = gate_fails(_with(analysis, gate))
+        st.markdown(escape_markdown(gate_sentence(wording, gate, fails=verdict)))
     if not present:
         _explanation(key_prefix)
     return decision
@@ -171,3 +172,22 @@ def _question_inputs(wording: Wording, key_prefix: str, in_url: bool) -> tuple[s
 def _with(analysis: Analysis, decision: Decision) -> Analysis:
     """The analysis answering `decision`'s question (for the gate, which reads the decision)."""
     return dataclasses.replace(analysis, decision=decision)
+
+
+def _gate_decision(analysis: Analysis, decision: Decision, clusters: Clusters | None) -> Decision:
+    """The decision of the release gate's own question (:func:`calculator.release.gate_question`):
+    the page's when the gate asks it, else the two-sided one, as the command line's gate."""
+    question, margin = gate_question(decision.question, decision.margin)
+    if question == decision.question:
+        return decision
+    return cached_decision(
+        analysis.table,
+        analysis.difference,
+        question=question,
+        margin=margin,
+        alpha=decision.alpha,
+        convention=analysis.convention,
+        names=analysis.names,
+        framing=analysis.framing,
+        clusters=clusters,
+    )
