@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from calculator.report.caveats import unreachable_sentence
 from calculator.report.formatting import (
     format_p_equals,
     format_percent,
@@ -138,16 +139,14 @@ def null_summary(null: NullDistribution) -> list[str]:
     m, alpha = null.discordant, null.alpha
     if m == 0:
         return ["No case separates the systems (m = 0), so there is no split to test: p = 1."]
-    smallest = _probability(null.smallest_pvalue, null.log10_smallest_pvalue, alpha)
+    smallest = format_pvalue_figures(
+        null.smallest_pvalue, alpha, log10_pvalue=null.log10_smallest_pvalue
+    )
     sentences = [
         f"The most lopsided split of {plural(m, 'discordant pair')} gives p = {smallest}.",
     ]
     if not null.reachable:
-        sentences.append(
-            f"So with {plural(m, 'discordant pair')} no result can reach α = {alpha:g}: the test "
-            "cannot "
-            "call any split significant, whatever the systems' true difference."
-        )
+        sentences.append(unreachable_sentence(m, alpha))
         return sentences
     if math.isclose(null.size, alpha, rel_tol=1e-12):  # a binomial tail equal to alpha
         comparison, size = "equal to", f"{100.0 * alpha:g}%"
@@ -244,16 +243,3 @@ def null_test_label(convention: str) -> str:
 def _binomial_name(convention: str) -> str:
     """McNemar's binomial test by its convention: the mid-p is not an exact test."""
     return "mid-p test:" if convention == "mid-p" else "exact"
-
-
-def _probability(value: float, log10_value: float, alpha: float | None = None) -> str:
-    """A p-value for reading (three significant figures), never on the wrong side of `alpha`.
-
-    Examples
-    --------
-    >>> _probability(0.0625, -1.2, 0.05), _probability(0.031250000000000014, -1.5, 0.03125)
-    ('0.0625', '0.03125')
-    """
-    if value > 0:
-        return format_pvalue_figures(value, alpha)
-    return f"10^{log10_value:.1f}"

@@ -20,6 +20,7 @@ from calculator.cli.arguments import UsageError, count, finite_number, level
 from calculator.cli.output import print_json, print_lines
 from calculator.errors import CalculatorError
 from calculator.mcnemar import CONVENTIONS
+from calculator.report.caveats import unreachable_sentence
 from calculator.report.formatting import (
     format_p_equals,
     format_points,
@@ -131,27 +132,19 @@ def _instruments(
 
 def _null_text(null: NullDistribution) -> list[str]:
     m = null.discordant
+    smallest = format_pvalue_figures(
+        null.smallest_pvalue, null.alpha, log10_pvalue=null.log10_smallest_pvalue
+    )
     lines = [
         f"null distribution   b ~ Binomial({m:,}, 1/2); observed b = {null.statistic:,}, "
         f"{format_p_equals(null.pvalue, null.log10_pvalue, alpha=null.alpha)} "
         f"({null.convention}, {null.alternative})",
-        f"smallest p          "
-        f"{_small(null.smallest_pvalue, null.log10_smallest_pvalue, null.alpha)} "
-        f"(the most lopsided split of {m:,} pairs)",
+        f"smallest p          {smallest} (the most lopsided split of {m:,} pairs)",
         f"actual size         {_against(null.size, null.alpha)} at alpha {null.alpha:g}",
     ]
     if not null.reachable:
-        lines.append(
-            f"                    no split of {m:,} discordant pairs can reach alpha {null.alpha:g}"
-        )
+        lines.append(f"                    {unreachable_sentence(m, null.alpha)}")
     return lines
-
-
-def _small(value: float, log10_value: float, alpha: float) -> str:
-    """A p-value for reading against alpha; one below the double range as a power of ten."""
-    if value > 0:
-        return format_pvalue_figures(value, alpha)
-    return f"10^{log10_value:.1f}"
 
 
 def _sweep_text(sweep: MarginSweep, alpha: float) -> list[str]:

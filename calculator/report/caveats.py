@@ -1,6 +1,7 @@
 """Sentences that qualify a result the report would otherwise state too plainly.
 
 - :func:`few_pairs_caveat`: said when no split of the discordant pairs can reach alpha.
+- :func:`unreachable_sentence`: the same fact as the teaching section states it.
 - :func:`zero_width_caveat`: said when the Wald interval collapses to a point.
 """
 
@@ -10,7 +11,7 @@ from calculator.intervals import DifferenceInterval
 from calculator.rejection import smallest_pvalue
 from calculator.report.formatting import plural
 
-__all__ = ["few_pairs_caveat", "zero_width_caveat"]
+__all__ = ["few_pairs_caveat", "unreachable_sentence", "zero_width_caveat"]
 
 
 def few_pairs_caveat(discordant: int, alpha: float, convention: str) -> str | None:
@@ -64,4 +65,20 @@ def zero_width_caveat(difference: DifferenceInterval) -> str | None:
         "discordant, or when every case is discordant in the same direction, which is a flaw of "
         "the method and not certainty about the difference; the Newcombe, Tango or "
         "exact-compatible interval gives a usable range."
+    )
+
+
+def unreachable_sentence(discordant: int, alpha: float) -> str:
+    """The sentence of the teaching section (page and ``teach``) when no split of the m
+    discordant pairs can reach alpha.
+
+    Examples
+    --------
+    >>> print(unreachable_sentence(4, 0.05))  # doctest: +NORMALIZE_WHITESPACE
+    With 4 discordant pairs no result can reach α = 0.05: the test cannot call any split
+    significant, whatever the systems' true difference.
+    """
+    return (
+        f"With {plural(discordant, 'discordant pair')} no result can reach α = {alpha:g}: the "
+        "test cannot call any split significant, whatever the systems' true difference."
     )

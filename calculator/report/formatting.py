@@ -243,10 +243,13 @@ def format_pvalue(
     return text
 
 
-def format_pvalue_figures(pvalue: float, alpha: float | None = None) -> str:
+def format_pvalue_figures(
+    pvalue: float, alpha: float | None = None, *, log10_pvalue: float | None = None
+) -> str:
     """A p-value with three significant figures (exact tails read in full: 0.0625, 0.00391),
     as :func:`format_pvalue` writes it whenever that would put it on the wrong side of `alpha`,
-    or read as alpha when it is not (or not when it is).
+    or read as alpha when it is not (or not when it is). A p-value that underflowed to 0 reads
+    as the power of ten of `log10_pvalue` ("10^-400.3") when that is given.
 
     Examples
     --------
@@ -254,7 +257,11 @@ def format_pvalue_figures(pvalue: float, alpha: float | None = None) -> str:
     ('0.0625', '0.00391')
     >>> format_pvalue_figures(0.031250000000000014, 0.03125), format_pvalue_figures(0.05004, 0.05)
     ('0.03125', '0.05004')
+    >>> format_pvalue_figures(0.0, 0.05, log10_pvalue=-400.26)
+    '10^-400.3'
     """
+    if pvalue == 0 and log10_pvalue is not None:
+        return f"10^{log10_pvalue:.1f}"
     text = f"{pvalue:.3g}"
     if alpha is None:
         return text

@@ -108,3 +108,16 @@ def test_module_entry_point() -> None:
     )
     assert completed.returncode == 0, completed.stderr
     assert json.loads(completed.stdout)["operating_characteristics"]["n"] == 40
+
+
+def test_too_few_pairs_is_said_as_the_page_says_it(capsys) -> None:
+    # 3 + 1 discordant pairs: even 4 to 0 gives p = 0.125 > 0.05, on the page and here alike.
+    from calculator.report.caveats import unreachable_sentence
+    from calculator.teaching import null_distribution
+    from ui.teaching_words import null_summary
+
+    status, out, _ = run(capsys, "--table", "40", "3", "1", "20")
+    assert status == 0
+    sentence = unreachable_sentence(4, 0.05)
+    assert sentence in out
+    assert sentence in null_summary(null_distribution(4, 3, alpha=0.05))
