@@ -29,6 +29,12 @@ CARD_KEYS = (
     "difference", "chi2", "exact", "unpaired", "false_alarm", "per_gate", "union",
 )  # fmt: skip
 
+#: Any page's script is idle: no rerun is running (wait for it after an input changes).
+IDLE = """() => {
+  const app = document.querySelector('[data-testid=stApp]');
+  return app !== null && app.getAttribute('data-test-script-state') === 'notRunning';
+}"""
+
 #: The calculator page has fully rendered: the script is idle, each of the seven result cards
 #: (by its key) shows a value, and the table and both charts (with their lines drawn) are on it.
 APP_RENDERED = (

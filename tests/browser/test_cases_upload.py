@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser_setup import Page, expect, skip_module_unless_runnable
+from browser_setup import IDLE, Page, expect, skip_module_unless_runnable
 
 skip_module_unless_runnable()
 
@@ -22,10 +22,6 @@ pytestmark = pytest.mark.browser
 FIRST_RENDER_TIMEOUT_MS = 90_000
 if expect is not None:
     expect.set_options(timeout=30_000)
-IDLE = """() => {
-  const app = document.querySelector('[data-testid=stApp]');
-  return app !== null && app.getAttribute('data-test-script-state') === 'notRunning';
-}"""
 
 
 def jsonl(records: list[dict]) -> bytes:

@@ -20,7 +20,7 @@ import json
 from urllib.parse import quote, urlsplit
 
 import pytest
-from browser_setup import APP_RENDERED, Page, expect, skip_module_unless_runnable
+from browser_setup import APP_RENDERED, IDLE, Page, expect, skip_module_unless_runnable
 
 skip_module_unless_runnable()
 
@@ -29,10 +29,6 @@ pytestmark = pytest.mark.browser
 FIRST_RENDER_TIMEOUT_MS = 90_000
 if expect is not None:
     expect.set_options(timeout=30_000)
-IDLE = """() => {
-  const app = document.querySelector('[data-testid=stApp]');
-  return app !== null && app.getAttribute('data-test-script-state') === 'notRunning';
-}"""
 # What a hostile name could have become: a link or an image to the outside host, LaTeX, a
 # coloured span. (An icon shortcode would show as an icon, not its text: the label checks.)
 INJECTED = """host => [

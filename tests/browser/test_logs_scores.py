@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_setup import expect, skip_module_unless_runnable
+from browser_setup import IDLE, expect, skip_module_unless_runnable
 
 skip_module_unless_runnable()
 
@@ -25,10 +25,6 @@ pytestmark = pytest.mark.browser
 FIRST_RENDER_TIMEOUT_MS = 90_000
 if expect is not None:
     expect.set_options(timeout=30_000)
-IDLE = """() => {
-  const app = document.querySelector('[data-testid=stApp]');
-  return app !== null && app.getAttribute('data-test-script-state') === 'notRunning';
-}"""
 MOCK = Path(__file__).resolve().parents[1] / "data" / "evallogs" / "generated" / "inspect"
 NAMES = ("mock-a-3epochs.eval", "mock-b-3epochs.eval")
 
