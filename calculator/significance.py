@@ -141,9 +141,14 @@ def exact_test_rejects(
 
 
 def _at_most(
-    b: int, c: int, log10_pvalue: float, multiplier: int, alpha: float, convention: str,
+    b: int,
+    c: int,
+    log10_pvalue: float,
+    multiplier: int,
+    alpha: float,
+    convention: str,
     alternative: str,
-) -> bool:  # fmt: skip
+) -> bool:
     """multiplier x p <= alpha for the exact McNemar p of (b, c), exactly near a tie."""
     scaled = log10_pvalue + math.log10(multiplier)
     log_alpha = math.log10(alpha)

@@ -131,14 +131,18 @@ def join_rows(
     exclude_missing_ids(ledger, codes, id_column)
     if system_column is not None:
         ledger.exclude(
-            systems == -1, "missing_value", system_column,
+            systems == -1,
+            "missing_value",
+            system_column,
             lambda _, count: f"{many(count, 'row')} without a system in {system_column!r}",
-        )  # fmt: skip
+        )
         ledger.exclude(
-            systems == -2, "other_system", system_column,
+            systems == -2,
+            "other_system",
+            system_column,
             lambda _, count: f"{many(count, 'row')} of systems not chosen in {system_column!r}",
             "left out",
-        )  # fmt: skip
+        )
     n_ids = max(int(codes.max(initial=-1)) + 1, 1)  # one slot at least: no id at all
     present_pairs, duplicated = _pairs_seen(codes, systems, n_ids, k)
     _exclude_repeated(ledger, duplicated, codes, id_column, names, systems, system_column)
@@ -162,10 +166,15 @@ def join_rows(
     outcomes = np.zeros((len(used_codes), k), dtype=bool)
     outcomes[case_of_code[codes[final]], systems[final]] = passed[final]
     return Joined(
-        ledger=ledger, codes=codes, ids_of_codes=ids_of_codes, passed=passed,
-        systems_present=systems_present, complete=complete, used_codes=used_codes,
+        ledger=ledger,
+        codes=codes,
+        ids_of_codes=ids_of_codes,
+        passed=passed,
+        systems_present=systems_present,
+        complete=complete,
+        used_codes=used_codes,
         outcomes=outcomes,
-    )  # fmt: skip
+    )
 
 
 def _reasons(pairing: bool) -> tuple[str, ...]:
@@ -194,11 +203,13 @@ def _exclude_repeated(
     repeated in its file."""
     if system_column is not None:
         ledger.exclude(
-            duplicated, "duplicate_id", id_column,
+            duplicated,
+            "duplicate_id",
+            id_column,
             lambda _, count: f"{many(count, 'row')} sharing an id and a system with another row",
             "every copy left out, as the outcome to use would be a guess",
             value=lambda p: names[systems[p]],
-        )  # fmt: skip
+        )
         return
     offsets = ledger.offsets
 
@@ -208,9 +219,12 @@ def _exclude_repeated(
         return f"{many(ids, 'id')} repeated over {many(count, 'row')}"
 
     ledger.exclude(
-        duplicated, "duplicate_id", id_column, repeated,
+        duplicated,
+        "duplicate_id",
+        id_column,
+        repeated,
         "every copy left out, as the pairing is ambiguous",
-    )  # fmt: skip
+    )
 
 
 def _exclude_incomplete(
@@ -237,14 +251,20 @@ def _exclude_incomplete(
     if pairing:  # two files: the other file's name says where the id or its partner is
         other = [case_file.name for case_file in reversed(ledger.files)]
         ledger.exclude(
-            lacking, "id_in_one_file_only", id_column,
+            lacking,
+            "id_in_one_file_only",
+            id_column,
             lambda j, count: f"{many(count, 'id')} absent from {other[j]}",
-        )  # fmt: skip
+        )
         ledger.exclude(
-            stranded & ~lacking, "partner_excluded", id_column,
-            lambda j, count: f"{many(count, 'row')} whose partner row in {other[j]} was left "
-            "out for a problem listed there",
-        )  # fmt: skip
+            stranded & ~lacking,
+            "partner_excluded",
+            id_column,
+            lambda j, count: (
+                f"{many(count, 'row')} whose partner row in {other[j]} was left "
+                "out for a problem listed there"
+            ),
+        )
         return complete
 
     def absent(p: int) -> str:
@@ -252,16 +272,24 @@ def _exclude_incomplete(
         return "no row for " + ", ".join(repr(names[j]) for j in range(k) if j not in have)
 
     ledger.exclude(
-        lacking, "missing_system", id_column,
+        lacking,
+        "missing_system",
+        id_column,
         lambda _, count: f"{many(count, 'row')} of cases with no row at all for some system",
-        "left out", value=absent,
-    )  # fmt: skip
+        "left out",
+        value=absent,
+    )
     ledger.exclude(
-        stranded & ~lacking, "partner_excluded", id_column,
-        lambda _, count: f"{many(count, 'row')} of cases whose row for another system was left "
-        "out for a problem listed above",
-        "left out too", value=lambda p: names[systems[p]],
-    )  # fmt: skip
+        stranded & ~lacking,
+        "partner_excluded",
+        id_column,
+        lambda _, count: (
+            f"{many(count, 'row')} of cases whose row for another system was left "
+            "out for a problem listed above"
+        ),
+        "left out too",
+        value=lambda p: names[systems[p]],
+    )
     return complete
 
 

@@ -219,9 +219,12 @@ def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
     names, renamed = system_names(columns, case_file.name, None)
     rows = np.asarray(frame.index, dtype=np.int64)
     wide = read_wide(
-        case_file, columns, options.id_column, options.threshold,
+        case_file,
+        columns,
+        options.id_column,
+        options.threshold,
         notes=(renamed,) if renamed else (),
-    )  # fmt: skip
+    )
     ledger, codes, passed, lacking = wide.ledger, wide.codes, wide.passed, wide.lacking
     kept = ledger.kept
     excluded = ledger.excluded_counts()
@@ -231,13 +234,22 @@ def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
         case_ids = wide.ids_of_codes(codes[kept])
     missing_system = int(np.count_nonzero(lacking & ~kept))
     return SystemCases(
-        names=names, layout="wide", files=(case_file.name,), id_column=options.id_column,
-        system_column=None, outcome_columns=tuple(columns), threshold=options.threshold,
-        rows_read=len(frame) + case_file.unread_rows, rows_used=int(np.count_nonzero(kept)),
-        excluded=excluded, cases_missing_system=missing_system,
+        names=names,
+        layout="wide",
+        files=(case_file.name,),
+        id_column=options.id_column,
+        system_column=None,
+        outcome_columns=tuple(columns),
+        threshold=options.threshold,
+        rows_read=len(frame) + case_file.unread_rows,
+        rows_used=int(np.count_nonzero(kept)),
+        excluded=excluded,
+        cases_missing_system=missing_system,
         cases_with_excluded_row=int(np.count_nonzero(~kept)) - missing_system,
-        issues=ledger.issues, case_ids=case_ids, outcomes=passed[kept],
-    )  # fmt: skip
+        issues=ledger.issues,
+        case_ids=case_ids,
+        outcomes=passed[kept],
+    )
 
 
 # --- long: a row per case and system; several files: one per system ------------------------
@@ -286,9 +298,15 @@ def _load_long(case_file: CaseFile, options: _Options) -> SystemCases:
     systems = remap[label_codes]  # -1: no label, -2: a system not chosen (k <= 50 fits int8)
     del label_codes
     return _join_records(
-        [case_file], names, systems, id_column, [outcome], options,
-        system_column=options.system_column, notes=(renamed,) if renamed else (),
-    )  # fmt: skip
+        [case_file],
+        names,
+        systems,
+        id_column,
+        [outcome],
+        options,
+        system_column=options.system_column,
+        notes=(renamed,) if renamed else (),
+    )
 
 
 def _load_files(files: list[CaseFile], options: _Options) -> SystemCases:
@@ -342,21 +360,33 @@ def _join_records(
     """Validate every (case, system) row, then keep the cases that have all k systems."""
     k = len(names)
     joined = join_rows(
-        files, names, systems, id_column, outcome_columns, options.threshold,
-        system_column=system_column, notes=notes,
-    )  # fmt: skip
+        files,
+        names,
+        systems,
+        id_column,
+        outcome_columns,
+        options.threshold,
+        system_column=system_column,
+        notes=notes,
+    )
     systems_present, complete = joined.systems_present, joined.complete
     final = joined.ledger.kept
     unread = sum(f.unread_rows for f in files)
     seen = systems_present > 0
     return SystemCases(
-        names=names, layout="files" if len(files) > 1 else "long",
-        files=tuple(f.name for f in files), id_column=id_column, system_column=system_column,
-        outcome_columns=tuple(outcome_columns), threshold=options.threshold,
+        names=names,
+        layout="files" if len(files) > 1 else "long",
+        files=tuple(f.name for f in files),
+        id_column=id_column,
+        system_column=system_column,
+        outcome_columns=tuple(outcome_columns),
+        threshold=options.threshold,
         rows_read=sum(len(f.frame) for f in files) + unread,
-        rows_used=int(np.count_nonzero(final)), excluded=joined.ledger.excluded_counts(),
+        rows_used=int(np.count_nonzero(final)),
+        excluded=joined.ledger.excluded_counts(),
         cases_missing_system=int(np.count_nonzero(seen & (systems_present < k))),
         cases_with_excluded_row=int(np.count_nonzero(seen & (systems_present == k) & ~complete)),
-        issues=joined.ledger.issues, case_ids=joined.ids_of_codes(joined.used_codes),
+        issues=joined.ledger.issues,
+        case_ids=joined.ids_of_codes(joined.used_codes),
         outcomes=joined.outcomes,
-    )  # fmt: skip
+    )

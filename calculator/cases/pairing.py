@@ -141,9 +141,13 @@ def _pair_one_file(case_file: CaseFile, options: PairingOptions) -> PairedCases:
     id_column, a_column, b_column = options.id_column, options.a_column, options.b_column
     group_column = options.group_column
     wide = read_wide(
-        case_file, [a_column, b_column], id_column, options.threshold,
-        group_column=group_column, pairing=True,
-    )  # fmt: skip
+        case_file,
+        [a_column, b_column],
+        id_column,
+        options.threshold,
+        group_column=group_column,
+        pairing=True,
+    )
     kept = wide.ledger.kept
     frame = case_file.frame
     used = frame if kept.all() else frame[kept]  # no copy when every row is kept
@@ -230,9 +234,15 @@ def _pair_two_files(first: CaseFile, second: CaseFile, options: PairingOptions) 
     names = options.names or ("A", "B")
     systems = np.repeat(np.arange(2, dtype=np.int8), [len(first.frame), len(second.frame)])
     joined = join_rows(
-        [first, second], names, systems, id_column, [options.a_column, options.b_column],
-        options.threshold, group=group, pairing=True,
-    )  # fmt: skip
+        [first, second],
+        names,
+        systems,
+        id_column,
+        [options.a_column, options.b_column],
+        options.threshold,
+        group=group,
+        pairing=True,
+    )
     cases, a_flags, b_flags, out_group = _merge(
         joined, options, names, group is not None and group[0] == 0
     )

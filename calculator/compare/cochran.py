@@ -205,9 +205,17 @@ def cochran_q(outcomes: np.ndarray, *, resamples: int = 9_999, seed: int = 0) ->
     denominator = sum(int(by_total[r]) * r * (k - r) for r in range(1, k))
     if denominator == 0:
         return CochranQResult(
-            statistic=None, df=k - 1, pvalue=1.0, log10_pvalue=0.0, exact_pvalue=1.0,
-            method="exact", standard_error=None, resamples=None, seed=None, informative_cases=0,
-        )  # fmt: skip
+            statistic=None,
+            df=k - 1,
+            pvalue=1.0,
+            log10_pvalue=0.0,
+            exact_pvalue=1.0,
+            method="exact",
+            standard_error=None,
+            resamples=None,
+            seed=None,
+            informative_cases=0,
+        )
     total = int(columns.sum())
     observed = int(np.dot(columns, columns))  # sum T_j^2 over informative cases, exact
     statistic = (k - 1) * (k * observed - total * total) / denominator
@@ -227,19 +235,32 @@ def cochran_q(outcomes: np.ndarray, *, resamples: int = 9_999, seed: int = 0) ->
         exact = _exact_tail(counts, k, observed)
     if exact is not None:
         return CochranQResult(
-            **fields, exact_pvalue=exact, method="exact", standard_error=None, resamples=None,
+            **fields,
+            exact_pvalue=exact,
+            method="exact",
+            standard_error=None,
+            resamples=None,
             seed=None,
-        )  # fmt: skip
+        )
     simulated = _monte_carlo_tail(counts, k, observed, resamples, seed)
     if simulated is None:
         return CochranQResult(
-            **fields, exact_pvalue=None, method="none", standard_error=None, resamples=None,
+            **fields,
+            exact_pvalue=None,
+            method="none",
+            standard_error=None,
+            resamples=None,
             seed=None,
-        )  # fmt: skip
+        )
     return CochranQResult(
-        **fields, exact_pvalue=simulated[0], method="monte-carlo", standard_error=simulated[1],
-        resamples=resamples, seed=seed, at_floor=simulated[2],
-    )  # fmt: skip
+        **fields,
+        exact_pvalue=simulated[0],
+        method="monte-carlo",
+        standard_error=simulated[1],
+        resamples=resamples,
+        seed=seed,
+        at_floor=simulated[2],
+    )
 
 
 @functools.lru_cache(maxsize=4096)

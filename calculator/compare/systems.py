@@ -381,21 +381,40 @@ def _pairs(
     ):
         pairs.append(
             PairComparison(
-                a=names[j], b=names[m], a_count=a, b_count=b, c_count=c, d_count=d,
-                difference=(b - c) / n, low=float(low), high=float(high),
-                pvalue=test.pvalue, log10_pvalue=test.log10_pvalue,
-                adjusted_pvalue=float(p_adj), log10_adjusted_pvalue=float(log_adj),
+                a=names[j],
+                b=names[m],
+                a_count=a,
+                b_count=b,
+                c_count=c,
+                d_count=d,
+                difference=(b - c) / n,
+                low=float(low),
+                high=float(high),
+                pvalue=test.pvalue,
+                log10_pvalue=test.log10_pvalue,
+                adjusted_pvalue=float(p_adj),
+                log10_adjusted_pvalue=float(log_adj),
                 reject=reject,
             )
-        )  # fmt: skip
+        )
     return tuple(pairs)
 
 
 def _swapped(pair: PairComparison) -> PairComparison:
     """The same comparison read from the other side: cells b and c and the signs swap."""
     return PairComparison(
-        a=pair.b, b=pair.a, a_count=pair.a_count, b_count=pair.c_count, c_count=pair.b_count,
-        d_count=pair.d_count, difference=-pair.difference, low=-pair.high, high=-pair.low,
-        pvalue=pair.pvalue, log10_pvalue=pair.log10_pvalue, adjusted_pvalue=pair.adjusted_pvalue,
-        log10_adjusted_pvalue=pair.log10_adjusted_pvalue, reject=pair.reject,
-    )  # fmt: skip
+        a=pair.b,
+        b=pair.a,
+        a_count=pair.a_count,
+        b_count=pair.c_count,
+        c_count=pair.b_count,
+        d_count=pair.d_count,
+        difference=-pair.difference,
+        low=-pair.high,
+        high=-pair.low,
+        pvalue=pair.pvalue,
+        log10_pvalue=pair.log10_pvalue,
+        adjusted_pvalue=pair.adjusted_pvalue,
+        log10_adjusted_pvalue=pair.log10_adjusted_pvalue,
+        reject=pair.reject,
+    )
