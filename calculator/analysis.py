@@ -1,7 +1,7 @@
 """`analyze`: every figure of the calculator for one table.
 
-The words (``Analysis.report``, ``Analysis.reconciliation``) are built on demand by
-:mod:`calculator.report`, the one home of the sentences.
+The numbers only: the words (the report, the reconciliation) are :mod:`calculator.report`'s,
+reached through :func:`calculator.report.words.text` and :func:`~calculator.report.words.payload`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,6 @@ from calculator.mcnemar import (
 )
 from calculator.odds_ratio import OddsRatio, odds_ratio
 from calculator.posterior import BetterProbability, probability_b_better
-from calculator.report.analysis import analysis_report
-from calculator.report.reconcile import reconciliation
 from calculator.table import PairedTable
 
 __all__ = ["FRAMINGS", "MAX_NAME_LENGTH", "Analysis", "analyze"]
@@ -65,17 +63,6 @@ class Analysis:
     better: BetterProbability
 
     @property
-    def report(self) -> str:
-        """The paste-ready report (:func:`calculator.report.analysis.analysis_report`)."""
-        return analysis_report(self)
-
-    @property
-    def reconciliation(self) -> str | None:
-        """One sentence when the interval and the binomial test disagree at the interval's
-        level, else None (:func:`calculator.report.reconcile.reconciliation`)."""
-        return reconciliation(self.difference, self.binomial)
-
-    @property
     def binomial(self) -> ExactTestResult:
         """The binomial test in the chosen convention: ``exact`` or ``mid_p``."""
         return self.mid_p if self.convention == "mid-p" else self.exact
@@ -93,8 +80,8 @@ class Analysis:
     def to_dict(self) -> dict[str, object]:
         """The results as plain JSON types; undefined statistics are None, never NaN.
 
-        The fields, with the words of :mod:`calculator.report` under "report" and
-        "reconciliation" (and the decision's "sentence").
+        The numbers; :func:`calculator.report.words.payload` adds the words ("report",
+        "reconciliation", the decision's "sentence").
 
         Beside a cluster-aware decision, P(B better) and the posterior are None: the posterior
         treats cases as independent (:func:`calculator.report.decision.posterior_left_out`).
@@ -106,7 +93,6 @@ class Analysis:
             "pass_rate": {"A": t.pass_rate_a, "B": t.pass_rate_b},
             "difference": self.difference.to_dict(),
             "odds_ratio": self.odds_ratio.to_dict(),
-            "reconciliation": self.reconciliation,
             # The key predates the convention choice: it holds the binomial test in the
             # chosen convention, and says which.
             "mcnemar_exact": {
@@ -131,7 +117,6 @@ class Analysis:
                 "log10_pvalue": self.unpaired.log10_pvalue,
             },
             "gates": self.gates.to_dict(),
-            "report": self.report,
             "decision": self.decision.to_dict(),
             # Left out (null) beside a cluster-aware decision: see posterior_left_out.
             "probability_B_better": None if clustered else self.better.probability_B_better,

@@ -9,8 +9,8 @@ A release asks one of five questions about system B against system A:
 - "equivalent": are they within +/- a margin of each other? (two one-sided score tests)
 
 :func:`decide` answers it; every difference here is B minus A (positive: B passes more often).
-The answer in words is built on demand by :func:`calculator.report.decision.decision_sentence`
-(``Decision.sentence``).
+The answer in words is :func:`calculator.report.decision.decision_sentence`'s, reached through
+:func:`calculator.report.words.text`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from calculator.errors import CalculatorError
 from calculator.intervals import DifferenceInterval, difference_interval
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
 from calculator.noninferiority import check_alpha, margin_test
-from calculator.report.decision import decision_sentence
 from calculator.significance import exact_test_rejects, rejects
 from calculator.table import PairedTable
 
@@ -102,9 +101,9 @@ class Decision:
         why the decision's interval has another one.
     clusters : int or None
         The number of clusters the decision counted, None when it counted cases.
-    sentence : str
-        The answer in words, to quote in a release note: a property, built by
-        :func:`calculator.report.decision.decision_sentence`.
+
+    The answer in words, to quote in a release note, is
+    ``calculator.report.words.text(decision)``.
     """
 
     question: str
@@ -127,15 +126,10 @@ class Decision:
     card_level: float | None = None
     clusters: int | None = None
 
-    @property
-    def sentence(self) -> str:
-        """The answer in words (:func:`calculator.report.decision.decision_sentence`)."""
-        return decision_sentence(self)
-
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types; the interval is for pB - pA. The fields that say what was asked
         (table, names, framing, levels, clusters) are the analysis' keys, not repeated here;
-        "sentence" is the answer in words."""
+        the answer in words is added by :func:`calculator.report.words.payload`."""
         return {
             "question": self.question,
             "alternative": self.alternative,
@@ -154,7 +148,6 @@ class Decision:
                 "method": self.interval_method,
                 "of": "pB - pA",
             },
-            "sentence": self.sentence,
         }
 
 
@@ -276,7 +269,8 @@ def decide(
     >>> d = decide(table, difference_interval(60, 5, 15, 20), margin=0.02)
     >>> d.question, d.reject
     ('non-inferior', True)
-    >>> print(d.sentence)  # doctest: +NORMALIZE_WHITESPACE
+    >>> from calculator.report.words import text
+    >>> print(text(d))  # doctest: +NORMALIZE_WHITESPACE
     These cases show that B is not worse than A by more than 2 points: the 90% Tango interval
     for B's pass rate minus A's, +2.8 to +17.6 points, lies above -2 points (one-sided score
     test of non-inferiority, p = 0.004, α = 0.05).

@@ -1,4 +1,4 @@
-"""Downloads: the results as JSON (``Analysis.to_dict()``) and flat CSV, the paste-ready report,
+"""Downloads: the results as JSON (:func:`calculator.report.words.payload`) and flat CSV, the paste-ready report,
 and case lists as CSV that a spreadsheet opens as text.
 
 The results and the report answer the question the page's Decision section asks
@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from calculator import Analysis, Decision
-from calculator.report.analysis import labelled_report
+from calculator.report.words import payload, text
 
 __all__ = [
     "answering",
@@ -43,18 +43,19 @@ def answering(analysis: Analysis, decision: Decision | None) -> Analysis:
 
 
 def report_text(analysis: Analysis) -> str:
-    """The paste-ready report answering the page's question
-    (:func:`calculator.report.analysis.labelled_report`)."""
-    return labelled_report(analysis)
+    """The paste-ready report answering the page's question, as the command line prints it
+    (:func:`calculator.report.words.text`)."""
+    return text(analysis)
 
 
 def export_dict(analysis: Analysis) -> dict[str, object]:
-    """``analysis.to_dict()`` with the report of :func:`report_text`, for the downloads."""
-    return {**analysis.to_dict(), "report": report_text(analysis)}
+    """The analysis' JSON with its words, as the command line writes it
+    (:func:`calculator.report.words.payload`), for the downloads."""
+    return payload(analysis)
 
 
 def results_json(results: dict[str, object]) -> str:
-    """Strict JSON of ``Analysis.to_dict()`` (NaN or inf would raise, never be written)."""
+    """Strict JSON of the results (NaN or inf would raise, never be written)."""
     return json.dumps(results, indent=2, ensure_ascii=False, allow_nan=False)
 
 
@@ -73,7 +74,7 @@ def _csv_cell(value: object) -> object:
 
 
 def results_csv(results: dict[str, object]) -> str:
-    """``Analysis.to_dict()`` as CSV rows ``field,value`` with dotted field names.
+    """The results (:func:`export_dict`) as CSV rows ``field,value`` with dotted field names.
 
     Every text cell (the report and the sentences hold the systems' names) is escaped against
     formula injection, as in :func:`to_escaped_csv`: a name such as ``=HYPERLINK(...)`` is

@@ -19,7 +19,6 @@ gate fails in one direction only, so its false-alarm rate per comparison is at m
 from __future__ import annotations
 
 import argparse
-import importlib.util
 from typing import TYPE_CHECKING
 
 from calculator.analysis import Analysis, analyze
@@ -30,8 +29,8 @@ from calculator.cli.arguments import (
     file_name,
     finite_number,
 )
+from calculator.cli.cases_logs import is_log_input, run_logs
 from calculator.cli.cases_scores import (
-    ANALYSED_AS_PASS_FAIL,
     run_scores,
     scores_columns,
     threshold_columns,
@@ -44,11 +43,18 @@ from calculator.cli.question import (
     decision_lines,
     question_arguments,
 )
+from calculator.cli.shared import (
+    ANALYSED_AS_PASS_FAIL,
+    EXIT_WORSE,
+    gate_line,
+    require_cases_extra,
+)
 from calculator.errors import CalculatorError
 from calculator.release import clusters_of, gate_fails
+from calculator.report import words
 from calculator.report.clusters import describe_cluster_change
 from calculator.report.formatting import plural
-from calculator.report.gate import gate_verdict
+from calculator.report.words import text
 
 if TYPE_CHECKING:
     from calculator.cases import CaseFile, PairedCases
@@ -56,11 +62,7 @@ if TYPE_CHECKING:
 
 __all__ = ["add_parser", "run", "build_payload"]
 
-#: Exit status when --fail-if-worse finds B worse than A.
-EXIT_WORSE = 1
 _LISTED_IDS = 20  # ids printed per list in the text report
-#: What reading per-case files needs beyond numpy and scipy: the package's ``cases`` extra.
-CASES_EXTRA = ("pandas", "pyarrow")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -121,9 +123,8 @@ def run(args: argparse.Namespace) -> int:
     UsageError
         When pandas or pyarrow is not installed (the package was installed without ``[cases]``).
     """
-    _require_cases_extra()
+    require_cases_extra()
     # The per-case core is imported when this subcommand runs, not for `table` or `plan`.
-    from calculator.cli.cases_logs import is_log_input, run_logs
     from calculator.clustered import clustered_mcnemar
 
     if is_log_input(args):  # the question is read once the logs show pass/fail or scores
@@ -165,8 +166,8 @@ def run(args: argparse.Namespace) -> int:
 def build_payload(
     cases: PairedCases, analysis: Analysis, cluster: ClusteredTestResult | None
 ) -> dict[str, object]:
-    """``analysis.to_dict()`` plus "input", "discordant_cases" and, with clusters, "cluster"."""
-    payload = analysis.to_dict()
+    """``payload(analysis)`` plus "input", "discordant_cases" and, with clusters, "cluster"."""
+    payload = words.payload(analysis)
     payload["input"] = cases.input_summary()
     payload["discordant_cases"] = {
         "only_A": _ids(cases.only_a()),
@@ -175,15 +176,6 @@ def build_payload(
     if cluster is not None:
         payload["cluster"] = {"column": cases.group_column, **cluster.to_dict()}
     return payload
-
-
-def _require_cases_extra() -> None:
-    missing = [name for name in CASES_EXTRA if importlib.util.find_spec(name) is None]
-    if missing:
-        raise UsageError(
-            f"error: per-case files need {' and '.join(missing)}, not installed here: "
-            "pip install 'mcnemar-calculator[cases]' (from a checkout, pip install '.[cases]')"
-        )
 
 
 def _read(args: argparse.Namespace) -> tuple[CaseFile, CaseFile | None]:
@@ -256,7 +248,7 @@ def _text_report(
         "",
         f"table     both pass {t.a:,}, only {name_a} {t.b:,}, only {name_b} {t.c:,}, "
         f"both fail {t.d:,}",
-        analysis.report,
+        text(analysis),
     ]
     if cluster is not None:
         lines.append(_cluster_line(cases, analysis, cluster))
@@ -271,12 +263,6 @@ def _text_report(
     if args.fail_if_worse:
         lines.append(gate_line(analysis, args.alpha))
     return lines
-
-
-def gate_line(analysis: Analysis, alpha: float) -> str:
-    """The release gate's verdict in one line (:func:`calculator.report.gate.gate_verdict`);
-    shared with the harness-log report."""
-    return f"gate      {gate_verdict(analysis, alpha)}"
 
 
 def _cluster_line(cases: PairedCases, analysis: Analysis, cluster: ClusteredTestResult) -> str:

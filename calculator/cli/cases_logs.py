@@ -15,16 +15,22 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from calculator.cli.arguments import UsageError
-from calculator.cli.cases_scores import ANALYSED_AS_PASS_FAIL
+from calculator.cli.cases_scores import comparison_lines, score_options, scores_gate_line
 from calculator.cli.output import print_json, print_lines
-from calculator.errors import CalculatorError
+from calculator.cli.question import (
+    check_gate_question,
+    check_score_gate_margin,
+    decision_lines,
+    question_arguments,
+)
+from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, gate_line, read_logs
+from calculator.report import words
 from calculator.report.formatting import format_p_equals
 
 if TYPE_CHECKING:
     from calculator.logs import LogAnalysis
     from calculator.logs.pairing import PairedLogs
     from calculator.logs.scores import LogScores
-    from calculator.logs.table import LogTable
 
 _LISTED_TASKS = 60  # task lines printed in the text report before "... more"
 
@@ -54,7 +60,6 @@ def run_logs(args: argparse.Namespace) -> int:
     The question (``--margin``, ``--alternative``) is read once the pairing shows whether the
     metric is pass/fail or graded: a graded metric's margin is in its own units.
     """
-    from calculator.cli.question import check_gate_question, question_arguments
     from calculator.logs import analyze_logs, pair_logs
     from calculator.report.logs import report_lines
 
@@ -98,9 +103,6 @@ def run_logs(args: argparse.Namespace) -> int:
     else:
         lines = report_lines(result, alpha=args.alpha)
         if not result.repeats:
-            from calculator.cli.cases import gate_line
-            from calculator.cli.question import decision_lines
-
             lines += decision_lines(result.pooled)
             if args.fail_if_worse:
                 lines.append(gate_line(result.pooled, args.alpha))
@@ -124,7 +126,7 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
             "question",
         }
     else:
-        payload = pooled.to_dict()
+        payload = words.payload(pooled)
     payload["analysed_as"] = ANALYSED_AS_PASS_FAIL
     payload["input"] = {**result.input_summary(), **_counts(result)}
     several = len(result.tasks) > 1
@@ -147,8 +149,6 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
 def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
     """Compare two logs paired on a graded metric as scores; print the report or JSON."""
     from calculator.cases.scores_input import paired_scores_of
-    from calculator.cli.cases_scores import score_options, scores_gate_line
-    from calculator.cli.question import check_score_gate_margin
     from calculator.logs.scores import analyze_log_scores
     from calculator.release import scores_gate_fails
 
@@ -174,14 +174,13 @@ def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
 def build_log_scores_payload(result: LogScores) -> dict[str, object]:
     """The JSON document of logs compared as scores: "analysed_as", "input", "tasks" (each with
     its own "scores"), "scores" (pooled over the tasks, as a per-case file's) and "pooled_by"."""
-    from calculator.cli.cases_scores import ANALYSED_AS_SCORES
     from calculator.logs.analysis import input_summary
 
     return {
         "analysed_as": ANALYSED_AS_SCORES,
         "input": {**input_summary(result.paired), **_counts(result)},
-        "tasks": [task.to_dict() for task in result.tasks],
-        "scores": result.pooled.to_dict(),
+        "tasks": [words.payload(task) for task in result.tasks],
+        "scores": words.payload(result.pooled),
         "pooled_by": _pooled_by(result),
         "multiplicity": {"method": "holm", "family": len(result.tasks)},
     }
@@ -196,7 +195,6 @@ def _pooled_by(result: LogScores) -> str | None:
 
 def _scores_text(result: LogScores, alpha: float) -> list[str]:
     """The logs, a line per task (mean difference and its test), then the pooled comparison."""
-    from calculator.cli.cases_scores import comparison_lines
     from calculator.logs.scores import headline_pvalue
     from calculator.report.figures import format_score
     from calculator.report.logs import input_lines
@@ -240,75 +238,3 @@ def _counts(result: LogAnalysis | LogScores) -> dict[str, object]:
         "cases_used": sum(task.paired.cases.n for task in result.tasks),
         "excluded": excluded,
     }
-
-
-def read_logs(paths: list[str], split: str | None) -> list[LogTable]:
-    """Each system's log; `split` (``--split``) is HELM's split analysed, refused for others."""
-    from calculator.logs import read_log
-
-    if split is None:
-        return [read_log(path) for path in paths]
-    logs = [read_log(path, split=split) for path in paths]
-    other = next((log for log in logs if log.format != "helm"), None)
-    if other is not None:
-        raise UsageError(
-            f"error: --split applies to HELM logs; {other.sources[0]} is an {other.format} log, "
-            "whose cases have no split to choose"
-        )
-    return logs
-
-
-def logs_given(args: argparse.Namespace) -> bool:
-    """Whether ``compare``'s files are harness logs or folders of them; files given with
-    column options are read as per-case files, as before logs were read directly."""
-    from calculator.logs import log_format
-
-    paths = args.files
-    if any(Path(p).is_dir() for p in paths):
-        return True
-    if args.id_column or args.system_column or args.outcome_column or args.systems:
-        return False
-    return any((Path(p).is_file() or Path(p).is_dir()) and log_format(p) is not None for p in paths)
-
-
-def compare_logs(args: argparse.Namespace) -> int:
-    """``compare LOG LOG LOG ...``: the systems' logs through the comparison of k systems."""
-    from calculator.cli.compare import build_payload, text_report
-    from calculator.logs.systems import load_log_systems
-
-    if len(args.files) < 3:
-        raise UsageError("compare takes three or more systems' logs; for two, use cases A B")
-    if args.id_column or args.system_column or args.outcome_column or args.systems:
-        raise UsageError(
-            "--id, --system, --outcome and --systems name columns of per-case files; harness "
-            "logs are joined on their own case ids: choose what is compared with --metric"
-        )
-    logs = read_logs(args.files, args.split)
-    cases, choice, used_filter = load_log_systems(
-        logs,
-        metric=args.metric,
-        filter=args.filter,
-        threshold=args.threshold,
-        allow_exclusions=args.allow_exclusions,
-    )
-    if cases.n == 0:
-        raise CalculatorError(
-            f"{', '.join(map(str, args.files))}: the logs share no question with a usable "
-            "outcome in every one"
-        )
-    result = cases.compare(alpha=args.alpha, adjust=args.adjust, ci_method=args.ci_method)
-    notes = [note for log in logs for note in log.notes]  # what each reader noticed
-    if args.json:
-        payload = build_payload(cases, result)
-        payload["input"].update(
-            {"format": logs[0].format, "metric": choice.metric, "metric_reason": choice.reason}
-        )
-        payload["input"]["filter"] = args.filter or used_filter
-        payload["input"]["notes"] = notes
-        print_json(payload)
-    else:
-        others = f"; also logged: {', '.join(choice.others[:8])}" if choice.others else ""
-        lines = [f"metric    {choice.metric} ({choice.reason}){others}"]
-        lines += [f"  ! {note}" for note in notes]
-        print_lines(lines + text_report(cases, result))
-    return 0

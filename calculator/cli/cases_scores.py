@@ -31,10 +31,12 @@ from calculator.cli.question import (
     question_arguments,
     score_margin_value,
 )
+from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, EXIT_WORSE
 from calculator.errors import CalculatorError
 from calculator.release import scores_gate_fails
 from calculator.report.formatting import plural
 from calculator.report.gate import scores_gate_verdict
+from calculator.report.words import payload, text
 
 if TYPE_CHECKING:
     from calculator.cases import CaseFile, PairedCases
@@ -52,9 +54,6 @@ __all__ = [
 ]
 
 #: The value of the JSON key "analysed_as", and the first words of the text report.
-ANALYSED_AS_SCORES = "scores"
-ANALYSED_AS_PASS_FAIL = "pass/fail"
-EXIT_WORSE = 1
 
 
 def scores_columns(
@@ -133,7 +132,7 @@ def run_scores(
             {
                 "analysed_as": ANALYSED_AS_SCORES,
                 "input": cases.input_summary(),
-                "scores": result.to_dict(),
+                "scores": payload(result),
             }
         )
     else:
@@ -222,7 +221,7 @@ def comparison_lines(result: ScoresComparison, clusters: str | None) -> list[str
     if excluded:
         lines.append(excluded)
     if result.margin is not None:
-        lines.append(result.margin.sentence)
+        lines.append(text(result.margin))
     return lines
 
 

@@ -13,7 +13,7 @@ status 0, or 2 with one line on stderr for unusable input.
 from __future__ import annotations
 
 import argparse
-import importlib.util
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from calculator.cli.arguments import (
@@ -24,8 +24,8 @@ from calculator.cli.arguments import (
     level,
 )
 from calculator.cli.arguments import count as whole_number
-from calculator.cli.cases import CASES_EXTRA
 from calculator.cli.output import print_json, print_lines
+from calculator.cli.shared import read_logs, require_cases_extra
 from calculator.compare.cochran import MAX_RESAMPLES
 from calculator.errors import CalculatorError
 from calculator.intervals import CI_METHODS
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     UsageError
         For options that do not fit together, or when pandas or pyarrow is missing.
     """
-    _require_cases_extra()
+    require_cases_extra()
     if len(args.files) > 1 and args.system_column is not None:
         raise UsageError("error: --system names a long file's system column; give one file")
     if len(args.files) > 1 and args.systems is not None:
@@ -127,7 +127,6 @@ def run(args: argparse.Namespace) -> int:
             "error: with one file per system, the systems are the files; --systems is for one file"
         )
     from calculator.cases.multi import load_systems
-    from calculator.cli.cases_logs import compare_logs, logs_given
 
     if logs_given(args):
         return compare_logs(args)
@@ -166,15 +165,6 @@ def _nothing_left(cases: SystemCases) -> str:
     if cases.issues:
         text += f"; first problem: {cases.issues[0].message}"
     return text
-
-
-def _require_cases_extra() -> None:
-    missing = [name for name in CASES_EXTRA if importlib.util.find_spec(name) is None]
-    if missing:
-        raise UsageError(
-            f"error: per-case files need {' and '.join(missing)}, not installed here: "
-            "pip install 'mcnemar-calculator[cases]' (from a checkout, pip install '.[cases]')"
-        )
 
 
 def build_payload(cases: SystemCases, result: SystemComparison) -> dict[str, object]:
@@ -276,3 +266,58 @@ def _pairs_header(result: SystemComparison) -> str:
         f"alone, {method_words(result.ci_method, in_parentheses=True)}), exact McNemar p and "
         f"p adjusted over {plural(result.family_size, 'pair')}"
     )
+
+
+def logs_given(args: argparse.Namespace) -> bool:
+    """Whether ``compare``'s files are harness logs or folders of them; files given with
+    column options are read as per-case files, as before logs were read directly."""
+    from calculator.logs import log_format
+
+    paths = args.files
+    if any(Path(p).is_dir() for p in paths):
+        return True
+    if args.id_column or args.system_column or args.outcome_column or args.systems:
+        return False
+    return any((Path(p).is_file() or Path(p).is_dir()) and log_format(p) is not None for p in paths)
+
+
+def compare_logs(args: argparse.Namespace) -> int:
+    """``compare LOG LOG LOG ...``: the systems' logs through the comparison of k systems."""
+    from calculator.logs.systems import load_log_systems
+
+    if len(args.files) < 3:
+        raise UsageError("compare takes three or more systems' logs; for two, use cases A B")
+    if args.id_column or args.system_column or args.outcome_column or args.systems:
+        raise UsageError(
+            "--id, --system, --outcome and --systems name columns of per-case files; harness "
+            "logs are joined on their own case ids: choose what is compared with --metric"
+        )
+    logs = read_logs(args.files, args.split)
+    cases, choice, used_filter = load_log_systems(
+        logs,
+        metric=args.metric,
+        filter=args.filter,
+        threshold=args.threshold,
+        allow_exclusions=args.allow_exclusions,
+    )
+    if cases.n == 0:
+        raise CalculatorError(
+            f"{', '.join(map(str, args.files))}: the logs share no question with a usable "
+            "outcome in every one"
+        )
+    result = cases.compare(alpha=args.alpha, adjust=args.adjust, ci_method=args.ci_method)
+    notes = [note for log in logs for note in log.notes]  # what each reader noticed
+    if args.json:
+        payload = build_payload(cases, result)
+        payload["input"].update(
+            {"format": logs[0].format, "metric": choice.metric, "metric_reason": choice.reason}
+        )
+        payload["input"]["filter"] = args.filter or used_filter
+        payload["input"]["notes"] = notes
+        print_json(payload)
+    else:
+        others = f"; also logged: {', '.join(choice.others[:8])}" if choice.others else ""
+        lines = [f"metric    {choice.metric} ({choice.reason}){others}"]
+        lines += [f"  ! {note}" for note in notes]
+        print_lines(lines + text_report(cases, result))
+    return 0

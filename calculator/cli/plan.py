@@ -16,6 +16,7 @@ from calculator.cli.plan_margin import cells_line, power_line, required_line, ru
 from calculator.planning import MAX_N, PLAN_TESTS, PowerPlan, plan
 from calculator.report.figures import format_share
 from calculator.report.formatting import format_percent, format_points
+from calculator.report.words import text
 
 __all__ = ["add_parser", "run"]
 
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 def _text(result: PowerPlan) -> str:
     """The sentence, then its figures as it gives them (percentages, points), shares after."""
     lines = [
-        result.sentence(),
+        text(result),
         "",
         cells_line(result.p10, result.p01),
         f"disagreement        {format_percent(result.disagreement)} of cases "

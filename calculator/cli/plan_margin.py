@@ -17,6 +17,7 @@ from calculator.planning import NonInferiorityPlan, cells_from_rates, noninferio
 from calculator.report.figures import format_share
 from calculator.report.formatting import format_percent, format_points, format_pvalue, points_of
 from calculator.report.planning import cells_phrase
+from calculator.report.words import text
 
 __all__ = ["cells_line", "power_line", "required_line", "run_margin"]
 
@@ -58,7 +59,7 @@ def run_margin(args: argparse.Namespace) -> int:
 
 def _text(result: NonInferiorityPlan) -> str:
     lines = [
-        result.sentence(),
+        text(result),
         "",
         cells_line(result.p10, result.p01),
         f"margin              {points_of(result.margin)} (B - A > -{points_of(result.margin)} "

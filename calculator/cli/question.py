@@ -18,6 +18,7 @@ from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.mcnemar import ALTERNATIVES
 from calculator.report.decision import posterior_left_out
 from calculator.report.formatting import format_probability, format_pvalue
+from calculator.report.words import text
 
 __all__ = [
     "GATE_MARGIN_LIMIT",
@@ -307,7 +308,7 @@ def decision_lines(analysis: Analysis) -> list[str]:
     if decision.question == "different":  # the report already gives the two-sided test
         return [posterior]
     return [
-        decision.sentence,
+        text(decision),
         f"decision p          {p_text} ({decision.test}; {claim}: "
         f"{'yes' if decision.reject else 'not shown'})",
         posterior,

@@ -29,6 +29,7 @@ from calculator.report.formatting import (
     format_ratio,
     method_words,
 )
+from calculator.report.words import payload, text
 
 __all__ = ["add_parser", "run", "text_lines"]
 
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         **question_arguments(args),
     )
     if args.json:
-        print_json(result.to_dict())
+        print_json(payload(result))
         return 0
     print_lines(text_lines(result))
     return 0
@@ -120,7 +121,7 @@ def text_lines(result: Analysis) -> list[str]:
         f"({'exact conditional' if odds.method == 'exact' else 'mid-p'})"
     )
     return [
-        result.report,
+        text(result),
         "",
         f"pass rates          A {format_percent(result.table.pass_rate_a)}, "
         f"B {format_percent(result.table.pass_rate_b)} (n = {result.table.n:,})",

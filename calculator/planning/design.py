@@ -18,7 +18,6 @@ from calculator.planning.inputs import (
 )
 from calculator.planning.power import MAX_TABULATED, PowerModel, window
 from calculator.planning.sample_size import connor_n, minimum_detectable_difference, required_n
-from calculator.report.planning import power_plan_sentence
 
 __all__ = ["PowerCurve", "PowerPlan", "plan"]
 
@@ -109,11 +108,6 @@ class PowerPlan:
     def pass_rate_b(self) -> float | None:
         """The pass rate of B, pass_rate_a - delta, when the plan was given as rates."""
         return None if self.pass_rate_a is None else self.pass_rate_a - self.difference
-
-    def sentence(self) -> str:
-        """A sentence describing the plan, to paste into a design document
-        (:func:`calculator.report.planning.power_plan_sentence`)."""
-        return power_plan_sentence(self)
 
     def to_dict(self) -> dict[str, object]:
         """Inputs and results as plain JSON types.

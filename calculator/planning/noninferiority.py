@@ -25,7 +25,6 @@ from calculator.errors import CalculatorError
 from calculator.noninferiority import check_alpha, score_test
 from calculator.planning.inputs import DEFAULT_MAX_N, MAX_N
 from calculator.planning.power import window
-from calculator.report.planning import noninferiority_plan_sentence
 
 __all__ = ["NonInferiorityPlan", "noninferiority_plan", "noninferiority_power"]
 
@@ -221,11 +220,6 @@ class NonInferiorityPlan:
     def difference(self) -> float:
         """pB - pA = p01 - p10, the true difference in pass rates, B minus A."""
         return self.p01 - self.p10
-
-    def sentence(self) -> str:
-        """A sentence describing the plan, to paste into a design document
-        (:func:`calculator.report.planning.noninferiority_plan_sentence`)."""
-        return noninferiority_plan_sentence(self)
 
     def to_dict(self) -> dict[str, object]:
         """Inputs and results as plain JSON types."""

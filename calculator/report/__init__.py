@@ -2,9 +2,10 @@
 
 The statistics (:func:`calculator.analyze`, :func:`calculator.decide`,
 :func:`calculator.compare_scores`, the planners) compute numbers only; this package words them,
-once, for the page, the command line and the JSON alike. The result types reach it through
-properties (``Analysis.report``, ``Decision.sentence``, ``ScoresComparison.report``), so each
-sentence has one home here and every surface quotes it.
+once, for the page, the command line and the JSON alike. The surfaces reach the words through
+:func:`~calculator.report.words.text` and :func:`~calculator.report.words.payload` (the JSON with
+its words), so each sentence has one home here and every surface quotes it; the number modules
+never import this package.
 
 - :mod:`~calculator.report.formatting`: p-values, points, rates, levels and counts;
   :mod:`~calculator.report.figures`: scores, shares and standard errors.

@@ -2,7 +2,8 @@
 caveats in sentences, with the decision's answer after them.
 
 :func:`calculator.analyze` computes the numbers; :func:`analysis_report` words them, and the
-page, the command line and the JSON (``"report"``) quote it through ``Analysis.report``.
+page, the command line and the JSON (``"report"``) quote it through
+:func:`calculator.report.words.text`.
 """
 
 from __future__ import annotations
@@ -30,50 +31,38 @@ from calculator.table import PairedTable
 if TYPE_CHECKING:
     from calculator.analysis import Analysis
 
-__all__ = ["analysis_report", "build_report", "figures_report", "labelled_report"]
+__all__ = ["analysis_report", "build_report", "figures_report"]
 
 
 def analysis_report(analysis: Analysis) -> str:
-    """The whole report of `analysis`: :func:`figures_report`, then the decision's sentence when
-    it says more than the figures (a one-sided or margin question, or clusters).
+    """The paste-ready report of `analysis`: :func:`figures_report`, then the decision's answer
+    when it says more than the figures (a one-sided or margin question, or clusters).
+
+    A question other than the figures' own (two-sided "different") is named before its answer,
+    with its margin, so that a pasted report never answers another question than the page or
+    the command line it came from.
 
     Examples
     --------
     >>> from calculator import analyze
     >>> analysis_report(analyze(60, 15, 5, 20))[:46]
     'A passes 75 of 100 cases (75.0%) and B passes '
-    """
-    figures, decision = figures_report(analysis), analysis.decision
-    # With no discordant pair and no margin the decision only restates the figures' sentence.
-    if decision.clusters is not None or (
-        decision.question != "different"
-        and (analysis.table.discordant or decision.margin is not None)
-    ):
-        return f"{figures} {decision_sentence(decision)}"
-    return figures
-
-
-def labelled_report(analysis: Analysis) -> str:
-    """The paste-ready report of the downloads: :func:`figures_report`, then the question the
-    decision answers, its margin and the answer, when the question is not the figures' own
-    (two-sided "different"), so that a pasted report never answers another question than the
-    page it came from.
-
-    Examples
-    --------
-    >>> from calculator import analyze
-    >>> labelled_report(analyze(60, 15, 5, 20)) == analyze(60, 15, 5, 20).report
-    True
-    >>> text = labelled_report(analyze(60, 5, 15, 20, question="non-inferior", margin=0.02))
+    >>> text = analysis_report(analyze(60, 5, 15, 20, question="non-inferior", margin=0.02))
     >>> "Question: non-inferior, margin 2 points: These cases show" in text
     True
     """
-    decision = analysis.decision
+    figures, decision = figures_report(analysis), analysis.decision
+    # With no discordant pair and no margin the decision only restates the figures' sentence.
+    says_more = decision.clusters is not None or (
+        decision.question != "different"
+        and (analysis.table.discordant or decision.margin is not None)
+    )
+    if not says_more:
+        return figures
     if decision.question == "different" and decision.margin is None:
-        return analysis_report(analysis)
+        return f"{figures} {decision_sentence(decision)}"
     margin = "" if decision.margin is None else f", margin {points_of(decision.margin)}"
-    question = f"Question: {decision.question}{margin}: {decision_sentence(decision)}"
-    return f"{figures_report(analysis)}\n\n{question}"
+    return f"{figures}\n\nQuestion: {decision.question}{margin}: {decision_sentence(decision)}"
 
 
 def figures_report(analysis: Analysis) -> str:

@@ -1,7 +1,7 @@
 """The sentences of a release decision: one home for the words of :class:`Decision`.
 
 :func:`calculator.decide` computes the numbers; :func:`decision_sentence` words them, and the
-page, the command line and the JSON quote it (``Decision.sentence``).
+page, the command line and the JSON quote it (:func:`calculator.report.words.text`).
 
 The outcome of a test against a margin is worded by where the interval for pB - pA lies, since
 "not shown non-inferior" covers data that show B worse by more than the margin as well as data

@@ -20,6 +20,7 @@ from decimal import ROUND_FLOOR, Decimal
 from typing import TYPE_CHECKING
 
 from calculator.errors import CalculatorError, CalculatorTypeError
+from calculator.text import format_count, plural
 
 if TYPE_CHECKING:
     from calculator.posterior import BetterProbability
@@ -319,25 +320,6 @@ def format_ratio(value: float) -> str:
         digits += 1
         text = f"{value:#.{digits}g}"
     return text
-
-
-def format_count(count: int) -> str:
-    """A count with thousands separators: "1,000,003"."""
-    return f"{count:,}"
-
-
-def plural(count: int, singular: str, plural_form: str | None = None) -> str:
-    """A count and its noun, agreeing in number: "1 case", "2 cases", "1,000 discordant pairs".
-
-    Examples
-    --------
-    >>> plural(1, "case"), plural(0, "case"), plural(1_000, "discordant pair")
-    ('1 case', '0 cases', '1,000 discordant pairs')
-    >>> plural(2, "child", "children")
-    '2 children'
-    """
-    noun = singular if count == 1 else (plural_form or f"{singular}s")
-    return f"{format_count(count)} {noun}"
 
 
 def method_words(method: str, *, in_parentheses: bool = False) -> str:

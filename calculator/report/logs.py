@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from calculator.report.formatting import format_p_equals, format_points, plural
+from calculator.report.words import text
 
 if TYPE_CHECKING:
     from calculator.logs.analysis import LogAnalysis, TaskAnalysis
@@ -102,7 +103,7 @@ def _report_tail(result: LogAnalysis, name_a: str, name_b: str, alpha: float) ->
             "which would count them as independent, are not reported; see the tests by question"
         )
     else:
-        lines.append(result.pooled.report)
+        lines.append(text(result.pooled))
     return lines
 
 

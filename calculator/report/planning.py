@@ -1,6 +1,6 @@
 """The sentences of the planning results: a power plan and a non-inferiority plan, each in a
-sentence to paste into a design document (``PowerPlan.sentence()``,
-``NonInferiorityPlan.sentence()``).
+sentence to paste into a design document (:func:`calculator.report.words.text` of a
+``PowerPlan`` or a ``NonInferiorityPlan``).
 """
 
 from __future__ import annotations

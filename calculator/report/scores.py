@@ -68,7 +68,7 @@ def scores_report(result: ScoresComparison) -> str:
     if excluded:
         sentences.append(excluded)
     if result.margin is not None:
-        sentences.append(result.margin.sentence)
+        sentences.append(margin_sentence(result.margin))
     return " ".join(sentences)
 
 

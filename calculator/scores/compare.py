@@ -10,8 +10,6 @@ import numpy as np
 
 from calculator.analysis import _check_names
 from calculator.intervals import ConfidenceInterval
-from calculator.report.formatting import plural
-from calculator.report.scores import scores_report
 from calculator.scores.bootstrap import (
     BootstrapInterval,
     bca_interval,
@@ -30,6 +28,7 @@ from calculator.scores.resampling import check_resamples, check_seed, plan_resam
 from calculator.scores.signedrank import SignedRankTest, signed_rank_test
 from calculator.scores.signflip import SignFlipTest, sign_flip_test
 from calculator.scores.ttest import PairedTTest, paired_t_test
+from calculator.text import plural
 
 __all__ = ["MIN_BOOTSTRAP_UNITS", "ScoresComparison", "compare_scores"]
 
@@ -81,9 +80,8 @@ class ScoresComparison:
         The random seed of the bootstrap and of a Monte Carlo permutation test.
     constant : bool
         True when every difference is the same (up to rounding): the words say so.
-    report : str
-        The findings in sentences, headline first: a property, built by
-        :func:`calculator.report.scores.scores_report`.
+
+    The findings in sentences, headline first, are ``calculator.report.words.text(comparison)``.
     """
 
     statistic: float
@@ -106,11 +104,6 @@ class ScoresComparison:
     names: tuple[str, str]
     seed: int
     constant: bool = False
-
-    @property
-    def report(self) -> str:
-        """The findings in sentences (:func:`calculator.report.scores.scores_report`)."""
-        return scores_report(self)
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types: no NaN, no infinity; what is undefined is None with its reason."""
@@ -135,7 +128,6 @@ class ScoresComparison:
             "bootstrap": self.bootstrap.to_dict(),
             "margin": None if self.margin is None else self.margin.to_dict(),
             "seed": self.seed,
-            "report": self.report,
         }
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from calculator.report.scores import margin_sentence
 from calculator.scores.ttest import PairedTTest, one_sided_margin_pvalue
 from calculator.significance import pvalue_rejects
 
@@ -63,9 +62,8 @@ class MarginDecision:
         The names of A and B, for the words.
     undefined : str or None
         Why the t interval is undefined, for the words ("undetermined").
-    sentence : str
-        The answer in words: a property, built by
-        :func:`calculator.report.scores.margin_sentence`.
+
+    The answer in words is ``calculator.report.words.text(decision)``.
     """
 
     margin: float
@@ -80,20 +78,15 @@ class MarginDecision:
     names: tuple[str, str] = ("A", "B")
     undefined: str | None = None
 
-    @property
-    def sentence(self) -> str:
-        """The answer in words (:func:`calculator.report.scores.margin_sentence`)."""
-        return margin_sentence(self)
-
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types; the interval is for mean(B - A). The names and the reason are the
-        comparison's, not repeated here; "sentence" is the answer in words."""
+        comparison's, not repeated here; :func:`calculator.report.words.payload` adds the words."""
         numbers = {
             field.name: getattr(self, field.name)
             for field in fields(self)
             if field.name not in ("names", "undefined")
         }
-        return {**numbers, "sentence": self.sentence, "of": "mean(B - A)"}
+        return {**numbers, "of": "mean(B - A)"}
 
 
 def margin_decision(

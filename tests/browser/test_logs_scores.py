@@ -3,7 +3,7 @@ threshold is compared as scores, as on the command line.
 
 The logs are the generated Inspect logs of tests/data/evallogs/generated/inspect (3 epochs of 10
 questions, the `graded` scorer giving partial credit); the expected sentence is the core's
-(`ScoresComparison.report`, via `calculator.logs.scores.analyze_log_scores`), worked out here from
+(`text(ScoresComparison)`, via `calculator.logs.scores.analyze_log_scores`), worked out here from
 the same files.
 
 Every wait is for a condition on the page (Playwright's `expect` retries until it holds);
@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 from browser_setup import IDLE, expect, skip_module_unless_runnable
+
+from calculator.report.words import text
 
 skip_module_unless_runnable()
 
@@ -39,7 +41,7 @@ def expected_headline() -> str:
         for name, system in zip(NAMES, ("A", "B"), strict=True)
     ]
     result = analyze_log_scores(pair_logs(*logs, metric="graded", scores=True))
-    return result.pooled.report.split("; sign-flip")[0]
+    return text(result.pooled).split("; sign-flip")[0]
 
 
 def test_a_graded_metric_without_a_threshold_shows_the_scores_report(new_page, app_server):

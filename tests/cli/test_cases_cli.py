@@ -16,6 +16,7 @@ import pytest
 from calculator import analyze
 from calculator.cli import main
 from calculator.clustered import Clusters
+from calculator.report.words import payload as json_of
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 HARNESS_A = str(DATA / "samples_gsm8k_model_a.jsonl")
@@ -53,7 +54,7 @@ def test_json_is_analyze_plus_input_discordant_and_cluster(tmp_path, capsys):
     # With a group column the decision counts clusters: d0 holds q0, b0, b3, c0; d1 q1, b1;
     # d2 q2, b2.
     clusters = Clusters.from_counts([2, 1, 1], [1, 0, 0], [4, 2, 2], column="doc")
-    expected = analyze(3, 4, 1, 0, names=("old", "new"), clusters=clusters).to_dict()
+    expected = json_of(analyze(3, 4, 1, 0, names=("old", "new"), clusters=clusters))
     for key, value in expected.items():
         assert payload[key] == value
     assert payload["input"]["rows_read"] == 9 and payload["input"]["rows_used"] == 8

@@ -10,6 +10,7 @@ import pytest
 
 from calculator import analyze
 from calculator.cli import main
+from calculator.report.words import payload as json_of
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -42,7 +43,7 @@ def test_table_json_carries_the_decision_of_analyze(capsys):
     argv = ["table", "43", "0", "1", "0", "--margin", "0.1", "--equivalence", "--json"]
     status, out, _ = run(capsys, *argv)
     data = json.loads(out, parse_constant=lambda c: pytest.fail(c))
-    expected = analyze(43, 0, 1, 0, margin=0.1, question="equivalent").to_dict()
+    expected = json_of(analyze(43, 0, 1, 0, margin=0.1, question="equivalent"))
     assert status == 0 and data["decision"] == expected["decision"]
     assert data["decision"]["question"] == "equivalent" and data["decision"]["reject"] is True
 

@@ -13,6 +13,7 @@ import pytest
 
 from calculator.cli import main
 from calculator.planning import noninferiority_plan
+from calculator.report.words import text
 
 
 def run(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str, str]:
@@ -32,7 +33,7 @@ def test_text_gives_the_sentence_and_the_power_of_a_given_n(capsys) -> None:
     status, out, _ = run(capsys, "--p10", "0.1", "--p01", "0.1", "--margin", "0.05", "--n", "200")
     expected = noninferiority_plan(p10=0.1, p01=0.1, margin=0.05, n=200)
     assert status == 0
-    assert out.splitlines()[0] == expected.sentence()
+    assert out.splitlines()[0] == text(expected)
     assert round(expected.power, 4) == 0.4686
     assert "power at n = 200    46.9% (0.4686)" in out  # as the sentence gives it, share after
 

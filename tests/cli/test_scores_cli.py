@@ -12,6 +12,7 @@ import pytest
 
 from calculator import compare_scores
 from calculator.cli import main
+from calculator.report.words import payload as json_of
 
 GRADES_A = [1, 0.75, 0.5, 1, 0.25, 0.75, 1, 0.5, 0.75, 1, 0, 0.5]
 GRADES_B = [0.75, 0.75, 0.25, 0.5, 0.25, 0.5, 1, 0.75, 0.25, 0.75, 0, 0.25]
@@ -56,7 +57,7 @@ def test_json_has_a_scores_section_equal_to_compare_scores(tmp_path, capsys):
     payload = json.loads(out)
     assert status == 0
     assert payload["analysed_as"] == "scores"
-    expected = compare_scores(GRADES_A, GRADES_B, names=("old", "new")).to_dict()
+    expected = json_of(compare_scores(GRADES_A, GRADES_B, names=("old", "new")))
     assert payload["scores"] == json.loads(json.dumps(expected))
     assert payload["input"]["threshold"] is None
     assert payload["input"]["columns"]["A"] == "old"

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from calculator.cli import main
+from calculator.report.words import payload as json_of
 
 A = [0.1 * (k % 10) for k in range(40)]
 B = [max(0.0, a - 0.08 * (k % 3)) for k, a in enumerate(A)]
@@ -91,7 +92,7 @@ def test_a_margin_on_scores_equals_the_librarys_at_that_margin(
     b = [round(100 * x, 2) for x in B]
     # --alpha 0.05 with a margin: the t interval at 1 - 2 alpha, as the command's help says.
     expected = compare_scores(a, b, margin=12.5, level=0.90, names=("a", "b"))
-    assert payload["scores"]["margin"] == json.loads(json.dumps(expected.margin.to_dict()))
+    assert payload["scores"]["margin"] == json.loads(json.dumps(json_of(expected.margin)))
 
 
 @pytest.mark.parametrize("margin", ["0", "-1", "nan", "inf", "1e400", "two"])

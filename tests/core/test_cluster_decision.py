@@ -29,6 +29,7 @@ from calculator.clustered import (
     clustered_mcnemar,
 )
 from calculator.release import gate_fails
+from calculator.report.words import text
 from calculator.table import PairedTable
 
 
@@ -113,7 +114,7 @@ def test_forty_documents_half_lost_half_won_are_not_shown_non_inferior_at_a_marg
     counted = analyze(*astuple(table), margin=0.05, clusters=clusters)
     assert not counted.decision.reject and gate_fails(counted)
     assert counted.decision.low < -0.05
-    assert "cluster-robust" in counted.decision.sentence
+    assert "cluster-robust" in text(counted.decision)
 
 
 def test_without_a_margin_the_gate_uses_the_cluster_adjusted_p():

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from calculator import analyze, margin_test, mcnemar_exact
 from calculator.decision import QUESTIONS, resolve_question
 from calculator.report.formatting import limit_points, points_of
+from calculator.report.words import payload as json_of
+from calculator.report.words import text
 
 
 def _strict(data):
@@ -79,7 +81,7 @@ def test_default_decision_is_the_two_sided_exact_test_and_leaves_the_report_alon
     assert decision.reject is True
     # The interval is the analysis' own, mirrored to B - A.
     assert (decision.low, decision.high) == (-result.difference.high, -result.difference.low)
-    assert decision.sentence not in result.report
+    assert text(decision) not in text(result)
 
 
 def test_one_sided_decision_uses_the_one_sided_exact_test_with_the_chosen_convention():
@@ -92,7 +94,7 @@ def test_one_sided_decision_uses_the_one_sided_exact_test_with_the_chosen_conven
         # and `binomial` is the test in the chosen convention.
         assert result.binomial.pvalue == mcnemar_exact(4, 12, convention=convention).pvalue
         assert result.exact.pvalue == mcnemar_exact(4, 12).pvalue
-        assert result.report.endswith(result.decision.sentence)
+        assert text(result).endswith(text(result.decision))
 
 
 def test_margin_decision_is_tangos_test_with_its_one_minus_two_alpha_interval():
@@ -130,7 +132,7 @@ def test_probability_b_better_is_in_the_json():
 )
 @pytest.mark.parametrize("question", ["non-inferior", "equivalent", "better"])
 def test_extreme_tables_give_strict_json(table, question):
-    data = _strict(analyze(*table, question=question, margin=0.5).to_dict())
+    data = _strict(json_of(analyze(*table, question=question, margin=0.5)))
     decision = data["decision"]
     assert 0.0 <= decision["pvalue"] <= 1.0 and math.isfinite(decision["log10_pvalue"])
     assert not re.search(r"\b(nan|inf)\b", decision["sentence"], re.IGNORECASE)
@@ -139,23 +141,23 @@ def test_extreme_tables_give_strict_json(table, question):
 def test_no_discordant_pairs_still_answer_non_inferiority():
     result = analyze(1000, 0, 0, 0, margin=0.01)
     assert result.decision.reject
-    assert result.decision.sentence.startswith(
+    assert text(result.decision).startswith(
         "These cases show that B is not worse than A by more than 1 point"
     )
-    assert "agree on every case" in result.report  # the two-sided part still says so
+    assert "agree on every case" in text(result)  # the two-sided part still says so
 
 
 # ---------------------------------------------------------------------------------------------
 # The sentence: the direction in words, and true
 # ---------------------------------------------------------------------------------------------
 def test_noninferiority_sentences_in_both_outcomes():
-    shown = analyze(60, 5, 15, 20, margin=0.05, names=("old", "new")).decision.sentence
+    shown = text(analyze(60, 5, 15, 20, margin=0.05, names=("old", "new")).decision)
     assert shown.startswith(
         "These cases show that new is not worse than old by more than 5 points:"
     )
     assert "lies above -5 points" in shown
     # 60, 12, 8, 20: the 90% Tango interval, -11.7 to +3.5 points, reaches above 0 and below -5.
-    not_shown = analyze(60, 12, 8, 20, margin=0.05, names=("old", "new")).decision.sentence
+    not_shown = text(analyze(60, 12, 8, 20, margin=0.05, names=("old", "new")).decision)
     assert not_shown.startswith("new is not shown to be non-inferior to old at a margin of 5")
     assert "does not lie entirely above -5 points" in not_shown
     assert "This does not show that new is worse" in not_shown
@@ -172,7 +174,7 @@ def test_noninferiority_sentences_in_both_outcomes():
     ],
 )
 def test_a_failed_noninferiority_test_says_where_the_interval_lies(margin, says, never):
-    sentence = analyze(60, 15, 5, 20, margin=margin).decision.sentence
+    sentence = text(analyze(60, 15, 5, 20, margin=margin).decision)
     assert "not shown to be non-inferior" in sentence
     assert says in sentence
     assert never not in sentence
@@ -186,21 +188,21 @@ def test_a_failed_noninferiority_test_says_where_the_interval_lies(margin, says,
     ],
 )
 def test_a_failed_equivalence_test_beyond_the_margin_says_so(table, says):
-    sentence = analyze(*table, margin=0.01, question="equivalent").decision.sentence
+    sentence = text(analyze(*table, margin=0.01, question="equivalent").decision)
     assert says in sentence
     assert "cannot rule out" not in sentence
 
 
 def test_a_nonsignificant_difference_is_not_called_equality():
-    sentence = analyze(70, 4, 12, 14).decision.sentence
+    sentence = text(analyze(70, 4, 12, 14).decision)
     assert sentence.startswith("No difference between A and B is shown")
     assert "Not significant does not mean equal" in sentence
 
 
 def test_correct_framing_speaks_of_accuracy():
     result = analyze(72, 6, 14, 8, margin=0.02, framing="correct")
-    assert "B's accuracy minus A's" in result.decision.sentence
-    assert "pass rate" not in result.decision.sentence
+    assert "B's accuracy minus A's" in text(result.decision)
+    assert "pass rate" not in text(result.decision)
 
 
 tables = st.tuples(*(st.integers(0, 60) for _ in range(4))).filter(lambda t: sum(t) > 0)
@@ -209,7 +211,7 @@ tables = st.tuples(*(st.integers(0, 60) for _ in range(4))).filter(lambda t: sum
 @given(tables, st.sampled_from(["two-sided", "greater", "less"]))
 def test_sentence_states_the_direction_seen(table, alternative):
     a, b, c, d = table
-    sentence = analyze(*table, alternative=alternative).decision.sentence
+    sentence = text(analyze(*table, alternative=alternative).decision)
     if b + c == 0:
         assert "agree on every case" in sentence
     elif c > b:
@@ -224,7 +226,7 @@ def test_sentence_states_the_direction_seen(table, alternative):
 def test_sentence_claims_exactly_when_the_test_rejects(table, question, margin):
     given_margin = margin if question in ("non-inferior", "equivalent") else None
     decision = analyze(*table, question=question, margin=given_margin).decision
-    hedged = "not shown" in decision.sentence or "No difference" in decision.sentence
+    hedged = "not shown" in text(decision) or "No difference" in text(decision)
     if sum(table[1:3]) == 0 and given_margin is None:
         assert not decision.reject
     else:
@@ -250,7 +252,7 @@ def test_margin_in_words():
 @pytest.mark.parametrize("table", [(60, 15, 5, 20), (70, 4, 12, 14), (0, 0, 5, 0)])
 def test_decision_sentences_have_no_nested_parentheses(table):
     for question in ("different", "better"):
-        sentence = analyze(*table, question=question).decision.sentence
+        sentence = text(analyze(*table, question=question).decision)
         depth = 0
         for char in sentence:
             depth += {"(": 1, ")": -1}.get(char, 0)

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from calculator import analyze, difference_interval, mcnemar_exact
 from calculator.fay_lumbard import exact_compatible_limits, upper_tail_probability
 from calculator.intervals import CI_METHOD_NAMES, CI_METHODS
+from calculator.report.words import payload as json_of
+from calculator.report.words import reconciliation_of
 
 # --- Own high-precision reference. P_U(delta) = P[T (2B - 1) >= delta], B ~ Beta(b + 1, c),
 # T ~ Beta(m + 1, n - m) for delta >= 0 and Beta(m, n - m + 1) below (Fay & Lumbard 2021,
@@ -197,24 +199,26 @@ def test_p_equal_to_alpha_excludes_zero_as_the_test_rejects():
 
 def test_seed_example_with_agresti_min_gets_one_sentence_naming_the_compatible_interval():
     result = analyze(70, 4, 12, 14)
-    text = result.reconciliation
+    text = reconciliation_of(result)
     assert text is not None and text.count(". ") == 0 and text.endswith(".")
     assert "Agresti-Min interval excludes 0" in text
     assert "does not reject at α = 0.05 (p = 0.077)" in text
     assert "conditions on the 16 discordant pairs" in text
     assert "exact-compatible (Fay-Lumbard) interval" in text
-    assert result.to_dict()["reconciliation"] == text
+    assert json_of(result)["reconciliation"] == text
 
 
 def test_mid_p_test_rejecting_while_the_exact_compatible_interval_includes_zero_is_explained():
-    text = analyze(70, 4, 12, 14, convention="mid-p", ci_method="exact-compatible").reconciliation
+    text = reconciliation_of(
+        analyze(70, 4, 12, 14, convention="mid-p", ci_method="exact-compatible")
+    )
     assert text.startswith("The McNemar mid-p test rejects at α = 0.05 (p = 0.0490)")
     assert "mid-p interval for the odds ratio" in text
     assert "exact McNemar" not in text  # mid-p is never called exact
 
 
 def test_one_discordant_pair_is_singular_in_the_sentence():
-    text = analyze(0, 1, 0, 0, level=0.5, ci_method="wald").reconciliation
+    text = reconciliation_of(analyze(0, 1, 0, 0, level=0.5, ci_method="wald"))
     assert text is None or "1 discordant pair" in text
 
 
@@ -223,7 +227,8 @@ def test_reconciliation_appears_exactly_when_interval_and_test_disagree(table, m
     b, c, rest = table
     result = analyze(rest, b, c, 0, ci_method=method, convention=convention)
     excludes = result.difference.low > 0 or result.difference.high < 0
-    rejects = result.exact.pvalue <= 1 - result.difference.level
-    assert (result.reconciliation is None) == (excludes == rejects)
+    # The reconciliation reads the binomial test in the chosen convention (mid-p or doubled).
+    rejects = result.binomial.pvalue <= 1 - result.difference.level
+    assert (reconciliation_of(result) is None) == (excludes == rejects)
     if method == "exact-compatible" and convention == "doubling":
-        assert result.reconciliation is None
+        assert reconciliation_of(result) is None

@@ -19,6 +19,7 @@ from calculator.report.formatting import (
     format_ratio,
     plural,
 )
+from calculator.report.words import text
 
 # --- The cases issue 11 names (each printed wrongly by the one-decimal formatting before).
 
@@ -35,10 +36,10 @@ def test_a_million_to_three_prints_no_zero_width_interval_and_no_hundred_percent
     result = analyze(1_000_000, 3, 0, 0)
     low, high = format_points(result.difference.low), format_points(result.difference.high)
     assert float(low) != 0 and float(high) != 0
-    assert "+0.0 to +0.0" not in result.report
+    assert "+0.0 to +0.0" not in text(result)
     assert format_percent(result.table.pass_rate_b) == "99.9997%"
-    assert "(99.9997%)" in result.report  # B; A passes all 1,000,003 and reads 100.0%
-    assert result.report.count("100.0%") == 1
+    assert "(99.9997%)" in text(result)  # B; A passes all 1,000,003 and reads 100.0%
+    assert text(result).count("100.0%") == 1
 
 
 def test_old_formatting_would_have_printed_plus_zero():

@@ -23,6 +23,7 @@ from calculator.planning import (
     noninferiority_plan,
     noninferiority_power,
 )
+from calculator.report.words import text
 
 
 def brute_force_power(n: int, p10: float, p01: float, margin: float, alpha: float = 0.05):
@@ -102,7 +103,7 @@ def test_nams_approximation_and_the_exact_required_n() -> None:
     assert noninferiority_power(result.n - 1, 0.1, 0.1, margin=0.05) < 0.8
     assert result.power == noninferiority_power(result.n, 0.1, 0.1, margin=0.05)
     json.dumps(result.to_dict(), allow_nan=False)
-    assert "same 501 cases" in result.sentence() and "by more than 5 points " in result.sentence()
+    assert "same 501 cases" in text(result) and "by more than 5 points " in text(result)
 
 
 def test_required_n_near_100_000() -> None:

@@ -16,6 +16,7 @@ from calculator import (
     mcnemar_exact,
 )
 from calculator.mcnemar import CONVENTIONS
+from calculator.report.words import text
 
 small = st.integers(min_value=0, max_value=2_000)
 wide = st.one_of(small, st.integers(min_value=0, max_value=10**9))
@@ -91,7 +92,7 @@ def test_adjusted_interval_can_miss_the_estimate_at_low_levels():
     ci = difference_interval(0, 0, 5, 0, level=0.8)
     assert ci.estimate == -1.0 and not ci.contains_estimate
     assert ci.high == pytest.approx(-5 / 7 + 1.2815516 * (6 - 25 / 7) ** 0.5 / 7, rel=1e-6)
-    report = analyze(0, 0, 5, 0, level=0.8).report
+    report = text(analyze(0, 0, 5, 0, level=0.8))
     assert "misses the observed difference" in report
 
 

@@ -26,6 +26,7 @@ from calculator.release import gate_fails
 from calculator.report.clusters import describe_cluster_change
 from calculator.report.compare import describe_pairs, describe_permutation
 from calculator.report.gate import gate_verdict, scores_gate_verdict
+from calculator.report.words import text
 from calculator.scores import compare_scores
 
 NUMBER = r"([+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?)"
@@ -79,9 +80,9 @@ def test_decision_sentence_agrees_with_its_numbers(
         **question,
     )
     decision = analysis.decision
-    sentence = decision.sentence
+    sentence = text(decision)
     _plain_text_checks(sentence)
-    _plain_text_checks(analysis.report)
+    _plain_text_checks(text(analysis))
     if decision.margin is not None or analysis.table.discordant:
         assert sentence.startswith("These cases show that") == decision.reject, sentence
     printed = re.search(r"p = " + NUMBER + r", α = ", sentence)
@@ -90,8 +91,8 @@ def test_decision_sentence_agrees_with_its_numbers(
     limits = re.search(r"interval for .*?, " + NUMBER + " to " + NUMBER + " points", sentence)
     assert limits, sentence
     bounds = [0.0] if decision.margin is None else [0.0, decision.margin, -decision.margin]
-    for text, value in zip(limits.groups(), (decision.low, decision.high), strict=True):
-        shown = float(text) / 100.0
+    for printed_limit, value in zip(limits.groups(), (decision.low, decision.high), strict=True):
+        shown = float(printed_limit) / 100.0
         for bound in bounds:
             assert _side(shown, bound) == _side(value, bound), (sentence, value, bound)
     moved = re.search(r"is " + NUMBER + r" points (higher|lower) than", sentence)
@@ -140,24 +141,24 @@ def test_gate_verdict_on_worse_names_the_cluster_test() -> None:
 
 def test_agreement_note_speaks_of_accuracy_for_a_classifier() -> None:
     # No discordant case, a margin: the note explains why the score test still answers.
-    sentence = analyze(0, 0, 0, 40, margin=0.05, framing="correct").decision.sentence
+    sentence = text(analyze(0, 0, 0, 40, margin=0.05, framing="correct").decision)
     assert "No case separates the systems here" in sentence
     assert "a difference in accuracy needs cases" in sentence
     assert "pass rate" not in sentence
-    pass_framing = analyze(0, 0, 0, 40, margin=0.05).decision.sentence
+    pass_framing = text(analyze(0, 0, 0, 40, margin=0.05).decision)
     assert "a difference in pass rates needs cases" in pass_framing
 
 
 def test_agreement_note_on_one_case() -> None:
-    sentence = analyze(1, 0, 0, 0, margin=0.05).decision.sentence
+    sentence = text(analyze(1, 0, 0, 0, margin=0.05).decision)
     assert "agreement on the one case bounds" in sentence
     assert "all 1 cases" not in sentence
-    assert "agreement on all 40 cases" in analyze(40, 0, 0, 0, margin=0.05).decision.sentence
+    assert "agreement on all 40 cases" in text(analyze(40, 0, 0, 0, margin=0.05).decision)
 
 
 def test_one_cluster_is_one_cluster() -> None:
     clusters = Clusters(b_counts=(3,), c_counts=(9,), sizes=(40,))
-    report = analyze(20, 3, 9, 8, clusters=clusters).report
+    report = text(analyze(20, 3, 9, 8, clusters=clusters))
     assert "counts the 1 cluster, and it is the one to read" in report
     assert "1 clusters" not in report
 
@@ -198,7 +199,7 @@ def test_three_gates_sidak_level_keeps_the_promise() -> None:
     # 0.0170 (rounded up), three gates at that level alarm falsely 5.014% of the time, above
     # the 0.05 the sentence promises. Rounded down it reads 0.0169.
     # Bonferroni's 0.05/3 = 0.016667 reads 0.0166 likewise: 3 x 0.0167 is above 0.05.
-    report = analyze(60, 15, 5, 20, gates=3).report
+    report = text(analyze(60, 15, 5, 20, gates=3))
     assert "0.0166 (Bonferroni) or 0.0169 (Šidák) keeps it at or below 0.05" in report
 
 
@@ -208,7 +209,7 @@ def test_three_gates_sidak_level_keeps_the_promise() -> None:
     alpha=st.sampled_from([0.001, 0.01, 0.025, 0.05, 0.1, 0.2]),
 )
 def test_printed_per_gate_levels_keep_the_false_alarm_rate(gates, alpha) -> None:
-    report = analyze(60, 15, 5, 20, gates=gates, alpha=alpha).report
+    report = text(analyze(60, 15, 5, 20, gates=gates, alpha=alpha))
     printed = re.search(r"at (\S+) \(Bonferroni\) or (\S+) \(Šidák\) keeps", report)
     assert printed, report
     bonferroni, sidak = (float(text) for text in printed.groups())
@@ -240,16 +241,16 @@ def test_margin_keeps_every_figure_it_was_given() -> None:
     # -12.3456 was said to "lie above -12.3456 points"; a margin of 1e-13 read "0 points".
     analysis = analyze(500, 30, 40, 500, margin=0.12345649)
     decision = dataclasses.replace(analysis.decision, low=-0.1234563, high=0.05, reject=True)
-    assert "lies above -12.345649 points" in decision.sentence
-    assert "12.3456 " not in decision.sentence
-    assert "at a margin of 1e-11 points" in analyze(500, 30, 40, 500, margin=1e-13).report
+    assert "lies above -12.345649 points" in text(decision)
+    assert "12.3456 " not in text(decision)
+    assert "at a margin of 1e-11 points" in text(analyze(500, 30, 40, 500, margin=1e-13))
     scores = compare_scores(
         [0.5, 0.6, 0.7, 0.8, 0.9, 0.4], [0.5, 0.6, 0.7, 0.8, 0.9, 0.5], margin=0.1234567
     )
-    assert "by more than 0.1234567" in scores.margin.sentence or "margin of 0.1234567" in (
-        scores.margin.sentence
+    assert "by more than 0.1234567" in text(scores.margin) or "margin of 0.1234567" in (
+        text(scores.margin)
     )
-    assert "margin of 1 point" in analyze(60, 15, 5, 20, margin=0.01).decision.sentence
+    assert "margin of 1 point" in text(analyze(60, 15, 5, 20, margin=0.01).decision)
 
 
 def test_gate_verdict_never_reads_p_equals_less_than() -> None:

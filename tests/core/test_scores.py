@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 
 from calculator import compare_scores
+from calculator.report.words import text
 from calculator.scores import lattice, signflip
 from calculator.scores.bootstrap import _acceleration, distinct_units
 from calculator.scores.ttest import log_t_sf
@@ -297,4 +298,4 @@ def test_t_pvalue_below_double_range_reports_its_log10():
     r = compare_scores(d, np.full(d.size, 0.25))
     assert r.t_test.pvalue == 0.0
     assert r.t_test.log10_pvalue == pytest.approx(-24306.62, abs=0.01)  # t = 387.301, doubled
-    assert "p < 1e-300 (log10 p = -24306" in r.report
+    assert "p < 1e-300 (log10 p = -24306" in text(r)

@@ -13,13 +13,14 @@ import pytest
 from calculator import compare_scores
 from calculator.errors import CalculatorError
 from calculator.report.figures import format_score
+from calculator.report.words import payload, text
 from calculator.scores import MAX_WORK, MIN_RESAMPLES
 
 
 def _strict_json(result) -> dict:
-    text = json.dumps(result.to_dict(), allow_nan=False)  # raises on NaN or infinity
-    assert not re.search(r"\b(nan|inf)\b", result.report, flags=re.IGNORECASE)
-    return json.loads(text)
+    dumped = json.dumps(payload(result), allow_nan=False)  # raises on NaN or infinity
+    assert not re.search(r"\b(nan|inf)\b", text(result), flags=re.IGNORECASE)
+    return json.loads(dumped)
 
 
 def test_every_difference_zero_gives_p_one_and_undefined_t():
@@ -32,7 +33,7 @@ def test_every_difference_zero_gives_p_one_and_undefined_t():
     assert "no spread" in r.t_test.undefined
     assert r.bootstrap.confidence_interval is None
     assert r.margin.outcome == "undetermined"
-    assert "same score on every case" in r.report
+    assert "same score on every case" in text(r)
     _strict_json(r)
 
 
@@ -68,7 +69,7 @@ def test_constant_differences_t_undefined_never_nan():
     assert r.pvalue == 2 / 64  # all + and all - of 6 cases
     assert r.signed_rank.ties  # the rounded differences rank as one tie
     assert r.margin.outcome == "undetermined"
-    assert "Paired t test: undefined" in r.report
+    assert "Paired t test: undefined" in text(r)
     _strict_json(r)
 
 
@@ -84,7 +85,7 @@ def test_nan_and_infinite_scores_are_excluded_and_counted():
     r = compare_scores(a, b)
     assert (r.rows, r.n) == (7, 3)
     assert r.excluded == {"missing_score": 2, "infinite_score": 2, "missing_cluster": 0}
-    assert "4 rows of 7 left out: 2 with a missing score, 2 with an infinite score" in r.report
+    assert "4 rows of 7 left out: 2 with a missing score, 2 with an infinite score" in text(r)
     assert r.mean_a == pytest.approx(0.5833333333333334)
     _strict_json(r)
 
@@ -93,7 +94,7 @@ def test_missing_cluster_labels_are_excluded_and_counted():
     r = compare_scores([1, 2, 3, 4, 5], [0, 2, 1, 3, 5], clusters=["x", None, "y", "y", math.nan])
     assert r.excluded["missing_cluster"] == 2
     assert (r.n, r.clusters) == (3, 2)
-    assert "2 with no cluster label" in r.report
+    assert "2 with no cluster label" in text(r)
 
 
 def test_no_finite_pair_is_refused():
@@ -142,7 +143,7 @@ def test_default_resamples_shrink_to_fit_the_bound():
     r = compare_scores(d, np.zeros(d.size))
     assert r.bootstrap.resamples == MAX_WORK // 50_000 == 2_000
     assert r.permutation.patterns == 2_000 and r.permutation.method == "monte-carlo"
-    assert "2,000 resamples" in r.report
+    assert "2,000 resamples" in text(r)
 
 
 def test_default_resamples_skip_what_would_exceed_the_bound_and_say_so():
@@ -151,7 +152,7 @@ def test_default_resamples_skip_what_would_exceed_the_bound_and_say_so():
     assert r.bootstrap.confidence_interval is None
     assert "was not run" in r.bootstrap.undefined
     assert r.permutation is None and r.pvalue is None
-    assert "the sign-flip permutation test was not run" in r.report
+    assert "the sign-flip permutation test was not run" in text(r)
     assert r.t_test.pvalue is not None and r.signed_rank.method == "normal"
     _strict_json(r)
 
@@ -204,14 +205,14 @@ def test_margin_outcomes_follow_where_the_interval_lies(shift, outcome):
         (-r.confidence_interval.high, -r.confidence_interval.low)
     )
     assert (decision.pvalue <= decision.alpha) == decision.non_inferior
-    assert decision.sentence in r.report
+    assert text(decision) in text(r)
 
 
 def test_margin_not_shown_when_interval_spans_minus_margin_and_zero():
     r = compare_scores([0.9, 0.1, 0.6, 0.3, 0.8], [0.2, 0.8, 0.5, 0.4, 0.6], margin=0.05)
     assert r.margin.outcome == "not-shown"
     assert r.margin.low < -0.05 and r.margin.high > 0
-    assert "No difference is shown either way" in r.margin.sentence
+    assert "No difference is shown either way" in text(r.margin)
 
 
 def test_margin_sentence_keeps_limits_off_the_margin():

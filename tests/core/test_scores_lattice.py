@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from calculator import compare_scores
+from calculator.report.words import text
 from calculator.scores import lattice, signflip
 from calculator.scores.lattice import lattice_of, lattice_pvalue
 from calculator.scores.signflip import exact_count
@@ -65,7 +66,7 @@ def test_forty_equal_magnitudes_give_the_binomial_tail(alternative):
     exact = stats.binom.sf(26, 40, 0.5) * (2 if alternative == "two-sided" else 1)
     assert (r.permutation.method, r.permutation.patterns) == ("exact-convolution", 0)
     assert r.pvalue == pytest.approx(exact, rel=1e-12)
-    assert "exact over all 2^40 sign patterns" in r.report
+    assert "exact over all 2^40 sign patterns" in text(r)
 
 
 def test_ten_thousand_graded_cases_are_exact():

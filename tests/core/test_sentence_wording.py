@@ -17,13 +17,14 @@ import pytest
 
 from calculator import analyze
 from calculator.report.formatting import limit_points
+from calculator.report.words import text
 
 
 @pytest.mark.parametrize("alternative", ["greater", "less"])
 def test_one_sided_exact_test_is_not_called_doubled(alternative):
     decision = analyze(70, 4, 12, 14, alternative=alternative).decision
     assert decision.test == "one-sided exact McNemar test"
-    assert "doubled" not in decision.sentence
+    assert "doubled" not in text(decision)
 
 
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
@@ -31,7 +32,7 @@ def test_mid_p_decision_is_never_called_exact(alternative):
     decision = analyze(70, 4, 12, 14, alternative=alternative, convention="mid-p").decision
     assert "exact" not in decision.test
     assert "mid-p" in decision.test
-    assert "exact McNemar" not in decision.sentence
+    assert "exact McNemar" not in text(decision)
 
 
 def test_two_sided_doubling_still_names_its_rule():
@@ -42,11 +43,11 @@ def test_decision_limits_read_as_the_report_prints_them():
     # The two-sided decision quotes the report's own 95% interval (a one-sided one quotes its
     # 90% interval, the decision's level).
     analysis = analyze(1_000_000, 3, 0, 0)
-    sentence = analysis.decision.sentence
+    sentence = text(analysis.decision)
     assert "-0.0007 to +0.00009 points" in sentence
     assert "-0.001" not in sentence  # -0.000692 is not -0.001
     # The same interval, mirrored, in the report's own line.
-    assert "-0.00009 to +0.0007" in analysis.report
+    assert "-0.00009 to +0.0007" in text(analysis)
 
 
 @pytest.mark.parametrize(
@@ -67,7 +68,7 @@ def test_limit_points_first_digit_then_more_only_if_a_side_needs_it(value, bound
     [((5, 1, 0, 5), "greater"), ((10, 5, 5, 10), "two-sided"), ((70, 4, 12, 14), "less")],
 )
 def test_non_significant_sentence_is_a_sentence(table, alternative):
-    sentence = analyze(*table, alternative=alternative).decision.sentence
+    sentence = text(analyze(*table, alternative=alternative).decision)
     # The interval clause has its verb: "..., -28.6 to +13.2 points, gives ...".
     assert re.search(r"points, gives the differences the data still allow\.", sentence)
     assert not sentence.rstrip().endswith("points.")
@@ -75,7 +76,7 @@ def test_non_significant_sentence_is_a_sentence(table, alternative):
 
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
 def test_no_discordant_pair_is_no_evidence_not_no_difference(alternative):
-    sentence = analyze(0, 0, 0, 10, alternative=alternative).decision.sentence
+    sentence = text(analyze(0, 0, 0, 10, alternative=alternative).decision)
     assert "shows no difference" not in sentence
     assert "no evidence either way" in sentence
 
@@ -137,13 +138,13 @@ def test_cochran_exact_p_is_one_when_q_is_zero():
 @pytest.mark.parametrize("n", [10, 300])
 def test_margin_test_without_disagreements_says_why_it_still_answers(n):
     result = analyze(0, 0, 0, n, margin=0.01)
-    sentence = result.decision.sentence
+    sentence = text(result.decision)
     assert "No case separates the systems here, yet the score test still answers" in sentence
-    assert sentence in result.report
+    assert sentence in text(result)
     # Agreement on 300 cases is enough at a 1-point margin (alpha 0.05); on 10 it is not.
     assert result.decision.reject is (n == 300)
 
 
 def test_one_sided_question_without_disagreements_is_not_said_twice():
-    report = analyze(0, 0, 0, 10, alternative="greater").report
+    report = text(analyze(0, 0, 0, 10, alternative="greater"))
     assert report.count("agree on every case") == 1

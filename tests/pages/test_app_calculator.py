@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 
 from calculator import analyze
 from calculator.report.formatting import format_pvalue
+from calculator.report.words import text
 from ui.examples import EXAMPLES
 from ui.params import DEFAULTS
 from ui.widgets.calculator_results import REPORT_KEY
@@ -112,7 +113,7 @@ def test_report_is_drawn_when_asked_and_is_the_analysis_report(default_app: AppT
     at = run_app()
     at.toggle(key=REPORT_KEY).set_value(True).run()
     assert_clean(at)
-    assert [block.value for block in at.code] == [analyze(60, 15, 5, 20, gates=6).report]
+    assert [block.value for block in at.code] == [text(analyze(60, 15, 5, 20, gates=6))]
 
 
 def test_discordant_cells_are_highlighted_in_the_table(default_app: AppTest) -> None:
@@ -361,7 +362,7 @@ def test_framing_switch_relabels_without_changing_any_p() -> None:
     assert "B correct" in next(h.value for h in at.get("html") if h.value.startswith("<table"))
     # The report uses the error wording too (from analyze(..., framing="correct")).
     at.toggle(key=REPORT_KEY).set_value(True).run()
-    assert at.code[0].value == analyze(70, 4, 12, 14, gates=6, framing="correct").report
+    assert at.code[0].value == text(analyze(70, 4, 12, 14, gates=6, framing="correct"))
 
 
 # -- Worked examples (the values their sources print). ----------------------------

@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 from calculator import analyze
 from calculator.release import gate_fails
 from calculator.report.formatting import format_pvalue
+from calculator.report.words import text
 from ui.decision_chart import decision_chart, interval_frame, rule_frame
 from ui.decision_words import (
     DECISION_INTRO,
@@ -68,7 +69,7 @@ def test_default_question_is_the_two_sided_test_and_the_margin_waits(default_app
     assert not default_app.exception
     assert default_app.radio(key="question").value == "different"
     assert default_app.number_input(key="margin").disabled
-    expected = analyze(60, 15, 5, 20, gates=6).decision.sentence
+    expected = text(analyze(60, 15, 5, 20, gates=6).decision)
     assert expected in answers(default_app)
     shown = metrics(default_app)
     assert shown["p, two-sided exact McNemar"] == "0.041"
@@ -81,8 +82,8 @@ def test_choosing_non_inferiority_answers_it_at_the_margin(default_app):
     at.number_input(key="margin").set_value(20.0).run()
     assert not at.exception
     expected = analyze(60, 15, 5, 20, gates=6, margin=0.2).decision
-    assert expected.reject and expected.sentence in answers(at)
-    assert answers(at) == [expected.sentence]
+    assert expected.reject and text(expected) in answers(at)
+    assert answers(at) == [text(expected)]
     shown_p = format_pvalue(expected.pvalue, expected.log10_pvalue, alpha=0.05)
     assert metrics(at)["p, one-sided Tango score test"] == shown_p == "0.018"
 
@@ -94,7 +95,7 @@ def test_question_and_margin_come_from_the_url():
     assert not at.exception
     assert at.radio(key="question").value == "equivalent"
     expected = analyze(43, 0, 1, 0, gates=6, question="equivalent", margin=0.2).decision
-    assert expected.sentence in answers(at)
+    assert text(expected) in answers(at)
 
 
 def test_bad_url_values_fall_back_with_a_warning():
@@ -200,7 +201,7 @@ def test_per_case_page_answers_non_inferiority_and_describes_the_gate():
     at.radio(key="cases_question").set_value("non-inferior").run()
     assert not at.exception
     expected = analyze(50, 1, 0, 0, names=("old", "new"), margin=0.01).decision
-    assert expected.sentence in answers(at)
+    assert text(expected) in answers(at)
     gate = [unescape(m.value) for m in at.markdown if "release gate" in unescape(m.value)]
     assert gate == [
         "As a release gate (command line: cases --fail-if-worse --margin 1pt) this comparison "

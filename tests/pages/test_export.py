@@ -17,6 +17,7 @@ import pytest
 
 from calculator import analyze, decide
 from calculator.cases import load_cases
+from calculator.report.words import text
 from ui.export import (
     answering,
     escape_spreadsheet_cell,
@@ -92,7 +93,7 @@ def test_discordant_export_escapes_cells_from_the_file():
 def test_results_csv_cannot_run_a_formula_from_a_name(name):
     """Issue 23, item 7: the results download escaped no cell, and the report and the sentences
     start with the names."""
-    results = analyze(60, 15, 5, 20, names=(name, "B")).to_dict()
+    results = export_dict(analyze(60, 15, 5, 20, names=(name, "B")))
     rows = list(csv.reader(io.StringIO(results_csv(results))))
     assert rows[0] == ["field", "value"]
     started = [cell for row in rows for cell in row if cell.startswith(name)]
@@ -151,8 +152,8 @@ def test_the_downloads_carry_the_question_the_margin_and_the_answer():
     exported = export_dict(answering(table, asked))
     assert exported["decision"]["question"] == "non-inferior"
     assert exported["decision"]["margin"] == 0.02
-    assert exported["decision"]["sentence"] == asked.sentence
-    assert exported["report"].endswith(asked.sentence)
+    assert exported["decision"]["sentence"] == text(asked)
+    assert exported["report"].endswith(text(asked))
     rows = dict(csv.reader(io.StringIO(results_csv(exported))))
     assert rows["decision.question"] == "non-inferior" and rows["decision.margin"] == "0.02"
     assert rows["decision.reject"] == str(asked.reject)
@@ -169,7 +170,7 @@ def test_the_pasted_report_gives_the_answer_once(question, margin):
     # answer is written once, after its question, never also inside the figures before it.
     table = analyze(60, 5, 15, 20)
     asked = decide(table.table, table.difference, question=question, margin=margin, alpha=0.05)
-    text = report_text(answering(table, asked))
-    assert text.count(asked.sentence) == 1
-    figures, _, answer = text.partition("\n\nQuestion: ")
-    assert asked.sentence not in figures and answer.endswith(asked.sentence)
+    report = report_text(answering(table, asked))
+    assert report.count(text(asked)) == 1
+    figures, _, answer = report.partition("\n\nQuestion: ")
+    assert text(asked) not in figures and answer.endswith(text(asked))

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from calculator.logs import pair_logs, read_log_data
 from calculator.logs.scores import analyze_log_scores
+from calculator.report.words import text
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "evallogs"
 DUMMY = [LOGS / "generated" / "lm-eval" / f"dummy-seed{k}" for k in (1, 2)]
@@ -101,8 +102,8 @@ def test_partial_credit_without_a_threshold_is_compared_as_scores_as_on_the_comm
     expected = analyze_log_scores(pair_logs(*logs, metric="graded", scores=True))
     shown = "\n".join(t.value for t in at.text)
     assert "analysed  as scores (graded holds values other than 0 and 1)" in shown
-    assert expected.pooled.report in shown  # the report the command line's headline opens
-    assert "30 cases fall in 10 clusters" in expected.pooled.report
+    assert text(expected.pooled) in shown  # the report the command line's headline opens
+    assert "30 cases fall in 10 clusters" in text(expected.pooled)
     table = next(f.value for f in at.dataframe if "mean difference A − B" in f.value.columns)
     [task] = expected.tasks
     row = table.iloc[0]
@@ -140,4 +141,4 @@ def test_two_graded_tasks_get_a_row_each_with_holm_and_the_pooled_report():
     assert list(table["Holm-adjusted p"]) == [t.holm_pvalue for t in expected.tasks]
     assert list(table["mean A"]) == [t.comparison.mean_a for t in expected.tasks]
     assert expected.pooled.clusters == 2  # pooled with the task as the cluster
-    assert expected.pooled.report in "\n".join(t.value for t in at.text)
+    assert text(expected.pooled) in "\n".join(t.value for t in at.text)

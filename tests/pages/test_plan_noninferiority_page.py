@@ -15,6 +15,7 @@ from apptest_pages import open_page as open_app_page
 from streamlit.testing.v1 import AppTest
 
 from calculator.planning import MAX_N, cells_from_rates, noninferiority_plan
+from calculator.report.words import text
 from ui import plan_words as words
 
 PAGE = "app_pages/plan.py"
@@ -62,7 +63,7 @@ def test_the_sentence_names_test_margin_level_cells_and_power() -> None:
     assert metrics(at)["Required paired cases"] == "501"  # the core's documented example
     assert metrics(at)["Nam's approximation"] == "507"
     sentence = at.code[0].value
-    assert sentence == noninferiority_plan(p10=0.1, p01=0.1, margin=0.05).sentence()
+    assert sentence == text(noninferiority_plan(p10=0.1, p01=0.1, margin=0.05))
     for part in (
         "same 501 cases",
         "Tango's score test for paired proportions",

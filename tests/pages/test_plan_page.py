@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from calculator.planning import MAX_N, plan, simulate_optional_stopping
 from calculator.report.formatting import format_percent
+from calculator.report.words import text
 from ui.plan_charts import optional_stopping_chart, power_chart
 
 PAGE = "app_pages/plan.py"
@@ -38,7 +39,7 @@ def test_default_plan_shows_n_power_connor_chart_and_sentence() -> None:
     assert shown["Required paired cases"] == f"{expected.n:,}"
     assert shown["Connor's approximation"] == f"{expected.connor_n:,}"
     assert "p10 = 0.065" in at.caption[0].value and "B 77.0%" in at.caption[0].value
-    assert at.code[0].value == expected.sentence()
+    assert at.code[0].value == text(expected)
     assert len(charts(at)) == 2  # power curve and optional stopping
 
 

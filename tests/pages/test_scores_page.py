@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 from calculator import compare_scores
 from calculator.report.figures import format_score
 from calculator.report.formatting import format_pvalue
+from calculator.report.words import text
 from ui.widgets import cases_files as files
 
 PAGE = "app_pages/cases.py"
@@ -39,7 +40,7 @@ def test_score_columns_show_the_mean_difference_interval_and_permutation_p():
     low, high = expected.confidence_interval
     assert metrics["95% t interval"] == f"{format_score(low)} to {format_score(high)}"
     assert metrics["Permutation p"] == format_pvalue(expected.pvalue)
-    assert expected.report.split(". Paired t test")[0] in "\n".join(t.value for t in at.text)
+    assert text(expected).split(". Paired t test")[0] in "\n".join(t.value for t in at.text)
     assert "Paired table from the data" not in [header.value for header in at.header]
 
 

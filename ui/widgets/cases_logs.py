@@ -15,6 +15,7 @@ from calculator.errors import CalculatorError
 from calculator.logs import LogAnalysis, analyze_logs, pair_logs, read_log_data
 from calculator.logs.scores import LogScores, analyze_log_scores
 from calculator.report.logs import input_lines, report_lines
+from calculator.report.words import text
 from ui import logs_words as words
 from ui.words import escape_markdown, plain_text
 
@@ -136,4 +137,4 @@ def _show_scores(result: LogScores) -> None:
     st.text("\n".join(plain_text(line) for line in input_lines(result.paired)))
     st.dataframe(score_task_frame(result), hide_index=True, key="logs_score_tasks")
     st.caption(words.SCORES_POOLED)
-    st.text(plain_text(result.pooled.report))
+    st.text(plain_text(text(result.pooled)))

@@ -16,6 +16,7 @@ from calculator.analysis import MAX_NAME_LENGTH
 from calculator.cases import CaseFile, CaseFileError, PairedCases, guess_columns
 from calculator.clustered import clustered_mcnemar
 from calculator.report.clusters import describe_cluster_change
+from calculator.report.words import text
 from ui import cases_tables as tables
 from ui import cases_words as words
 from ui.widgets import cases_files as files
@@ -238,7 +239,7 @@ def paired_table(cases: PairedCases) -> Analysis:
     table_col.text(
         words.columns_used(cases.names, cases.files, cases.outcome_columns, cases.id_column)
     )
-    report_col.text(analysis.report)
+    report_col.text(text(analysis))
     if st.button("Open this table in the calculator", key="cases_to_calculator", type="primary"):
         open_table_in_calculator(*cases.counts, names=cases.names, source=" + ".join(cases.files))
     return analysis

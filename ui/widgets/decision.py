@@ -17,6 +17,7 @@ from calculator import Analysis, Decision
 from calculator.clustered import Clusters
 from calculator.release import gate_fails, gate_question
 from calculator.report.decision import posterior_left_out
+from calculator.report.words import text
 from ui.decision_words import (
     DECISION_DEFAULTS,
     DECISION_EXPLANATION,
@@ -96,7 +97,7 @@ def decision_section(
         st.warning(escape_markdown(str(error)), icon=":material/warning:")
         return None
     with st.container(border=True, key=f"{key_prefix}decision_answer"):
-        st.markdown(f"{ANSWER_PREFIX}{escape_markdown(decision.sentence)}")
+        st.markdown(f"{ANSWER_PREFIX}{escape_markdown(text(decision))}")
     with st.container(key=f"{key_prefix}decision_chart"):  # the key names it in the page
         st.vega_lite_chart(
             decision_spec(decision, wording, present),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from calculator import Analysis
+from calculator.report.words import reconciliation_of
 from ui.odds_ratio_words import ODDS_RATIO_HELP, odds_ratio_label, odds_ratio_sentence
 from ui.words import Wording, escape_markdown
 
@@ -19,5 +20,5 @@ def odds_ratio_section(wording: Wording, analysis: Analysis) -> None:
         f"**{odds_ratio_label(shown)}:** {odds_ratio_sentence(shown, analysis.odds_ratio)}",
         help=ODDS_RATIO_HELP,
     )
-    if analysis.reconciliation is not None:
-        st.info(escape_markdown(analysis.reconciliation), icon=":material/balance:")
+    if reconciliation_of(analysis) is not None:
+        st.info(escape_markdown(reconciliation_of(analysis)), icon=":material/balance:")

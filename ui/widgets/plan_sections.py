@@ -21,6 +21,7 @@ from calculator.planning import (
     simulate_optional_stopping,
 )
 from calculator.report.formatting import format_percent
+from calculator.report.words import text
 from ui import plan_words as words
 from ui.plan_charts import optional_stopping_chart, power_chart
 
@@ -213,7 +214,7 @@ def plan_result(effect: dict[str, float], settings: dict[str, object]) -> PowerP
     _metrics(result)
     st.altair_chart(power_chart(curve), key="plan_power_chart")
     st.write("A sentence to paste into your plan:")
-    st.code(result.sentence(), language=None, wrap_lines=True)
+    st.code(text(result), language=None, wrap_lines=True)
     return result
 
 
@@ -253,7 +254,7 @@ def noninferiority_result(
         st.warning(saw_tooth)
     st.caption(words.noninferiority_size_note(result))
     st.write("A sentence to quote in your protocol:")
-    st.code(result.sentence(), language=None, wrap_lines=True)
+    st.code(text(result), language=None, wrap_lines=True)
     return result
 
 

@@ -1,0 +1,63 @@
+"""What several subcommands share: exit statuses, the per-case extra, the gate's line and the
+reading of harness logs. Subcommands import this module, never each other."""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import TYPE_CHECKING
+
+from calculator.cli.arguments import UsageError
+from calculator.report.gate import gate_verdict
+
+if TYPE_CHECKING:
+    from calculator.analysis import Analysis
+    from calculator.logs import LogTable
+
+__all__ = [
+    "ANALYSED_AS_PASS_FAIL",
+    "ANALYSED_AS_SCORES",
+    "CASES_EXTRA",
+    "EXIT_WORSE",
+    "gate_line",
+    "read_logs",
+    "require_cases_extra",
+]
+
+#: Exit status when --fail-if-worse finds B worse than A.
+EXIT_WORSE = 1
+#: What reading per-case files needs beyond numpy and scipy: the package's ``cases`` extra.
+CASES_EXTRA = ("pandas", "pyarrow")
+#: The JSON's "analysed_as": outcomes compared as scores, or as pass/fail.
+ANALYSED_AS_SCORES = "scores"
+ANALYSED_AS_PASS_FAIL = "pass/fail"
+
+
+def require_cases_extra() -> None:
+    """Refuse, saying what to install, when the ``cases`` extra is missing."""
+    missing = [name for name in CASES_EXTRA if importlib.util.find_spec(name) is None]
+    if missing:
+        raise UsageError(
+            f"error: per-case files need {' and '.join(missing)}, not installed here: "
+            "pip install 'mcnemar-calculator[cases]' (from a checkout, pip install '.[cases]')"
+        )
+
+
+def gate_line(analysis: Analysis, alpha: float) -> str:
+    """The release gate's verdict in one line (:func:`calculator.report.gate.gate_verdict`)."""
+    return f"gate      {gate_verdict(analysis, alpha)}"
+
+
+def read_logs(paths: list[str], split: str | None) -> list[LogTable]:
+    """Each system's log; `split` (``--split``) is HELM's split analysed, refused for others."""
+    from calculator.logs import read_log
+
+    if split is None:
+        return [read_log(path) for path in paths]
+    logs = [read_log(path, split=split) for path in paths]
+    other = next((log for log in logs if log.format != "helm"), None)
+    if other is not None:
+        raise UsageError(
+            f"error: --split applies to HELM logs; {other.sources[0]} is an {other.format} log, "
+            "whose cases have no split to choose"
+        )
+    return logs

@@ -1,0 +1,115 @@
+"""The one way in to a result's words: :func:`text` words it, :func:`payload` gives its JSON.
+
+The result types (:class:`~calculator.Analysis`, :class:`~calculator.Decision`,
+:class:`~calculator.ScoresComparison`, the plans) hold numbers only and their ``to_dict()`` is
+numbers only; this module adds the words, so the page's download and the command line's JSON
+quote the same sentence for the same result, and no number module imports this package.
+
+Examples
+--------
+>>> from calculator import analyze
+>>> result = analyze(5, 10, 4, 3)
+>>> text(result.decision) == payload(result)["decision"]["sentence"]
+True
+>>> payload(result)["report"] == text(result)
+True
+"""
+
+from __future__ import annotations
+
+from functools import singledispatch
+
+from calculator.analysis import Analysis
+from calculator.decision import Decision
+from calculator.errors import CalculatorTypeError
+from calculator.logs.scores import TaskScores
+from calculator.planning.design import PowerPlan
+from calculator.planning.noninferiority import NonInferiorityPlan
+from calculator.report.analysis import analysis_report
+from calculator.report.decision import decision_sentence
+from calculator.report.planning import noninferiority_plan_sentence, power_plan_sentence
+from calculator.report.reconcile import reconciliation
+from calculator.report.scores import margin_sentence, scores_report
+from calculator.scores.compare import ScoresComparison
+from calculator.scores.margin import MarginDecision
+
+__all__ = ["payload", "reconciliation_of", "text"]
+
+
+@singledispatch
+def text(result: object) -> str:
+    """The words of `result`: a report for an analysis or a comparison, a sentence otherwise."""
+    raise CalculatorTypeError(f"no words for {type(result).__name__}")
+
+
+@text.register
+def _(result: Analysis) -> str:
+    return analysis_report(result)
+
+
+@text.register
+def _(result: Decision) -> str:
+    return decision_sentence(result)
+
+
+@text.register
+def _(result: ScoresComparison) -> str:
+    return scores_report(result)
+
+
+@text.register
+def _(result: MarginDecision) -> str:
+    return margin_sentence(result)
+
+
+@text.register
+def _(result: PowerPlan) -> str:
+    return power_plan_sentence(result)
+
+
+@text.register
+def _(result: NonInferiorityPlan) -> str:
+    return noninferiority_plan_sentence(result)
+
+
+def reconciliation_of(analysis: Analysis) -> str | None:
+    """The sentence when the interval and the binomial test disagree at the interval's level,
+    else None (:func:`calculator.report.reconcile.reconciliation`)."""
+    return reconciliation(analysis.difference, analysis.binomial)
+
+
+@singledispatch
+def payload(result: object) -> dict[str, object]:
+    """``result.to_dict()`` with its words under the keys the JSON has always had them."""
+    raise CalculatorTypeError(f"no JSON for {type(result).__name__}")
+
+
+@payload.register
+def _(result: Analysis) -> dict[str, object]:
+    return {
+        **result.to_dict(),
+        "reconciliation": reconciliation_of(result),
+        "report": text(result),
+        "decision": payload(result.decision),
+    }
+
+
+@payload.register
+def _(result: Decision) -> dict[str, object]:
+    return {**result.to_dict(), "sentence": text(result)}
+
+
+@payload.register
+def _(result: MarginDecision) -> dict[str, object]:
+    return {**result.to_dict(), "sentence": text(result)}
+
+
+@payload.register
+def _(result: ScoresComparison) -> dict[str, object]:
+    margin = None if result.margin is None else payload(result.margin)
+    return {**result.to_dict(), "margin": margin, "report": text(result)}
+
+
+@payload.register
+def _(result: TaskScores) -> dict[str, object]:
+    return {**result.to_dict(), "scores": payload(result.comparison)}
