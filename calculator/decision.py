@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from calculator._validation import check_choice, check_probability
 from calculator.clustered import Clusters, cluster_aware_test
+from calculator.clustered_exact import held_at_exact
 from calculator.errors import CalculatorError
 from calculator.intervals import DifferenceInterval, difference_interval
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
@@ -421,11 +422,10 @@ def _clustered(
         exact = mcnemar_exact(
             table.b, table.c, convention=convention, alternative=_ALTERNATIVE[question]
         )
-        if exact.log10_pvalue > log10_p:
-            log10_p = exact.log10_pvalue
-            if table.discordant:  # with none, p = 1 is every test's answer
-                held = "mid-p test's" if convention == "mid-p" else "exact test's"
-                test = f"{CLUSTER_TEST}, held at the {held} p"
+        log10_p, held = held_at_exact(log10_p, exact.log10_pvalue)
+        if held and table.discordant:  # with none, p = 1 is every test's answer
+            held_by = "mid-p test's" if convention == "mid-p" else "exact test's"
+            test = f"{CLUSTER_TEST}, held at the {held_by} p"
     return Decision(
         question=question,
         alternative=_ALTERNATIVE[question],

@@ -3,8 +3,10 @@ task-clustered test and Holm's adjustment across tasks; by question when cases a
 
 Repeats of a question (Inspect epochs, HELM train trials) are not independent cases. For them
 the plain McNemar test is not reported; two tests by question are: the clustered McNemar test
-with the question as the cluster (Durkalski et al. 2003, :mod:`calculator.clustered`), and the
-exact sign-flip test of the per-question pass shares (:mod:`calculator.scores.signflip`).
+with the question as the cluster (Durkalski et al. 2003, :mod:`calculator.clustered`), held at
+the p of the exact sign-flip test of the questions' leans b_i - c_i that it approximates
+(:mod:`calculator.clustered_exact`), and the sign-flip test of the per-question pass shares
+(:mod:`calculator.scores.signflip`).
 """
 
 from __future__ import annotations
@@ -15,17 +17,27 @@ import numpy as np
 
 from calculator.analysis import Analysis, analyze
 from calculator.clustered import ClusteredTestResult, clustered_mcnemar
+from calculator.clustered_exact import cluster_sign_flip, held_at_exact, log10_of
 from calculator.compare.multiplicity import adjust_pvalues
 from calculator.logs.pairing import PairedLogs, TaskCases
 from calculator.scores.signflip import SignFlipTest, lattice_sign_flip
 
-__all__ = ["LogAnalysis", "TaskAnalysis", "analyze_logs", "input_summary"]
+__all__ = ["TASK_TESTS", "LogAnalysis", "TaskAnalysis", "analyze_logs", "input_summary"]
+
+#: The codes of a task's test (:attr:`TaskAnalysis.test`), worded by
+#: :func:`calculator.report.logs.task_test_words`: the two-sided exact McNemar test (no
+#: repeats); with repeats the clustered McNemar test by question, as it is ("clustered") or held
+#: at the exact sign-flip test's p ("clustered-held").
+TASK_TESTS = ("exact", "clustered", "clustered-held")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TaskAnalysis:
     """One task: its paired cases, the analysis of its table, and with repeats the tests by
-    question. `pvalue` is the task's test (by question with repeats, else exact McNemar)."""
+    question. `pvalue` is the task's test, `test` its code (:data:`TASK_TESTS`): the two-sided
+    exact McNemar test without repeats; with them the clustered McNemar test by question, held
+    at the exact sign-flip test of the questions' leans (`by_question_exact`) where that one's
+    p is larger (:func:`calculator.clustered_exact.held_at_exact`)."""
 
     task: str
     paired: TaskCases = field(repr=False)
@@ -35,6 +47,7 @@ class TaskAnalysis:
     pvalue: float
     test: str
     holm_pvalue: float | None = None
+    by_question_exact: SignFlipTest | None = None
 
     def to_dict(self) -> dict[str, object]:
         """As plain JSON types."""
@@ -49,6 +62,9 @@ class TaskAnalysis:
             "clustered_by_question": None
             if self.by_question is None
             else self.by_question.to_dict(),
+            "sign_flip_by_question": None
+            if self.by_question_exact is None
+            else self.by_question_exact.to_dict(),
             "pass_share_sign_flip": None if self.shares is None else _shares_dict(self.shares),
             "issues": [issue.to_dict() for issue in cases.issues],
         }
@@ -154,9 +170,12 @@ def _task(task: TaskCases, names: tuple[str, str], alpha: float, question: dict)
             by_question=None,
             shares=None,
             pvalue=analysis.exact.pvalue,
-            test="exact McNemar test",
+            test="exact",
         )
-    by_question = clustered_mcnemar(*cases.cluster_counts())
+    b_i, c_i = cases.cluster_counts()
+    by_question = clustered_mcnemar(b_i, c_i)
+    exact = cluster_sign_flip(b_i, c_i, unit="question")
+    _, held = held_at_exact(by_question.log10_pvalue, log10_of(exact.pvalue))
     shares = None
     if task.shares is not None:
         shares = lattice_sign_flip(task.shares[0], step=task.shares[1], unit="question")
@@ -165,9 +184,10 @@ def _task(task: TaskCases, names: tuple[str, str], alpha: float, question: dict)
         paired=task,
         analysis=analysis,
         by_question=by_question,
+        by_question_exact=exact,
         shares=shares,
-        pvalue=by_question.pvalue,
-        test="clustered McNemar test, question as cluster",
+        pvalue=exact.pvalue if held else by_question.pvalue,
+        test="clustered-held" if held else "clustered",
     )
 
 

@@ -8,13 +8,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from calculator.report.caveats import few_clusters_caveat
 from calculator.report.formatting import format_p_equals, format_points, plural
 
 if TYPE_CHECKING:
     from calculator.logs.analysis import LogAnalysis, TaskAnalysis
     from calculator.logs.pairing import PairedLogs
 
-__all__ = ["input_lines", "report_lines"]
+__all__ = ["input_lines", "report_lines", "task_test_words"]
+
+# A task's test by its code (calculator.logs.analysis.TASK_TESTS). Every one is two-sided,
+# whatever --alternative the pooled decision answers.
+_TASK_TESTS = {
+    "exact": "two-sided exact McNemar test",
+    "clustered": "two-sided clustered McNemar test, question as cluster",
+    "clustered-held": "two-sided clustered McNemar test, question as cluster, held at the exact "
+    "sign-flip test's p",
+}
 
 _LISTED_TASKS = 60  # task lines printed in the text report before "... more"
 _FEW_CLUSTERS = 10  # below this many tasks, the task-clustered test's reference is rough
@@ -72,6 +82,11 @@ def _analysed_line(paired: PairedLogs) -> str:
     return "analysed  as pass/fail outcomes: McNemar's test"
 
 
+def task_test_words(code: str) -> str:
+    """A task's test in words, from its code (:attr:`calculator.logs.TaskAnalysis.test`)."""
+    return _TASK_TESTS[code]
+
+
 def _report_tail(result: LogAnalysis, name_a: str, name_b: str, alpha: float) -> list[str]:
     lines: list[str] = []
     for task in result.tasks[:_LISTED_TASKS]:
@@ -113,7 +128,8 @@ def _task_lines(
     cases = task.paired.cases
     line = (
         f"task {task.task}: both pass {t.a:,}, only {name_a} {t.b:,}, only {name_b} {t.c:,}, "
-        f"both fail {t.d:,}; {task.test} {format_p_equals(task.pvalue, alpha=alpha)}"
+        f"both fail {t.d:,}; {task_test_words(task.test)}, "
+        f"{format_p_equals(task.pvalue, alpha=alpha)}"
     )
     if several and task.holm_pvalue is not None:
         line += f", Holm-adjusted across tasks {format_p_equals(task.holm_pvalue, alpha=alpha)}"
@@ -132,11 +148,20 @@ def _task_lines(
             "the pass shares only"
         )
     if task.by_question is not None:
-        q = task.by_question
-        lines.append(
+        q, exact = task.by_question, task.by_question_exact
+        line = (
             f"          by question ({q.clusters:,} questions, their repeats paired): clustered "
             f"McNemar test {format_p_equals(q.pvalue, q.log10_pvalue, alpha=alpha)}"
         )
+        if exact is not None:
+            line += (
+                f"; exact sign-flip test of the questions' leans (only {name_a} minus only "
+                f"{name_b}), which it approximates, {format_p_equals(exact.pvalue, alpha=alpha)}"
+            )
+        lines.append(line)
+        few = few_clusters_caveat(exact.nonzero_units, alpha) if exact is not None else None
+        if few:
+            lines.append(f"          {few}")
     if task.shares is not None:
         s = task.shares
         lines.append(

@@ -14,7 +14,7 @@ import streamlit as st
 from calculator.errors import CalculatorError
 from calculator.logs import LogAnalysis, analyze_logs, pair_logs, read_log_data
 from calculator.logs.scores import LogScores, analyze_log_scores
-from calculator.report.logs import input_lines, report_lines
+from calculator.report.logs import input_lines, report_lines, task_test_words
 from ui import logs_words as words
 from ui.words import escape_markdown, plain_text
 
@@ -63,7 +63,8 @@ def task_frame(result: LogAnalysis) -> pd.DataFrame:
     for task in result.tasks:
         t = task.analysis.table
         name = plain_text(task.task)  # a task name from a log: its hidden characters shown
-        rows.append((name, t.a, t.b, t.c, t.d, task.test, task.pvalue, task.holm_pvalue))
+        test = task_test_words(task.test)
+        rows.append((name, t.a, t.b, t.c, t.d, test, task.pvalue, task.holm_pvalue))
     return pd.DataFrame(rows, columns=list(words.TABLE_COLUMNS))
 
 

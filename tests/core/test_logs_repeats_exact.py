@@ -1,0 +1,110 @@
+"""Harness logs with repeated samples (Inspect epochs): each task's test by question is the
+clustered McNemar test held at the exact sign-flip test of the questions' leans (statistics
+review 4, A1), and the page's table, the JSON and Holm carry that p.
+
+The logs are the review's `fourA`/`fourB` and `fiveA`/`fiveB`: 10 (20) questions x 3 epochs, A
+passing one epoch more on 4 (5) questions, everything else equal. Reference values:
+
+- Durkalski's X2 = (sum d_i)^2 / sum d_i^2 = k for k equal leans, so the chi-square p is
+  ``scipy.stats.chi2.sf(4, 1)`` = 0.0455 and ``chi2.sf(5, 1)`` = 0.0253;
+- the exact sign-flip p, by enumeration of the 2^k sign patterns of k leaning questions, is
+  2/2^k: 0.125 and 0.0625 (the only extreme patterns are all + and all -).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+
+import pytest
+from scipy import stats
+
+from calculator.cli import main
+from calculator.clustered_exact import cluster_sign_flip, held_at_exact
+from calculator.logs import analyze_logs, pair_logs, read_log_data
+from calculator.report.logs import report_lines
+
+SPEC = {"task": "mock_qa", "scorers": [{"name": "match"}]}
+
+
+def log(samples: list[tuple[str, int, str]], model: str) -> bytes:
+    items = [{"id": q, "epoch": e, "scores": {"match": {"value": v}}} for q, e, v in samples]
+    return json.dumps({"eval": dict(SPEC, model=model), "samples": items}).encode()
+
+
+def leaning(lean: int, questions: int) -> tuple[bytes, bytes]:
+    """A passes epochs 1-2 of every question and epoch 3 of the first `lean`; B epochs 1-2."""
+    a = [(f"q{q}", e, "C" if (q < lean or e < 3) else "I") for q in range(questions) for e in (1, 2, 3)]
+    b = [(f"q{q}", e, "C" if e < 3 else "I") for q in range(questions) for e in (1, 2, 3)]
+    return log(a, "m/A"), log(b, "m/B")
+
+
+def analysis(lean: int, questions: int):
+    a, b = leaning(lean, questions)
+    paired = pair_logs(read_log_data([("a.json", a)]), read_log_data([("b.json", b)]))
+    return analyze_logs(paired)
+
+
+def brute_sign_flip(leans: list[int]) -> float:
+    observed = abs(sum(leans))
+    patterns = list(itertools.product((1, -1), repeat=len(leans)))
+    return sum(abs(sum(s * d for s, d in zip(p, leans))) >= observed for p in patterns) / len(
+        patterns
+    )
+
+
+@pytest.mark.parametrize(("lean", "questions"), [(4, 10), (5, 20)])
+def test_the_task_p_is_held_at_the_exact_sign_flip_p(lean, questions):
+    (task,) = analysis(lean, questions).tasks
+    assert task.by_question.pvalue == pytest.approx(stats.chi2.sf(lean, 1))
+    exact = brute_sign_flip([1] * lean)
+    assert exact == 2 / 2**lean
+    assert task.by_question_exact.pvalue == pytest.approx(exact)
+    # Before the fix the task's p was the chi-square's, 0.0455 and 0.0253: "significant".
+    assert task.pvalue == pytest.approx(exact) and task.test == "clustered-held"
+    assert task.to_dict()["pvalue"] == pytest.approx(exact)
+    assert task.to_dict()["test"] == "clustered-held"
+
+
+def test_the_text_says_held_and_that_the_exact_test_cannot_reach_alpha():
+    text = "\n".join(report_lines(analysis(4, 10)))
+    assert "held at the exact sign-flip test's p, p = 0.125" in text
+    assert "cannot go below 2^(1 − 4) = 0.125" in text
+    assert "p = 0.0455" in text  # the chi-square p is still shown, as the approximation
+
+
+def test_sixteen_leaning_questions_are_still_held():
+    # Leans +1 on 14 questions and -1 on 2: X2 = 12^2/16 = 9, chi-square p = 0.0027; the exact
+    # p is 2 P(Binomial(16, 1/2) <= 2) = 0.0042 (scipy.stats.binomtest(2, 16).pvalue).
+    b_i, c_i = [1] * 14 + [0, 0], [0] * 14 + [1, 1]
+    exact = cluster_sign_flip(b_i, c_i)
+    assert exact.pvalue == pytest.approx(stats.binomtest(2, 16).pvalue)
+    log10_p, held = held_at_exact(math.log10(stats.chi2.sf(9, 1)), math.log10(exact.pvalue))
+    assert held and 10**log10_p == pytest.approx(exact.pvalue)
+
+
+def test_two_tasks_holm_adjusts_the_held_p():
+    # Two tasks, each four questions leaning one epoch to A: both held at 0.125, so Holm gives
+    # 2 x 0.125 = 0.25 for both (the old code adjusted 0.0455: 0.091).
+    a, b = leaning(4, 10)
+    other = [json.loads(x) for x in (a, b)]
+    for doc in other:
+        doc["eval"]["task"] = "second"
+    paired = pair_logs(
+        read_log_data([("a.json", a), ("a2.json", json.dumps(other[0]).encode())]),
+        read_log_data([("b.json", b), ("b2.json", json.dumps(other[1]).encode())]),
+    )
+    tasks = analyze_logs(paired).tasks
+    assert [t.holm_pvalue for t in tasks] == pytest.approx([0.25, 0.25])
+
+
+def test_holm_and_json_carry_the_held_p(tmp_path, capsys):
+    a, b = leaning(4, 10)
+    (tmp_path / "a.json").write_bytes(a)
+    (tmp_path / "b.json").write_bytes(b)
+    assert main(["cases", str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--json"]) == 0
+    (task,) = json.loads(capsys.readouterr().out)["tasks"]
+    assert task["pvalue"] == pytest.approx(0.125) and task["test"] == "clustered-held"
+    assert task["sign_flip_by_question"]["pvalue"] == pytest.approx(0.125)
+    assert task["clustered_by_question"]["pvalue"] == pytest.approx(stats.chi2.sf(4, 1))
