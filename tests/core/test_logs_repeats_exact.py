@@ -35,7 +35,11 @@ def log(samples: list[tuple[str, int, str]], model: str) -> bytes:
 
 def leaning(lean: int, questions: int) -> tuple[bytes, bytes]:
     """A passes epochs 1-2 of every question and epoch 3 of the first `lean`; B epochs 1-2."""
-    a = [(f"q{q}", e, "C" if (q < lean or e < 3) else "I") for q in range(questions) for e in (1, 2, 3)]
+    a = [
+        (f"q{q}", e, "C" if (q < lean or e < 3) else "I")
+        for q in range(questions)
+        for e in (1, 2, 3)
+    ]
     b = [(f"q{q}", e, "C" if e < 3 else "I") for q in range(questions) for e in (1, 2, 3)]
     return log(a, "m/A"), log(b, "m/B")
 
@@ -49,9 +53,9 @@ def analysis(lean: int, questions: int):
 def brute_sign_flip(leans: list[int]) -> float:
     observed = abs(sum(leans))
     patterns = list(itertools.product((1, -1), repeat=len(leans)))
-    return sum(abs(sum(s * d for s, d in zip(p, leans))) >= observed for p in patterns) / len(
-        patterns
-    )
+    return sum(
+        abs(sum(s * d for s, d in zip(p, leans, strict=True))) >= observed for p in patterns
+    ) / len(patterns)
 
 
 @pytest.mark.parametrize(("lean", "questions"), [(4, 10), (5, 20)])
