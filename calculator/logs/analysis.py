@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from calculator.analysis import Analysis, analyze
-from calculator.clustered import ClusteredTestResult, clustered_mcnemar
+from calculator.clustered import Clusters, ClusteredTestResult, clustered_mcnemar
 from calculator.clustered_exact import cluster_sign_flip, held_at_exact, log10_of
 from calculator.compare.multiplicity import adjust_pvalues
 from calculator.logs.pairing import PairedLogs, TaskCases
@@ -85,8 +85,10 @@ class LogAnalysis:
     by_task : ClusteredTestResult or None
         With several tasks, the clustered McNemar test with the task as the cluster.
     repeats : bool
-        Whether some task's cases are repeats of questions (then the per-case tests of
-        `pooled` treat dependent samples as independent and are not reported).
+        Whether some task's cases are repeats of questions. Then the per-case tests of
+        `pooled` treat dependent samples as independent and are not reported, and its decision
+        (the question, margin and gate asked) counts the questions as clusters, as
+        ``calculator.analyze(..., clusters=...)`` does for ``cases --group``.
     """
 
     paired: PairedLogs
@@ -136,7 +138,11 @@ def analyze_logs(paired: PairedLogs, *, alpha: float = 0.05, **question: object)
         adjusted = adjust_pvalues([task.pvalue for task in tasks], method="holm")
         tasks = [_replace_holm(task, float(p)) for task, p in zip(tasks, adjusted, strict=True)]
     counts = np.sum([task.paired.cases.counts for task in tasks], axis=0)
-    pooled = analyze(*map(int, counts), alpha=alpha, names=paired.names, **question)
+    repeats = any(task.paired.repeats for task in tasks)
+    clusters = _question_clusters(tasks) if repeats else None
+    pooled = analyze(
+        *map(int, counts), alpha=alpha, names=paired.names, clusters=clusters, **question
+    )
     by_task = None
     if len(tasks) > 1:
         b_i = [task.analysis.table.b for task in tasks]
@@ -147,7 +153,7 @@ def analyze_logs(paired: PairedLogs, *, alpha: float = 0.05, **question: object)
         tasks=tuple(tasks),
         pooled=pooled,
         by_task=by_task,
-        repeats=any(task.paired.repeats for task in tasks),
+        repeats=repeats,
     )
 
 
@@ -188,6 +194,22 @@ def _task(task: TaskCases, names: tuple[str, str], alpha: float, question: dict)
         shares=shares,
         pvalue=exact.pvalue if held else by_question.pvalue,
         test="clustered-held" if held else "clustered",
+    )
+
+
+def _question_clusters(tasks: list[TaskAnalysis]) -> Clusters:
+    """Every task's cases by question (each case its own cluster in a task without repeats),
+    so that the pooled decision and gate count questions, as ``cases --group`` counts groups."""
+    a_pass, b_pass, labels = [], [], []
+    for number, task in enumerate(tasks):
+        cases = task.paired.cases
+        column = cases.group_column
+        keys = cases.cases[column] if column else cases.cases.index.to_series()
+        labels += [f"{number}\x00{key}" for key in keys.astype("str")]
+        a_pass.append(cases.a_pass)
+        b_pass.append(cases.b_pass)
+    return Clusters.from_outcomes(
+        np.concatenate(a_pass), np.concatenate(b_pass), np.asarray(labels), column="question"
     )
 
 

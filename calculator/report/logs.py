@@ -112,10 +112,13 @@ def _report_tail(result: LogAnalysis, name_a: str, name_b: str, alpha: float) ->
             )
         )
     if result.repeats:
-        lines.append(
+        lines += [
             "          the cases are repeated samples of each question: the per-case tests, "
-            "which would count them as independent, are not reported; see the tests by question"
-        )
+            "which would count them as independent, are not reported; the answer below counts "
+            "the questions as clusters (as cases --group does), and the tests by question are "
+            "above",
+            f"          {result.pooled.decision.sentence}",
+        ]
     else:
         lines.append(result.pooled.report)
     return lines

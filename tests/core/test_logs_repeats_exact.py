@@ -112,3 +112,32 @@ def test_holm_and_json_carry_the_held_p(tmp_path, capsys):
     assert task["pvalue"] == pytest.approx(0.125) and task["test"] == "clustered-held"
     assert task["sign_flip_by_question"]["pvalue"] == pytest.approx(0.125)
     assert task["clustered_by_question"]["pvalue"] == pytest.approx(stats.chi2.sf(4, 1))
+
+
+def cli(tmp_path, capsys, lean: int, *options: str) -> tuple[int, str]:
+    a, b = leaning(lean, 10)
+    (tmp_path / "a.json").write_bytes(a)
+    (tmp_path / "b.json").write_bytes(b)
+    status = main(["cases", str(tmp_path / "a.json"), str(tmp_path / "b.json"), *options])
+    return status, capsys.readouterr().out
+
+
+def test_margin_alternative_and_gate_are_answered_by_question(tmp_path, capsys):
+    # Statistics review 4, B5: with repeats --margin and --alternative were accepted and not
+    # answered, and --fail-if-worse refused; they are answered by question, as cases --group
+    # answers them on the same 30 cases grouped by question.
+    status, out = cli(tmp_path, capsys, 4, "--margin", "0.05", "--json")
+    decision = json.loads(out)["decision"]
+    assert status == 0 and decision["question"] == "non-inferior" and decision["margin"] == 0.05
+    assert decision["interval"]["method"] == "cluster-robust" and not decision["reject"]
+    status, out = cli(tmp_path, capsys, 4, "--alternative", "less", "--json")
+    decision = json.loads(out)["decision"]
+    # one-sided: 1 of the 16 sign patterns (and the exact McNemar test of 4 to 0) gives 1/16
+    assert decision["alternative"] == "less" and decision["pvalue"] == pytest.approx(1 / 16)
+    status, out = cli(tmp_path, capsys, 4, "--alternative", "less")
+    assert "B is not shown to be worse than A" in out.replace("m/", "")
+    assert "decision p          0.063" in out
+    # 8 questions leaning to A: exact sign-flip p = 2/2^8 = 0.0078 <= 0.05, so the gate fails.
+    status, out = cli(tmp_path, capsys, 8, "--fail-if-worse")
+    assert status == 1 and "gate      FAIL" in out
+    assert cli(tmp_path, capsys, 4, "--fail-if-worse")[0] == 0
