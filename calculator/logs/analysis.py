@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from calculator.analysis import Analysis, analyze
-from calculator.clustered import Clusters, ClusteredTestResult, clustered_mcnemar
+from calculator.clustered import ClusteredTestResult, Clusters, clustered_mcnemar
 from calculator.clustered_exact import cluster_sign_flip, held_at_exact, log10_of
 from calculator.compare.multiplicity import adjust_pvalues
 from calculator.logs.pairing import PairedLogs, TaskCases
