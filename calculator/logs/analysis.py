@@ -5,8 +5,10 @@ Repeats of a question (Inspect epochs, HELM train trials) are not independent ca
 the plain McNemar test is not reported; two tests by question are: the clustered McNemar test
 with the question as the cluster (Durkalski et al. 2003, :mod:`calculator.clustered`), held at
 the p of the exact sign-flip test of the questions' leans b_i - c_i that it approximates
-(:mod:`calculator.clustered_exact`), and the sign-flip test of the per-question pass shares
-(:mod:`calculator.scores.signflip`).
+(:mod:`calculator.clustered_exact`), and an exact test of the per-question pass shares: their
+sign flip (:mod:`calculator.scores.signflip`) when A and B have as many repeats of each
+question, else the permutation of the labels within each question
+(:mod:`calculator.logs.share_permutation`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,11 @@ from calculator.clustered import ClusteredTestResult, Clusters, clustered_mcnema
 from calculator.clustered_exact import cluster_sign_flip, held_at_exact, log10_of
 from calculator.compare.multiplicity import adjust_pvalues
 from calculator.logs.pairing import PairedLogs, TaskCases
+from calculator.logs.share_permutation import (
+    LabelPermutationTest,
+    label_permutation_test,
+    unequal_repeats,
+)
 from calculator.scores.signflip import SignFlipTest, lattice_sign_flip
 
 __all__ = ["TASK_TESTS", "LogAnalysis", "TaskAnalysis", "analyze_logs", "input_summary"]
@@ -43,7 +50,7 @@ class TaskAnalysis:
     paired: TaskCases = field(repr=False)
     analysis: Analysis = field(repr=False)
     by_question: ClusteredTestResult | None
-    shares: SignFlipTest | None
+    shares: SignFlipTest | LabelPermutationTest | None
     pvalue: float
     test: str
     holm_pvalue: float | None = None
@@ -183,7 +190,10 @@ def _task(task: TaskCases, names: tuple[str, str], alpha: float, question: dict)
     exact = cluster_sign_flip(b_i, c_i, unit="question")
     _, held = held_at_exact(by_question.log10_pvalue, log10_of(exact.pvalue))
     shares = None
-    if task.shares is not None:
+    counts = task.share_counts
+    if counts is not None and unequal_repeats(counts[1], counts[3]):
+        shares = label_permutation_test(*counts)  # the sign flip is not exact there
+    elif task.shares is not None:
         shares = lattice_sign_flip(task.shares[0], step=task.shares[1], unit="question")
     return TaskAnalysis(
         task=task.task,
@@ -213,17 +223,15 @@ def _question_clusters(tasks: list[TaskAnalysis]) -> Clusters:
     )
 
 
-def _shares_dict(test: SignFlipTest) -> dict[str, object]:
+def _shares_dict(test: SignFlipTest | LabelPermutationTest) -> dict[str, object]:
     """The pass-share test in JSON: its keys as before it shared the scores' test, then that
-    test's own fields."""
-    method = "exact paired sign-flip permutation test"
-    if test.note:
-        method += f" ({test.note})"
+    test's own fields ("test.method" says which test: the sign flip, or with unequal repeats
+    the permutation of the labels within each question)."""
     return {
         "mean_difference": test.statistic,
         "pvalue": test.pvalue,
         "questions": test.units,
-        "method": method,
+        "method": test.method,
         "test": test.to_dict(),
     }
 

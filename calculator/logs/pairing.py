@@ -54,6 +54,10 @@ class TaskCases:
     cases: PairedCases = field(repr=False)
     repeats: bool
     shares: tuple[np.ndarray, float] | None = field(default=None, repr=False)
+    #: Per question: A's passes and repeats, B's passes and repeats (what `shares` comes from).
+    share_counts: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = field(
+        default=None, repr=False
+    )
     rows_given: tuple[int, int] = (0, 0)
     repeats_unpaired: tuple[int, int] = (0, 0)
 
@@ -272,12 +276,13 @@ def _pair_task(
             threshold=threshold,
             names=names,
         )
-    shares = _share_differences(rows, threshold) if repeats and not scores else None
+    counts = _share_counts(rows, threshold) if repeats and not scores else None
     return TaskCases(
         task=task,
         cases=cases,
         repeats=repeats,
-        shares=shares,
+        shares=None if counts is None else share_numerators(*counts),
+        share_counts=counts,
         rows_given=(len(paired_rows[0]), len(paired_rows[1])),
         repeats_unpaired=(len(rows[0]) - len(paired_rows[0]), len(rows[1]) - len(paired_rows[1])),
     )
@@ -296,10 +301,10 @@ def _case_file(rows: pd.DataFrame, name: str, task: str, repeats: bool) -> CaseF
     return CaseFile(name=f"{name} [{task}]", format="jsonl", frame=frame)
 
 
-def _share_differences(
+def _share_counts(
     rows: list[pd.DataFrame], threshold: float | None
-) -> tuple[np.ndarray, float] | None:
-    """Each question's pass share of A minus B's (every repeat of each), on a lattice."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """Each question's passes and repeats (every repeat of each) for A, then for B."""
     per_question = []
     for frame in rows:
         values = frame["value"]
@@ -316,7 +321,7 @@ def _share_differences(
     )
     if both.empty:
         return None
-    return share_numerators(
+    return (
         both["passed_a"].to_numpy(),
         both["usable_a"].to_numpy(),
         both["passed_b"].to_numpy(),

@@ -82,6 +82,15 @@ def _analysed_line(paired: PairedLogs) -> str:
     return "analysed  as pass/fail outcomes: McNemar's test"
 
 
+# The pass-share test by its method: the sign flip with as many repeats of each question for
+# A and B, the label permutation otherwise (calculator.logs.share_permutation).
+_SHARE_TESTS = {
+    "exact-convolution": "exact paired sign-flip permutation test",
+    "exact-label-permutation": "exact permutation test of the A and B labels within each "
+    "question (A and B have different numbers of repeats, so a sign flip would not be exact)",
+}
+
+
 def task_test_words(code: str) -> str:
     """A task's test in words, from its code (:attr:`calculator.logs.TaskAnalysis.test`)."""
     return _TASK_TESTS[code]
@@ -167,10 +176,10 @@ def _task_lines(
             lines.append(f"          {few}")
     if task.shares is not None:
         s = task.shares
+        test = _SHARE_TESTS.get(s.method, _SHARE_TESTS["exact-convolution"])
         lines.append(
             f"          per-question pass share, {name_a} minus {name_b}: mean "
-            f"{format_points(s.statistic)} points over {plural(s.units, 'question')}, exact paired "
-            f"sign-flip permutation test{f' ({s.note})' if s.note else ''} "
-            f"{format_p_equals(s.pvalue, alpha=alpha)}"
+            f"{format_points(s.statistic)} points over {plural(s.units, 'question')}, "
+            f"{test}{f' ({s.note})' if s.note else ''}, {format_p_equals(s.pvalue, alpha=alpha)}"
         )
     return lines
