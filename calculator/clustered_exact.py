@@ -9,6 +9,7 @@ gives p = 0.0455, while only 2 of the 16 sign patterns of the leans reach that X
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -19,6 +20,9 @@ if TYPE_CHECKING:
     from calculator.scores.signflip import SignFlipTest
 
 __all__ = ["cluster_sign_flip", "held_at_exact", "log10_of"]
+
+# Up to this many leaning clusters a pattern count over 2^m is held exactly by a double.
+_DYADIC_UNITS = 50
 
 
 def cluster_sign_flip(
@@ -53,7 +57,13 @@ def cluster_sign_flip(
     from calculator.scores.signflip import lattice_sign_flip
 
     b_i, c_i = _check_counts(b_counts, "b_counts"), _check_counts(c_counts, "c_counts")
-    return lattice_sign_flip(b_i - c_i, alternative=alternative, unit=unit)
+    test = lattice_sign_flip(b_i - c_i, alternative=alternative, unit=unit)
+    m = test.nonzero_units
+    if test.note is None and m <= _DYADIC_UNITS:
+        # The p is a count of patterns over 2^m: snapped to it, a tie with a dyadic alpha
+        # (1/32) is exact in floating point, as the exact McNemar test's is.
+        return dataclasses.replace(test, pvalue=round(test.pvalue * 2.0**m) / 2.0**m)
+    return test
 
 
 def held_at_exact(log10_pvalue: float, exact_log10_pvalue: float) -> tuple[float, bool]:

@@ -392,28 +392,32 @@ def _tango(table: PairedTable, question: str, margin: float, alpha: float) -> De
 
 def _held(
     table: PairedTable, clusters: Clusters, alternative: str, convention: str, log10_p: float
-) -> tuple[float, str]:
+) -> tuple[float, float, str]:
     """The cluster-aware p held at the exact McNemar test's (with `convention`) and at the exact
     sign-flip test's of the clusters' leans, the exact test the clustered McNemar statistic
     approximates (:func:`calculator.clustered_exact.held_at_exact`, the one rule): a few
     leaning clusters never give a smaller p than their 2^m sign patterns allow. The sign-flip
     test is left out with the mid-p convention (chosen as not exact; the mid-p McNemar test
-    holds it) and when the leans sum to more than the lattice computes."""
+    holds it) and when the leans sum to more than the lattice computes. Returns log10 p, p
+    (the exact test's own value when held) and the test's name."""
     from calculator.clustered_exact import cluster_sign_flip, log10_of
     from calculator.scores.lattice import MAX_SUPPORT
 
     exact = mcnemar_exact(table.b, table.c, convention=convention, alternative=alternative)
+    pvalue, held_by = 10.0**log10_p, None
     log10_p, held = held_at_exact(log10_p, exact.log10_pvalue)
-    held_by = ("mid-p test's" if convention == "mid-p" else "exact test's") if held else None
+    if held:
+        pvalue, held_by = exact.pvalue, "mid-p test's" if convention == "mid-p" else "exact test's"
     b_i, c_i = clusters.b_counts, clusters.c_counts
     width = sum(abs(b - c) for b, c in zip(b_i, c_i, strict=True))
     if convention == "doubling" and width <= MAX_SUPPORT:
         flips = cluster_sign_flip(b_i, c_i, alternative=alternative)
         log10_p, held = held_at_exact(log10_p, log10_of(flips.pvalue))
-        held_by = "exact sign-flip test's" if held else held_by
+        if held:
+            pvalue, held_by = flips.pvalue, "exact sign-flip test's"
     if held_by is None or not table.discordant:  # with none, p = 1 is every test's answer
-        return log10_p, CLUSTER_TEST
-    return log10_p, f"{CLUSTER_TEST}, held at the {held_by} p"
+        return log10_p, pvalue, CLUSTER_TEST
+    return log10_p, pvalue, f"{CLUSTER_TEST}, held at the {held_by} p"
 
 
 def _clustered(
@@ -444,15 +448,16 @@ def _clustered(
     ]
     result = max(results, key=lambda r: r.log10_pvalue)
     log10_p, test = result.log10_pvalue, CLUSTER_TEST
+    pvalue = 10.0**log10_p
     if margin is None:  # never claims more than an exact test of the same cases
-        log10_p, test = _held(table, clusters, _ALTERNATIVE[question], convention, log10_p)
+        log10_p, pvalue, test = _held(table, clusters, _ALTERNATIVE[question], convention, log10_p)
     return Decision(
         question=question,
         alternative=_ALTERNATIVE[question],
         margin=margin,
         test=test,
         statistic=result.statistic,
-        pvalue=10.0**log10_p,
+        pvalue=pvalue,
         log10_pvalue=log10_p,
         alpha=alpha,
         reject=rejects(log10_p, alpha),

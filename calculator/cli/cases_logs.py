@@ -142,6 +142,11 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
     }
     payload["tasks"] = [task.to_dict() for task in result.tasks]
     payload["clustered_by_task"] = None if result.by_task is None else result.by_task.to_dict()
+    if result.by_task_exact is not None:
+        pvalue, held = result.by_task_pvalue
+        payload["clustered_by_task"]["sign_flip"] = result.by_task_exact.to_dict()
+        payload["clustered_by_task"]["held_pvalue"] = pvalue
+        payload["clustered_by_task"]["held"] = held
     payload["multiplicity"] = {"method": "holm", "family": len(result.tasks)}
     return payload
 

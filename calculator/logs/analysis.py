@@ -91,6 +91,9 @@ class LogAnalysis:
         The analysis of the pooled table (every task's cases).
     by_task : ClusteredTestResult or None
         With several tasks, the clustered McNemar test with the task as the cluster.
+    by_task_exact : SignFlipTest or None
+        With several tasks, the exact sign-flip test of the tasks' leans, which `by_task`
+        approximates and is held at (:attr:`by_task_pvalue`).
     repeats : bool
         Whether some task's cases are repeats of questions. Then the per-case tests of
         `pooled` treat dependent samples as independent and are not reported, and its decision
@@ -103,6 +106,17 @@ class LogAnalysis:
     pooled: Analysis = field(repr=False)
     by_task: ClusteredTestResult | None
     repeats: bool
+    by_task_exact: SignFlipTest | None = None
+
+    @property
+    def by_task_pvalue(self) -> tuple[float, bool] | None:
+        """The task-clustered test's p held at the exact sign-flip test of the tasks' leans
+        (:func:`calculator.clustered_exact.held_at_exact`), and whether it was; None with one
+        task."""
+        if self.by_task is None or self.by_task_exact is None:
+            return None
+        _, held = held_at_exact(self.by_task.log10_pvalue, log10_of(self.by_task_exact.pvalue))
+        return (self.by_task_exact.pvalue if held else self.by_task.pvalue), held
 
     def input_summary(self) -> dict[str, object]:
         """The "input" section: format, metric (with why and the others), filter, files."""
@@ -150,16 +164,18 @@ def analyze_logs(paired: PairedLogs, *, alpha: float = 0.05, **question: object)
     pooled = analyze(
         *map(int, counts), alpha=alpha, names=paired.names, clusters=clusters, **question
     )
-    by_task = None
+    by_task = by_task_exact = None
     if len(tasks) > 1:
         b_i = [task.analysis.table.b for task in tasks]
         c_i = [task.analysis.table.c for task in tasks]
         by_task = clustered_mcnemar(b_i, c_i)
+        by_task_exact = cluster_sign_flip(b_i, c_i, unit="task")
     return LogAnalysis(
         paired=paired,
         tasks=tuple(tasks),
         pooled=pooled,
         by_task=by_task,
+        by_task_exact=by_task_exact,
         repeats=repeats,
     )
 

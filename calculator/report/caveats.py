@@ -56,8 +56,8 @@ def few_clusters_caveat(leaning: int, alpha: float, unit: str = "question") -> s
     --------
     >>> print(few_clusters_caveat(4, 0.05))  # doctest: +NORMALIZE_WHITESPACE
     With only 4 questions leaning either way no result can give p ≤ 0.05: the exact
-    sign-flip test cannot go below 2^(1 − 4) = 0.125 (all 4 leaning the same way), and the
-    clustered test is held at it.
+    sign-flip test cannot go below 2^(1 − 4) = 0.125 (when every one leans the same way), and
+    the clustered test is held at it.
     >>> few_clusters_caveat(6, 0.05) is None
     True
     """
@@ -67,7 +67,7 @@ def few_clusters_caveat(leaning: int, alpha: float, unit: str = "question") -> s
     return (
         f"With only {plural(leaning, unit)} leaning either way no result can give p ≤ "
         f"{alpha:g}: the exact sign-flip test cannot go below 2^(1 − {leaning:,}) = "
-        f"{smallest:.4g} (all {leaning:,} leaning the same way), and the clustered test is held "
+        f"{smallest:.4g} (when every one leans the same way), and the clustered test is held "
         "at it."
     )
 

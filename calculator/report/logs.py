@@ -109,17 +109,7 @@ def _report_tail(result: LogAnalysis, name_a: str, name_b: str, alpha: float) ->
         f"only {name_b} {t.c:,}, both fail {t.d:,}",
     ]
     if result.by_task is not None:
-        lines.append(
-            f"by task   clustered McNemar test, task as cluster ({result.by_task.clusters:,} "
-            f"tasks): "
-            + format_p_equals(result.by_task.pvalue, result.by_task.log10_pvalue, alpha=alpha)
-            + (
-                f"; with {result.by_task.clusters} tasks its chi-square reference is a rough "
-                "approximation (it improves with the number of clusters)"
-                if result.by_task.clusters < _FEW_CLUSTERS
-                else ""
-            )
-        )
+        lines += _by_task_lines(result, alpha)
     if result.repeats:
         lines += [
             "          the cases are repeated samples of each question: the per-case tests, "
@@ -130,6 +120,32 @@ def _report_tail(result: LogAnalysis, name_a: str, name_b: str, alpha: float) ->
         ]
     else:
         lines.append(result.pooled.report)
+    return lines
+
+
+def _by_task_lines(result: LogAnalysis, alpha: float) -> list[str]:
+    """The task-clustered test, held at the exact sign-flip test of the tasks' leans, with
+    the chi-square p beside it and, with few tasks, what they can show."""
+    by_task, exact = result.by_task, result.by_task_exact
+    pvalue, held = result.by_task_pvalue or (by_task.pvalue, False)
+    line = (
+        f"by task   two-sided clustered McNemar test, task as cluster ({by_task.clusters:,} "
+        "tasks)"
+        + (", held at the exact sign-flip test's p, " if held else ": ")
+        + format_p_equals(pvalue, alpha=alpha)
+    )
+    if held:
+        chi2 = format_p_equals(by_task.pvalue, by_task.log10_pvalue, alpha=alpha)
+        line += f" (its chi-square reference gives {chi2})"
+    elif by_task.clusters < _FEW_CLUSTERS:
+        line += (
+            f"; with {by_task.clusters} tasks its chi-square reference is a rough "
+            "approximation (it improves with the number of clusters)"
+        )
+    lines = [line]
+    few = few_clusters_caveat(exact.nonzero_units, alpha, "task") if exact is not None else None
+    if few:
+        lines.append(f"          {few}")
     return lines
 
 

@@ -178,3 +178,11 @@ def test_five_clusters_leaning_alike_are_held_at_the_sign_flip_p():
     assert decision.test == "cluster-robust score test, held at the exact sign-flip test's p"
     one_sided = analyze(35, 15, 0, 0, question="worse", clusters=clusters).decision
     assert one_sided.pvalue == pytest.approx(1 / 32, rel=1e-12) and one_sided.reject
+
+
+def test_a_sign_flip_hold_at_a_dyadic_alpha_rejects_at_the_tie():
+    # 5 clusters leaning 3-0 to A, one-sided: the exact sign-flip p is 1/32 exactly, so at
+    # alpha = 1/32 it rejects (p <= alpha), as the exact McNemar test does at its own ties.
+    clusters = Clusters.from_counts([3] * 5, [0] * 5, [10] * 5)
+    decision = analyze(35, 15, 0, 0, question="worse", alpha=1 / 32, clusters=clusters).decision
+    assert decision.pvalue == 1 / 32 and decision.reject

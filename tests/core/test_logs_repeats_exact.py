@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from pathlib import Path
 
 import pytest
 from scipy import stats
@@ -26,6 +27,7 @@ from calculator.logs import analyze_logs, pair_logs, read_log_data
 from calculator.report.logs import report_lines
 
 SPEC = {"task": "mock_qa", "scorers": [{"name": "match"}]}
+LOGS = Path(__file__).resolve().parents[1] / "data" / "evallogs" / "generated" / "lm-eval"
 
 
 def log(samples: list[tuple[str, int, str]], model: str) -> bytes:
@@ -136,8 +138,25 @@ def test_margin_alternative_and_gate_are_answered_by_question(tmp_path, capsys):
     assert decision["alternative"] == "less" and decision["pvalue"] == pytest.approx(1 / 16)
     status, out = cli(tmp_path, capsys, 4, "--alternative", "less")
     assert "B is not shown to be worse than A" in out.replace("m/", "")
-    assert "decision p          0.063" in out
+    assert "decision p          0.062" in out
     # 8 questions leaning to A: exact sign-flip p = 2/2^8 = 0.0078 <= 0.05, so the gate fails.
     status, out = cli(tmp_path, capsys, 8, "--fail-if-worse")
     assert status == 1 and "gate      FAIL" in out
     assert cli(tmp_path, capsys, 4, "--fail-if-worse")[0] == 0
+
+
+def test_the_task_clustered_test_is_held_and_says_it_cannot_reach_alpha(capsys):
+    # Statistics review 4, C5: 2 tasks leaning the same way (toy_add 9 vs 6, toy_mul 7 vs 5):
+    # X2 = (5)^2 / (3^2 + 2^2) = 25/13, chi-square p = 0.166 (scipy.stats.chi2.sf(25/13, 1)), but
+    # 2 tasks give 4 sign patterns, 2 as extreme: the exact p is 1/2, and no p can be lower.
+    folders = [LOGS / f"dummy-seed{k}" for k in (1, 2)]
+    status = main(["cases", *map(str, folders)])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "task as cluster (2 tasks), held at the exact sign-flip test's p, p = 0.500" in out
+    assert "its chi-square reference gives p = 0.166" in out
+    assert "cannot go below 2^(1 − 2) = 0.5" in out
+    assert main(["cases", *map(str, folders), "--json"]) == 0
+    by_task = json.loads(capsys.readouterr().out)["clustered_by_task"]
+    assert by_task["pvalue"] == pytest.approx(stats.chi2.sf(25 / 13, 1))
+    assert by_task["held_pvalue"] == 0.5 and by_task["held"] is True
