@@ -55,9 +55,7 @@ class TaskCases:
     repeats: bool
     shares: tuple[np.ndarray, float] | None = field(default=None, repr=False)
     #: Per question: A's passes and repeats, B's passes and repeats (what `shares` comes from).
-    share_counts: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = field(
-        default=None, repr=False
-    )
+    share_counts: tuple[np.ndarray, ...] | None = field(default=None, repr=False)
     rows_given: tuple[int, int] = (0, 0)
     repeats_unpaired: tuple[int, int] = (0, 0)
 
@@ -276,13 +274,13 @@ def _pair_task(
             threshold=threshold,
             names=names,
         )
-    counts = _share_counts(rows, threshold) if repeats and not scores else None
+    shares = _share_differences(rows, threshold) if repeats and not scores else None
     return TaskCases(
         task=task,
         cases=cases,
         repeats=repeats,
-        shares=None if counts is None else share_numerators(*counts),
-        share_counts=counts,
+        shares=shares,
+        share_counts=_share_counts(rows, threshold) if repeats and not scores else None,
         rows_given=(len(paired_rows[0]), len(paired_rows[1])),
         repeats_unpaired=(len(rows[0]) - len(paired_rows[0]), len(rows[1]) - len(paired_rows[1])),
     )
@@ -301,27 +299,14 @@ def _case_file(rows: pd.DataFrame, name: str, task: str, repeats: bool) -> CaseF
     return CaseFile(name=f"{name} [{task}]", format="jsonl", frame=frame)
 
 
-def _share_counts(
+def _share_differences(
     rows: list[pd.DataFrame], threshold: float | None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-    """Each question's passes and repeats (every repeat of each) for A, then for B."""
-    per_question = []
-    for frame in rows:
-        values = frame["value"]
-        passed = values >= threshold if threshold is not None else values == 1.0
-        usable = values.notna() & ((values == 0.0) | (values == 1.0) | (threshold is not None))
-        grouped = (
-            frame.assign(passed=passed & usable, usable=usable)
-            .groupby("case")[["passed", "usable"]]
-            .sum()
-        )
-        per_question.append(grouped[grouped["usable"] > 0])
-    both = per_question[0].merge(
-        per_question[1], left_index=True, right_index=True, suffixes=("_a", "_b")
-    )
+) -> tuple[np.ndarray, float] | None:
+    """Each question's pass share of A minus B's (every repeat of each), on a lattice."""
+    both = _per_question(rows, threshold)
     if both.empty:
         return None
-    return (
+    return share_numerators(
         both["passed_a"].to_numpy(),
         both["usable_a"].to_numpy(),
         both["passed_b"].to_numpy(),
@@ -384,3 +369,29 @@ def _names(a: str, b: str) -> tuple[str, str]:
     if a == b or not a or not b:
         return "A", "B"
     return neutral_text(a)[:60], neutral_text(b)[:60]
+
+
+def _share_counts(rows: list[pd.DataFrame], threshold: float | None) -> tuple | None:
+    """Each question's passes and repeats for A, then for B (None without a common question)."""
+    both = _per_question(rows, threshold)
+    if both.empty:
+        return None
+    return tuple(both[k].to_numpy() for k in ("passed_a", "usable_a", "passed_b", "usable_b"))
+
+
+def _per_question(rows: list[pd.DataFrame], threshold: float | None) -> pd.DataFrame:
+    """Per question both logs hold: each log's passes and usable repeats."""
+    per_question = []
+    for frame in rows:
+        values = frame["value"]
+        passed = values >= threshold if threshold is not None else values == 1.0
+        usable = values.notna() & ((values == 0.0) | (values == 1.0) | (threshold is not None))
+        grouped = (
+            frame.assign(passed=passed & usable, usable=usable)
+            .groupby("case")[["passed", "usable"]]
+            .sum()
+        )
+        per_question.append(grouped[grouped["usable"] > 0])
+    return per_question[0].merge(
+        per_question[1], left_index=True, right_index=True, suffixes=("_a", "_b")
+    )
