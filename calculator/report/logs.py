@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 __all__ = ["input_lines", "report_lines", "task_test_words"]
 
+_LISTED_TASKS = 60  # task lines printed in the text report before "... more"
+_FEW_CLUSTERS = 10  # below this many tasks, the task-clustered test's reference is rough
+
 # A task's test by its code (calculator.logs.analysis.TASK_TESTS). Every one is two-sided,
 # whatever --alternative the pooled decision answers.
 _TASK_TESTS = {
@@ -25,9 +28,6 @@ _TASK_TESTS = {
     "clustered-held": "two-sided clustered McNemar test, question as cluster, held at the exact "
     "sign-flip test's p",
 }
-
-_LISTED_TASKS = 60  # task lines printed in the text report before "... more"
-_FEW_CLUSTERS = 10  # below this many tasks, the task-clustered test's reference is rough
 
 
 def report_lines(result: LogAnalysis, *, alpha: float = 0.05) -> list[str]:
