@@ -182,6 +182,7 @@ def pair_logs(
         scores=as_scores,
     )
     if not allow_exclusions:
+        _refuse_uneven_repeats(paired, rows, max_excluded_share)
         _refuse_large_exclusions(paired, rows, max_excluded_share)
     return paired
 
@@ -395,3 +396,31 @@ def _per_question(rows: list[pd.DataFrame], threshold: float | None) -> pd.DataF
     return per_question[0].merge(
         per_question[1], left_index=True, right_index=True, suffixes=("_a", "_b")
     )
+
+
+def _refuse_uneven_repeats(paired: PairedLogs, rows: list[pd.DataFrame], limit: float) -> None:
+    """Refuse, naming it, a log with fewer repeats of some of the questions both logs hold
+    than the other has (a repeat number both logs use elsewhere in the task, missing on
+    these questions): such gaps are often failed samples, not a random part. A repeat number
+    one log never uses in the task (3 epochs against 1) is by design and not counted here."""
+    import pandas as pd
+
+    for side, frame in enumerate(rows):
+        other = rows[1 - side]
+        uneven = 0
+        for task in paired.tasks:
+            mine, theirs = (f[f["task"] == task.task] for f in (frame, other))
+            numbers = set(mine["repeat"]) & set(theirs["repeat"])
+            common = mine[mine["case"].isin(set(theirs["case"])) & mine["repeat"].isin(numbers)]
+            keys = pd.MultiIndex.from_frame(theirs[["case", "repeat"]])
+            uneven += int((~pd.MultiIndex.from_frame(common[["case", "repeat"]]).isin(keys)).sum())
+        if len(frame) and uneven / len(frame) > limit:
+            name, other_name = paired.names[side], paired.names[1 - side]
+            raise LogError(
+                f"{uneven:,} of {name}'s {len(frame):,} samples ({uneven / len(frame):.1%}) are "
+                f"repeats of questions {other_name}'s log holds with fewer repeats of them, over "
+                f"the limit of {limit:.0%}: both logs hold these questions, but {other_name} "
+                "lacks some of their repeats (failed or skipped samples are rarely a random "
+                "part); rerun them, or pass --allow-exclusions to pair the repeats both logs "
+                "hold (every repeat still counts in the pass shares)."
+            )

@@ -23,7 +23,7 @@ from scipy import stats
 
 from calculator.cli import main
 from calculator.clustered_exact import cluster_sign_flip, held_at_exact
-from calculator.logs import analyze_logs, pair_logs, read_log_data
+from calculator.logs import LogError, analyze_logs, pair_logs, read_log_data
 from calculator.report.logs import report_lines
 
 SPEC = {"task": "mock_qa", "scorers": [{"name": "match"}]}
@@ -160,3 +160,20 @@ def test_the_task_clustered_test_is_held_and_says_it_cannot_reach_alpha(capsys):
     by_task = json.loads(capsys.readouterr().out)["clustered_by_task"]
     assert by_task["pvalue"] == pytest.approx(stats.chi2.sf(25 / 13, 1))
     assert by_task["held_pvalue"] == 0.5 and by_task["held"] is True
+
+
+def test_fewer_repeats_on_some_questions_is_named_not_called_other_questions():
+    # Statistics review 4, C16: B without epoch 3 on 5 of 10 questions was refused as "not made
+    # on the same questions"; the questions are the same, some repeats are missing.
+    a, b = leaning(0, 10)
+    doc = json.loads(b)
+    doc["samples"] = [s for s in doc["samples"] if not (s["epoch"] == 3 and s["id"] < "q5")]
+    logs = read_log_data([("a.json", a)]), read_log_data([("b.json", json.dumps(doc).encode())])
+    with pytest.raises(LogError, match="5 of m/A's 30 samples .* m/B lacks some of their repeats"):
+        pair_logs(*logs)
+    paired = pair_logs(*logs, allow_exclusions=True)
+    (task,) = paired.tasks
+    assert task.cases.n == 25 and task.share_counts[3].tolist().count(2) == 5
+    # B with one epoch of every question is by design (3 epochs against 1), as before.
+    doc["samples"] = [s for s in json.loads(b)["samples"] if s["epoch"] == 1]
+    pair_logs(logs[0], read_log_data([("b.json", json.dumps(doc).encode())]))
