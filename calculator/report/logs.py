@@ -116,6 +116,10 @@ def _report_tail(result: LogAnalysis, name_a: str, name_b: str, alpha: float) ->
             "which would count them as independent, are not reported; the answer below counts "
             "the questions as clusters (as cases --group does), and the tests by question are "
             "above",
+            "          with repeats, the counts pair each repeat of A with the repeat of the same "
+            "number of B, an arbitrary pairing of independent samples: only a question's lean "
+            "(only A minus only B) is the same under every pairing; the tests by question rest "
+            "on the leans alone, the answer below on the counts too",
             f"          {result.pooled.decision.sentence}",
         ]
     else:

@@ -78,6 +78,8 @@ def test_the_text_says_held_and_that_the_exact_test_cannot_reach_alpha():
     assert "held at the exact sign-flip test's p, p = 0.125" in text
     assert "cannot go below 2^(1 − 4) = 0.125" in text
     assert "p = 0.0455" in text  # the chi-square p is still shown, as the approximation
+    # C7: only the leans are the same under every pairing of A's and B's repeats.
+    assert "an arbitrary pairing of independent samples" in text
 
 
 def test_sixteen_leaning_questions_are_still_held():
