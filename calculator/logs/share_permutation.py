@@ -23,7 +23,8 @@ from calculator.errors import CalculatorError
 
 __all__ = ["MAX_SUPPORT", "LabelPermutationTest", "label_permutation_test", "unequal_repeats"]
 
-#: Largest span of the sum (in lattice steps) the exact distribution is computed over.
+#: Largest span of the sum (in grid steps) the exact distribution is computed over; a wider
+#: one (tens of thousands of questions) takes the distribution's normal approximation.
 MAX_SUPPORT = 4_000_000
 _DIRECT_WORK = 50_000_000  # products of direct convolution before an FFT is used instead
 _FFT_NOTE = "distribution by FFT convolution: p-values below about 1e-12 are not resolved"
@@ -44,7 +45,8 @@ class LabelPermutationTest:
     alternative : str
         "two-sided", "greater" (B's shares higher) or "less".
     method : str
-        "exact-label-permutation".
+        "exact-label-permutation", or "normal-label-permutation" where the sum spans more than
+        :data:`MAX_SUPPORT` steps (the permutation distribution's normal approximation).
     unit : str
         "question".
     units, nonzero_units : int
@@ -93,7 +95,7 @@ def label_permutation_test(
     Raises
     ------
     calculator.errors.CalculatorError
-        On no question, or a sum spanning more than :data:`MAX_SUPPORT` lattice steps.
+        On no question.
 
     Examples
     --------
@@ -115,47 +117,81 @@ def label_permutation_test(
     laws = {}  # (k_A, k_B, t) -> count of such questions
     for key in zip(ka.tolist(), kb.tolist(), total.tolist(), strict=True):
         laws[key] = laws.get(key, 0) + 1
-    offset, pmf, by_fft = _distribution(laws, lcm)
-    values = offset + np.arange(pmf.size)
+    # Every sum is the offset plus a multiple of the steps' common divisor: computed in it.
+    grid = math.gcd(*(lcm // a + lcm // b for a, b, _ in laws))
+    common = {
+        "statistic": float(np.mean(xa / ka - xb / kb)),
+        "alternative": alternative,
+        "unit": "question",
+        "units": int(xa.size),
+        "nonzero_units": int(np.count_nonzero((total > 0) & (total < ka + kb))),
+    }
+    if _span(laws, lcm, grid) > MAX_SUPPORT:
+        pvalue = _normal_pvalue(laws, lcm, observed, alternative)
+        return LabelPermutationTest(**common, pvalue=pvalue, method="normal-label-permutation")
+    offset, pmf, by_fft = _distribution(laws, lcm, grid)
+    values = offset + grid * np.arange(pmf.size)
     extreme = {
         "two-sided": np.abs(values) >= abs(observed),
         "greater": values <= observed,
         "less": values >= observed,
     }[alternative]
-    moving = int(np.count_nonzero((total > 0) & (total < ka + kb)))
     return LabelPermutationTest(
-        statistic=float(np.mean(xa / ka - xb / kb)),
+        **common,
         pvalue=min(1.0, float(pmf[extreme].sum())),
-        alternative=alternative,
         method="exact-label-permutation",
-        unit="question",
-        units=int(xa.size),
-        nonzero_units=moving,
         note=_FFT_NOTE if by_fft else None,
     )
 
 
-def _law(ka: int, kb: int, t: int, lcm: int) -> tuple[int, np.ndarray]:
+def _span(laws: dict, lcm: int, grid: int) -> int:
+    """Grid steps spanned by the sum over questions."""
+    return sum(
+        (min(ka, t) - max(0, t - kb)) * ((lcm // ka + lcm // kb) // grid) * count
+        for (ka, kb, t), count in laws.items()
+    )
+
+
+def _normal_pvalue(laws: dict, lcm: int, observed: int, alternative: str) -> float:
+    """The permutation distribution's normal approximation (mean 0, the hypergeometric
+    variances summed), for sums too wide to compute exactly: thousands of questions, where the
+    central limit theorem holds it closely."""
+    from calculator.tails import log_normal_pvalue
+
+    # Var(x) of Hypergeometric(M = k_A + k_B samples, t passes, k_A drawn):
+    # k_A t (M - t) (M - k_A) / (M^2 (M - 1)), with M >= 2.
+    variance = sum(
+        count
+        * (lcm // ka + lcm // kb) ** 2
+        * ka
+        * t
+        * (ka + kb - t)
+        * kb
+        / ((ka + kb) ** 2 * (ka + kb - 1))
+        for (ka, kb, t), count in laws.items()
+    )
+    if variance == 0.0:
+        return 1.0
+    z = -observed / math.sqrt(variance)  # positive when B's shares are higher
+    return min(1.0, math.exp(log_normal_pvalue(z, alternative)))
+
+
+def _law(ka: int, kb: int, t: int, lcm: int, grid: int) -> tuple[int, np.ndarray]:
     """One question's sum x L/k_A - (t - x) L/k_B over x ~ Hypergeometric(k_A + k_B, t, k_A),
-    as (lowest value, probabilities of every integer from it on)."""
+    as (lowest value, probabilities of it and of every `grid` steps above it)."""
     x = np.arange(max(0, t - kb), min(ka, t) + 1)
-    step = lcm // ka + lcm // kb
-    low = int(x[0]) * step - t * (lcm // kb)
+    step = (lcm // ka + lcm // kb) // grid
+    low = int(x[0]) * (lcm // ka + lcm // kb) - t * (lcm // kb)
     law = np.zeros((int(x[-1]) - int(x[0])) * step + 1)
     law[(x - x[0]) * step] = stats.hypergeom.pmf(x, ka + kb, t, ka)
     return low, law
 
 
-def _distribution(laws: dict, lcm: int) -> tuple[int, np.ndarray, bool]:
-    """The law of the sum over questions: its lowest value, the probabilities from it on, and
-    whether an FFT was used."""
-    parts = [(_law(ka, kb, t, lcm), count) for (ka, kb, t), count in laws.items()]
+def _distribution(laws: dict, lcm: int, grid: int) -> tuple[int, np.ndarray, bool]:
+    """The law of the sum over questions: its lowest value, the probabilities of it and of
+    every `grid` steps above it, and whether an FFT was used."""
+    parts = [(_law(ka, kb, t, lcm, grid), count) for (ka, kb, t), count in laws.items()]
     span = sum((law.size - 1) * count for (_, law), count in parts)
-    if span > MAX_SUPPORT:
-        raise CalculatorError(
-            f"the pass shares' sum spans {span:,} steps, over the limit of {MAX_SUPPORT:,} for "
-            "the exact permutation test."
-        )
     offset = sum(low * count for (low, _), count in parts)
     questions = sum(count for _, count in parts)
     if questions * (span + 1) <= _DIRECT_WORK:

@@ -88,6 +88,9 @@ _SHARE_TESTS = {
     "exact-convolution": "exact paired sign-flip permutation test",
     "exact-label-permutation": "exact permutation test of the A and B labels within each "
     "question (A and B have different numbers of repeats, so a sign flip would not be exact)",
+    "normal-label-permutation": "permutation test of the A and B labels within each question "
+    "by its normal approximation (A and B have different numbers of repeats, so a sign flip "
+    "would not be exact; too many questions for the exact distribution)",
 }
 
 

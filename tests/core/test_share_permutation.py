@@ -83,3 +83,36 @@ def test_refusals_and_the_switch():
     with pytest.raises(CalculatorError, match="at least one question"):
         label_permutation_test([], [], [], [])
     assert unequal_repeats([3, 3], [3, 1]) and not unequal_repeats([2, 3], [2, 3])
+
+
+def test_too_wide_a_sum_takes_the_normal_approximation(monkeypatch):
+    # Mean 0 and variance sum_i step_i^2 Var(x_i) (the hypergeometric variance, as
+    # scipy.stats.hypergeom.var gives it): at 300 questions it is within 0.01 of the exact p.
+    rng = np.random.default_rng(4)
+    ka, kb = rng.integers(1, 6, 300), rng.integers(1, 4, 300)
+    xa, xb = rng.binomial(ka, 0.7), rng.binomial(kb, 0.6)
+    exact = label_permutation_test(xa, ka, xb, kb)
+    monkeypatch.setattr(module, "MAX_SUPPORT", 0)
+    approximate = label_permutation_test(xa, ka, xb, kb)
+    assert exact.method == "exact-label-permutation"
+    assert approximate.method == "normal-label-permutation"
+    assert approximate.pvalue == pytest.approx(exact.pvalue, abs=0.01)
+    for alternative in ("greater", "less"):
+        one = label_permutation_test(xa, ka, xb, kb, alternative=alternative)
+        monkeypatch.setattr(module, "MAX_SUPPORT", 4_000_000)
+        assert one.pvalue == pytest.approx(
+            label_permutation_test(xa, ka, xb, kb, alternative=alternative).pvalue, abs=0.01
+        )
+        monkeypatch.setattr(module, "MAX_SUPPORT", 0)
+
+
+def test_the_normal_variance_is_the_hypergeometric_one(monkeypatch):
+    from scipy import stats
+
+    monkeypatch.setattr(module, "MAX_SUPPORT", 0)
+    # one question, 3 repeats against 2, 2 passes: step L/3 + L/2 with L = 6 is 5, x has
+    # variance scipy.stats.hypergeom.var(5, 2, 3) = 0.36, so sd 5 * 0.6 = 3; observed: A 2 of 3,
+    # B 0 of 2 gives 2 * 2 - 0 * 3 = 4, z = 4/3.
+    result = label_permutation_test([2], [3], [0], [2])
+    sd = 5 * math.sqrt(stats.hypergeom.var(5, 2, 3))
+    assert result.pvalue == pytest.approx(2 * stats.norm.sf(4 / sd), rel=1e-12)
