@@ -1,6 +1,6 @@
 """Words of the "Decision" section (pure): the questions, the margin, P(B better), explanations.
 
-The answer sentence itself comes from the core (:attr:`calculator.Decision.sentence`), so the
+The answer sentence itself comes from the core (:func:`calculator.report.words.text`), so the
 page, the report and the command line say the same thing.
 """
 

@@ -1,5 +1,5 @@
-"""Downloads: the results as JSON (:func:`calculator.report.words.payload`) and flat CSV, the paste-ready report,
-and case lists as CSV that a spreadsheet opens as text.
+"""Downloads: the results as JSON (:func:`calculator.report.words.payload`) and flat CSV, the
+paste-ready report, and case lists as CSV that a spreadsheet opens as text.
 
 The results and the report answer the question the page's Decision section asks
 (:func:`answering`, :func:`report_text`), not the default one.

@@ -93,19 +93,20 @@ def run_logs(args: argparse.Namespace) -> int:
     question = question_arguments(args)
     check_gate_question(args, question)
     result = analyze_logs(paired, alpha=args.alpha, **question)
-    if args.fail_if_worse and (result.repeats or len(result.tasks) > 1):
+    if args.fail_if_worse and len(result.tasks) > 1:
         raise UsageError(
-            "--fail-if-worse gates on one task without repeats; with several tasks or repeated "
-            "samples its per-case test would treat dependent cases as independent"
+            "--fail-if-worse gates on one task; with several tasks its per-case test would "
+            "treat the tasks' cases as one sample"
         )
     if args.json:
         print_json(build_log_payload(result))
     else:
         lines = report_lines(result, alpha=args.alpha)
-        if not result.repeats:
-            lines += decision_lines(result.pooled)
-            if args.fail_if_worse:
-                lines.append(gate_line(result.pooled, args.alpha))
+        decision = decision_lines(result.pooled)
+        # With repeats the report already holds the decision's sentence (it counts questions).
+        lines += decision[1:] if result.repeats and len(decision) > 1 else decision
+        if args.fail_if_worse:
+            lines.append(gate_line(result.pooled, args.alpha))
         print_lines(lines)
     from calculator.release import gate_fails
 
@@ -122,8 +123,9 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
         payload: dict[str, object] = {
             "table": {"a": t.a, "b": t.b, "c": t.c, "d": t.d, "n": t.n},
             "note": "repeated samples of each question: the per-case tests of the pooled table "
-            "would treat them as independent and are not reported; see each task's tests by "
-            "question",
+            "would treat them as independent and are not reported; the decision counts the "
+            "questions as clusters; see each task's tests by question",
+            "decision": words.payload(pooled.decision),
         }
     else:
         payload = words.payload(pooled)
@@ -142,6 +144,11 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
     }
     payload["tasks"] = [task.to_dict() for task in result.tasks]
     payload["clustered_by_task"] = None if result.by_task is None else result.by_task.to_dict()
+    if result.by_task_exact is not None:
+        pvalue, held = result.by_task_pvalue
+        payload["clustered_by_task"]["sign_flip"] = result.by_task_exact.to_dict()
+        payload["clustered_by_task"]["held_pvalue"] = pvalue
+        payload["clustered_by_task"]["held"] = held
     payload["multiplicity"] = {"method": "holm", "family": len(result.tasks)}
     return payload
 

@@ -3,8 +3,12 @@ task-clustered test and Holm's adjustment across tasks; by question when cases a
 
 Repeats of a question (Inspect epochs, HELM train trials) are not independent cases. For them
 the plain McNemar test is not reported; two tests by question are: the clustered McNemar test
-with the question as the cluster (Durkalski et al. 2003, :mod:`calculator.clustered`), and the
-exact sign-flip test of the per-question pass shares (:mod:`calculator.scores.signflip`).
+with the question as the cluster (Durkalski et al. 2003, :mod:`calculator.clustered`), held at
+the p of the exact sign-flip test of the questions' leans b_i - c_i that it approximates
+(:mod:`calculator.clustered_exact`), and an exact test of the per-question pass shares: their
+sign flip (:mod:`calculator.scores.signflip`) when A and B have as many repeats of each
+question, else the permutation of the labels within each question
+(:mod:`calculator.logs.share_permutation`).
 """
 
 from __future__ import annotations
@@ -14,27 +18,43 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from calculator.analysis import Analysis, analyze
-from calculator.clustered import ClusteredTestResult, clustered_mcnemar
+from calculator.clustered import ClusteredTestResult, Clusters, clustered_mcnemar
+from calculator.clustered_exact import cluster_sign_flip, held_at_exact, log10_of
 from calculator.compare.multiplicity import adjust_pvalues
 from calculator.logs.pairing import PairedLogs, TaskCases
+from calculator.logs.share_permutation import (
+    LabelPermutationTest,
+    label_permutation_test,
+    unequal_repeats,
+)
 from calculator.scores.signflip import SignFlipTest, lattice_sign_flip
 
-__all__ = ["LogAnalysis", "TaskAnalysis", "analyze_logs", "input_summary"]
+__all__ = ["TASK_TESTS", "LogAnalysis", "TaskAnalysis", "analyze_logs", "input_summary"]
+
+#: The codes of a task's test (:attr:`TaskAnalysis.test`), worded by
+#: :func:`calculator.report.logs.task_test_words`: the two-sided exact McNemar test (no
+#: repeats); with repeats the clustered McNemar test by question, as it is ("clustered") or held
+#: at the exact sign-flip test's p ("clustered-held").
+TASK_TESTS = ("exact", "clustered", "clustered-held")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TaskAnalysis:
     """One task: its paired cases, the analysis of its table, and with repeats the tests by
-    question. `pvalue` is the task's test (by question with repeats, else exact McNemar)."""
+    question. `pvalue` is the task's test, `test` its code (:data:`TASK_TESTS`): the two-sided
+    exact McNemar test without repeats; with them the clustered McNemar test by question, held
+    at the exact sign-flip test of the questions' leans (`by_question_exact`) where that one's
+    p is larger (:func:`calculator.clustered_exact.held_at_exact`)."""
 
     task: str
     paired: TaskCases = field(repr=False)
     analysis: Analysis = field(repr=False)
     by_question: ClusteredTestResult | None
-    shares: SignFlipTest | None
+    shares: SignFlipTest | LabelPermutationTest | None
     pvalue: float
     test: str
     holm_pvalue: float | None = None
+    by_question_exact: SignFlipTest | None = None
 
     def to_dict(self) -> dict[str, object]:
         """As plain JSON types."""
@@ -49,6 +69,9 @@ class TaskAnalysis:
             "clustered_by_question": None
             if self.by_question is None
             else self.by_question.to_dict(),
+            "sign_flip_by_question": None
+            if self.by_question_exact is None
+            else self.by_question_exact.to_dict(),
             "pass_share_sign_flip": None if self.shares is None else _shares_dict(self.shares),
             "issues": [issue.to_dict() for issue in cases.issues],
         }
@@ -68,9 +91,14 @@ class LogAnalysis:
         The analysis of the pooled table (every task's cases).
     by_task : ClusteredTestResult or None
         With several tasks, the clustered McNemar test with the task as the cluster.
+    by_task_exact : SignFlipTest or None
+        With several tasks, the exact sign-flip test of the tasks' leans, which `by_task`
+        approximates and is held at (:attr:`by_task_pvalue`).
     repeats : bool
-        Whether some task's cases are repeats of questions (then the per-case tests of
-        `pooled` treat dependent samples as independent and are not reported).
+        Whether some task's cases are repeats of questions. Then the per-case tests of
+        `pooled` treat dependent samples as independent and are not reported, and its decision
+        (the question, margin and gate asked) counts the questions as clusters, as
+        ``calculator.analyze(..., clusters=...)`` does for ``cases --group``.
     """
 
     paired: PairedLogs
@@ -78,6 +106,17 @@ class LogAnalysis:
     pooled: Analysis = field(repr=False)
     by_task: ClusteredTestResult | None
     repeats: bool
+    by_task_exact: SignFlipTest | None = None
+
+    @property
+    def by_task_pvalue(self) -> tuple[float, bool] | None:
+        """The task-clustered test's p held at the exact sign-flip test of the tasks' leans
+        (:func:`calculator.clustered_exact.held_at_exact`), and whether it was; None with one
+        task."""
+        if self.by_task is None or self.by_task_exact is None:
+            return None
+        _, held = held_at_exact(self.by_task.log10_pvalue, log10_of(self.by_task_exact.pvalue))
+        return (self.by_task_exact.pvalue if held else self.by_task.pvalue), held
 
     def input_summary(self) -> dict[str, object]:
         """The "input" section: format, metric (with why and the others), filter, files."""
@@ -120,18 +159,24 @@ def analyze_logs(paired: PairedLogs, *, alpha: float = 0.05, **question: object)
         adjusted = adjust_pvalues([task.pvalue for task in tasks], method="holm")
         tasks = [_replace_holm(task, float(p)) for task, p in zip(tasks, adjusted, strict=True)]
     counts = np.sum([task.paired.cases.counts for task in tasks], axis=0)
-    pooled = analyze(*map(int, counts), alpha=alpha, names=paired.names, **question)
-    by_task = None
+    repeats = any(task.paired.repeats for task in tasks)
+    clusters = _question_clusters(tasks) if repeats else None
+    pooled = analyze(
+        *map(int, counts), alpha=alpha, names=paired.names, clusters=clusters, **question
+    )
+    by_task = by_task_exact = None
     if len(tasks) > 1:
         b_i = [task.analysis.table.b for task in tasks]
         c_i = [task.analysis.table.c for task in tasks]
         by_task = clustered_mcnemar(b_i, c_i)
+        by_task_exact = cluster_sign_flip(b_i, c_i, unit="task")
     return LogAnalysis(
         paired=paired,
         tasks=tuple(tasks),
         pooled=pooled,
         by_task=by_task,
-        repeats=any(task.paired.repeats for task in tasks),
+        by_task_exact=by_task_exact,
+        repeats=repeats,
     )
 
 
@@ -154,34 +199,55 @@ def _task(task: TaskCases, names: tuple[str, str], alpha: float, question: dict)
             by_question=None,
             shares=None,
             pvalue=analysis.exact.pvalue,
-            test="exact McNemar test",
+            test="exact",
         )
-    by_question = clustered_mcnemar(*cases.cluster_counts())
+    b_i, c_i = cases.cluster_counts()
+    by_question = clustered_mcnemar(b_i, c_i)
+    exact = cluster_sign_flip(b_i, c_i, unit="question")
+    _, held = held_at_exact(by_question.log10_pvalue, log10_of(exact.pvalue))
     shares = None
-    if task.shares is not None:
+    counts = task.share_counts
+    if counts is not None and unequal_repeats(counts[1], counts[3]):
+        shares = label_permutation_test(*counts)  # the sign flip is not exact there
+    elif task.shares is not None:
         shares = lattice_sign_flip(task.shares[0], step=task.shares[1], unit="question")
     return TaskAnalysis(
         task=task.task,
         paired=task,
         analysis=analysis,
         by_question=by_question,
+        by_question_exact=exact,
         shares=shares,
-        pvalue=by_question.pvalue,
-        test="clustered McNemar test, question as cluster",
+        pvalue=exact.pvalue if held else by_question.pvalue,
+        test="clustered-held" if held else "clustered",
     )
 
 
-def _shares_dict(test: SignFlipTest) -> dict[str, object]:
+def _question_clusters(tasks: list[TaskAnalysis]) -> Clusters:
+    """Every task's cases by question (each case its own cluster in a task without repeats),
+    so that the pooled decision and gate count questions, as ``cases --group`` counts groups."""
+    a_pass, b_pass, labels = [], [], []
+    for number, task in enumerate(tasks):
+        cases = task.paired.cases
+        column = cases.group_column
+        keys = cases.cases[column] if column else cases.cases.index.to_series()
+        labels += [f"{number}\x00{key}" for key in keys.astype("str")]
+        a_pass.append(cases.a_pass)
+        b_pass.append(cases.b_pass)
+    return Clusters.from_outcomes(
+        np.concatenate(a_pass), np.concatenate(b_pass), np.asarray(labels), column="question"
+    )
+
+
+def _shares_dict(test: SignFlipTest | LabelPermutationTest) -> dict[str, object]:
     """The pass-share test in JSON: its keys as before it shared the scores' test, then that
-    test's own fields."""
-    method = "exact paired sign-flip permutation test"
-    if test.note:
-        method += f" ({test.note})"
+    test's own fields ("test.method" says which test: the sign flip, or with unequal repeats
+    the permutation of the labels within each question)."""
     return {
         "mean_difference": test.statistic,
         "pvalue": test.pvalue,
         "questions": test.units,
-        "method": method,
+        "method": test.method,
         "test": test.to_dict(),
     }
 

@@ -54,6 +54,8 @@ class TaskCases:
     cases: PairedCases = field(repr=False)
     repeats: bool
     shares: tuple[np.ndarray, float] | None = field(default=None, repr=False)
+    #: Per question: A's passes and repeats, B's passes and repeats (what `shares` comes from).
+    share_counts: tuple[np.ndarray, ...] | None = field(default=None, repr=False)
     rows_given: tuple[int, int] = (0, 0)
     repeats_unpaired: tuple[int, int] = (0, 0)
 
@@ -180,6 +182,7 @@ def pair_logs(
         scores=as_scores,
     )
     if not allow_exclusions:
+        _refuse_uneven_repeats(paired, rows, max_excluded_share)
         _refuse_large_exclusions(paired, rows, max_excluded_share)
     return paired
 
@@ -278,6 +281,7 @@ def _pair_task(
         cases=cases,
         repeats=repeats,
         shares=shares,
+        share_counts=_share_counts(rows, threshold) if repeats and not scores else None,
         rows_given=(len(paired_rows[0]), len(paired_rows[1])),
         repeats_unpaired=(len(rows[0]) - len(paired_rows[0]), len(rows[1]) - len(paired_rows[1])),
     )
@@ -300,20 +304,7 @@ def _share_differences(
     rows: list[pd.DataFrame], threshold: float | None
 ) -> tuple[np.ndarray, float] | None:
     """Each question's pass share of A minus B's (every repeat of each), on a lattice."""
-    per_question = []
-    for frame in rows:
-        values = frame["value"]
-        passed = values >= threshold if threshold is not None else values == 1.0
-        usable = values.notna() & ((values == 0.0) | (values == 1.0) | (threshold is not None))
-        grouped = (
-            frame.assign(passed=passed & usable, usable=usable)
-            .groupby("case")[["passed", "usable"]]
-            .sum()
-        )
-        per_question.append(grouped[grouped["usable"] > 0])
-    both = per_question[0].merge(
-        per_question[1], left_index=True, right_index=True, suffixes=("_a", "_b")
-    )
+    both = _per_question(rows, threshold)
     if both.empty:
         return None
     return share_numerators(
@@ -379,3 +370,57 @@ def _names(a: str, b: str) -> tuple[str, str]:
     if a == b or not a or not b:
         return "A", "B"
     return neutral_text(a)[:60], neutral_text(b)[:60]
+
+
+def _share_counts(rows: list[pd.DataFrame], threshold: float | None) -> tuple | None:
+    """Each question's passes and repeats for A, then for B (None without a common question)."""
+    both = _per_question(rows, threshold)
+    if both.empty:
+        return None
+    return tuple(both[k].to_numpy() for k in ("passed_a", "usable_a", "passed_b", "usable_b"))
+
+
+def _per_question(rows: list[pd.DataFrame], threshold: float | None) -> pd.DataFrame:
+    """Per question both logs hold: each log's passes and usable repeats."""
+    per_question = []
+    for frame in rows:
+        values = frame["value"]
+        passed = values >= threshold if threshold is not None else values == 1.0
+        usable = values.notna() & ((values == 0.0) | (values == 1.0) | (threshold is not None))
+        grouped = (
+            frame.assign(passed=passed & usable, usable=usable)
+            .groupby("case")[["passed", "usable"]]
+            .sum()
+        )
+        per_question.append(grouped[grouped["usable"] > 0])
+    return per_question[0].merge(
+        per_question[1], left_index=True, right_index=True, suffixes=("_a", "_b")
+    )
+
+
+def _refuse_uneven_repeats(paired: PairedLogs, rows: list[pd.DataFrame], limit: float) -> None:
+    """Refuse, naming it, a log with fewer repeats of some of the questions both logs hold
+    than the other has (a repeat number both logs use elsewhere in the task, missing on
+    these questions): such gaps are often failed samples, not a random part. A repeat number
+    one log never uses in the task (3 epochs against 1) is by design and not counted here."""
+    import pandas as pd
+
+    for side, frame in enumerate(rows):
+        other = rows[1 - side]
+        uneven = 0
+        for task in paired.tasks:
+            mine, theirs = (f[f["task"] == task.task] for f in (frame, other))
+            numbers = set(mine["repeat"]) & set(theirs["repeat"])
+            common = mine[mine["case"].isin(set(theirs["case"])) & mine["repeat"].isin(numbers)]
+            keys = pd.MultiIndex.from_frame(theirs[["case", "repeat"]])
+            uneven += int((~pd.MultiIndex.from_frame(common[["case", "repeat"]]).isin(keys)).sum())
+        if len(frame) and uneven / len(frame) > limit:
+            name, other_name = paired.names[side], paired.names[1 - side]
+            raise LogError(
+                f"{uneven:,} of {name}'s {len(frame):,} samples ({uneven / len(frame):.1%}) are "
+                f"repeats of questions {other_name}'s log holds with fewer repeats of them, over "
+                f"the limit of {limit:.0%}: both logs hold these questions, but {other_name} "
+                "lacks some of their repeats (failed or skipped samples are rarely a random "
+                "part); rerun them, or pass --allow-exclusions to pair the repeats both logs "
+                "hold (every repeat still counts in the pass shares)."
+            )

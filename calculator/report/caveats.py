@@ -2,6 +2,8 @@
 
 - :func:`few_pairs_caveat`: said when no split of the discordant pairs can reach alpha.
 - :func:`unreachable_sentence`: the same fact as the teaching section states it.
+- :func:`few_clusters_caveat`: said when too few questions lean either way for the exact
+  sign-flip test of their leans to reach alpha.
 - :func:`zero_width_caveat`: said when the Wald interval collapses to a point.
 """
 
@@ -11,7 +13,7 @@ from calculator.intervals import DifferenceInterval
 from calculator.rejection import smallest_pvalue
 from calculator.report.formatting import plural
 
-__all__ = ["few_pairs_caveat", "unreachable_sentence", "zero_width_caveat"]
+__all__ = ["few_clusters_caveat", "few_pairs_caveat", "unreachable_sentence", "zero_width_caveat"]
 
 
 def few_pairs_caveat(discordant: int, alpha: float, convention: str) -> str | None:
@@ -42,6 +44,31 @@ differ.
         f"With only {plural(discordant, 'discordant pair')} no split can give p ≤ {alpha:g}: "
         f"even {discordant:,} to 0 gives {test} p = {power} = {value}, so a non-significant "
         "result here says little about whether the systems differ."
+    )
+
+
+def few_clusters_caveat(leaning: int, alpha: float, unit: str = "question") -> str | None:
+    """A sentence when no sign pattern of the m leaning clusters gives the exact two-sided
+    sign-flip test p <= alpha (its smallest p is 2^(1 - m), the exact McNemar test's with m
+    discordant pairs), else None; with m = 0 every test already says p = 1.
+
+    Examples
+    --------
+    >>> print(few_clusters_caveat(4, 0.05))  # doctest: +NORMALIZE_WHITESPACE
+    With only 4 questions leaning either way no result can give p ≤ 0.05: the exact
+    sign-flip test cannot go below 2^(1 − 4) = 0.125 (when every one leans the same way), and
+    the clustered test is held at it.
+    >>> few_clusters_caveat(6, 0.05) is None
+    True
+    """
+    smallest = smallest_pvalue(leaning, "doubling")
+    if leaning == 0 or smallest <= alpha:  # a power of two: exact at a tie
+        return None
+    return (
+        f"With only {plural(leaning, unit)} leaning either way no result can give p ≤ "
+        f"{alpha:g}: the exact sign-flip test cannot go below 2^(1 − {leaning:,}) = "
+        f"{smallest:.4g} (when every one leans the same way), and the clustered test is held "
+        "at it."
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from calculator.report.caveats import few_clusters_caveat
 from calculator.report.formatting import format_p_equals, format_points, plural
 from calculator.report.words import text
 
@@ -15,10 +16,19 @@ if TYPE_CHECKING:
     from calculator.logs.analysis import LogAnalysis, TaskAnalysis
     from calculator.logs.pairing import PairedLogs
 
-__all__ = ["input_lines", "report_lines"]
+__all__ = ["input_lines", "report_lines", "task_test_words"]
 
 _LISTED_TASKS = 60  # task lines printed in the text report before "... more"
 _FEW_CLUSTERS = 10  # below this many tasks, the task-clustered test's reference is rough
+
+# A task's test by its code (calculator.logs.analysis.TASK_TESTS). Every one is two-sided,
+# whatever --alternative the pooled decision answers.
+_TASK_TESTS = {
+    "exact": "two-sided exact McNemar test",
+    "clustered": "two-sided clustered McNemar test, question as cluster",
+    "clustered-held": "two-sided clustered McNemar test, question as cluster, held at the exact "
+    "sign-flip test's p",
+}
 
 
 def report_lines(result: LogAnalysis, *, alpha: float = 0.05) -> list[str]:
@@ -73,6 +83,23 @@ def _analysed_line(paired: PairedLogs) -> str:
     return "analysed  as pass/fail outcomes: McNemar's test"
 
 
+# The pass-share test by its method: the sign flip with as many repeats of each question for
+# A and B, the label permutation otherwise (calculator.logs.share_permutation).
+_SHARE_TESTS = {
+    "exact-convolution": "exact paired sign-flip permutation test",
+    "exact-label-permutation": "exact permutation test of the A and B labels within each "
+    "question (A and B have different numbers of repeats, so a sign flip would not be exact)",
+    "normal-label-permutation": "permutation test of the A and B labels within each question "
+    "by its normal approximation (A and B have different numbers of repeats, so a sign flip "
+    "would not be exact; too many questions for the exact distribution)",
+}
+
+
+def task_test_words(code: str) -> str:
+    """A task's test in words, from its code (:attr:`calculator.logs.TaskAnalysis.test`)."""
+    return _TASK_TESTS[code]
+
+
 def _report_tail(result: LogAnalysis, name_a: str, name_b: str, alpha: float) -> list[str]:
     lines: list[str] = []
     for task in result.tasks[:_LISTED_TASKS]:
@@ -86,24 +113,47 @@ def _report_tail(result: LogAnalysis, name_a: str, name_b: str, alpha: float) ->
         f"only {name_b} {t.c:,}, both fail {t.d:,}",
     ]
     if result.by_task is not None:
-        lines.append(
-            f"by task   clustered McNemar test, task as cluster ({result.by_task.clusters:,} "
-            f"tasks): "
-            + format_p_equals(result.by_task.pvalue, result.by_task.log10_pvalue, alpha=alpha)
-            + (
-                f"; with {result.by_task.clusters} tasks its chi-square reference is a rough "
-                "approximation (it improves with the number of clusters)"
-                if result.by_task.clusters < _FEW_CLUSTERS
-                else ""
-            )
-        )
+        lines += _by_task_lines(result, alpha)
     if result.repeats:
-        lines.append(
+        lines += [
             "          the cases are repeated samples of each question: the per-case tests, "
-            "which would count them as independent, are not reported; see the tests by question"
-        )
+            "which would count them as independent, are not reported; the answer below counts "
+            "the questions as clusters (as cases --group does), and the tests by question are "
+            "above",
+            "          with repeats, the counts pair each repeat of A with the repeat of the same "
+            "number of B, an arbitrary pairing of independent samples: only a question's lean "
+            "(only A minus only B) is the same under every pairing; the tests by question rest "
+            "on the leans alone, the answer below on the counts too",
+            f"          {text(result.pooled.decision)}",
+        ]
     else:
         lines.append(text(result.pooled))
+    return lines
+
+
+def _by_task_lines(result: LogAnalysis, alpha: float) -> list[str]:
+    """The task-clustered test, held at the exact sign-flip test of the tasks' leans, with
+    the chi-square p beside it and, with few tasks, what they can show."""
+    by_task, exact = result.by_task, result.by_task_exact
+    pvalue, held = result.by_task_pvalue or (by_task.pvalue, False)
+    line = (
+        f"by task   two-sided clustered McNemar test, task as cluster ({by_task.clusters:,} "
+        "tasks)"
+        + (", held at the exact sign-flip test's p, " if held else ": ")
+        + format_p_equals(pvalue, alpha=alpha)
+    )
+    if held:
+        chi2 = format_p_equals(by_task.pvalue, by_task.log10_pvalue, alpha=alpha)
+        line += f" (its chi-square reference gives {chi2})"
+    elif by_task.clusters < _FEW_CLUSTERS:
+        line += (
+            f"; with {by_task.clusters} tasks its chi-square reference is a rough "
+            "approximation (it improves with the number of clusters)"
+        )
+    lines = [line]
+    few = few_clusters_caveat(exact.nonzero_units, alpha, "task") if exact is not None else None
+    if few:
+        lines.append(f"          {few}")
     return lines
 
 
@@ -114,7 +164,8 @@ def _task_lines(
     cases = task.paired.cases
     line = (
         f"task {task.task}: both pass {t.a:,}, only {name_a} {t.b:,}, only {name_b} {t.c:,}, "
-        f"both fail {t.d:,}; {task.test} {format_p_equals(task.pvalue, alpha=alpha)}"
+        f"both fail {t.d:,}; {task_test_words(task.test)}, "
+        f"{format_p_equals(task.pvalue, alpha=alpha)}"
     )
     if several and task.holm_pvalue is not None:
         line += f", Holm-adjusted across tasks {format_p_equals(task.holm_pvalue, alpha=alpha)}"
@@ -133,17 +184,26 @@ def _task_lines(
             "the pass shares only"
         )
     if task.by_question is not None:
-        q = task.by_question
-        lines.append(
+        q, exact = task.by_question, task.by_question_exact
+        line = (
             f"          by question ({q.clusters:,} questions, their repeats paired): clustered "
             f"McNemar test {format_p_equals(q.pvalue, q.log10_pvalue, alpha=alpha)}"
         )
+        if exact is not None:
+            line += (
+                f"; exact sign-flip test of the questions' leans (only {name_a} minus only "
+                f"{name_b}), which it approximates, {format_p_equals(exact.pvalue, alpha=alpha)}"
+            )
+        lines.append(line)
+        few = few_clusters_caveat(exact.nonzero_units, alpha) if exact is not None else None
+        if few:
+            lines.append(f"          {few}")
     if task.shares is not None:
         s = task.shares
+        test = _SHARE_TESTS.get(s.method, _SHARE_TESTS["exact-convolution"])
         lines.append(
             f"          per-question pass share, {name_a} minus {name_b}: mean "
-            f"{format_points(s.statistic)} points over {plural(s.units, 'question')}, exact paired "
-            f"sign-flip permutation test{f' ({s.note})' if s.note else ''} "
-            f"{format_p_equals(s.pvalue, alpha=alpha)}"
+            f"{format_points(s.statistic)} points over {plural(s.units, 'question')}, "
+            f"{test}{f' ({s.note})' if s.note else ''}, {format_p_equals(s.pvalue, alpha=alpha)}"
         )
     return lines

@@ -63,7 +63,10 @@ def test_inspect_epochs_state_both_tests_by_question(capsys):
     a, b = MOCK / "mock-a-3epochs.eval", MOCK / "mock-b-1epoch.json"
     status, out, _ = run_cli(capsys, a, b)
     assert status == 0
-    assert "clustered McNemar test" in out and "exact paired sign-flip permutation test" in out
+    # 3 epochs against 1: the pass shares' exact test permutes the labels within each question
+    # (a sign flip of their differences is not exact there: statistics review 4, B1).
+    assert "clustered McNemar test" in out
+    assert "exact permutation test of the A and B labels within each question" in out
     assert "per-case tests, which would count them as independent, are not reported" in out
     status, out, _ = run_cli(capsys, a, b, "--json")
     payload = json.loads(out)
@@ -73,10 +76,19 @@ def test_inspect_epochs_state_both_tests_by_question(capsys):
     assert "mcnemar_exact" not in payload  # the per-sample test is not reported
 
 
-def test_fail_if_worse_is_refused_with_repeats(capsys):
+def test_fail_if_worse_with_repeats_counts_questions(capsys):
+    # It was refused for pass/fail while a graded metric's gate ran on the same logs
+    # (statistics review 4, B5); both now gate by question, as cases --group does.
     a, b = MOCK / "mock-a-3epochs.eval", MOCK / "mock-b-3epochs.eval"
-    status, _, err = run_cli(capsys, a, b, "--fail-if-worse")
-    assert status == 2 and "treat dependent cases as independent" in one_line(err)
+    status, out, _ = run_cli(capsys, a, b, "--fail-if-worse")
+    assert status == 0 and "gate      pass:" in out and "cluster-robust score test" in out
+    status, out, _ = run_cli(capsys, a, b, "--metric", "graded", "--fail-if-worse")
+    assert status == 0 and "gate      pass:" in out
+
+
+def test_fail_if_worse_is_refused_with_several_tasks(capsys):
+    status, _, err = run_cli(capsys, DUMMY1, DUMMY2, "--fail-if-worse")
+    assert status == 2 and "gates on one task" in one_line(err)
 
 
 def test_partial_credit_is_compared_as_scores_or_cut_with_threshold(capsys):

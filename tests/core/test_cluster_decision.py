@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import optimize, special
+from scipy import optimize, special, stats
 
 from calculator import analyze, mcnemar_chi2
 from calculator.clustered import (
@@ -119,15 +119,20 @@ def test_forty_documents_half_lost_half_won_are_not_shown_non_inferior_at_a_marg
 
 def test_without_a_margin_the_gate_uses_the_cluster_adjusted_p():
     # 23 documents where B loses 8 cases, 17 where it wins 8: plain exact p = 0.009,
-    # Durkalski X2 = 36 / 40 = 0.9, p = 0.343.
+    # Durkalski X2 = 36 / 40 = 0.9, p = 0.343. The exact sign-flip test of the 40 leans +-8,
+    # which X2 approximates, is the two-sided binomial test of 23 of 40:
+    # scipy.stats.binomtest(23, 40).pvalue = 0.4296; the decision is held at it (statistics
+    # review 4, A1), where it used to report the chi-square's 0.343.
     table, clusters = docs(23, 17)
     plain = analyze(*astuple(table))
     assert plain.exact.pvalue < 0.01 and gate_fails(plain)
     counted = analyze(*astuple(table), clusters=clusters)
-    assert counted.decision.pvalue == pytest.approx(
-        clustered_mcnemar(list(clusters.b_counts), list(clusters.c_counts)).pvalue
+    durkalski = clustered_mcnemar(list(clusters.b_counts), list(clusters.c_counts)).pvalue
+    assert durkalski == pytest.approx(0.3428, abs=1e-4)
+    assert counted.decision.pvalue == pytest.approx(stats.binomtest(23, 40).pvalue, rel=1e-9)
+    assert (
+        counted.decision.test == "cluster-robust score test, held at the exact sign-flip test's p"
     )
-    assert counted.decision.pvalue == pytest.approx(0.3428, abs=1e-4)
     assert not gate_fails(counted)
     for question in ("worse", "better"):
         one_sided = analyze(*astuple(table), question=question, clusters=clusters).decision
@@ -161,3 +166,24 @@ def test_counting_clusters_never_claims_more_than_the_exact_test(rows, question)
     plain = analyze(*astuple(table), question=question).decision
     assert counted.log10_pvalue >= plain.log10_pvalue - 1e-12
     assert not (counted.reject and not plain.reject)
+
+
+def test_five_clusters_leaning_alike_are_held_at_the_sign_flip_p():
+    # Statistics review 4, A1, on clustered cases: 5 documents of 10 cases, 3 passed only by A
+    # in each. Durkalski X2 = 15^2 / 45 = 5 (chi-square p = 0.025) and the exact McNemar p of
+    # 15 to 0 is 6e-5, so the decision said "different" at 0.05. The 5 leans can take 2^5 sign
+    # patterns, 2 of them as extreme: the exact sign-flip p is 2/32 = 0.0625.
+    clusters = Clusters.from_counts([3] * 5, [0] * 5, [10] * 5)
+    decision = analyze(35, 15, 0, 0, clusters=clusters).decision
+    assert decision.pvalue == pytest.approx(0.0625, rel=1e-12) and not decision.reject
+    assert decision.test == "cluster-robust score test, held at the exact sign-flip test's p"
+    one_sided = analyze(35, 15, 0, 0, question="worse", clusters=clusters).decision
+    assert one_sided.pvalue == pytest.approx(1 / 32, rel=1e-12) and one_sided.reject
+
+
+def test_a_sign_flip_hold_at_a_dyadic_alpha_rejects_at_the_tie():
+    # 5 clusters leaning 3-0 to A, one-sided: the exact sign-flip p is 1/32 exactly, so at
+    # alpha = 1/32 it rejects (p <= alpha), as the exact McNemar test does at its own ties.
+    clusters = Clusters.from_counts([3] * 5, [0] * 5, [10] * 5)
+    decision = analyze(35, 15, 0, 0, question="worse", alpha=1 / 32, clusters=clusters).decision
+    assert decision.pvalue == 1 / 32 and decision.reject

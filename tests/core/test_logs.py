@@ -4,10 +4,12 @@ here with json and collections (tests/data/evallogs/SOURCES.md says where each f
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 import zipfile
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -274,7 +276,18 @@ def test_inspect_epochs_are_paired_by_question_and_epoch_clustered_by_question()
     questions = sorted({key[0] for key in a})
     expected = clustered_mcnemar([b_i[q] for q in questions], [c_i[q] for q in questions])
     assert task.by_question.pvalue == pytest.approx(expected.pvalue)
-    assert task.pvalue == task.by_question.pvalue
+    # The task's p is the clustered test's held at the exact sign-flip test of the leans
+    # (statistics review 4, A1), which brute force over the 2^10 sign patterns gives here; the
+    # old code reported the chi-square p, 0.808, below the exact one.
+    leans = [b_i[q] - c_i[q] for q in questions]
+    extreme = sum(
+        abs(sum(d if k >> j & 1 else -d for j, d in enumerate(leans))) >= abs(sum(leans))
+        for k in range(1 << len(leans))
+    )
+    exact = extreme / (1 << len(leans))
+    assert task.by_question_exact.pvalue == pytest.approx(exact)
+    assert task.pvalue == pytest.approx(max(exact, expected.pvalue))
+    assert task.test == ("clustered-held" if exact > expected.pvalue else "clustered")
     assert task.shares is not None and task.shares.units == 10
 
 
@@ -290,13 +303,24 @@ def test_inspect_three_epochs_against_one_compare_pass_shares_by_question():
         share_a[question] += value / 3
     differences = [share_a[q] - b[(q, 1)] for q in sorted(share_a)]
     assert task.shares.statistic == pytest.approx(sum(differences) / len(differences))
-    # Brute force over the 2^10 sign patterns.
-    observed = abs(sum(differences))
-    extreme = 0
-    for pattern in range(1 << len(differences)):
-        total = sum(d if pattern >> k & 1 else -d for k, d in enumerate(differences))
-        extreme += abs(total) >= observed - 1e-9
-    assert task.shares.pvalue == pytest.approx(extreme / (1 << len(differences)))
+    # 3 repeats against 1: the sign flip of the share differences is not exact (statistics
+    # review 4, B1), so the test permutes the labels of each question's 4 samples. Reference:
+    # every one of the 4^10 ways to choose A's 3 samples of each question, counted exactly.
+    assert task.shares.method == "exact-label-permutation"
+    ways = Counter({Fraction(0): 1})
+    for question in sorted(share_a):
+        samples = [a[(question, e)] == 1 for e in (1, 2, 3)] + [b[(question, 1)] == 1]
+        step = Counter()
+        for chosen in itertools.combinations(range(4), 3):
+            passed_a = sum(samples[j] for j in chosen)
+            step[Fraction(passed_a, 3) - (sum(samples) - passed_a)] += 1
+        after = Counter()
+        for (total, n), (d, m) in itertools.product(ways.items(), step.items()):
+            after[total + d] += n * m
+        ways = after
+    observed = abs(sum(Fraction(d).limit_denominator(3) for d in differences))
+    extreme = sum(n for s, n in ways.items() if abs(s) >= observed)
+    assert task.shares.pvalue == pytest.approx(extreme / 4**10, rel=1e-12)
 
 
 def test_inspect_partial_credit_is_a_score_not_a_pass():

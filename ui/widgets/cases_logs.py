@@ -4,7 +4,7 @@ each, the comparison's report (the core's lines, as text) and the per-task table
 A graded metric (values other than 0 and 1) without a threshold is compared as scores, as on the
 command line (:func:`calculator.logs.scores.analyze_log_scores`): the per-task table then holds
 each task's mean scores, and the report is the pooled comparison's
-(:attr:`calculator.scores.ScoresComparison.report`)."""
+(:func:`calculator.report.words.text`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import streamlit as st
 from calculator.errors import CalculatorError
 from calculator.logs import LogAnalysis, analyze_logs, pair_logs, read_log_data
 from calculator.logs.scores import LogScores, analyze_log_scores
-from calculator.report.logs import input_lines, report_lines
+from calculator.report.logs import input_lines, report_lines, task_test_words
 from calculator.report.words import text
 from ui import logs_words as words
 from ui.words import escape_markdown, plain_text
@@ -64,7 +64,8 @@ def task_frame(result: LogAnalysis) -> pd.DataFrame:
     for task in result.tasks:
         t = task.analysis.table
         name = plain_text(task.task)  # a task name from a log: its hidden characters shown
-        rows.append((name, t.a, t.b, t.c, t.d, task.test, task.pvalue, task.holm_pvalue))
+        test = task_test_words(task.test)
+        rows.append((name, t.a, t.b, t.c, t.d, test, task.pvalue, task.holm_pvalue))
     return pd.DataFrame(rows, columns=list(words.TABLE_COLUMNS))
 
 

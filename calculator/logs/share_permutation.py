@@ -1,0 +1,208 @@
+"""The exact test of per-question pass shares when A and B have different numbers of repeats.
+
+With k_A repeats of a question for A and k_B for B, the share difference x/k_A - y/k_B is not
+symmetric about 0 under the null hypothesis when k_A != k_B (at pass probability 0.9, 3 repeats
+against 1: P(-1/3) = 0.219, P(+1/3) = 0.003), so flipping its sign is not a permutation of the
+data and the sign-flip test is not exact (statistics review 4, B1). The k_A + k_B samples of a
+question are exchangeable under H0 (A and B pass it equally often, samples independent given
+the question), so the exact test permutes the labels A and B among them: given the t passes of
+a question, A's count x is hypergeometric, and the sum over questions of x/k_A - (t - x)/k_B
+has the exact distribution of the convolution of the questions' laws. It does not use the
+arbitrary pairing of A's repeat j with B's repeat j.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from scipy import stats
+
+from calculator.errors import CalculatorError
+
+__all__ = ["MAX_SUPPORT", "LabelPermutationTest", "label_permutation_test", "unequal_repeats"]
+
+#: Largest span of the sum (in grid steps) the exact distribution is computed over; a wider
+#: one (tens of thousands of questions) takes the distribution's normal approximation.
+MAX_SUPPORT = 4_000_000
+_DIRECT_WORK = 50_000_000  # products of direct convolution before an FFT is used instead
+_FFT_NOTE = "distribution by FFT convolution: p-values below about 1e-12 are not resolved"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LabelPermutationTest:
+    """The exact permutation test of the A and B labels within each question.
+
+    Attributes
+    ----------
+    statistic : float
+        The mean over questions of A's pass share minus B's.
+    pvalue : float
+        The probability, over the label permutations within every question, of a sum at least
+        as extreme as the observed one (two-sided: |sum| at least |observed|; the sum has mean
+        0 under H0).
+    alternative : str
+        "two-sided", "greater" (B's shares higher) or "less".
+    method : str
+        "exact-label-permutation", or "normal-label-permutation" where the sum spans more than
+        :data:`MAX_SUPPORT` steps (the permutation distribution's normal approximation).
+    unit : str
+        "question".
+    units, nonzero_units : int
+        Questions, and those whose labels can move the sum (passed by some but not all of their
+        samples).
+    note : str or None
+        A limit of the computation (an FFT convolution), None when there is none.
+    """
+
+    statistic: float
+    pvalue: float
+    alternative: str
+    method: str
+    unit: str
+    units: int
+    nonzero_units: int
+    note: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON types."""
+        return asdict(self)
+
+
+def unequal_repeats(repeats_a: np.ndarray, repeats_b: np.ndarray) -> bool:
+    """Whether A and B have a different number of repeats of some question."""
+    return bool(np.any(np.asarray(repeats_a) != np.asarray(repeats_b)))
+
+
+def label_permutation_test(
+    passes_a: np.ndarray,
+    repeats_a: np.ndarray,
+    passes_b: np.ndarray,
+    repeats_b: np.ndarray,
+    *,
+    alternative: str = "two-sided",
+) -> LabelPermutationTest:
+    """The exact test of A's pass share minus B's, permuting A and B within each question.
+
+    Parameters
+    ----------
+    passes_a, repeats_a, passes_b, repeats_b : array of int
+        Per question: A's passes and repeats, B's passes and repeats (repeats at least 1).
+    alternative : {"two-sided", "greater", "less"}
+        "greater": B's pass shares higher than A's.
+
+    Raises
+    ------
+    calculator.errors.CalculatorError
+        On no question.
+
+    Examples
+    --------
+    One question, A passing 3 of 3 and B 0 of 1: of the 4 ways to give 3 passes to 4 samples,
+    only the one with B's sample failing is as extreme (share difference 1), and the other
+    three give 2/3 - 1 = -1/3, so p = 1/4.
+
+    >>> label_permutation_test([3], [3], [0], [1]).pvalue
+    0.25
+    """
+    xa, ka, xb, kb = (
+        np.asarray(v, dtype=np.int64) for v in (passes_a, repeats_a, passes_b, repeats_b)
+    )
+    if xa.size == 0:
+        raise CalculatorError("the permutation test needs at least one question, but got none.")
+    lcm = math.lcm(*(int(k) for k in np.unique(np.concatenate([ka, kb]))))
+    total = xa + xb
+    observed = int(np.sum(xa * (lcm // ka) - xb * (lcm // kb)))
+    laws = {}  # (k_A, k_B, t) -> count of such questions
+    for key in zip(ka.tolist(), kb.tolist(), total.tolist(), strict=True):
+        laws[key] = laws.get(key, 0) + 1
+    # Every sum is the offset plus a multiple of the steps' common divisor: computed in it.
+    grid = math.gcd(*(lcm // a + lcm // b for a, b, _ in laws))
+    common = {
+        "statistic": float(np.mean(xa / ka - xb / kb)),
+        "alternative": alternative,
+        "unit": "question",
+        "units": int(xa.size),
+        "nonzero_units": int(np.count_nonzero((total > 0) & (total < ka + kb))),
+    }
+    if _span(laws, lcm, grid) > MAX_SUPPORT:
+        pvalue = _normal_pvalue(laws, lcm, observed, alternative)
+        return LabelPermutationTest(**common, pvalue=pvalue, method="normal-label-permutation")
+    offset, pmf, by_fft = _distribution(laws, lcm, grid)
+    values = offset + grid * np.arange(pmf.size)
+    extreme = {
+        "two-sided": np.abs(values) >= abs(observed),
+        "greater": values <= observed,
+        "less": values >= observed,
+    }[alternative]
+    return LabelPermutationTest(
+        **common,
+        pvalue=min(1.0, float(pmf[extreme].sum())),
+        method="exact-label-permutation",
+        note=_FFT_NOTE if by_fft else None,
+    )
+
+
+def _span(laws: dict, lcm: int, grid: int) -> int:
+    """Grid steps spanned by the sum over questions."""
+    return sum(
+        (min(ka, t) - max(0, t - kb)) * ((lcm // ka + lcm // kb) // grid) * count
+        for (ka, kb, t), count in laws.items()
+    )
+
+
+def _normal_pvalue(laws: dict, lcm: int, observed: int, alternative: str) -> float:
+    """The permutation distribution's normal approximation (mean 0, the hypergeometric
+    variances summed), for sums too wide to compute exactly: thousands of questions, where the
+    central limit theorem holds it closely."""
+    from calculator.tails import log_normal_pvalue
+
+    # Var(x) of Hypergeometric(M = k_A + k_B samples, t passes, k_A drawn):
+    # k_A t (M - t) (M - k_A) / (M^2 (M - 1)), with M >= 2.
+    variance = sum(
+        count
+        * (lcm // ka + lcm // kb) ** 2
+        * ka
+        * t
+        * (ka + kb - t)
+        * kb
+        / ((ka + kb) ** 2 * (ka + kb - 1))
+        for (ka, kb, t), count in laws.items()
+    )
+    if variance == 0.0:
+        return 1.0
+    z = -observed / math.sqrt(variance)  # positive when B's shares are higher
+    return min(1.0, math.exp(log_normal_pvalue(z, alternative)))
+
+
+def _law(ka: int, kb: int, t: int, lcm: int, grid: int) -> tuple[int, np.ndarray]:
+    """One question's sum x L/k_A - (t - x) L/k_B over x ~ Hypergeometric(k_A + k_B, t, k_A),
+    as (lowest value, probabilities of it and of every `grid` steps above it)."""
+    x = np.arange(max(0, t - kb), min(ka, t) + 1)
+    step = (lcm // ka + lcm // kb) // grid
+    low = int(x[0]) * (lcm // ka + lcm // kb) - t * (lcm // kb)
+    law = np.zeros((int(x[-1]) - int(x[0])) * step + 1)
+    law[(x - x[0]) * step] = stats.hypergeom.pmf(x, ka + kb, t, ka)
+    return low, law
+
+
+def _distribution(laws: dict, lcm: int, grid: int) -> tuple[int, np.ndarray, bool]:
+    """The law of the sum over questions: its lowest value, the probabilities of it and of
+    every `grid` steps above it, and whether an FFT was used."""
+    parts = [(_law(ka, kb, t, lcm, grid), count) for (ka, kb, t), count in laws.items()]
+    span = sum((law.size - 1) * count for (_, law), count in parts)
+    offset = sum(low * count for (low, _), count in parts)
+    questions = sum(count for _, count in parts)
+    if questions * (span + 1) <= _DIRECT_WORK:
+        pmf = np.ones(1)
+        for (_, law), count in parts:
+            for _ in range(count):
+                pmf = np.convolve(pmf, law)
+        return offset, pmf, False
+    size = 1 << int(span).bit_length()
+    spectrum = np.ones(size // 2 + 1, dtype=complex)
+    for (_, law), count in parts:
+        spectrum *= np.fft.rfft(law, size) ** count
+    pmf = np.clip(np.fft.irfft(spectrum, size)[: span + 1], 0.0, None)
+    return offset, pmf / pmf.sum(), True
