@@ -6,7 +6,7 @@ file (names, columns) is escaped for Markdown by the page, not here.
 
 from __future__ import annotations
 
-from calculator.cases.names import neutral_text
+from calculator.text import printable
 
 __all__ = [
     "FILE_TYPES",
@@ -108,13 +108,13 @@ def columns_used(
     Paired row by row (no id column).
     """
     lines = [
-        f"{neutral_text(name)}: column '{neutral_text(column)}' of {neutral_text(file)}"
+        f"{printable(name)}: column '{printable(column)}' of {printable(file)}"
         for name, column, file in zip(names, outcome_columns, (files[0], files[-1]), strict=True)
     ]
     if id_column is None:
         lines.append("Paired row by row (no id column).")
     else:
-        lines.append(f"Paired on the id column '{neutral_text(id_column)}'.")
+        lines.append(f"Paired on the id column '{printable(id_column)}'.")
     return "\n".join(lines)
 
 

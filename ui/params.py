@@ -20,6 +20,7 @@ from calculator import CI_METHODS
 from calculator.analysis import FRAMINGS, MAX_NAME_LENGTH
 from calculator.gates import MAX_GATES
 from calculator.mcnemar import CONVENTIONS
+from calculator.text import clip, has_hidden, printable
 from ui.words import escape_markdown
 
 __all__ = [
@@ -93,8 +94,6 @@ DECISION_DEFAULTS: dict[str, object] = {"question": "different", "margin": 1.0}
 _MAX_RAW_CHARS = 64
 _DIGITS = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?")
-# Control characters would break the labels and the report.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def _whole(low: int, high: int) -> Callable[[str], int]:
@@ -141,7 +140,8 @@ def _flag(raw: str) -> bool:
 
 
 def _name(raw: str) -> str:
-    if not raw.strip() or len(raw) > MAX_NAME_LENGTH or _CONTROL.search(raw):
+    # A character that does not show as itself would break the labels and the report.
+    if not raw.strip() or len(raw) > MAX_NAME_LENGTH or has_hidden(raw):
         raise ValueError(f"a name of 1 to {MAX_NAME_LENGTH} printable characters")
     return raw
 
@@ -224,8 +224,7 @@ class QueryCheck:
 
 
 def _shorten(raw: str, limit: int = 30) -> str:
-    shown = _CONTROL.sub("?", raw)
-    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+    return clip(printable(raw), limit)
 
 
 def check_query(params: Mapping[str, str]) -> QueryCheck:

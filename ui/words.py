@@ -26,6 +26,7 @@ from calculator.report.formatting import (
     method_words,
     plural,
 )
+from calculator.text import printable
 
 __all__ = [
     "CI_METHOD_HELP",
@@ -45,7 +46,6 @@ __all__ = [
     "result_cards",
     "clean_name",
     "escape_markdown",
-    "plain_text",
     "format_level",
     "format_statistic",
     "points_interval",
@@ -65,25 +65,6 @@ _AUTOLINK = re.compile(r"(?i)https?://|www\.|@")
 _WORDS = re.compile(r"([ \t\n\r]+)")
 
 
-def plain_text(text: object) -> str:
-    r"""`text` from a user with every character that would not show as itself written as a
-    visible escape: controls, bidirectional overrides, isolates and marks, zero-width and other
-    format characters, line and paragraph separators, spaces other than the ASCII space.
-
-    For surfaces that show text as text (charts, tables, the 2 x 2 table's HTML, downloads);
-    :func:`escape_markdown` applies it first for the surfaces that read Markdown.
-
-    Examples
-    --------
-    >>> print(plain_text("safe\u202egnp.exe"), plain_text("base\u200bline"), plain_text("a b"))
-    safe\u202egnp.exe base\u200bline a b
-    """
-    text = str(text)
-    if text.isprintable():  # the usual case, checked at C speed
-        return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
-
-
 def _code_span(word: str) -> str:
     fence = "`" * (max(map(len, re.findall("`+", word)), default=0) + 1)
     pad = " " if word.startswith("`") or word.endswith("`") else ""
@@ -95,9 +76,9 @@ def escape_markdown(text: str, *, in_link: bool = False) -> str:
     shows literally: the one function every Markdown surface (cards, labels, buttons, tabs,
     captions, messages) passes such text through.
 
-    Hidden characters are made visible (:func:`plain_text`); a backslash goes before each
-    Markdown character; a word that GitHub-flavoured Markdown would turn into a link even so
-    (an address, www., an e-mail) is shown as code instead, which no rule reads, except
+    Hidden characters are made visible (:func:`calculator.text.printable`); a backslash goes
+    before each Markdown character; a word that GitHub-flavoured Markdown would turn into a link
+    even so (an address, www., an e-mail) is shown as code instead, which no rule reads, except
     `in_link` (the text of a link, where nothing is linked again).
 
     Examples
@@ -108,7 +89,7 @@ def escape_markdown(text: str, *, in_link: bool = False) -> str:
     `![x](https://host/p.png)` by `a@b.org`
     """
     parts = _WORDS.split(text)
-    words = [plain_text(word) for word in parts[::2]]  # the words between the white space
+    words = [printable(word) for word in parts[::2]]  # the words between the white space
     parts[::2] = [
         _code_span(word)
         if _AUTOLINK.search(word) and not in_link
@@ -120,7 +101,7 @@ def escape_markdown(text: str, *, in_link: bool = False) -> str:
 
 def clean_name(name: object, default: str) -> str:
     """A system's name on one line with single spaces and no hidden character
-    (:func:`plain_text`), or `default` if nothing is left.
+    (:func:`calculator.text.printable`), or `default` if nothing is left.
 
     Examples
     --------
@@ -128,7 +109,7 @@ def clean_name(name: object, default: str) -> str:
     ('model v2', 'B')
     """
     cleaned = " ".join(str(name).split()) if isinstance(name, str) else ""
-    return plain_text(cleaned) or default
+    return printable(cleaned) or default
 
 
 def format_statistic(value: float | None) -> str:

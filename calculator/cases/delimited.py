@@ -27,11 +27,10 @@ from calculator.cases.findings import (
     CaseFileError,
     CaseIssue,
     OffendingRow,
-    clip,
     fatal,
     first_line,
-    many,
 )
+from calculator.text import clip, plural
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -364,9 +363,9 @@ def _malformed(
     fewer = len(fields) - more
     parts = []
     if more:
-        parts.append(f"{many(more, 'line')} with more fields than the header's {width}")
+        parts.append(f"{plural(more, 'line')} with more fields than the header's {width}")
     if fewer:
-        parts.append(f"{many(fewer, 'line')} with fewer")
+        parts.append(f"{plural(fewer, 'line')} with fewer")
     hint = "a stray delimiter or quote?"
     trailing = all(text.rstrip("\r\n").endswith((",", "\t")) for text in texts)
     if more == len(fields) and trailing:
@@ -427,9 +426,9 @@ def _multiline_finding(
             OffendingRow(int(line), None, "a quoted cell with a line break")
             for line in found_lines[:EXAMPLES]
         ),
-        message=f"{name}: {many(len(found_lines), 'row')} with a quoted cell running over "
+        message=f"{name}: {plural(len(found_lines), 'row')} with a quoted cell running over "
         f"several lines (the first on line {found_lines[0]}), so the file's {physical:,} lines "
-        f"hold the header and {many(records, 'row')}; if that is not intended, look for a "
+        f"hold the header and {plural(records, 'row')}; if that is not intended, look for a "
         "quote that is not closed.",
     )
 

@@ -1,8 +1,7 @@
 """Validation findings: one :class:`CaseIssue` per problem, and :class:`CaseFileError` for the
 problems that stop the analysis.
 
-The small text helpers used to word the findings (counts with their noun, clipped values) live
-here too, so every finding is written the same way.
+Counts with their noun and clipped values are worded by :mod:`calculator.text`, as everywhere.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from calculator.errors import CalculatorError
+from calculator.text import clip
 
 __all__ = [
     "EXCLUSION_REASONS",
@@ -22,8 +22,6 @@ __all__ = [
     "CaseIssue",
     "CaseFileError",
     "fatal",
-    "many",
-    "clip",
     "cell_text",
     "is_missing_cell",
     "first_line",
@@ -152,16 +150,6 @@ def fatal(
             fatal=True,
         )
     )
-
-
-def many(count: int, noun: str) -> str:
-    """``count`` with its noun, plural unless 1: ``many(2, "row")`` is "2 rows"."""
-    return f"{count:,} {noun}" + ("" if count == 1 else "s")
-
-
-def clip(text: str, limit: int = 80) -> str:
-    """`text` cut to `limit` characters, an ellipsis marking the cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def is_missing_cell(value: object) -> bool:

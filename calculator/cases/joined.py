@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from calculator.cases.findings import EXCLUSION_REASONS, CaseIssue, cell_text, many
+from calculator.cases.findings import EXCLUSION_REASONS, CaseIssue, cell_text
 from calculator.cases.ledger import RecordLedger
 from calculator.cases.multi_checks import id_codes
 from calculator.cases.row_checks import (
@@ -28,6 +28,7 @@ from calculator.cases.row_checks import (
     exclude_missing_ids,
 )
 from calculator.cases.systems_result import SYSTEM_EXCLUSION_REASONS
+from calculator.text import plural
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -134,13 +135,13 @@ def join_rows(
             systems == -1,
             "missing_value",
             system_column,
-            lambda _, count: f"{many(count, 'row')} without a system in {system_column!r}",
+            lambda _, count: f"{plural(count, 'row')} without a system in {system_column!r}",
         )
         ledger.exclude(
             systems == -2,
             "other_system",
             system_column,
-            lambda _, count: f"{many(count, 'row')} of systems not chosen in {system_column!r}",
+            lambda _, count: f"{plural(count, 'row')} of systems not chosen in {system_column!r}",
             "left out",
         )
     n_ids = max(int(codes.max(initial=-1)) + 1, 1)  # one slot at least: no id at all
@@ -206,7 +207,7 @@ def _exclude_repeated(
             duplicated,
             "duplicate_id",
             id_column,
-            lambda _, count: f"{many(count, 'row')} sharing an id and a system with another row",
+            lambda _, count: f"{plural(count, 'row')} sharing an id and a system with another row",
             "every copy left out, as the outcome to use would be a guess",
             value=lambda p: names[systems[p]],
         )
@@ -216,7 +217,7 @@ def _exclude_repeated(
     def repeated(index: int, count: int) -> str:
         start, stop = int(offsets[index]), int(offsets[index + 1])
         ids = np.unique(codes[start:stop][duplicated[start:stop]]).size
-        return f"{many(ids, 'id')} repeated over {many(count, 'row')}"
+        return f"{plural(ids, 'id')} repeated over {plural(count, 'row')}"
 
     ledger.exclude(
         duplicated,
@@ -254,14 +255,14 @@ def _exclude_incomplete(
             lacking,
             "id_in_one_file_only",
             id_column,
-            lambda j, count: f"{many(count, 'id')} absent from {other[j]}",
+            lambda j, count: f"{plural(count, 'id')} absent from {other[j]}",
         )
         ledger.exclude(
             stranded & ~lacking,
             "partner_excluded",
             id_column,
             lambda j, count: (
-                f"{many(count, 'row')} whose partner row in {other[j]} was left "
+                f"{plural(count, 'row')} whose partner row in {other[j]} was left "
                 "out for a problem listed there"
             ),
         )
@@ -275,7 +276,7 @@ def _exclude_incomplete(
         lacking,
         "missing_system",
         id_column,
-        lambda _, count: f"{many(count, 'row')} of cases with no row at all for some system",
+        lambda _, count: f"{plural(count, 'row')} of cases with no row at all for some system",
         "left out",
         value=absent,
     )
@@ -284,7 +285,7 @@ def _exclude_incomplete(
         "partner_excluded",
         id_column,
         lambda _, count: (
-            f"{many(count, 'row')} of cases whose row for another system was left "
+            f"{plural(count, 'row')} of cases whose row for another system was left "
             "out for a problem listed above"
         ),
         "left out too",

@@ -14,15 +14,8 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from calculator.cases.findings import (
-    EXAMPLES,
-    CaseFileError,
-    CaseIssue,
-    OffendingRow,
-    clip,
-    fatal,
-    many,
-)
+from calculator.cases.findings import EXAMPLES, CaseFileError, CaseIssue, OffendingRow, fatal
+from calculator.text import clip, plural
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -102,7 +95,7 @@ def read_json_lines(
             OffendingRow(line, None, clip(f"{reason}: {shown}"))
             for line, reason, shown in bad[:EXAMPLES]
         ),
-        message=f"{name}: {many(len(bad), 'line')} not read as a JSON object (the first on line "
+        message=f"{name}: {plural(len(bad), 'line')} not read as a JSON object (the first on line "
         f"{bad[0][0]}): {summary}; left out.",
     )
     return frame, (issue,)

@@ -21,9 +21,9 @@ from calculator.cases.findings import (
     CaseIssue,
     OffendingRow,
     cell_text,
-    clip,
 )
 from calculator.cases.reading import CaseFile
+from calculator.text import clip
 
 if TYPE_CHECKING:
     from calculator.cases.ids import CaseIds

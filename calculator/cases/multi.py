@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from calculator.cases.columns import OutcomeGuess, guess_outcomes
-from calculator.cases.findings import CaseIssue, clip, fatal
+from calculator.cases.findings import CaseIssue, fatal
 from calculator.cases.joined import join_rows, read_wide
 from calculator.cases.multi_checks import (
     check_names,
@@ -31,6 +31,7 @@ from calculator.cases.outcomes import check_threshold
 from calculator.cases.reading import MAX_FILE_BYTES, CaseFile, read_case_file
 from calculator.cases.systems_result import SystemCases
 from calculator.errors import CalculatorError
+from calculator.text import clip
 
 if TYPE_CHECKING:
     pass

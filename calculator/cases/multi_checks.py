@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from calculator.cases.findings import clip, fatal, is_missing_cell
+from calculator.cases.findings import fatal, is_missing_cell
 from calculator.cases.outcomes import text_codes
 from calculator.compare import MAX_SYSTEMS
 from calculator.errors import CalculatorError
+from calculator.text import clip
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -4,40 +4,22 @@ none empty, none repeated. Every change is reported; no name changes silently.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 
 from calculator.analysis import MAX_NAME_LENGTH
-from calculator.cases.findings import EXAMPLES, CaseIssue, OffendingRow, clip, many
+from calculator.cases.findings import EXAMPLES, CaseIssue, OffendingRow
+from calculator.text import clip, has_hidden, plural, printable
 
-__all__ = ["neutral_text", "column_names", "system_names"]
-
-# C0 and C1 controls, and the characters that reorder text when shown (Unicode bidirectional
-# embeddings, overrides, isolates and marks): "abc\u202etxt.exe" must not display as "abcexe.txt".
-_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def neutral_text(text: str) -> str:
-    """`text` with every control and bidirectional-override character written as an escape.
-
-    Examples
-    --------
-    >>> neutral_text("acc\\u202e"), neutral_text("a\\tb"), neutral_text("plain")
-    ('acc\\\\u202e', 'a\\\\tb', 'plain')
-    """
-    return _HIDDEN.sub(_escape, text)
-
-
-def _escape(match: re.Match[str]) -> str:
-    return match.group().encode("unicode_escape").decode("ascii")
+__all__ = ["column_names", "system_names"]
 
 
 def column_names(names: Sequence[object], file: str) -> tuple[list[str], CaseIssue | None]:
     """Names that can be shown and chosen, and a finding listing every name changed.
 
-    Hidden characters are escaped (:func:`neutral_text`), an empty name becomes "column k",
-    and every copy of a repeated name becomes "name (column k)", k counting columns from 1.
+    Hidden characters are escaped (:func:`calculator.text.printable`), an empty name becomes
+    "column k", and every copy of a repeated name becomes "name (column k)", k counting columns
+    from 1.
 
     Examples
     --------
@@ -48,7 +30,7 @@ def column_names(names: Sequence[object], file: str) -> tuple[list[str], CaseIss
     ('renamed_column', 3, OffendingRow(row=2, case_id=None, value="'acc'"))
     """
     original = [str(name) for name in names]
-    shown = [neutral_text(name) or f"column {k}" for k, name in enumerate(original, start=1)]
+    shown = [printable(name) or f"column {k}" for k, name in enumerate(original, start=1)]
     repeats = Counter(shown)
     taken = set(shown)
     for position, name in enumerate(shown):
@@ -68,8 +50,8 @@ def column_names(names: Sequence[object], file: str) -> tuple[list[str], CaseIss
         reasons.append("a name repeated")
     if any(not name for name in original):
         reasons.append("a name missing")
-    if any(_HIDDEN.search(name) for name in original):
-        reasons.append("control or text-direction characters")
+    if any(has_hidden(name) for name in original):
+        reasons.append("characters that do not show as themselves")
     issue = CaseIssue(
         kind="renamed_column",
         file=file,
@@ -78,7 +60,7 @@ def column_names(names: Sequence[object], file: str) -> tuple[list[str], CaseIss
         examples=tuple(
             OffendingRow(k + 1, None, clip(repr(original[k]))) for k in changed[:EXAMPLES]
         ),
-        message=f"{file}: {many(len(changed), 'column')} renamed so that each can be shown and "
+        message=f"{file}: {plural(len(changed), 'column')} renamed so that each can be shown and "
         f"chosen ({', '.join(reasons)}): {clip(pairs + more, 240)}.",
     )
     return shown, issue
@@ -90,7 +72,8 @@ def system_names(
     """System labels (or column or file names) as system names, and a finding listing the
     ones changed.
 
-    Spaces are collapsed, hidden characters escaped (:func:`neutral_text`), and a name over
+    Spaces are collapsed, hidden characters escaped (:func:`calculator.text.printable`), and a
+    name over
     `limit` characters is cut, an ellipsis marking the cut, as the two-system reader cuts a
     column's name; where two names would then be one, the later ones are numbered ("… (2)"),
     so the names stay distinct. Linear in the number of labels.
@@ -103,7 +86,7 @@ def system_names(
     >>> issue.kind, issue.count
     ('renamed_system', 2)
     """
-    plain = [" ".join(neutral_text(str(label)).split()) for label in labels]
+    plain = [" ".join(printable(str(label)).split()) for label in labels]
     taken = {name for name in plain if name and len(name) <= limit}
     given: set[str] = set()
     numbered: dict[str, int] = {}  # the next number to try after each cut name
@@ -134,7 +117,7 @@ def system_names(
         column=column,
         count=len(changed),
         examples=(),
-        message=f"{file}: {many(len(changed), 'system')} renamed so that each name has at most "
+        message=f"{file}: {plural(len(changed), 'system')} renamed so that each name has at most "
         f"{limit} characters, is distinct and can be shown (long names cut, spaces collapsed, "
         f"control or text-direction characters escaped): {clip(pairs + more, 240)}.",
     )

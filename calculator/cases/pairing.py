@@ -14,12 +14,12 @@ import numpy as np
 from calculator.cases.columns import guess_columns, guess_outcomes
 from calculator.cases.findings import EXCLUSION_REASONS, fatal
 from calculator.cases.joined import Joined, join_rows, read_wide
-from calculator.cases.names import neutral_text
 from calculator.cases.outcomes import check_threshold
 from calculator.cases.paired import PairedCases
 from calculator.cases.reading import MAX_FILE_BYTES, CaseFile, read_case_file
 from calculator.errors import CalculatorError
 from calculator.table import PairedTable
+from calculator.text import printable
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -116,7 +116,7 @@ def load_cases(
         b_column=b_column,
         group_column=group_column,
         threshold=check_threshold(threshold),
-        names=None if names is None else (neutral_text(names[0]), neutral_text(names[1])),
+        names=None if names is None else (printable(names[0]), printable(names[1])),
     )
     if file_b is None:
         return _pair_one_file(first, options)

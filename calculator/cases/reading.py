@@ -18,17 +18,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from calculator.cases.delimited import column_text, first_line_of, header_fields, read_delimited
-from calculator.cases.findings import (
-    EXAMPLES,
-    CaseIssue,
-    OffendingRow,
-    fatal,
-    first_line,
-    many,
-)
+from calculator.cases.findings import EXAMPLES, CaseIssue, OffendingRow, fatal, first_line
 from calculator.cases.jsonlines import read_json_lines
 from calculator.cases.names import column_names
 from calculator.errors import CalculatorTypeError
+from calculator.text import plural
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -258,7 +252,7 @@ def _check_shape(data: bytes, name: str, file_format: str) -> None:
         raise fatal(
             "too_large",
             name,
-            f"{name}: about {rows:,} rows of {many(columns, 'column')} is "
+            f"{name}: about {rows:,} rows of {plural(columns, 'column')} is "
             f"{rows * columns:,} cells, over the limit of {MAX_CELLS:,}; keep the columns you "
             "need or split the file.",
             count=len(data),
@@ -406,7 +400,7 @@ def _read_parquet(data: bytes, name: str, max_bytes: int) -> pd.DataFrame:
         raise fatal(
             "too_large",
             name,
-            f"{name}: {metadata.num_rows:,} rows of {many(columns, 'column')} take "
+            f"{name}: {metadata.num_rows:,} rows of {plural(columns, 'column')} take "
             f"{decoded:,} bytes once decompressed, over the limit of {4 * max_bytes:,} bytes "
             f"or {MAX_CELLS:,} cells; keep the columns you need or split the file.",
             count=decoded,

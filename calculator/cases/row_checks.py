@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from calculator.cases.findings import cell_text, many
+from calculator.cases.findings import cell_text
 from calculator.cases.outcomes import ParsedOutcomes, parse_outcomes
+from calculator.text import plural
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -31,7 +32,7 @@ def exclude_missing_ids(ledger: RecordLedger, codes: np.ndarray, column: str) ->
         codes < 0,
         "missing_value",
         column,
-        lambda _, count: f"{many(count, 'row')} without an id in {column!r}",
+        lambda _, count: f"{plural(count, 'row')} without an id in {column!r}",
     )
 
 
@@ -48,7 +49,7 @@ def exclude_bad_ids(ledger: RecordLedger, codes: np.ndarray, column: str) -> Non
             duplicated,
             "duplicate_id",
             column,
-            lambda _, count: f"{many(distinct, 'id')} repeated over {many(count, 'row')}",
+            lambda _, count: f"{plural(distinct, 'id')} repeated over {plural(count, 'row')}",
             "every copy left out, as the pairing is ambiguous",
         )
 
@@ -66,7 +67,7 @@ def exclude_bad_outcomes(
         missing,
         "missing_value",
         column,
-        lambda _, count: f"{many(count, 'row')} without a value in {column!r}",
+        lambda _, count: f"{plural(count, 'row')} without a value in {column!r}",
     )
     count = int(np.count_nonzero(parsed.unparseable))
     if not count:
@@ -81,7 +82,7 @@ def exclude_bad_outcomes(
         unreadable,
         "unparseable_outcome",
         column,
-        f"{many(count, 'value')}{every} in {column!r} not read as an outcome",
+        f"{plural(count, 'value')}{every} in {column!r} not read as an outcome",
         f"seen: {seen}; allowed: {allowed}",
     )
     return parsed
@@ -98,7 +99,7 @@ def exclude_missing_groups(ledger: RecordLedger, index: int, column: str) -> Non
         missing,
         "missing_value",
         column,
-        lambda _, count: f"{many(count, 'row')} without a group in {column!r}",
+        lambda _, count: f"{plural(count, 'row')} without a group in {column!r}",
     )
 
 

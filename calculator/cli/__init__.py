@@ -18,8 +18,9 @@ from pathlib import Path
 
 from calculator.cli import cases, compare, plan, table, teach
 from calculator.cli.arguments import EXIT_USAGE, Parser, UsageError
-from calculator.cli.output import flush, printable, silence_stdout
+from calculator.cli.output import flush, silence_stdout
 from calculator.errors import CalculatorError
+from calculator.text import printable
 
 __all__ = ["EXIT_BUG", "SUBCOMMANDS", "UsageError", "build_parser", "main"]
 

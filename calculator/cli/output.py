@@ -1,10 +1,10 @@
 """What the command line prints: strict JSON, and text lines that no input can forge.
 
-Ids, names, file and column names come from the user's files. Printed raw, an ANSI escape in an id
-could clear the terminal, and a carriage return, a newline or a bidirectional override could make
-a line of the report say something it does not. :func:`printable` writes every such character as
-a visible escape; :func:`print_lines` applies it to each line of a report. JSON needs no such care:
-its encoder escapes control characters itself.
+Ids, names, file and column names come from the user's files. Printed raw, an ANSI escape in an
+id could clear the terminal, and a carriage return, a newline or a bidirectional override could
+make a line of the report say something it does not. :func:`calculator.text.printable` writes
+every such character as a visible escape; :func:`print_lines` applies it to each line of a
+report. JSON needs no such care: its encoder escapes control characters itself.
 """
 
 from __future__ import annotations
@@ -14,47 +14,13 @@ import os
 import sys
 from collections.abc import Iterable
 
-__all__ = ["flush", "print_json", "print_lines", "printable", "silence_stdout", "write"]
+from calculator.text import printable
 
-_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def printable(text: str) -> str:
-    """`text` with every non-printable character written as a backslash escape.
-
-    Control characters (C0, DEL, C1: ANSI escapes, carriage return, newline, tab), format
-    characters (bidirectional overrides and isolates, zero-width characters), line and paragraph
-    separators, lone surrogates and spaces other than the ASCII space become ``\\n``, ``\\x1b``,
-    ``\\u202e`` and the like; everything else, non-ASCII letters included, is kept. A backslash
-    already in `text` is kept as it is.
-
-    Examples
-    --------
-    >>> printable("case 7")
-    'case 7'
-    >>> print(printable("ok\\x1b[2J\\rFAIL\\u202eevil\\ncase"))
-    ok\\x1b[2J\\rFAIL\\u202eevil\\ncase
-    >>> printable("Größe, 問題")
-    'Größe, 問題'
-    """
-    if text.isprintable():  # the usual case, checked at C speed
-        return text
-    return "".join(_escape(character) for character in text)
-
-
-def _escape(character: str) -> str:
-    if character.isprintable():
-        return character
-    if character in _ESCAPES:
-        return _ESCAPES[character]
-    code = ord(character)
-    if code <= 0xFF:
-        return f"\\x{code:02x}"
-    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+__all__ = ["flush", "print_json", "print_lines", "silence_stdout", "write"]
 
 
 def print_lines(lines: Iterable[str]) -> None:
-    """Print each of `lines` on its own line, made :func:`printable` first."""
+    """Print each of `lines` on its own line, made :func:`calculator.text.printable` first."""
     write("\n".join(printable(line) for line in lines))
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from calculator.analysis import MAX_NAME_LENGTH
 from calculator.cases import CaseFile, load_cases
 from calculator.logs.select import (
     MetricChoice,
@@ -25,6 +26,7 @@ from calculator.logs.select import (
     refuse_mixed,
 )
 from calculator.logs.table import LogError, LogTable
+from calculator.text import clip, printable
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -365,11 +367,10 @@ def _refuse_large_exclusions(paired: PairedLogs, rows: list[pd.DataFrame], limit
 
 
 def _names(a: str, b: str) -> tuple[str, str]:
-    from calculator.cases.names import neutral_text
 
     if a == b or not a or not b:
         return "A", "B"
-    return neutral_text(a)[:60], neutral_text(b)[:60]
+    return clip(printable(a), MAX_NAME_LENGTH), clip(printable(b), MAX_NAME_LENGTH)
 
 
 def _share_counts(rows: list[pd.DataFrame], threshold: float | None) -> tuple | None:

@@ -13,6 +13,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from calculator.analysis import MAX_NAME_LENGTH
 from calculator.logs.pairing import MAX_EXCLUDED_SHARE, align_tasks
 from calculator.logs.select import (
     MetricChoice,
@@ -22,6 +23,7 @@ from calculator.logs.select import (
     refuse_mixed,
 )
 from calculator.logs.table import LogError, LogTable
+from calculator.text import clip, printable
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -108,13 +110,11 @@ def _names(logs: list[LogTable]) -> list[str]:
     """The systems' names from the logs; else their files' names; else S1, S2..."""
     from pathlib import Path
 
-    from calculator.cases.names import neutral_text
-
     for names in (
         [log.system for log in logs],
         [Path(log.sources[0]).stem.split("__samples_")[0] for log in logs],
     ):
-        names = [neutral_text(name)[:60] for name in names]
+        names = [clip(printable(name), MAX_NAME_LENGTH) for name in names]
         if len(set(names)) == len(names):
             return names
     return [f"S{k + 1}" for k in range(len(logs))]

@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from calculator.text import printable
 from ui.params import share_markdown
-from ui.words import Wording, clean_name, escape_markdown, plain_text
+from ui.words import Wording, clean_name, escape_markdown
 
 SPECIALS = set("\\`*_{}[]()#+-.!|<>~$:=/&@")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
@@ -40,7 +41,7 @@ def unescaped_specials(markdown: str) -> list[str]:
 
 @given(st.text())
 def test_plain_text_leaves_nothing_hidden(text: str) -> None:
-    shown = plain_text(text)
+    shown = printable(text)
     assert shown.isprintable()
     if text.isprintable():
         assert shown == text
@@ -60,7 +61,7 @@ def test_a_word_reads_back_as_its_plain_text(word: str) -> None:
     markdown = escape_markdown(word)
     code = CODE_SPAN.fullmatch(markdown)
     read = code[2].strip() if code else re.sub(r"\\(.)", r"\1", markdown)
-    assert read == plain_text(word)
+    assert read == printable(word)
 
 
 @pytest.mark.parametrize(

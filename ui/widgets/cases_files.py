@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import streamlit as st
 
 from calculator.cases import CaseFile, PairedCases, load_cases, read_case_file
+from calculator.text import printable
 from ui.examples import example_sample_logs
-from ui.words import plain_text
 
 __all__ = [
     "UPLOAD_KEYS",
@@ -68,7 +68,7 @@ def remember_upload(slot: int) -> None:
         store.pop(slot, None)
     else:
         # The file name is shown (and names the source of a table): nothing hidden in it.
-        store[slot] = StoredFile.of(plain_text(upload.name), upload.getvalue())
+        store[slot] = StoredFile.of(printable(upload.name), upload.getvalue())
     st.session_state[_STORE_KEY] = store
 
 

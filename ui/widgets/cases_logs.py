@@ -16,8 +16,9 @@ from calculator.logs import LogAnalysis, analyze_logs, pair_logs, read_log_data
 from calculator.logs.scores import LogScores, analyze_log_scores
 from calculator.report.logs import input_lines, report_lines, task_test_words
 from calculator.report.words import text
+from calculator.text import printable
 from ui import logs_words as words
-from ui.words import escape_markdown, plain_text
+from ui.words import escape_markdown
 
 __all__ = ["logs_section", "score_task_frame", "task_frame"]
 
@@ -63,7 +64,7 @@ def task_frame(result: LogAnalysis) -> pd.DataFrame:
     rows = []
     for task in result.tasks:
         t = task.analysis.table
-        name = plain_text(task.task)  # a task name from a log: its hidden characters shown
+        name = printable(task.task)  # a task name from a log: its hidden characters shown
         test = task_test_words(task.test)
         rows.append((name, t.a, t.b, t.c, t.d, test, task.pvalue, task.holm_pvalue))
     return pd.DataFrame(rows, columns=list(words.TABLE_COLUMNS))
@@ -75,7 +76,7 @@ def score_task_frame(result: LogScores) -> pd.DataFrame:
     rows = []
     for task in result.tasks:
         c = task.comparison
-        name = plain_text(task.task)
+        name = printable(task.task)
         rows.append(
             (name, c.n, c.clusters, c.mean_a, c.mean_b, c.statistic, task.pvalue, task.holm_pvalue)
         )
@@ -129,13 +130,13 @@ def logs_section() -> None:
         # Names, tasks, metrics and filters come from the logs: st.text shows them as text, and
         # plain_text makes the characters that would not show as themselves (bidirectional
         # overrides, zero-width, escape sequences) visible, as on every other surface.
-        st.text("\n".join(plain_text(line) for line in report_lines(result)))
+        st.text("\n".join(printable(line) for line in report_lines(result)))
         st.dataframe(task_frame(result), hide_index=True, key="logs_tasks")
 
 
 def _show_scores(result: LogScores) -> None:
     """What was compared, a row per task, and the pooled comparison's report, as text."""
-    st.text("\n".join(plain_text(line) for line in input_lines(result.paired)))
+    st.text("\n".join(printable(line) for line in input_lines(result.paired)))
     st.dataframe(score_task_frame(result), hide_index=True, key="logs_score_tasks")
     st.caption(words.SCORES_POOLED)
-    st.text(plain_text(text(result.pooled)))
+    st.text(printable(text(result.pooled)))

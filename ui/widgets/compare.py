@@ -20,13 +20,14 @@ from calculator.cases.multi import load_systems
 from calculator.cases.systems_result import SystemCases
 from calculator.compare import ADJUSTMENTS, SystemComparison, compare_systems
 from calculator.report.compare import describe_agreement, describe_cochran, describe_pairs
+from calculator.text import printable
 from ui import cases_tables as tables
 from ui import compare_charts as charts
 from ui import compare_words as words
 from ui.cases_words import FILE_TYPES, issue_title
 from ui.widgets import cases_files as files
 from ui.widgets.state import open_table_in_calculator
-from ui.words import escape_markdown, plain_text
+from ui.words import escape_markdown
 
 __all__ = ["compare_sections", "example_data", "several_systems"]
 
@@ -84,7 +85,7 @@ def _remember_uploads() -> None:
     uploads = st.session_state.get("compare_upload") or []
     # A file name names its system on every surface: no hidden character in it (plain_text).
     st.session_state[_STORE_KEY] = [
-        files.StoredFile.of(plain_text(u.name), u.getvalue()) for u in uploads
+        files.StoredFile.of(printable(u.name), u.getvalue()) for u in uploads
     ]
 
 
@@ -226,7 +227,7 @@ def _load_cached(
     names (file names, column names, a long file's labels) are made plain (:func:`plain_text`)
     for every surface, charts included, unless that would make two of them equal."""
     cases = load_systems(list(_files) if len(_files) > 1 else _files[0], **dict(options))
-    shown = tuple(plain_text(name) for name in cases.names)
+    shown = tuple(printable(name) for name in cases.names)
     return cases if len(set(shown)) < len(shown) else dataclasses.replace(cases, names=shown)
 
 
@@ -295,7 +296,7 @@ def _pair_buttons(result: SystemComparison, source: str) -> None:
     st.markdown("**Open a pair in the two-system calculator**")
     pairs = result.pairs
     if len(pairs) > _MAX_PAIR_BUTTONS:
-        labels = [plain_text(words.pair_label(p.a, p.b)) for p in pairs]
+        labels = [printable(words.pair_label(p.a, p.b)) for p in pairs]
         chosen = st.selectbox(
             "Pair", range(len(pairs)), format_func=labels.__getitem__, key="compare_open_pair"
         )
@@ -319,7 +320,7 @@ def _pair_buttons(result: SystemComparison, source: str) -> None:
 def _separating_cases(result: SystemComparison, cases: SystemCases) -> None:
     """The cases that separate a chosen pair: only one system passes them."""
     st.markdown("**Cases that separate two systems**")
-    labels = [plain_text(words.pair_label(p.a, p.b)) for p in result.pairs]
+    labels = [printable(words.pair_label(p.a, p.b)) for p in result.pairs]
     chosen = st.selectbox(
         "Pair", range(len(labels)), format_func=labels.__getitem__, key="compare_cases_pair"
     )

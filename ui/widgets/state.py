@@ -11,8 +11,8 @@ from __future__ import annotations
 import streamlit as st
 
 from calculator.analysis import MAX_NAME_LENGTH
-from calculator.cases.findings import clip
 from calculator.table import check_count
+from calculator.text import clip
 from ui.examples import WorkedExample
 from ui.params import COUNT_MAX, DEFAULTS, check_query
 from ui.words import clean_name, example_note, from_data_note
