@@ -39,6 +39,7 @@ __all__ = [
     "TaskCases",
     "align_tasks",
     "pair_logs",
+    "refuse_different_documents",
     "share_numerators",
 ]
 
@@ -153,7 +154,7 @@ def pair_logs(
             f"{len(without)} task(s) do not log {choice.metric!r} and are left out: "
             f"{', '.join(without[:5])}" + (" ..." if len(without) > 5 else "")
         )
-    _refuse_different_documents(rows[0], rows[1])
+    refuse_different_documents(rows[0], rows[1])
     names = _names(a.system, b.system)
     tasks_a, tasks_b = set(rows[0]["task"]), set(rows[1]["task"])
     tasks = []
@@ -207,8 +208,9 @@ def align_tasks(frames: list[pd.DataFrame], logs: Sequence[LogTable]) -> list[pd
     return [f.assign(task=label) for f in frames]
 
 
-def _refuse_different_documents(a: pd.DataFrame, b: pd.DataFrame) -> None:
-    """lm-eval's ``doc_hash`` must agree for a (task, doc_id) both logs hold."""
+def refuse_different_documents(a: pd.DataFrame, b: pd.DataFrame, between: str = "the logs") -> None:
+    """lm-eval's ``doc_hash`` must agree for a (task, doc_id) both logs hold; `between` names
+    the two logs in the refusal."""
     if a["hash"].isna().all() or b["hash"].isna().all():
         return
     keys = ["task", "case"]
@@ -220,7 +222,7 @@ def _refuse_different_documents(a: pd.DataFrame, b: pd.DataFrame) -> None:
     if len(differ):
         first = differ.iloc[0]
         raise LogError(
-            f"{len(differ):,} of {len(both):,} documents differ between the logs under the same "
+            f"{len(differ):,} of {len(both):,} documents differ between {between} under the same "
             f"task and doc_id (lm-eval's doc_hash; the first: task {first['task']!r}, doc_id "
             f"{first['case']}): these are different questions (another task, dataset version or "
             "order), not paired cases; compare logs of the same task and data."
@@ -363,7 +365,9 @@ def _refuse_large_exclusions(paired: PairedLogs, rows: list[pd.DataFrame], limit
             f"{reason.replace('_', ' ')} {count:,}" for reason, count in reasons.items() if count
         )
         if unpaired:
-            detail = f"{len(unpaired)} task(s) only in {name}'s log; " + detail
+            detail = "; ".join(
+                part for part in (f"{len(unpaired)} task(s) only in {name}'s log", detail) if part
+            )
         raise LogError(
             f"{left_out:,} of {name}'s {total:,} rows ({left_out / total:.1%}) would be left out "
             f"({detail or 'unpaired'}), over the limit of {limit:.0%}: the two runs were not made "

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from calculator.logs.analysis import LogAnalysis, TaskAnalysis
     from calculator.logs.pairing import PairedLogs
 
-__all__ = ["input_lines", "report_lines"]
+__all__ = ["filter_lines", "input_lines", "report_lines"]
 
 _LISTED_TASKS = 60  # task lines printed in the text report before "... more"
 _FEW_CLUSTERS = 10  # below this many tasks, the task-clustered test's reference is rough
@@ -48,8 +48,7 @@ def input_lines(paired: PairedLogs) -> list[str]:
     ]
     if paired.threshold is not None:
         lines.append(f"          pass when the value is at least {paired.threshold:g}")
-    if paired.filter is not None:
-        lines.append(f"filter    {paired.filter}")
+    lines += filter_lines(paired.task_filters, paired.filter)
     for side, tasks in zip(paired.names, paired.unpaired_tasks, strict=True):
         if tasks:
             lines.append(
@@ -59,6 +58,32 @@ def input_lines(paired: PairedLogs) -> list[str]:
     lines += [f"  ! {note}" for note in paired.notes]
     lines.append(_analysed_line(paired))
     lines.append("")
+    return lines
+
+
+def filter_lines(task_filters: dict[str, str], asked: str | None) -> list[str]:
+    """The lm-eval filter each task was analysed under: one line when every task used one
+    filter; else the filters with their tasks, and a warning when a task does not log the
+    filter asked for (it is analysed under its only filter, so the pool mixes filters)."""
+    used: dict[str, list[str]] = {}
+    for task, name in sorted(task_filters.items()):
+        used.setdefault(name, []).append(task)
+    if len(used) <= 1:
+        only = next(iter(used), asked)
+        return [] if only is None else [f"filter    {only}"]
+    listed = "; ".join(
+        f"{name} ({', '.join(tasks[:3])}{', ...' if len(tasks) > 3 else ''})"
+        for name, tasks in used.items()
+    )
+    lines = [f"filter    by task: {listed}"]
+    off = sorted(task for task, name in task_filters.items() if asked is not None and name != asked)
+    if off:
+        lines.append(
+            f"  ! the filter asked for, {asked!r}, is not logged for {plural(len(off), 'task')} "
+            f"({', '.join(off[:5])}{' ...' if len(off) > 5 else ''}), analysed "
+            f"{'under its' if len(off) == 1 else 'each under its'} only filter: the pooled "
+            f"result is not of {asked!r} alone"
+        )
     return lines
 
 
