@@ -41,9 +41,10 @@ import re
 import struct
 import zipfile
 import zlib
+from collections.abc import Callable
 
 from calculator.logs.jsontext import parse_json
-from calculator.logs.table import LogError, LogTable, long_frame, repeat_number
+from calculator.logs.table import LogError, LogTable, as_float, long_frame, repeat_number
 
 __all__ = ["GRADES", "grade_value", "is_inspect_json", "is_inspect_zip", "read_inspect"]
 
@@ -60,8 +61,9 @@ MAX_ARCHIVE = 1024 * 1024 * 1024  # nor an archive whose members decompress to m
 MAX_MEMBERS = 100_000  # nor one with more members (zipfile lists them all before reading)
 
 
-def grade_value(value: object) -> float:
-    """A score value as Inspect's ``value_to_float`` reads it; NaN where it cannot.
+def grade_value(value: object, where: Callable[[], str] = lambda: "a score value") -> float:
+    """A score value as Inspect's ``value_to_float`` reads it; NaN where it cannot. An integer
+    too large for a float is refused, naming ``where()`` (built only then).
 
     Examples
     --------
@@ -69,7 +71,10 @@ def grade_value(value: object) -> float:
     [1.0, 0.0, 0.5, 0.0, 1.0, 1.0, 0.25, 0.5]
     """
     if isinstance(value, bool | int | float):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            return as_float(value, where())
     if isinstance(value, str):
         if value in GRADES:
             return GRADES[value]
@@ -124,13 +129,14 @@ def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTab
     metrics: dict[str, None] = dict.fromkeys(scorer_order)
     unscored = 0
     for sample in samples:
-        values = _sample_values(sample)
+        values = _sample_values(sample, name)
         if not values:
             unscored += 1
         for metric, value in values.items():
             metrics.setdefault(metric, None)
             rows["case"].append(str(sample.get("id")))
-            rows["repeat"].append(repeat_number(sample.get("epoch"), 1, f"{name}: sample"))
+            where = f"{name}: sample {str(sample.get('id'))[:40]!r}, field 'epoch'"
+            rows["repeat"].append(repeat_number(sample.get("epoch"), 1, where))
             rows["metric"].append(metric)
             rows["value"].append(value)
     if not samples:
@@ -183,8 +189,9 @@ def _kind(value: object) -> str:
     return "a number" if isinstance(value, int | float) else "null" if value is None else "other"
 
 
-def _sample_values(sample: dict) -> dict[str, float]:
-    """Each scorer's value in a sample (a dict value gives one metric per key)."""
+def _sample_values(sample: dict, name: str) -> dict[str, float]:
+    """Each scorer's value in a sample (a dict value gives one metric per key); `name` is the
+    log's, for a refusal."""
     scores = sample.get("scores")
     if not isinstance(scores, dict):
         score = sample.get("score")  # the first JSON log versions: a single score
@@ -194,10 +201,21 @@ def _sample_values(sample: dict) -> dict[str, float]:
         value = score.get("value") if isinstance(score, dict) else None
         if isinstance(value, dict):
             for key, item in value.items():
-                values[f"{scorer}/{key}"] = grade_value(item)
+                values[f"{scorer}/{key}"] = grade_value(
+                    item, lambda s=scorer, k=key: _where(name, sample, s, k)
+                )
         else:
-            values[str(scorer)] = grade_value(value)
+            values[str(scorer)] = grade_value(value, lambda s=scorer: _where(name, sample, s))
     return values
+
+
+def _where(name: str, sample: dict, scorer: object, key: object = None) -> str:
+    """A sample's score in a refusal: the log, the sample id and epoch, the scorer's field."""
+    field = f"scores.{scorer}.value" + ("" if key is None else f".{key}")
+    return (
+        f"{name}: sample {str(sample.get('id'))[:40]!r}, epoch {str(sample.get('epoch'))[:20]}, "
+        f"field {field[:80]!r}"
+    )
 
 
 def _scorers(document: dict) -> list[str]:

@@ -45,6 +45,9 @@ __all__ = [
 
 #: Largest share of either system's rows left out before the pairing is refused.
 MAX_EXCLUDED_SHARE = 0.05
+#: Largest lattice of pass shares (the least common multiple of the repeat counts): 2^53, so
+#: that every numerator and their sum stay exact in 64-bit integers and in floats.
+MAX_LATTICE = 2**53
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -274,7 +277,7 @@ def _pair_task(
             threshold=threshold,
             names=names,
         )
-    shares = _share_differences(rows, threshold) if repeats and not scores else None
+    shares = _share_differences(rows, threshold, task) if repeats and not scores else None
     return TaskCases(
         task=task,
         cases=cases,
@@ -299,7 +302,7 @@ def _case_file(rows: pd.DataFrame, name: str, task: str, repeats: bool) -> CaseF
 
 
 def _share_differences(
-    rows: list[pd.DataFrame], threshold: float | None
+    rows: list[pd.DataFrame], threshold: float | None, task: str = ""
 ) -> tuple[np.ndarray, float] | None:
     """Each question's pass share of A minus B's (every repeat of each), on a lattice."""
     per_question = []
@@ -323,23 +326,46 @@ def _share_differences(
         both["usable_a"].to_numpy(),
         both["passed_b"].to_numpy(),
         both["usable_b"].to_numpy(),
+        where=f"task {task!r}: " if task else "",
     )
 
 
 def share_numerators(
-    passes_a: np.ndarray, repeats_a: np.ndarray, passes_b: np.ndarray, repeats_b: np.ndarray
+    passes_a: np.ndarray,
+    repeats_a: np.ndarray,
+    passes_b: np.ndarray,
+    repeats_b: np.ndarray,
+    *,
+    where: str = "",
 ) -> tuple[np.ndarray, float]:
     """Per-question differences of pass shares as integers on a common lattice, with its step.
 
     The share difference passes_a/k_a - passes_b/k_b is (passes_a L/k_a - passes_b L/k_b) / L
     with L the least common multiple of every repeat count.
+
+    Raises
+    ------
+    LogError
+        When L is over :data:`MAX_LATTICE`, or times the questions over 2^62 (the numerators or
+        their sum would not fit 64-bit integers); `where` (the task) begins the message.
     """
     import math
 
     counts = np.unique(np.concatenate([repeats_a, repeats_b])).astype(np.int64)
+    # Each numerator is at most L in absolute value: their sum over the questions stays exact
+    # in 64-bit integers when L times the questions is at most 2^62.
+    limit = min(MAX_LATTICE, 2**62 // max(len(passes_a), 1))
     lcm = 1
     for k in counts.tolist():
         lcm = lcm * k // math.gcd(lcm, k)
+        if lcm > limit:
+            raise LogError(
+                f"{where}the questions' numbers of scored repeats ({counts.min():,} to "
+                f"{counts.max():,}, {counts.size:,} different counts) have a least common "
+                f"multiple over {limit:,}: their pass shares lie on a lattice too fine for "
+                "the exact sign-flip test; give logs whose questions have the same number of "
+                "scored repeats (rerun the samples that errored)."
+            )
     a = passes_a.astype(np.int64) * (lcm // repeats_a.astype(np.int64))
     b = passes_b.astype(np.int64) * (lcm // repeats_b.astype(np.int64))
     return a - b, 1.0 / lcm
