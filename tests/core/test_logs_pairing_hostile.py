@@ -149,3 +149,29 @@ def test_a_filter_asked_for_that_a_task_lacks_is_named_not_claimed(
     assert payload["filter"] is None and payload["filters_by_task"] == paired.task_filters
     assert main(["cases", str(a), str(b), "--filter", "flexible-extract"]) == 0
     assert "filter    flexible-extract\n" in capsys.readouterr().out
+
+
+# --- P1: the folder walk follows no symbolic link -------------------------------------------
+
+
+def test_a_link_to_a_file_outside_the_folder_is_not_read(tmp_path: Path) -> None:
+    # Before: Path.is_file() follows links, so A's only entry, a link to a samples file outside
+    # A, was read as A's log with no note (docs/RELIABILITY.md: "symbolic links not followed").
+    source = next((GENERATED / "dummy-seed1").glob("samples_toy_add_*"))
+    (tmp_path / "outside").mkdir()
+    outside = tmp_path / "outside" / source.name
+    shutil.copy(source, outside)
+    (tmp_path / "A").mkdir()
+    (tmp_path / "A" / source.name).symlink_to(outside)
+    (tmp_path / "A" / "linkdir").symlink_to(tmp_path / "outside", target_is_directory=True)
+    with pytest.raises(LogError, match=r"2 symbolic links under the folder not followed"):
+        read_log(tmp_path / "A")
+
+
+def test_a_folder_with_logs_and_a_link_reads_the_logs_and_notes_the_link(tmp_path: Path) -> None:
+    folder = copied(tmp_path, 1, "a", drop="toy_mul")
+    source = next((GENERATED / "dummy-seed1").glob("samples_toy_mul_*"))
+    (folder / source.name).symlink_to(source)
+    table = read_log(folder)
+    assert table.tasks == ("toy_add", "toy_gen")
+    assert "a: 1 symbolic link under the folder not followed" in " ".join(table.notes)
