@@ -53,6 +53,7 @@ GRADES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 _ZSTD = 93  # zip compression method of Zstandard
 _LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")
 _SAMPLE = re.compile(r"^samples/.+\.json$")
+_DIGEST = "\0input_digest"  # the key of a kept sample's input digest (no log's own key)
 # Bounds on what an .eval archive may decompress to, so that a small file cannot take the
 # machine (a zip bomb): JSON parsed into Python objects takes several times its text, so one
 # member of 100 MB already needs about 1 GB while it is read.
@@ -125,13 +126,14 @@ def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTab
     else:
         spec, samples, scorer_order = _read_zip(name, data)
     _refuse_ids_alike_as_text(name, samples)
-    rows: dict[str, list] = {key: [] for key in ("case", "repeat", "metric", "value")}
+    rows: dict[str, list] = {key: [] for key in ("case", "repeat", "metric", "value", "hash")}
     metrics: dict[str, None] = dict.fromkeys(scorer_order)
     unscored = 0
     for sample in samples:
         values = _sample_values(sample, name)
         if not values:
             unscored += 1
+        digest = sample[_DIGEST] if _DIGEST in sample else input_digest(sample.get("input"))
         for metric, value in values.items():
             metrics.setdefault(metric, None)
             rows["case"].append(str(sample.get("id")))
@@ -139,6 +141,7 @@ def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTab
             rows["repeat"].append(repeat_number(sample.get("epoch"), 1, where))
             rows["metric"].append(metric)
             rows["value"].append(value)
+            rows["hash"].append(digest)
     if not samples:
         raise LogError(
             f"{name}: this Inspect log holds no samples (a run stopped before any finished, or "
@@ -318,8 +321,51 @@ def slim_json_log(document: dict) -> dict:
 
 
 def _scores_only(sample: dict) -> dict:
-    """What the reader uses of a sample (its messages and events can be megabytes)."""
-    return {key: sample.get(key) for key in ("id", "epoch", "scores", "score")}
+    """What the reader uses of a sample (its messages and events can be megabytes): its id,
+    epoch and scores, and the digest of its input."""
+    kept = {key: sample.get(key) for key in ("id", "epoch", "scores", "score")}
+    kept[_DIGEST] = input_digest(sample.get("input"))
+    return kept
+
+
+def input_digest(value: object) -> str | None:
+    """A digest of a sample's input (its messages' roles and text; a text input is the user's
+    message), to tell two questions logged under the same id apart as lm-eval's ``doc_hash``
+    does; None without an input.
+
+    Only the text is digested: a message's other fields (its ``id``, generated anew by each
+    run, its metadata) say nothing of the question. The target is left out too: a task that
+    shuffles the choices of each question in each run (GPQA's) logs another letter as the
+    target of the same question.
+
+    Examples
+    --------
+    >>> input_digest("2 + 2 =") == input_digest([{"role": "user", "content": "2 + 2 =", "id": "x"}])
+    True
+    >>> input_digest([{"role": "user", "content": "q"}]) == input_digest(
+    ...     [{"role": "user", "content": [{"type": "text", "text": "q"}], "id": "y"}]
+    ... )
+    True
+    >>> input_digest("2 + 2 =") == input_digest("2 + 3 ="), input_digest(None)
+    (False, None)
+    """
+    if isinstance(value, str):
+        value = [{"role": "user", "content": value}]
+    if not isinstance(value, list):
+        return None
+    parts = []
+    for message in value:
+        content = message.get("content") if isinstance(message, dict) else message
+        if isinstance(content, list):
+            content = "\0".join(
+                str(part.get("text", part.get("image", part)))
+                if isinstance(part, dict)
+                else str(part)
+                for part in content
+            )
+        role = message.get("role") if isinstance(message, dict) else None
+        parts.append(f"{role}\0{content}")
+    return hashlib.sha256("\1".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, data: bytes, name: str) -> bytes:

@@ -157,7 +157,7 @@ def pair_logs(
             f"{len(without)} task(s) do not log {choice.metric!r} and are left out: "
             f"{', '.join(without[:5])}" + (" ..." if len(without) > 5 else "")
         )
-    refuse_different_documents(rows[0], rows[1])
+    refuse_different_documents(rows[0], rows[1], log_format=a.format)
     names = _names(a.system, b.system)
     tasks_a, tasks_b = set(rows[0]["task"]), set(rows[1]["task"])
     tasks = []
@@ -211,9 +211,18 @@ def align_tasks(frames: list[pd.DataFrame], logs: Sequence[LogTable]) -> list[pd
     return [f.assign(task=label) for f in frames]
 
 
-def refuse_different_documents(a: pd.DataFrame, b: pd.DataFrame, between: str = "the logs") -> None:
-    """lm-eval's ``doc_hash`` must agree for a (task, doc_id) both logs hold; `between` names
-    the two logs in the refusal."""
+#: What a log's "hash" column digests, by format: (the cases, their id, the digest).
+_HASHED = {
+    "lm-eval": ("documents", "doc_id", "lm-eval's doc_hash"),
+    "inspect": ("samples", "id", "a digest of each sample's input"),
+}
+
+
+def refuse_different_documents(
+    a: pd.DataFrame, b: pd.DataFrame, between: str = "the logs", log_format: str = "lm-eval"
+) -> None:
+    """The content hash (lm-eval's ``doc_hash``, the digest of an Inspect sample's input) must
+    agree for a (task, case) both logs hold; `between` names the two logs in the refusal."""
     if a["hash"].isna().all() or b["hash"].isna().all():
         return
     keys = ["task", "case"]
@@ -224,9 +233,10 @@ def refuse_different_documents(a: pd.DataFrame, b: pd.DataFrame, between: str = 
     differ = both[both["hash_a"] != both["hash_b"]]
     if len(differ):
         first = differ.iloc[0]
+        cases, case_id, digest = _HASHED.get(log_format, _HASHED["lm-eval"])
         raise LogError(
-            f"{len(differ):,} of {len(both):,} documents differ between {between} under the same "
-            f"task and doc_id (lm-eval's doc_hash; the first: task {first['task']!r}, doc_id "
+            f"{len(differ):,} of {len(both):,} {cases} differ between {between} under the same "
+            f"task and {case_id} ({digest}; the first: task {first['task']!r}, {case_id} "
             f"{first['case']}): these are different questions (another task, dataset version or "
             "order), not paired cases; compare logs of the same task and data."
         )

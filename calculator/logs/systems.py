@@ -75,8 +75,10 @@ def load_log_systems(
         kept, base_kept, chosen = choose_filter(
             dataclasses.replace(log, frame=rows), base, filter, (log.filters, logs[0].filters)
         )
-        # lm-eval's doc_hash of every log against the first's, as for two systems.
-        refuse_different_documents(kept, base_kept, f"{names[0]}'s and {name}'s logs")
+        # The content hash of every log against the first's, as for two systems.
+        refuse_different_documents(
+            kept, base_kept, f"{names[0]}'s and {name}'s logs", log_format=log.format
+        )
         refuse_duplicates(kept, choice.metric, allow_exclusions)
         frames.append(kept)
         used.update(chosen)

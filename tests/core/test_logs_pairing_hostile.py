@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from calculator.cli import main
-from calculator.logs import LogError, pair_logs, read_log
+from calculator.logs import LogError, pair_logs, read_log, read_log_data
 from calculator.logs.systems import load_log_systems
 
 GENERATED = Path(__file__).resolve().parents[1] / "data" / "evallogs" / "generated" / "lm-eval"
@@ -175,3 +175,54 @@ def test_a_folder_with_logs_and_a_link_reads_the_logs_and_notes_the_link(tmp_pat
     table = read_log(folder)
     assert table.tasks == ("toy_add", "toy_gen")
     assert "a: 1 symbolic link under the folder not followed" in " ".join(table.notes)
+
+
+# --- S3: Inspect samples under one id are the same question only if their inputs agree --------
+
+
+def inspect_log(model: str, subject: str, *, messages: bool = False) -> tuple[str, bytes]:
+    """An Inspect JSON log of task mmlu whose 40 samples (ids 1..40, as Inspect numbers a
+    dataset without ids) ask about `subject`; with `messages`, each input is a user message
+    with a message id of this run's own."""
+    samples = []
+    for i in range(1, 41):
+        text = f"[{subject}] question {i}?"
+        question = [{"id": f"{model}-{i}", "role": "user", "content": text}] if messages else text
+        value = "CI"[(i * (3 if model.endswith("a") else 5)) % 7 % 2]
+        samples.append({"id": i, "epoch": 1, "input": question, "scores": {"m": {"value": value}}})
+    spec = {"task": "mmlu", "task_args": {"subjects": subject}, "model": model}
+    return f"{model[-1]}.json", json.dumps({"eval": spec, "samples": samples}).encode()
+
+
+def test_inspect_logs_of_other_questions_under_the_same_ids_are_refused() -> None:
+    # Before: paired as 40 cases (task mmlu, p reported) with no note: the review's S3.
+    a = read_log_data([inspect_log("m/a", "anatomy")])
+    b = read_log_data([inspect_log("m/b", "astronomy")])
+    with pytest.raises(
+        LogError, match=r"^40 of 40 samples differ .* same task and id \(a digest of each"
+    ):
+        pair_logs(a, b)
+    c = read_log_data([inspect_log("m/c", "anatomy")])
+    with pytest.raises(LogError, match=r"samples differ between m/a's and m/b's logs"):
+        load_log_systems([a, c, b])
+
+
+def test_inspect_logs_of_the_same_questions_pair_whatever_the_message_ids() -> None:
+    a = read_log_data([inspect_log("m/a", "anatomy", messages=True)])
+    b = read_log_data([inspect_log("m/b", "anatomy")])  # text input: the user's message
+    paired = pair_logs(a, b)
+    assert paired.tasks[0].cases.n == 40
+
+
+def test_an_eval_archive_is_checked_by_its_samples_inputs_too() -> None:
+    from tests.core.test_logs_hostile import members, zstd_eval
+
+    def archive(model: str, subject: str) -> tuple[str, bytes]:
+        samples = json.loads(inspect_log(model, subject)[1])["samples"]
+        header = {"eval": {"task": "mmlu", "model": model}}
+        return f"{model[-1]}.eval", zstd_eval(members(samples, header))
+
+    a = read_log_data([archive("m/a", "anatomy")])
+    with pytest.raises(LogError, match=r"^40 of 40 samples differ"):
+        pair_logs(a, read_log_data([archive("m/b", "astronomy")]))
+    assert pair_logs(a, read_log_data([archive("m/b", "anatomy")])).tasks[0].cases.n == 40
