@@ -305,7 +305,8 @@ def compare_logs(args: argparse.Namespace) -> int:
             {"format": logs[0].format, "metric": choice.metric, "metric_reason": choice.reason}
         )
         used = sorted(set(task_filters.values()))
-        payload["input"]["filter"] = used[0] if len(used) == 1 else None
+        # As for two logs: the filter asked for, else the one every task used.
+        payload["input"]["filter"] = args.filter or (used[0] if len(used) == 1 else None)
         payload["input"]["filters_by_task"] = task_filters
         payload["input"]["notes"] = notes
         print_json(payload)
