@@ -16,6 +16,7 @@ __all__ = [
     "FILTER_LABEL",
     "INTRO",
     "LOG_TYPES",
+    "CHOOSE_METRIC",
     "METRIC_HELP",
     "METRIC_LABEL",
     "PROMPT",
@@ -42,6 +43,8 @@ METRIC_HELP = (
     "The lm-eval metric key, the Inspect scorer or the HELM stat; chosen when empty "
     "(--metric on the command line)."
 )
+#: How another metric is chosen here, where the report says "also logged: ...".
+CHOOSE_METRIC = "type another in the Metric box"
 FILTER_LABEL = "lm-eval filter (optional)"
 FILTER_HELP = (
     "Needed when a task is logged under several filters, such as strict-match (--filter on the "

@@ -166,7 +166,7 @@ def choose_metric(
         kind = _kind(a, b, wanted)
         return MetricChoice(
             metric=wanted,
-            reason="named with --metric",
+            reason="the one asked for",
             others=tuple(m for m in order if m != wanted and not is_bookkeeping(m)),
             graded=kind == "graded",
         )

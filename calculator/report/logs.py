@@ -20,18 +20,27 @@ _LISTED_TASKS = 60  # task lines printed in the text report before "... more"
 _FEW_CLUSTERS = 10  # below this many tasks, the task-clustered test's reference is rough
 
 
-def report_lines(result: LogAnalysis, *, alpha: float = 0.05) -> list[str]:
+#: How another metric is chosen, on the command line (the page says where its box is).
+CHOOSE_METRIC = "choose with --metric"
+
+
+def report_lines(
+    result: LogAnalysis, *, alpha: float = 0.05, choose_metric: str = CHOOSE_METRIC
+) -> list[str]:
     """The comparison of two logs in plain lines: what was compared (format, metric and why,
     filter, notes), a line per task, the pooled table, the task-clustered test and the pooled
     analysis (or, with repeats, why the per-case tests are not reported)."""
     paired = result.paired
     name_a, name_b = paired.names
-    return input_lines(paired) + _report_tail(result, name_a, name_b, alpha)
+    return input_lines(paired, choose_metric=choose_metric) + _report_tail(
+        result, name_a, name_b, alpha
+    )
 
 
-def input_lines(paired: PairedLogs) -> list[str]:
-    """What was compared: the logs, the metric and why (with the others), the threshold, the
-    filter, the tasks only one log holds, the readers' notes, and which analysis was done."""
+def input_lines(paired: PairedLogs, *, choose_metric: str = CHOOSE_METRIC) -> list[str]:
+    """What was compared: the logs, the metric and why (with the others, and `choose_metric`:
+    how to choose another), the threshold, the filter, the tasks only one log holds, the
+    readers' notes, and which analysis was done."""
     name_a, name_b = paired.names
     choice = paired.metric
     lines = [
@@ -41,7 +50,7 @@ def input_lines(paired: PairedLogs) -> list[str]:
         + (" ..." if len(paired.sources[1]) > 3 else ""),
         f"metric    {choice.metric} ({choice.reason})"
         + (
-            f"; also logged: {', '.join(choice.others[:8])}; choose with --metric"
+            f"; also logged: {', '.join(choice.others[:8])}; {choose_metric}"
             if choice.others
             else ""
         ),

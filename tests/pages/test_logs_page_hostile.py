@@ -63,3 +63,27 @@ def test_a_huge_integer_in_a_log_is_an_error_naming_the_line_not_a_traceback():
     assert not at.exception, at.exception
     (error,) = at.error
     assert "line 8, field 'acc'\\: an integer of 400 digits" in error.value  # escaped Markdown
+
+
+def test_the_page_points_to_its_metric_box_not_a_command_line_flag():
+    # Hostile review 4 (U4): the report's "also logged: ...; choose with --metric" and the reason
+    # "named with --metric" were shown on the page, beside its own Metric box.
+    from pathlib import Path
+
+    dummy = Path(__file__).resolve().parents[1] / "data" / "evallogs" / "generated" / "lm-eval"
+
+    def files(seed: int) -> list[tuple[str, bytes, str]]:
+        folder = dummy / f"dummy-seed{seed}"
+        return [(p.name, p.read_bytes(), "text/plain") for p in sorted(folder.glob("samples_*"))]
+
+    at = open_page(PAGE)
+    at.checkbox(key="logs_show").check().run()
+    at.file_uploader(key="logs_a").set_value(files(1)).run()
+    at.file_uploader(key="logs_b").set_value(files(2)).run()
+    assert not at.exception, at.exception
+    report = "\n".join(t.value for t in at.text)
+    assert "also logged: acc_norm, exact_match; type another in the Metric box" in report
+    at.text_input(key="logs_metric").set_value("acc_norm").run()
+    report = "\n".join(t.value for t in at.text)
+    assert "metric    acc_norm (the one asked for)" in report
+    assert "--metric" not in report
