@@ -20,6 +20,7 @@ import hashlib
 import json
 import math
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -44,6 +45,7 @@ _RECORD_KEYS = frozenset(
         "target_hash",
     }
 )
+_LARGEST = int(sys.float_info.max)  # the largest integer a float holds (about 1.8e308)
 _FILE_NAME = re.compile(r"samples_(?P<task>.+?)_(?P<time>\d{4}-\d{2}-\d{2}T[0-9:.\-]+)\.jsonl?$")
 
 
@@ -210,9 +212,8 @@ def checked_record(record: object, where: str) -> object:
         value = record.get(key)
         if value is not None and not isinstance(value, str):
             _refuse_field(where, key, value, "text (or null)")
-    for key in _metric_keys(record):
-        value = record.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
+    for key, value in record.items():  # an integer a float cannot hold: refused by name
+        if type(value) is int and not -_LARGEST <= value <= _LARGEST and key not in _RECORD_KEYS:
             as_float(value, f"{where}, field {key!r}")
     return record
 
