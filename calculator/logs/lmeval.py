@@ -193,9 +193,9 @@ def checked_record(record: object, where: str) -> object:
     """`record` when it is no sample record, or one whose fields have the JSON types lm-eval
     writes; else refused, naming `where` (the file and line), the field and what it may be.
 
-    ``doc_id`` is an integer (or text), ``metrics`` a list of metric names, ``filter`` and the
-    hashes text (or null), and each metric's value a number that a float holds, or anything
-    that is no number (a list, text: counted as no value).
+    ``doc_id`` is an integer (or text), ``metrics`` a list of metric names, ``filter`` and
+    ``doc_hash`` text (or null), and each metric's value a number that a float holds, or
+    anything that is no number (a list, text: counted as no value).
     """
     if not is_lm_eval_record(record):
         return record
@@ -208,7 +208,7 @@ def checked_record(record: object, where: str) -> object:
         isinstance(names, list) and all(isinstance(name, str) for name in names)
     ):
         _refuse_field(where, "metrics", names, "a list of the metric names (text)")
-    for key in ("filter", "doc_hash", "prompt_hash", "target_hash"):
+    for key in ("filter", "doc_hash"):  # the other hashes are never read
         value = record.get(key)
         if value is not None and not isinstance(value, str):
             _refuse_field(where, key, value, "text (or null)")
