@@ -133,7 +133,11 @@ def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTab
         values = _sample_values(sample, name)
         if not values:
             unscored += 1
-        digest = sample[_DIGEST] if _DIGEST in sample else input_digest(sample.get("input"))
+        digest = (
+            sample[_DIGEST]
+            if _DIGEST in sample
+            else input_digest(sample.get("input"), sample.get("attachments"))
+        )
         for metric, value in values.items():
             metrics.setdefault(metric, None)
             rows["case"].append(str(sample.get("id")))
@@ -324,14 +328,15 @@ def _scores_only(sample: dict) -> dict:
     """What the reader uses of a sample (its messages and events can be megabytes): its id,
     epoch and scores, and the digest of its input."""
     kept = {key: sample.get(key) for key in ("id", "epoch", "scores", "score")}
-    kept[_DIGEST] = input_digest(sample.get("input"))
+    kept[_DIGEST] = input_digest(sample.get("input"), sample.get("attachments"))
     return kept
 
 
-def input_digest(value: object) -> str | None:
+def input_digest(value: object, attachments: object = None) -> str | None:
     """A digest of a sample's input (its messages' roles and text; a text input is the user's
     message), to tell two questions logged under the same id apart as lm-eval's ``doc_hash``
-    does; None without an input.
+    does; None without an input. Text that Inspect moved to the sample's `attachments`
+    (``attachment://<key>``) is digested as the text itself, as a log that kept it inline has it.
 
     Only the text is digested: a message's other fields (its ``id``, generated anew by each
     run, its metadata) say nothing of the question. The target is left out too: a task that
@@ -348,7 +353,17 @@ def input_digest(value: object) -> str | None:
     True
     >>> input_digest("2 + 2 =") == input_digest("2 + 3 ="), input_digest(None)
     (False, None)
+    >>> input_digest("attachment://k1", {"k1": "2 + 2 ="}) == input_digest("2 + 2 =")
+    True
     """
+    stored = attachments if isinstance(attachments, dict) else {}
+
+    def text(item: object) -> str:
+        item = str(item)
+        if item.startswith("attachment://"):
+            return str(stored.get(item[len("attachment://") :], item))
+        return item
+
     if isinstance(value, str):
         value = [{"role": "user", "content": value}]
     if not isinstance(value, list):
@@ -358,13 +373,13 @@ def input_digest(value: object) -> str | None:
         content = message.get("content") if isinstance(message, dict) else message
         if isinstance(content, list):
             content = "\0".join(
-                str(part.get("text", part.get("image", part)))
+                text(part.get("text", part.get("image", part)))
                 if isinstance(part, dict)
-                else str(part)
+                else text(part)
                 for part in content
             )
         role = message.get("role") if isinstance(message, dict) else None
-        parts.append(f"{role}\0{content}")
+        parts.append(f"{role}\0{text(content)}")
     return hashlib.sha256("\1".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 

@@ -226,3 +226,18 @@ def test_an_eval_archive_is_checked_by_its_samples_inputs_too() -> None:
     with pytest.raises(LogError, match=r"^40 of 40 samples differ"):
         pair_logs(a, read_log_data([archive("m/b", "astronomy")]))
     assert pair_logs(a, read_log_data([archive("m/b", "anatomy")])).tasks[0].cases.n == 40
+
+
+def test_an_input_moved_to_the_attachments_is_the_same_question() -> None:
+    # Inspect may keep long text as "attachment://<key>" with the text in the sample's
+    # attachments; the same question inline in another log is the same question.
+    name, data = inspect_log("m/a", "anatomy")
+    log = json.loads(data)
+    for sample in log["samples"]:
+        key = f"k{sample['id']}"
+        sample["attachments"] = {key: sample["input"]}
+        sample["input"] = f"attachment://{key}"
+    a = read_log_data([(name, json.dumps(log).encode())])
+    assert pair_logs(a, read_log_data([inspect_log("m/b", "anatomy")])).tasks[0].cases.n == 40
+    with pytest.raises(LogError, match="40 of 40 samples differ"):
+        pair_logs(a, read_log_data([inspect_log("m/b", "astronomy")]))
