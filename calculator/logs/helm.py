@@ -156,7 +156,9 @@ def _add_run(
             continue
         case = str(instance.get("instance_id"))
         where = f"{name}: instance {case[:60]!r}"
-        trial = repeat_number(instance.get("train_trial_index"), 0, f"{where}, train_trial_index")
+        trial = repeat_number(
+            instance.get("train_trial_index"), 0, f"{where}, field 'train_trial_index'"
+        )
         stats = instance.get("stats") or []
         if not isinstance(stats, list) or not all(
             isinstance(stat, dict) and isinstance(stat.get("name") or {}, dict) for stat in stats

@@ -139,8 +139,8 @@ def helm_run(mean: object = 1, trial: object = 0) -> bytes:
         ),
         (
             {"trial": BIG},
-            r"run/per_instance_stats\.json: instance 'id1', train_trial_index: the repeat "
-            "number 9{40} is outside",
+            r"run/per_instance_stats\.json: instance 'id1', field 'train_trial_index': the "
+            "repeat number 9{40} is outside",
         ),
     ],
 )
