@@ -12,6 +12,7 @@ __all__ = [
     "ALLOW_LABEL",
     "A_LABEL",
     "B_LABEL",
+    "CHOOSE_METRIC",
     "FILTER_HELP",
     "FILTER_LABEL",
     "INTRO",
@@ -42,6 +43,8 @@ METRIC_HELP = (
     "The lm-eval metric key, the Inspect scorer or the HELM stat; chosen when empty "
     "(--metric on the command line)."
 )
+#: How another metric is chosen here, where the report says "also logged: ...".
+CHOOSE_METRIC = "type another in the Metric box"
 FILTER_LABEL = "lm-eval filter (optional)"
 FILTER_HELP = (
     "Needed when a task is logged under several filters, such as strict-match (--filter on the "

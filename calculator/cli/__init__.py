@@ -59,16 +59,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     # Messages name the command as it was typed: the installed script, or the module.
     installed = argv is None and Path(sys.argv[0]).stem == "mcnemar"
+    prog = "mcnemar" if installed else "python -m calculator"
     try:
-        args = build_parser("mcnemar" if installed else "python -m calculator").parse_args(argv)
+        args = build_parser(prog).parse_args(argv)
         status = args.func(args)
         flush()  # a reader that went away, or a full disk, shows here and not at Python's exit
         return status
     except BrokenPipeError:  # `mcnemar ... | head`: the reader has all it wanted
         silence_stdout()
         return 0
-    except UsageError as error:
-        return _fail(str(error))
+    except UsageError as error:  # argparse's name the command; the others begin "error:"
+        text = str(error)
+        return _fail(text if text.startswith(f"{prog}") else f"error: {text}")
     except CalculatorError as error:  # a refusal the library made on purpose, with its reason
         return _fail(f"error: {error}")
     except OSError as error:  # a path that cannot be read, or an output that cannot be written

@@ -284,6 +284,7 @@ def logs_given(args: argparse.Namespace) -> bool:
 def compare_logs(args: argparse.Namespace) -> int:
     """``compare LOG LOG LOG ...``: the systems' logs through the comparison of k systems."""
     from calculator.logs.systems import load_log_systems
+    from calculator.report.logs import filter_lines
 
     if len(args.files) < 3:
         raise UsageError("compare takes three or more systems' logs; for two, use cases A B")
@@ -293,7 +294,7 @@ def compare_logs(args: argparse.Namespace) -> int:
             "logs are joined on their own case ids: choose what is compared with --metric"
         )
     logs = read_logs(args.files, args.split)
-    cases, choice, used_filter = load_log_systems(
+    cases, choice, task_filters = load_log_systems(
         logs,
         metric=args.metric,
         filter=args.filter,
@@ -312,12 +313,16 @@ def compare_logs(args: argparse.Namespace) -> int:
         payload["input"].update(
             {"format": logs[0].format, "metric": choice.metric, "metric_reason": choice.reason}
         )
-        payload["input"]["filter"] = args.filter or used_filter
+        used = sorted(set(task_filters.values()))
+        # As for two logs: the filter asked for, else the one every task used.
+        payload["input"]["filter"] = args.filter or (used[0] if len(used) == 1 else None)
+        payload["input"]["filters_by_task"] = task_filters
         payload["input"]["notes"] = notes
         print_json(payload)
     else:
         others = f"; also logged: {', '.join(choice.others[:8])}" if choice.others else ""
         lines = [f"metric    {choice.metric} ({choice.reason}){others}"]
+        lines += filter_lines(task_filters, args.filter)
         lines += [f"  ! {note}" for note in notes]
         print_lines(lines + text_report(cases, result))
     return 0

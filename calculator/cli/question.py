@@ -23,6 +23,7 @@ from calculator.report.words import text
 __all__ = [
     "GATE_MARGIN_LIMIT",
     "MarginOption",
+    "PassRateMargin",
     "SCORE_GATE_RANGE_SHARE",
     "add_question_arguments",
     "alpha_value",
@@ -68,11 +69,11 @@ def add_question_arguments(
             "number in the scores' own units, without a unit (2 for 2 BLEU on a 0-100 scale); "
             "with --fail-if-worse at most half the range the scores span",
         )
-        parser.set_defaults(margin_text=None, margin_refusal=None)
     else:
         parser.add_argument(
-            "--margin", type=margin_value, default=None, metavar="DELTA", help=margin_help
+            "--margin", action=PassRateMargin, default=None, metavar="DELTA", help=margin_help
         )
+    parser.set_defaults(margin_text=None, margin_refusal=None)
     if equivalence:
         parser.add_argument(
             "--equivalence",
@@ -119,21 +120,45 @@ def margin_value(text: str) -> float:
         value = level("--margin")(text)
     if value > MARGIN_LIMIT:
         raise argparse.ArgumentTypeError(
-            f"--margin {text} is {100 * value:g} points of pass rate, above the largest margin "
-            f"of 50 points; a bare number is a share (0.01 is one point): for "
-            f"{stripped} points write --margin {stripped}pt"
+            f"--margin {text.strip()} is {_points(value)} points of pass rate, above the largest "
+            f"margin of {_points(MARGIN_LIMIT)} points" + _share_hint(text)
         )
     return value
 
 
-def check_gate_margin(margin: float | None) -> None:
-    """Refuse a release-gate margin above :data:`GATE_MARGIN_LIMIT` (10 points)."""
+def _points(share: float) -> str:
+    """A share in points, with every digit typed (0.1000001 is 10.00001 points, never 10)."""
+    return f"{100 * share:.10g}"
+
+
+def _share_hint(text: str) -> str:
+    """For a bare number, how points are written; nothing for a margin typed in points."""
+    stripped = text.strip()
+    if any(stripped.lower().endswith(unit) for unit in _POINT_UNITS):
+        return ""
+    return (
+        f"; a bare number is a share (0.01 is one point): for {stripped} points write "
+        f"--margin {stripped}pt"
+    )
+
+
+def check_gate_margin(margin: float | None, text: str | None = None) -> None:
+    """Refuse a release-gate margin above :data:`GATE_MARGIN_LIMIT` (10 points); `text` is the
+    margin as typed, quoted in the refusal.
+
+    Examples
+    --------
+    >>> check_gate_margin(0.105, "10.5pt")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    calculator.cli.arguments.UsageError: --margin 10.5pt lets the gate pass B up to 10.5 points ...
+    """
     if margin is not None and margin > GATE_MARGIN_LIMIT:
+        typed = text.strip() if text else f"{margin:.10g}"
         raise UsageError(
-            f"--margin {margin:g} lets the gate pass B up to {100 * margin:g} points worse than "
-            f"A, more than the {100 * GATE_MARGIN_LIMIT:g} points a release gate takes; a bare "
-            f"number is a share (0.01 is one point): for {margin:g} points write "
-            f"--margin {margin:g}pt"
+            f"--margin {typed} lets the gate pass B up to {_points(margin)} points worse than "
+            f"A, more than the {_points(GATE_MARGIN_LIMIT)} points a release gate takes"
+            + _share_hint(typed)
         )
 
 
@@ -145,6 +170,8 @@ class MarginOption(argparse.Action):
     refusal as a pass rate's margin is kept in ``margin_refusal``, word for word what argparse
     would have said, for :func:`question_arguments` to raise when the outcomes are pass/fail.
     """
+
+    hold = True  # a refusal waits until the outcomes are known to be pass/fail
 
     def __call__(
         self,
@@ -159,9 +186,17 @@ class MarginOption(argparse.Action):
             namespace.margin = margin_value(text)
             namespace.margin_refusal = None
         except argparse.ArgumentTypeError as error:
+            if not self.hold:
+                raise argparse.ArgumentError(self, str(error)) from None
             namespace.margin = None
             name = "/".join(self.option_strings)
             namespace.margin_refusal = f"{parser.prog}: argument {name}: {error}"
+
+
+class PassRateMargin(MarginOption):
+    """``--margin`` of ``table``: always a pass rate's, so refused at once, its text kept."""
+
+    hold = False
 
 
 def score_margin_value(text: str) -> float:
@@ -319,7 +354,7 @@ def check_gate_question(args: argparse.Namespace, question: dict[str, object]) -
     """Refuse a release gate on pass/fail outcomes that its question cannot take: a margin
     above :data:`GATE_MARGIN_LIMIT`, equivalence, or --alternative greater."""
     if args.fail_if_worse:
-        check_gate_margin(args.margin)
+        check_gate_margin(args.margin, getattr(args, "margin_text", None))
     if args.fail_if_worse and (question["question"] or args.alternative == "greater"):
         raise UsageError(
             "--fail-if-worse gates on B being worse, or with --margin on B being non-inferior; "

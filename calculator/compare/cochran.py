@@ -74,6 +74,9 @@ class CochranQResult:
     at_floor : bool
         True when no Monte Carlo resample was as extreme as the data: `exact_pvalue` is then its
         floor 1/(resamples + 1), and all the resamples show is p <= that floor.
+    resamples_not_drawn : int
+        With `method` "none", the resamples asked for that were not drawn because the draws
+        would exceed :data:`MAX_RESAMPLE_DRAWS` (0 when none were asked for, and otherwise).
 
     The p-value that decides is :attr:`decision_pvalue` (the permutation p when computed, else
     the chi-square p), through :meth:`rejects`; every sentence about Q uses that one.
@@ -90,6 +93,7 @@ class CochranQResult:
     seed: int | None
     informative_cases: int
     at_floor: bool = False
+    resamples_not_drawn: int = 0
 
     @property
     def decision_pvalue(self) -> float:
@@ -251,6 +255,7 @@ def cochran_q(outcomes: np.ndarray, *, resamples: int = 9_999, seed: int = 0) ->
             standard_error=None,
             resamples=None,
             seed=None,
+            resamples_not_drawn=resamples,
         )
     return CochranQResult(
         **fields,

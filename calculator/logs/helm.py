@@ -16,7 +16,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from calculator.logs.table import LogError, LogTable, long_frame, repeat_number
+from calculator.logs.table import LogError, LogTable, as_float, long_frame, repeat_number
 
 __all__ = ["is_helm_stats", "read_helm", "run_name_parts"]
 
@@ -95,7 +95,7 @@ def read_helm(
         if task in seen_tasks:
             raise LogError(f"{seen_tasks[task]} and {name} are both HELM run {task!r}.")
         seen_tasks[task] = name
-        kept, perturbed, splits = _add_run(instances, task, split, rows, metrics)
+        kept, perturbed, splits = _add_run(name, instances, task, split, rows, metrics)
         if not kept:
             raise LogError(
                 f"{name}: no unperturbed stat of the {split!r} split (splits logged: "
@@ -140,16 +140,25 @@ def _model(spec: dict | None) -> str | None:
 
 
 def _add_run(
-    instances: list, task: str, split: str, rows: dict[str, list], metrics: dict[str, None]
+    name: str,
+    instances: list,
+    task: str,
+    split: str,
+    rows: dict[str, list],
+    metrics: dict[str, None],
 ) -> tuple[int, int, set[str]]:
-    """Append one run's unperturbed stats of `split`; (kept, perturbed, splits seen)."""
+    """Append one run's unperturbed stats of `split` (the file `name`'s); (kept, perturbed,
+    splits seen)."""
     kept = perturbed = 0
     splits: set[str] = set()
     for instance in instances:
         if not isinstance(instance, dict):
             continue
         case = str(instance.get("instance_id"))
-        trial = repeat_number(instance.get("train_trial_index"), 0, f"instance {case}")
+        where = f"{name}: instance {case[:60]!r}"
+        trial = repeat_number(
+            instance.get("train_trial_index"), 0, f"{where}, field 'train_trial_index'"
+        )
         stats = instance.get("stats") or []
         if not isinstance(stats, list) or not all(
             isinstance(stat, dict) and isinstance(stat.get("name") or {}, dict) for stat in stats
@@ -173,6 +182,8 @@ def _add_run(
             rows["repeat"].append(trial)
             rows["metric"].append(metric)
             mean = stat.get("mean")
+            if isinstance(mean, int) and not isinstance(mean, bool):
+                mean = as_float(mean, f"{where}, stat {metric[:60]!r}, field 'mean'")
             rows["value"].append(mean if isinstance(mean, int | float) else None)
             kept += 1
     return kept, perturbed, splits

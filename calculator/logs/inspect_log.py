@@ -41,9 +41,10 @@ import re
 import struct
 import zipfile
 import zlib
+from collections.abc import Callable
 
 from calculator.logs.jsontext import parse_json
-from calculator.logs.table import LogError, LogTable, long_frame, repeat_number
+from calculator.logs.table import LogError, LogTable, as_float, long_frame, repeat_number
 
 __all__ = ["GRADES", "grade_value", "is_inspect_json", "is_inspect_zip", "read_inspect"]
 
@@ -52,6 +53,7 @@ GRADES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 _ZSTD = 93  # zip compression method of Zstandard
 _LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")
 _SAMPLE = re.compile(r"^samples/.+\.json$")
+_DIGEST = "\0input_digest"  # the key of a kept sample's input digest (no log's own key)
 # Bounds on what an .eval archive may decompress to, so that a small file cannot take the
 # machine (a zip bomb): JSON parsed into Python objects takes several times its text, so one
 # member of 100 MB already needs about 1 GB while it is read.
@@ -60,8 +62,9 @@ MAX_ARCHIVE = 1024 * 1024 * 1024  # nor an archive whose members decompress to m
 MAX_MEMBERS = 100_000  # nor one with more members (zipfile lists them all before reading)
 
 
-def grade_value(value: object) -> float:
-    """A score value as Inspect's ``value_to_float`` reads it; NaN where it cannot.
+def grade_value(value: object, where: Callable[[], str] = lambda: "a score value") -> float:
+    """A score value as Inspect's ``value_to_float`` reads it; NaN where it cannot. An integer
+    too large for a float is refused, naming ``where()`` (built only then).
 
     Examples
     --------
@@ -69,7 +72,10 @@ def grade_value(value: object) -> float:
     [1.0, 0.0, 0.5, 0.0, 1.0, 1.0, 0.25, 0.5]
     """
     if isinstance(value, bool | int | float):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            return as_float(value, where())
     if isinstance(value, str):
         if value in GRADES:
             return GRADES[value]
@@ -120,19 +126,26 @@ def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTab
     else:
         spec, samples, scorer_order = _read_zip(name, data)
     _refuse_ids_alike_as_text(name, samples)
-    rows: dict[str, list] = {key: [] for key in ("case", "repeat", "metric", "value")}
+    rows: dict[str, list] = {key: [] for key in ("case", "repeat", "metric", "value", "hash")}
     metrics: dict[str, None] = dict.fromkeys(scorer_order)
     unscored = 0
     for sample in samples:
-        values = _sample_values(sample)
+        values = _sample_values(sample, name)
         if not values:
             unscored += 1
+        digest = (
+            sample[_DIGEST]
+            if _DIGEST in sample
+            else input_digest(sample.get("input"), sample.get("attachments"))
+        )
         for metric, value in values.items():
             metrics.setdefault(metric, None)
             rows["case"].append(str(sample.get("id")))
-            rows["repeat"].append(repeat_number(sample.get("epoch"), 1, f"{name}: sample"))
+            where = f"{name}: sample {str(sample.get('id'))[:40]!r}, field 'epoch'"
+            rows["repeat"].append(repeat_number(sample.get("epoch"), 1, where))
             rows["metric"].append(metric)
             rows["value"].append(value)
+            rows["hash"].append(digest)
     if not samples:
         raise LogError(
             f"{name}: this Inspect log holds no samples (a run stopped before any finished, or "
@@ -183,8 +196,9 @@ def _kind(value: object) -> str:
     return "a number" if isinstance(value, int | float) else "null" if value is None else "other"
 
 
-def _sample_values(sample: dict) -> dict[str, float]:
-    """Each scorer's value in a sample (a dict value gives one metric per key)."""
+def _sample_values(sample: dict, name: str) -> dict[str, float]:
+    """Each scorer's value in a sample (a dict value gives one metric per key); `name` is the
+    log's, for a refusal."""
     scores = sample.get("scores")
     if not isinstance(scores, dict):
         score = sample.get("score")  # the first JSON log versions: a single score
@@ -194,10 +208,21 @@ def _sample_values(sample: dict) -> dict[str, float]:
         value = score.get("value") if isinstance(score, dict) else None
         if isinstance(value, dict):
             for key, item in value.items():
-                values[f"{scorer}/{key}"] = grade_value(item)
+                values[f"{scorer}/{key}"] = grade_value(
+                    item, lambda s=scorer, k=key: _where(name, sample, s, k)
+                )
         else:
-            values[str(scorer)] = grade_value(value)
+            values[str(scorer)] = grade_value(value, lambda s=scorer: _where(name, sample, s))
     return values
+
+
+def _where(name: str, sample: dict, scorer: object, key: object = None) -> str:
+    """A sample's score in a refusal: the log, the sample id and epoch, the scorer's field."""
+    field = f"scores.{scorer}.value" + ("" if key is None else f".{key}")
+    return (
+        f"{name}: sample {str(sample.get('id'))[:40]!r}, epoch {str(sample.get('epoch'))[:20]}, "
+        f"field {field[:80]!r}"
+    )
 
 
 def _scorers(document: dict) -> list[str]:
@@ -300,8 +325,62 @@ def slim_json_log(document: dict) -> dict:
 
 
 def _scores_only(sample: dict) -> dict:
-    """What the reader uses of a sample (its messages and events can be megabytes)."""
-    return {key: sample.get(key) for key in ("id", "epoch", "scores", "score")}
+    """What the reader uses of a sample (its messages and events can be megabytes): its id,
+    epoch and scores, and the digest of its input."""
+    kept = {key: sample.get(key) for key in ("id", "epoch", "scores", "score")}
+    kept[_DIGEST] = input_digest(sample.get("input"), sample.get("attachments"))
+    return kept
+
+
+def input_digest(value: object, attachments: object = None) -> str | None:
+    """A digest of a sample's input (its messages' roles and text; a text input is the user's
+    message), to tell two questions logged under the same id apart as lm-eval's ``doc_hash``
+    does; None without an input. Text that Inspect moved to the sample's `attachments`
+    (``attachment://<key>``) is digested as the text itself, as a log that kept it inline has it.
+
+    Only the text is digested: a message's other fields (its ``id``, generated anew by each
+    run, its metadata) say nothing of the question. The target is left out too: a task that
+    shuffles the choices of each question in each run (GPQA's) logs another letter as the
+    target of the same question.
+
+    Examples
+    --------
+    >>> input_digest("2 + 2 =") == input_digest([{"role": "user", "content": "2 + 2 =", "id": "x"}])
+    True
+    >>> input_digest([{"role": "user", "content": "q"}]) == input_digest(
+    ...     [{"role": "user", "content": [{"type": "text", "text": "q"}], "id": "y"}]
+    ... )
+    True
+    >>> input_digest("2 + 2 =") == input_digest("2 + 3 ="), input_digest(None)
+    (False, None)
+    >>> input_digest("attachment://k1", {"k1": "2 + 2 ="}) == input_digest("2 + 2 =")
+    True
+    """
+    stored = attachments if isinstance(attachments, dict) else {}
+
+    def text(item: object) -> str:
+        item = str(item)
+        if item.startswith("attachment://"):
+            return str(stored.get(item[len("attachment://") :], item))
+        return item
+
+    if isinstance(value, str):
+        value = [{"role": "user", "content": value}]
+    if not isinstance(value, list):
+        return None
+    parts = []
+    for message in value:
+        content = message.get("content") if isinstance(message, dict) else message
+        if isinstance(content, list):
+            content = "\0".join(
+                text(part.get("text", part.get("image", part)))
+                if isinstance(part, dict)
+                else text(part)
+                for part in content
+            )
+        role = message.get("role") if isinstance(message, dict) else None
+        parts.append(f"{role}\0{text(content)}")
+    return hashlib.sha256("\1".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, data: bytes, name: str) -> bytes:

@@ -20,11 +20,12 @@ import hashlib
 import json
 import math
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from calculator.logs.jsontext import parse_json
-from calculator.logs.table import LogError, LogTable, long_frame
+from calculator.logs.table import LogError, LogTable, as_float, long_frame
 
 __all__ = ["is_lm_eval_record", "is_lm_eval_results", "lm_eval_task", "read_lm_eval"]
 
@@ -44,6 +45,7 @@ _RECORD_KEYS = frozenset(
         "target_hash",
     }
 )
+_LARGEST = int(sys.float_info.max)  # the largest integer a float holds (about 1.8e308)
 _FILE_NAME = re.compile(r"samples_(?P<task>.+?)_(?P<time>\d{4}-\d{2}-\d{2}T[0-9:.\-]+)\.jsonl?$")
 
 
@@ -127,6 +129,8 @@ def read_lm_eval(
         records = (records_of or {}).get(name)
         if records is None:
             records = _records(name, data)
+        if isinstance(records, list):  # a JSON array (lm-eval <= 0.4.2): records by position
+            records = (checked_record(r, f"{name}, record {k:,}") for k, r in enumerate(records, 1))
         _add_records(records, name, task, rows, metrics, notes, corpus)
     rows["system"] = [system] * len(rows["case"])
     rows["repeat"] = [0] * len(rows["case"])
@@ -173,14 +177,71 @@ def _lines(name: str, text: str) -> Iterator[object]:
         if not line.strip():
             continue
         try:
-            yield parse_json(line, f"{name}, line {number}")
+            record = parse_json(line, f"{name}, line {number}")
         except json.JSONDecodeError:
             bad += 1
+            continue
+        yield checked_record(record, f"{name}, line {number:,}")
     if bad:
         raise LogError(
             f"{name}: {bad:,} line(s) are not JSON; lm-eval writes one JSON object per line: "
             "the file may be cut short (an interrupted run) or edited."
         )
+
+
+def checked_record(record: object, where: str) -> object:
+    """`record` when it is no sample record, or one whose fields have the JSON types lm-eval
+    writes; else refused, naming `where` (the file and line), the field and what it may be.
+
+    ``doc_id`` is an integer (or text), ``metrics`` a list of metric names, ``filter`` and
+    ``doc_hash`` text (or null), and each metric's value a number that a float holds, or
+    anything that is no number (a list, text: counted as no value).
+    """
+    if not is_lm_eval_record(record):
+        return record
+    assert isinstance(record, dict)  # noqa: S101 - is_lm_eval_record says so
+    doc_id = record["doc_id"]
+    if isinstance(doc_id, bool) or not isinstance(doc_id, int | str):
+        _refuse_field(where, "doc_id", doc_id, "an integer (or text)")
+    names = record.get("metrics")
+    if names is not None and not (
+        isinstance(names, list) and all(isinstance(name, str) for name in names)
+    ):
+        _refuse_field(where, "metrics", names, "a list of the metric names (text)")
+    for key in ("filter", "doc_hash"):  # the other hashes are never read
+        value = record.get(key)
+        if value is not None and not isinstance(value, str):
+            _refuse_field(where, key, value, "text (or null)")
+    for key, value in record.items():  # an integer a float cannot hold: refused by name
+        if type(value) is int and not -_LARGEST <= value <= _LARGEST and key not in _RECORD_KEYS:
+            as_float(value, f"{where}, field {key!r}")
+    return record
+
+
+def _refuse_field(where: str, field: str, value: object, allowed: str) -> None:
+    shown = _shown(value)
+    if isinstance(value, list):
+        other = next((item for item in value if not isinstance(item, str)), None)
+        shown = f"a list holding {_shown(other)}" if other is not None else shown
+    raise LogError(
+        f"{where}: field {field!r} is {shown}, where lm-eval writes {allowed}: the file is "
+        "damaged or not lm-eval's."
+    )
+
+
+def _shown(value: object) -> str:
+    """A JSON value in a refusal: a list or an object by its kind, else itself, cut short."""
+    if isinstance(value, list | dict):
+        return "a list" if isinstance(value, list) else "an object"
+    shown = json.dumps(value)  # null, a boolean, a number or text
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+def _metric_keys(record: dict) -> list:
+    """The keys of a record's metrics: its ``metrics`` list, else every key that is not
+    bookkeeping."""
+    keys = record.get("metrics")
+    return keys if isinstance(keys, list) else [key for key in record if key not in _RECORD_KEYS]
 
 
 def _add_records(
@@ -199,9 +260,7 @@ def _add_records(
         if not is_lm_eval_record(record):
             continue
         seen += 1
-        keys = record.get("metrics")
-        if not isinstance(keys, list):
-            keys = [key for key in record if key not in _RECORD_KEYS]
+        keys = _metric_keys(record)
         doc_id = record["doc_id"]
         for key in keys:
             if key not in record:

@@ -41,11 +41,15 @@ __all__ = [
     "TaskCases",
     "align_tasks",
     "pair_logs",
+    "refuse_different_documents",
     "share_numerators",
 ]
 
 #: Largest share of either system's rows left out before the pairing is refused.
 MAX_EXCLUDED_SHARE = 0.05
+#: Largest lattice of pass shares (the least common multiple of the repeat counts): 2^53, so
+#: that every numerator and their sum stay exact in 64-bit integers and in floats.
+MAX_LATTICE = 2**53
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -157,7 +161,7 @@ def pair_logs(
             f"{len(without)} task(s) do not log {choice.metric!r} and are left out: "
             f"{', '.join(without[:5])}" + (" ..." if len(without) > 5 else "")
         )
-    _refuse_different_documents(rows[0], rows[1])
+    refuse_different_documents(rows[0], rows[1], log_format=a.format)
     names = _names(a.system, b.system)
     tasks_a, tasks_b = set(rows[0]["task"]), set(rows[1]["task"])
     tasks = []
@@ -212,8 +216,18 @@ def align_tasks(frames: list[pd.DataFrame], logs: Sequence[LogTable]) -> list[pd
     return [f.assign(task=label) for f in frames]
 
 
-def _refuse_different_documents(a: pd.DataFrame, b: pd.DataFrame) -> None:
-    """lm-eval's ``doc_hash`` must agree for a (task, doc_id) both logs hold."""
+#: What a log's "hash" column digests, by format: (the cases, their id, the digest).
+_HASHED = {
+    "lm-eval": ("documents", "doc_id", "lm-eval's doc_hash"),
+    "inspect": ("samples", "id", "a digest of each sample's input"),
+}
+
+
+def refuse_different_documents(
+    a: pd.DataFrame, b: pd.DataFrame, between: str = "the logs", log_format: str = "lm-eval"
+) -> None:
+    """The content hash (lm-eval's ``doc_hash``, the digest of an Inspect sample's input) must
+    agree for a (task, case) both logs hold; `between` names the two logs in the refusal."""
     if a["hash"].isna().all() or b["hash"].isna().all():
         return
     keys = ["task", "case"]
@@ -224,9 +238,10 @@ def _refuse_different_documents(a: pd.DataFrame, b: pd.DataFrame) -> None:
     differ = both[both["hash_a"] != both["hash_b"]]
     if len(differ):
         first = differ.iloc[0]
+        cases, case_id, digest = _HASHED.get(log_format, _HASHED["lm-eval"])
         raise LogError(
-            f"{len(differ):,} of {len(both):,} documents differ between the logs under the same "
-            f"task and doc_id (lm-eval's doc_hash; the first: task {first['task']!r}, doc_id "
+            f"{len(differ):,} of {len(both):,} {cases} differ between {between} under the same "
+            f"task and {case_id} ({digest}; the first: task {first['task']!r}, {case_id} "
             f"{first['case']}): these are different questions (another task, dataset version or "
             "order), not paired cases; compare logs of the same task and data."
         )
@@ -277,7 +292,7 @@ def _pair_task(
             threshold=threshold,
             names=names,
         )
-    shares = _share_differences(rows, threshold) if repeats and not scores else None
+    shares = _share_differences(rows, threshold, task) if repeats and not scores else None
     return TaskCases(
         task=task,
         cases=cases,
@@ -303,7 +318,7 @@ def _case_file(rows: pd.DataFrame, name: str, task: str, repeats: bool) -> CaseF
 
 
 def _share_differences(
-    rows: list[pd.DataFrame], threshold: float | None
+    rows: list[pd.DataFrame], threshold: float | None, task: str = ""
 ) -> tuple[np.ndarray, float] | None:
     """Each question's pass share of A minus B's (every repeat of each), on a lattice."""
     both = _per_question(rows, threshold)
@@ -314,23 +329,46 @@ def _share_differences(
         both["usable_a"].to_numpy(),
         both["passed_b"].to_numpy(),
         both["usable_b"].to_numpy(),
+        where=f"task {task!r}: " if task else "",
     )
 
 
 def share_numerators(
-    passes_a: np.ndarray, repeats_a: np.ndarray, passes_b: np.ndarray, repeats_b: np.ndarray
+    passes_a: np.ndarray,
+    repeats_a: np.ndarray,
+    passes_b: np.ndarray,
+    repeats_b: np.ndarray,
+    *,
+    where: str = "",
 ) -> tuple[np.ndarray, float]:
     """Per-question differences of pass shares as integers on a common lattice, with its step.
 
     The share difference passes_a/k_a - passes_b/k_b is (passes_a L/k_a - passes_b L/k_b) / L
     with L the least common multiple of every repeat count.
+
+    Raises
+    ------
+    LogError
+        When L is over :data:`MAX_LATTICE`, or times the questions over 2^62 (the numerators or
+        their sum would not fit 64-bit integers); `where` (the task) begins the message.
     """
     import math
 
     counts = np.unique(np.concatenate([repeats_a, repeats_b])).astype(np.int64)
+    # Each numerator is at most L in absolute value: their sum over the questions stays exact
+    # in 64-bit integers when L times the questions is at most 2^62.
+    limit = min(MAX_LATTICE, 2**62 // max(len(passes_a), 1))
     lcm = 1
     for k in counts.tolist():
         lcm = lcm * k // math.gcd(lcm, k)
+        if lcm > limit:
+            raise LogError(
+                f"{where}the questions' numbers of scored repeats ({counts.min():,} to "
+                f"{counts.max():,}, {counts.size:,} different counts) have a least common "
+                f"multiple over {limit:,}: their pass shares lie on a lattice too fine for "
+                "the exact sign-flip test; give logs whose questions have the same number of "
+                "scored repeats (rerun the samples that errored)."
+            )
     a = passes_a.astype(np.int64) * (lcm // repeats_a.astype(np.int64))
     b = passes_b.astype(np.int64) * (lcm // repeats_b.astype(np.int64))
     return a - b, 1.0 / lcm
@@ -356,7 +394,9 @@ def _refuse_large_exclusions(paired: PairedLogs, rows: list[pd.DataFrame], limit
             f"{reason.replace('_', ' ')} {count:,}" for reason, count in reasons.items() if count
         )
         if unpaired:
-            detail = f"{len(unpaired)} task(s) only in {name}'s log; " + detail
+            detail = "; ".join(
+                part for part in (f"{len(unpaired)} task(s) only in {name}'s log", detail) if part
+            )
         raise LogError(
             f"{left_out:,} of {name}'s {total:,} rows ({left_out / total:.1%}) would be left out "
             f"({detail or 'unpaired'}), over the limit of {limit:.0%}: the two runs were not made "

@@ -100,11 +100,26 @@ def choose_filter(
                 f"{_label(b)} filter {', '.join(sorted(sets[1]))}: different scorings of the "
                 "answers; compare logs of the same filter."
             )
+    # A task only one log holds keeps one filter's rows (the one asked for, else its first), so
+    # that it is counted as unpaired, once per document, and never vanishes with its filter.
+    counted = {**_one_sided_filters(frames, wanted), **chosen}
     kept = []
     for frame in frames:
-        wanted_filter = frame["task"].map(chosen)
+        wanted_filter = frame["task"].map(counted)
         kept.append(frame[frame["filter"].isna() | (frame["filter"] == wanted_filter)])
     return kept[0], kept[1], chosen
+
+
+def _one_sided_filters(frames: list[pd.DataFrame], wanted: str | None) -> dict[str, str]:
+    """The filter counted for each task only one of `frames` holds: `wanted` when the task
+    logs it, else the first of its filters."""
+    one_sided: dict[str, str] = {}
+    for frame, other in ((frames[0], frames[1]), (frames[1], frames[0])):
+        rows = frame[~frame["task"].isin(set(other["task"])) & frame["filter"].notna()]
+        for task, filters in rows.groupby("task")["filter"]:
+            logged = sorted(set(filters))
+            one_sided[str(task)] = wanted if wanted in logged else logged[0]
+    return one_sided
 
 
 def choose_metric(
@@ -151,7 +166,7 @@ def choose_metric(
         kind = _kind(a, b, wanted)
         return MetricChoice(
             metric=wanted,
-            reason="named with --metric",
+            reason="the one asked for",
             others=tuple(m for m in order if m != wanted and not is_bookkeeping(m)),
             graded=kind == "graded",
         )

@@ -10,6 +10,7 @@ every ``.eval`` or Inspect JSON log (Inspect), every ``per_instance_stats.json``
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Sequence
@@ -91,13 +92,17 @@ def read_log(source: str | os.PathLike[str], *, split: str = "test") -> LogTable
     """
     path = Path(source)
     if path.is_dir():
-        kind, files = _folder_kind(path)
+        kind, files, links = _folder_kind(path)
         if kind is None:
-            raise LogError(_empty_folder(path))
+            raise LogError(_empty_folder(path, links))
         parsed = [
             (str(file.relative_to(path)), file, *_sniff(file.name, _read(file))) for file in files
         ]
-        return _read_parsed(kind, parsed, system=path.name, split=split)
+        table = _read_parsed(kind, parsed, system=path.name, split=split)
+        if links:
+            note = f"{path.name}: {_links_skipped(links)}"
+            table = dataclasses.replace(table, notes=(*table.notes, note))
+        return table
     data = _read(path)
     kind, parsed = _sniff(path.name, data)
     if kind is None:
@@ -231,10 +236,12 @@ def _sniff(name: str, data: bytes) -> tuple[str | None, object]:
     return None, None
 
 
-def _folder_kind(path: Path) -> tuple[str | None, list[Path]]:
-    """The harness of a folder's logs and the files to read; refuses a mixed folder."""
+def _folder_kind(path: Path) -> tuple[str | None, list[Path], int]:
+    """The harness of a folder's logs, the files to read and the symbolic links left unread;
+    refuses a mixed folder."""
     found: dict[str | None, list[Path]] = {}
-    for file in _files_under(path):
+    under, links = _files_under(path)
+    for file in under:
         found.setdefault(_file_kind(file), []).append(file)
     found.pop(None, None)
     total = sum(file.stat().st_size for files in found.values() for file in files)
@@ -249,18 +256,19 @@ def _folder_kind(path: Path) -> tuple[str | None, list[Path]]:
             "system's logs of one harness per folder."
         )
     if not found:
-        return None, []
+        return None, [], links
     kind, files = found.popitem()
-    return kind, files
+    return kind, files, links
 
 
-def _files_under(path: Path) -> list[Path]:
+def _files_under(path: Path) -> tuple[list[Path], int]:
     """The files under a folder, sorted, bounded before any is read: at most
     :data:`_MAX_ENTRIES` entries visited (a home folder given by mistake is refused at once,
     not listed whole), at most ``_MAX_FILES`` files, and the files that could be logs at most
-    :data:`MAX_FOLDER_BYTES` in all. Symbolic links to folders are not followed (no loop)."""
+    :data:`MAX_FOLDER_BYTES` in all; and the number of symbolic links under it. No symbolic
+    link is followed, to a folder (no loop) or to a file (which may lie outside the folder)."""
     files: list[Path] = []
-    visited = 0
+    visited = links = 0
     for root, folders, names in os.walk(path):
         visited += len(folders) + len(names)
         if visited > _MAX_ENTRIES:
@@ -268,7 +276,13 @@ def _files_under(path: Path) -> list[Path]:
                 f"{path}: over {_MAX_ENTRIES:,} files and folders under this folder; give the "
                 "folder of one model's logs."
             )
-        files.extend(Path(root) / name for name in names)
+        links += sum((Path(root) / folder).is_symlink() for folder in folders)
+        for name in names:
+            file = Path(root) / name
+            if file.is_symlink():
+                links += 1
+            else:
+                files.append(file)
     files = sorted(file for file in files if file.is_file())
     if len(files) > _MAX_FILES:
         raise LogError(f"{path}: over {_MAX_FILES:,} files under this folder; give a smaller one.")
@@ -278,7 +292,14 @@ def _files_under(path: Path) -> list[Path]:
             f"{path}: its JSON and .eval files are {candidates:,} bytes in all, over the limit "
             f"of {MAX_FOLDER_BYTES:,}; give a folder per model and benchmark."
         )
-    return files
+    return files, links
+
+
+def _links_skipped(links: int) -> str:
+    return (
+        f"{links:,} symbolic link{'s' * (links != 1)} under the folder not followed (a link "
+        "can point outside it): give the files themselves, or the folder they are in"
+    )
 
 
 def _file_kind(file: Path) -> str | None:
@@ -312,13 +333,14 @@ def _not_a_log(name: str) -> str:
     )
 
 
-def _empty_folder(path: Path) -> str:
+def _empty_folder(path: Path, links: int = 0) -> str:
     names = sorted(p.name for p in path.iterdir())[:6]
     held = ", ".join(names) if names else "nothing"
     return (
         f"{path}: a folder without an evaluation log; expected samples_<task>_<time>.jsonl files "
         "(lm-eval --log_samples), .eval logs (Inspect) or per_instance_stats.json (HELM); it "
         f"holds {held}. To compare two per-case files, give the files themselves."
+        + (f" ({_links_skipped(links)}.)" if links else "")
     )
 
 
@@ -364,6 +386,8 @@ def _lm_eval_system(file: Path) -> str | None:
     if time is None:
         return None
     for results in sorted(file.parent.glob(f"*results_{time}.json")):
+        if results.is_symlink():  # as in a folder, links found beside a log are not followed
+            continue
         try:
             document = parse_json(_read(results), results.name)
         except (OSError, ValueError):  # unreadable, not JSON, or refused: not the model's name
@@ -376,7 +400,7 @@ def _lm_eval_system(file: Path) -> str | None:
 
 def _run_spec(file: Path) -> dict | None:
     spec = file.parent / "run_spec.json"
-    if not spec.is_file():
+    if spec.is_symlink() or not spec.is_file():  # links found beside a log are not followed
         return None
     try:
         document = parse_json(_read(spec), spec.name)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from calculator.analysis import MAX_NAME_LENGTH
-from calculator.logs.pairing import MAX_EXCLUDED_SHARE, align_tasks
+from calculator.logs.pairing import MAX_EXCLUDED_SHARE, align_tasks, refuse_different_documents
 from calculator.logs.select import (
     MetricChoice,
     choose_filter,
@@ -40,9 +40,9 @@ def load_log_systems(
     filter: str | None = None,  # noqa: A002 - the harness's own word
     threshold: float | None = None,
     allow_exclusions: bool = False,
-) -> tuple[SystemCases, MetricChoice, str | None]:
+) -> tuple[SystemCases, MetricChoice, dict[str, str]]:
     """The per-case outcomes of several systems' logs, the metric compared, and the lm-eval
-    filter (None without filters, or when tasks use different ones).
+    filter of each task (empty without filters).
 
     Raises
     ------
@@ -66,18 +66,24 @@ def load_log_systems(
     common = set.intersection(*(set(log.metrics) for log in logs))
     first = dataclasses.replace(logs[0], metrics=tuple(m for m in logs[0].metrics if m in common))
     choice = choose_metric(merged, merged, (first, first), metric, threshold)
-    frames, used = [], set()
-    for log in logs:
+    frames: list[pd.DataFrame] = []
+    used: dict[str, str] = {}
+    names = _names(logs)
+    for log, name in zip(logs, names, strict=True):
         rows = log.frame[log.frame["metric"] == choice.metric]
         base = dataclasses.replace(
             logs[0], frame=logs[0].frame[logs[0].frame["metric"] == choice.metric]
         )
-        kept, _, chosen = choose_filter(
+        kept, base_kept, chosen = choose_filter(
             dataclasses.replace(log, frame=rows), base, filter, (log.filters, logs[0].filters)
+        )
+        # The content hash of every log against the first's, as for two systems.
+        refuse_different_documents(
+            kept, base_kept, f"{names[0]}'s and {name}'s logs", log_format=log.format
         )
         refuse_duplicates(kept, choice.metric, allow_exclusions)
         frames.append(kept)
-        used.update(chosen.values())
+        used.update(chosen)
     refuse_mixed(merged, merged, choice, allow_exclusions or threshold is not None)
     if any(frame["repeat"].nunique() > 1 for frame in frames):
         raise LogError(
@@ -86,13 +92,12 @@ def load_log_systems(
         )
     several = pd.concat(frames)["task"].nunique() > 1
     files = [_case_file(frame, log, several) for frame, log in zip(frames, logs, strict=True)]
-    names = _names(logs)
     cases = load_systems(
         files, id_column="case", outcome_column="value", threshold=threshold, names=names
     )
     if not allow_exclusions:
         _refuse_large_exclusions(cases, frames, names)
-    return cases, choice, (used.pop() if len(used) == 1 else None)
+    return cases, choice, used
 
 
 def _case_file(frame: pd.DataFrame, log: LogTable, several: bool):  # noqa: ANN202

@@ -18,7 +18,7 @@ from calculator.errors import CalculatorError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["COLUMNS", "LogError", "LogTable", "long_frame", "repeat_number"]
+__all__ = ["COLUMNS", "LogError", "LogTable", "as_float", "long_frame", "repeat_number"]
 
 #: The columns of the long table, in order; "hash" (the question's content hash, lm-eval's
 #: ``doc_hash``) and "filter" (lm-eval's filter) are None where the format has none.
@@ -105,6 +105,28 @@ def long_frame(rows: dict[str, list]) -> pd.DataFrame:
     return frame
 
 
+def as_float(value: int | float, where: str) -> float:
+    """A JSON number as a float; an integer too large for one refused, naming `where`.
+
+    JSON's integers have no bound and Python reads them exactly: one of 400 digits (under
+    Python's limit of 4,300) overflows a float, which every log's values become.
+
+    Examples
+    --------
+    >>> as_float(3, "x"), as_float(0.5, "x")
+    (3.0, 0.5)
+    """
+    try:
+        return float(value)
+    except OverflowError:
+        digits = len(str(abs(int(value))))
+        raise LogError(
+            f"{where}: an integer of {digits:,} digits, too large to compute with (numbers are "
+            "read up to about 1.8e308 in absolute value); no harness writes such a value: the "
+            "file is damaged or not a log."
+        ) from None
+
+
 def repeat_number(value: object, default: int, where: str) -> int:
     """A repeat number (an epoch, a train trial) as logged: a whole number, else refused.
 
@@ -118,8 +140,7 @@ def repeat_number(value: object, default: int, where: str) -> int:
     if (
         isinstance(value, bool)
         or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or value != int(value)
+        or (isinstance(value, float) and (not math.isfinite(value) or value != int(value)))
     ):
         raise LogError(f"{where}: the repeat number {str(value)[:40]!r} is not a whole number.")
     if not 0 <= value <= MAX_REPEAT:

@@ -88,10 +88,15 @@ def _statistic(value: float) -> str:
 def describe_permutation(q: CochranQResult, alpha: float) -> str:
     """How the permutation p came about, with its value (a clause ending in a full stop)."""
     if q.method == "none":
+        sampling = (
+            f"drawing {q.resamples_not_drawn:,} random ones would exceed the limit on the work"
+            if q.resamples_not_drawn
+            else "no random ones were asked for"
+        )
         return (
-            "the permutation p was not computed, as its arrangements are too many to enumerate "
-            "and sampling them was not asked for or would exceed the limit (the chi-square p "
-            "is a good approximation when many cases separate the systems)."
+            "the permutation p was not computed: its arrangements are too many to enumerate, "
+            f"and {sampling} (the chi-square p is a good approximation when many cases separate "
+            "the systems)."
         )
     if q.method == "exact":
         p = format_p_equals(q.exact_pvalue, alpha=alpha)

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from calculator.logs.analysis import LogAnalysis, TaskAnalysis
     from calculator.logs.pairing import PairedLogs
 
-__all__ = ["input_lines", "report_lines", "task_test_words"]
+__all__ = ["filter_lines", "input_lines", "report_lines", "task_test_words"]
 
 _LISTED_TASKS = 60  # task lines printed in the text report before "... more"
 _FEW_CLUSTERS = 10  # below this many tasks, the task-clustered test's reference is rough
@@ -31,18 +31,27 @@ _TASK_TESTS = {
 }
 
 
-def report_lines(result: LogAnalysis, *, alpha: float = 0.05) -> list[str]:
+#: How another metric is chosen, on the command line (the page says where its box is).
+CHOOSE_METRIC = "choose with --metric"
+
+
+def report_lines(
+    result: LogAnalysis, *, alpha: float = 0.05, choose_metric: str = CHOOSE_METRIC
+) -> list[str]:
     """The comparison of two logs in plain lines: what was compared (format, metric and why,
     filter, notes), a line per task, the pooled table, the task-clustered test and the pooled
     analysis (or, with repeats, why the per-case tests are not reported)."""
     paired = result.paired
     name_a, name_b = paired.names
-    return input_lines(paired) + _report_tail(result, name_a, name_b, alpha)
+    return input_lines(paired, choose_metric=choose_metric) + _report_tail(
+        result, name_a, name_b, alpha
+    )
 
 
-def input_lines(paired: PairedLogs) -> list[str]:
-    """What was compared: the logs, the metric and why (with the others), the threshold, the
-    filter, the tasks only one log holds, the readers' notes, and which analysis was done."""
+def input_lines(paired: PairedLogs, *, choose_metric: str = CHOOSE_METRIC) -> list[str]:
+    """What was compared: the logs, the metric and why (with the others, and `choose_metric`:
+    how to choose another), the threshold, the filter, the tasks only one log holds, the
+    readers' notes, and which analysis was done."""
     name_a, name_b = paired.names
     choice = paired.metric
     lines = [
@@ -52,15 +61,14 @@ def input_lines(paired: PairedLogs) -> list[str]:
         + (" ..." if len(paired.sources[1]) > 3 else ""),
         f"metric    {choice.metric} ({choice.reason})"
         + (
-            f"; also logged: {', '.join(choice.others[:8])}; choose with --metric"
+            f"; also logged: {', '.join(choice.others[:8])}; {choose_metric}"
             if choice.others
             else ""
         ),
     ]
     if paired.threshold is not None:
         lines.append(f"          pass when the value is at least {paired.threshold:g}")
-    if paired.filter is not None:
-        lines.append(f"filter    {paired.filter}")
+    lines += filter_lines(paired.task_filters, paired.filter)
     for side, tasks in zip(paired.names, paired.unpaired_tasks, strict=True):
         if tasks:
             lines.append(
@@ -70,6 +78,32 @@ def input_lines(paired: PairedLogs) -> list[str]:
     lines += [f"  ! {note}" for note in paired.notes]
     lines.append(_analysed_line(paired))
     lines.append("")
+    return lines
+
+
+def filter_lines(task_filters: dict[str, str], asked: str | None) -> list[str]:
+    """The lm-eval filter each task was analysed under: one line when every task used one
+    filter; else the filters with their tasks, and a warning when a task does not log the
+    filter asked for (it is analysed under its only filter, so the pool mixes filters)."""
+    used: dict[str, list[str]] = {}
+    for task, name in sorted(task_filters.items()):
+        used.setdefault(name, []).append(task)
+    if len(used) <= 1:
+        only = next(iter(used), asked)
+        return [] if only is None else [f"filter    {only}"]
+    listed = "; ".join(
+        f"{name} ({', '.join(tasks[:3])}{', ...' if len(tasks) > 3 else ''})"
+        for name, tasks in used.items()
+    )
+    lines = [f"filter    by task: {listed}"]
+    off = sorted(task for task, name in task_filters.items() if asked is not None and name != asked)
+    if off:
+        lines.append(
+            f"  ! the filter asked for, {asked!r}, is not logged for {plural(len(off), 'task')} "
+            f"({', '.join(off[:5])}{' ...' if len(off) > 5 else ''}), analysed "
+            f"{'under its' if len(off) == 1 else 'each under its'} only filter: the pooled "
+            f"result is not of {asked!r} alone"
+        )
     return lines
 
 

@@ -71,3 +71,19 @@ def test_a_pvalue_at_the_floor_prints_as_a_bound(tmp_path, capsys, monkeypatch):
     assert main([*argv, "--alpha", "0.001"]) == 0
     out = capsys.readouterr().out
     assert "cannot tell whether p ≤ alpha = 0.001" in out
+
+
+def test_a_permutation_p_left_out_says_whether_resamples_were_asked_for(tmp_path, capsys):
+    # Hostile review 4 (U4): with --resamples 1000000 over the draw budget the text said the
+    # sampling "was not asked for or would exceed the limit"; now it says which. 40 systems on
+    # 30 cases (the review's mc40.csv) are too many to enumerate.
+    rng = np.random.default_rng(3)
+    path = wide(tmp_path, rng.random((30, 40)) < 0.5)
+    for resamples, words in (
+        ("1000000", "drawing 1,000,000 random ones would exceed the limit on the work"),
+        ("0", "no random ones were asked for"),
+    ):
+        assert main(["compare", path, "--id", "id", "--resamples", resamples]) == 0
+        out = capsys.readouterr().out
+        assert f"its arrangements are too many to enumerate, and {words}" in out
+        assert "not asked for or would exceed" not in out

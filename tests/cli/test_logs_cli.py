@@ -48,7 +48,7 @@ def test_results_folders_json_has_input_tasks_and_pooled_table(capsys):
 def test_text_names_the_metric_why_and_the_others(capsys):
     status, out, _ = run_cli(capsys, DUMMY1, DUMMY2, "--metric", "acc_norm")
     assert status == 0
-    assert "metric    acc_norm (named with --metric); also logged: acc" in out
+    assert "metric    acc_norm (the one asked for); also logged: acc" in out
     assert "Holm-adjusted across tasks" in out and "task as cluster" in out
     assert "1 task(s) do not log 'acc_norm' and are left out: toy_gen" in out
 

@@ -49,3 +49,27 @@ def test_a_hostile_log_is_refused_with_exit_2_and_one_line_naming_it(
     assert status == 2, err
     assert out == "" and err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith(f"error: {name}") and "internal error" not in err
+
+
+def test_a_damaged_field_is_exit_2_naming_file_line_and_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hostile review 4 (C1, C2): each of these was exit 3 ("internal error ... OverflowError",
+    # TypeError, ArrowTypeError) before the readers checked the fields' types and sizes.
+    from tests.core.test_logs_damaged_fields import BIG, lm_eval, record
+
+    good = tmp_path / "samples_t_2024-01-02T00-00-00.jsonl"
+    good.write_bytes(lm_eval([record(i) for i in range(6)])[1])
+    for field, value, shown in (
+        ("acc", BIG, "line 6, field 'acc': an integer of 400 digits"),
+        ("metrics", [["acc"]], "line 6: field 'metrics' is a list holding a list"),
+        ("filter", 1, "line 6: field 'filter' is 1"),
+        ("doc_hash", 5, "line 6: field 'doc_hash' is 5"),
+    ):
+        records = [record(i) for i in range(6)]
+        records[5][field] = value
+        name, data = lm_eval(records)
+        (tmp_path / name).write_bytes(data)
+        status, out, err = run(capsys, "cases", str(tmp_path / name), str(good))
+        assert status == 2 and out == "" and err.count("\n") == 1, err
+        assert err.startswith(f"error: {name}, {shown}"), err

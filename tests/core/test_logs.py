@@ -150,7 +150,7 @@ def test_lm_eval_filter_picks_the_rows_and_a_constant_metric_is_never_used(tmp_p
     ]
     assert task.cases.n == len(rows) and task.cases.table.d == len(rows)
     paired = pair_logs(read_log(DUMMY1), read_log(DUMMY2), filter="strict-match", metric="acc_norm")
-    assert paired.metric.reason == "named with --metric"
+    assert paired.metric.reason == "the one asked for"
     assert {t.task for t in paired.tasks} == {"toy_add", "toy_mul"}
 
 

@@ -128,15 +128,17 @@ def logs_section() -> None:
             _show_scores(result)
             return
         # Names, tasks, metrics and filters come from the logs: st.text shows them as text, and
-        # plain_text makes the characters that would not show as themselves (bidirectional
+        # printable makes the characters that would not show as themselves (bidirectional
         # overrides, zero-width, escape sequences) visible, as on every other surface.
-        st.text("\n".join(printable(line) for line in report_lines(result)))
+        lines = report_lines(result, choose_metric=words.CHOOSE_METRIC)
+        st.text("\n".join(printable(line) for line in lines))
         st.dataframe(task_frame(result), hide_index=True, key="logs_tasks")
 
 
 def _show_scores(result: LogScores) -> None:
     """What was compared, a row per task, and the pooled comparison's report, as text."""
-    st.text("\n".join(printable(line) for line in input_lines(result.paired)))
+    lines = input_lines(result.paired, choose_metric=words.CHOOSE_METRIC)
+    st.text("\n".join(printable(line) for line in lines))
     st.dataframe(score_task_frame(result), hide_index=True, key="logs_score_tasks")
     st.caption(words.SCORES_POOLED)
     st.text(printable(text(result.pooled)))

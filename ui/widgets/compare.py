@@ -83,7 +83,7 @@ def _uploads() -> list[files.StoredFile]:
 
 def _remember_uploads() -> None:
     uploads = st.session_state.get("compare_upload") or []
-    # A file name names its system on every surface: no hidden character in it (plain_text).
+    # A file name names its system on every surface: no hidden character in it (printable).
     st.session_state[_STORE_KEY] = [
         files.StoredFile.of(printable(u.name), u.getvalue()) for u in uploads
     ]
@@ -224,7 +224,7 @@ def _load_cached(
     identity: tuple[tuple[str, str], ...], _files: tuple[CaseFile, ...], options: tuple
 ) -> SystemCases:
     """`identity` (:func:`_identity`) stands for the files, which are not hashed. The systems'
-    names (file names, column names, a long file's labels) are made plain (:func:`plain_text`)
+    names (file names, column names, a long file's labels) are made plain (``printable``)
     for every surface, charts included, unless that would make two of them equal."""
     cases = load_systems(list(_files) if len(_files) > 1 else _files[0], **dict(options))
     shown = tuple(printable(name) for name in cases.names)
