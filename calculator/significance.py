@@ -13,6 +13,10 @@ significant" where the test rejects. So:
   ``log10 p <= log10 alpha``, on the log scale so that a p-value that underflows still decides.
 - :func:`pvalue_rejects` decides a test whose p-value exists only as a float that cannot
   underflow (a permutation p, count over patterns, or a t test's p): ``p <= alpha``.
+- :func:`monte_carlo_rejects` decides a Monte Carlo permutation p, (k + 1)/(R + 1): as
+  :func:`pvalue_rejects`, except that a p at its floor 1/(R + 1) (no resample as extreme as the
+  data) is only a bound, and decides nothing at an alpha below it (None: more resamples are
+  needed). Cochran's Q in ``compare`` and the scores' sign-flip test both decide through it.
 
 alpha is compared at its exact binary value (``Fraction(alpha)``): a level a person types as a
 power of two (0.03125, 0.015625) is exact, and a decimal such as 0.05 is not a multiple of 2^-m,
@@ -31,6 +35,7 @@ __all__ = [
     "adjusted_exact_tests_reject",
     "exact_pvalue_fraction",
     "exact_test_rejects",
+    "monte_carlo_rejects",
     "pvalue_rejects",
     "rejects",
 ]
@@ -65,6 +70,29 @@ def pvalue_rejects(pvalue: float, alpha: float) -> bool:
     (True, False)
     """
     return pvalue <= alpha
+
+
+def monte_carlo_rejects(
+    pvalue: float, alpha: float, *, resamples: int, at_floor: bool
+) -> bool | None:
+    """p <= alpha for a Monte Carlo p-value (k + 1)/(R + 1); None when it cannot be decided.
+
+    When no resample was as extreme as the data (`at_floor`, k = 0), all the R resamples show is
+    p <= 1/(R + 1) (Phipson & Smyth 2010, Stat Appl Genet Mol Biol 9:39). An alpha below that
+    floor can then be neither reached nor ruled out: None, and more resamples are needed.
+
+    Examples
+    --------
+    >>> monte_carlo_rejects(1 / 10_001, 0.05, resamples=10_000, at_floor=True)
+    True
+    >>> monte_carlo_rejects(1 / 10_001, 1e-5, resamples=10_000, at_floor=True) is None
+    True
+    >>> monte_carlo_rejects(3 / 10_001, 1e-5, resamples=10_000, at_floor=False)
+    False
+    """
+    if at_floor and alpha < 1.0 / (resamples + 1):
+        return None
+    return pvalue_rejects(pvalue, alpha)
 
 
 def exact_pvalue_fraction(

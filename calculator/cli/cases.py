@@ -1,7 +1,7 @@
 """``python -m calculator cases``: per-case results in, the paired analysis and a release gate out.
 
     python -m calculator cases FILE [FILE_B] [--id COL] [--a COL] [--b COL] [--group COL]
-        [--threshold X] [--alpha X] [--json] [--fail-if-worse] [--margin DELTA]
+        [--threshold X] [--alpha X] [--json] [--fail-if-worse] [--margin DELTA] [--resamples R]
     python -m calculator cases LOG_A LOG_B [--metric NAME] [--filter NAME] [--allow-exclusions]
 
 With one file, ``--a`` and ``--b`` name its two outcome columns; with two files, ``--a`` names the
@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from calculator.analysis import Analysis, analyze
 from calculator.cli.arguments import (
     UsageError,
+    count as whole_number,
     add_log_arguments,
     add_split_argument,
     file_name,
@@ -45,6 +46,7 @@ from calculator.cli.question import (
     question_arguments,
 )
 from calculator.errors import CalculatorError
+from calculator.scores.resampling import MAX_RESAMPLES, MIN_RESAMPLES
 from calculator.release import clusters_of, gate_fails
 from calculator.report.clusters import describe_cluster_change
 from calculator.report.formatting import plural
@@ -106,6 +108,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--alpha; the gate fires in that one direction only, so on a change that does nothing "
         "it raises a false alarm at most alpha/2 of the time; with --alternative less it is "
         "the one-sided test, at most alpha); with --margin, unless B is shown non-inferior",
+    )
+    parser.add_argument(
+        "--resamples",
+        type=whole_number("--resamples", maximum=MAX_RESAMPLES),
+        metavar="R",
+        help=f"scores only: bootstrap resamples and Monte Carlo sign patterns, {MIN_RESAMPLES:,} "
+        f"to {MAX_RESAMPLES:,} (10,000; a Monte Carlo p is never below 1/(R + 1), so a gate at "
+        "a smaller --alpha needs more); pass/fail outcomes are tested exactly and refuse it",
     )
     add_question_arguments(parser, scores=True)  # the margin's unit follows the outcomes
     parser.set_defaults(func=run)

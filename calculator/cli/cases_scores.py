@@ -155,7 +155,9 @@ def score_options(args: argparse.Namespace) -> dict[str, object]:
     margin = args.margin if text is None else score_margin_value(text)
     # The same refusals as for pass/fail outcomes, asked of the margin on scores.
     question_arguments(
-        argparse.Namespace(**{**vars(args), "margin": margin, "margin_refusal": None})
+        argparse.Namespace(
+            **{**vars(args), "margin": margin, "margin_refusal": None, "resamples": None}
+        )
     )
     if getattr(args, "equivalence", False):
         raise UsageError("--equivalence is for pass/fail outcomes; with scores give --margin only")
@@ -167,6 +169,7 @@ def score_options(args: argparse.Namespace) -> dict[str, object]:
         "level": 1.0 - (2.0 * args.alpha if margin is not None else args.alpha),
         "alternative": args.alternative,
         "margin": margin,
+        "resamples": getattr(args, "resamples", None),
     }
 
 

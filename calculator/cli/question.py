@@ -258,6 +258,11 @@ def question_arguments(args: argparse.Namespace) -> dict[str, object]:
     refusal = getattr(args, "margin_refusal", None)
     if refusal is not None:
         raise UsageError(refusal)
+    if getattr(args, "resamples", None) is not None:
+        raise UsageError(
+            "--resamples sets the resamples of the scores' bootstrap and permutation test; "
+            "pass/fail outcomes are tested exactly (McNemar's tests), with nothing resampled"
+        )
     equivalence = getattr(args, "equivalence", False)
     if equivalence and args.margin is None:
         raise UsageError("--equivalence needs --margin DELTA (0.01 is one percentage point)")

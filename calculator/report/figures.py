@@ -13,7 +13,13 @@ import math
 from calculator.errors import CalculatorError
 from calculator.report.formatting import side_of
 
-__all__ = ["format_score", "format_share", "format_standard_error"]
+__all__ = [
+    "floor_bound",
+    "floor_undecided",
+    "format_score",
+    "format_share",
+    "format_standard_error",
+]
 
 
 #: The most significant figures a score is printed with.
@@ -94,3 +100,30 @@ def format_share(value: float) -> str:
     if float(text) in (0.0, 1.0) and value not in (0.0, 1.0):
         return repr(value)
     return text
+
+
+def floor_bound(resamples: int) -> str:
+    """A Monte Carlo p at its floor, as the bound it is: no resample was as extreme as the data.
+
+    Examples
+    --------
+    >>> floor_bound(10_000)
+    '≤ 1/10,001'
+    """
+    return f"≤ 1/{resamples + 1:,}"
+
+
+def floor_undecided(resamples: int, alpha: float, what: str = "resamples") -> str:
+    """Why a Monte Carlo p at its floor decides nothing at an alpha below the floor (a clause,
+    no capital, no full stop).
+
+    Examples
+    --------
+    >>> floor_undecided(10_000, 1e-5)  # doctest: +NORMALIZE_WHITESPACE
+    'the 10,000 resamples cannot tell whether p ≤ alpha = 1e-05, which lies below their floor
+    of 1/10,001: more resamples are needed to decide'
+    """
+    return (
+        f"the {resamples:,} {what} cannot tell whether p ≤ alpha = {alpha:g}, which lies below "
+        f"their floor of 1/{resamples + 1:,}: more resamples are needed to decide"
+    )

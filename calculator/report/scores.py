@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from calculator.report.figures import format_score
+from calculator.report.figures import floor_bound, format_score, format_standard_error
 from calculator.report.formatting import format_confidence, format_p_equals, margin_number, plural
 
 if TYPE_CHECKING:
@@ -24,6 +24,7 @@ __all__ = [
     "exclusion_sentence",
     "headline",
     "margin_sentence",
+    "permutation_p",
     "permutation_words",
     "scores_report",
     "signed_rank_sentence",
@@ -114,13 +115,27 @@ def permutation_words(test: SignFlipTest, names: tuple[str, str]) -> str:
             "differences lying on a common grid: the distribution of their sum by convolution"
             + (f"; {test.note}" if test.note else "")
         )
+    elif test.at_floor:  # a bound, with no standard error: no pattern was as extreme
+        how = (
+            f"Monte Carlo: none of {test.patterns:,} random sign patterns of "
+            f"{plural(test.nonzero_units, 'non-zero ' + test.unit)}, random seed {test.seed}, "
+            "was as extreme as the data"
+        )
     else:
         how = (
             f"Monte Carlo over {test.patterns:,} random sign patterns of "
             f"{plural(test.nonzero_units, 'non-zero ' + test.unit)}, random seed {test.seed}, "
-            f"standard error {test.standard_error:.2g}"
+            f"standard error {format_standard_error(test.standard_error)}"
         )
-    return f"sign-flip permutation test {format_p_equals(test.pvalue)} ({side}, {how})"
+    return f"sign-flip permutation test {permutation_p(test)} ({side}, {how})"
+
+
+def permutation_p(test: SignFlipTest, alpha: float | None = None) -> str:
+    """ "p = 0.012" (on the side of `alpha` it lies on), or "p ≤ 1/10,001" for a Monte Carlo p
+    at its floor (a bound, not a value)."""
+    if test.at_floor:
+        return f"p {floor_bound(test.patterns)}"
+    return format_p_equals(test.pvalue, alpha=alpha)
 
 
 def t_sentence(test: PairedTTest, names: tuple[str, str]) -> str:
