@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING
 from calculator.analysis import Analysis, analyze
 from calculator.cli.arguments import (
     UsageError,
-    count as whole_number,
     add_log_arguments,
     add_split_argument,
     file_name,
     finite_number,
 )
+from calculator.cli.arguments import count as whole_number
 from calculator.cli.cases_scores import (
     ANALYSED_AS_PASS_FAIL,
     run_scores,
@@ -46,11 +46,11 @@ from calculator.cli.question import (
     question_arguments,
 )
 from calculator.errors import CalculatorError
-from calculator.scores.resampling import MAX_RESAMPLES, MIN_RESAMPLES
 from calculator.release import clusters_of, gate_fails
 from calculator.report.clusters import describe_cluster_change
 from calculator.report.formatting import plural
 from calculator.report.gate import gate_verdict
+from calculator.scores.resampling import MAX_RESAMPLES, MIN_RESAMPLES
 
 if TYPE_CHECKING:
     from calculator.cases import CaseFile, PairedCases

@@ -225,7 +225,7 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
             "together)"
         )
     lines += ["", f"pooled    {len(result.tasks):,} task(s)"]
-    return lines + comparison_lines(result.pooled, clusters)
+    return lines + comparison_lines(result.pooled, clusters, alpha=alpha)
 
 
 def _counts(result: LogAnalysis | LogScores) -> dict[str, object]:

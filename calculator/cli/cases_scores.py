@@ -6,9 +6,12 @@ for McNemar's test as before, and the output says which of the two was done. The
 with the mean difference, its interval and the permutation p; the JSON has a ``scores`` section.
 
 With ``--margin DELTA`` B is tested for non-inferiority at one-sided level ``--alpha`` (the t
-interval at 1 - 2 alpha, as the pass/fail decision uses Tango's); without it the interval's
-level is 1 - alpha. DELTA is a plain positive number in the scores' own units (2 is 2 BLEU on a
-0-100 scale): a pass rate's units (pt, %) are refused, as they mean nothing for scores.
+interval at 1 - 2 alpha, as the pass/fail decision uses Tango's); so is the interval beside a
+one-sided ``--alternative``; otherwise the interval's level is 1 - alpha
+(:func:`calculator.decision.decision_level`, the pass/fail decision's rule). DELTA is a plain
+positive number in the scores' own units (2 is 2 BLEU on a 0-100 scale): a pass rate's units
+(pt, %) are refused, as they mean nothing for scores. ``--alternative greater`` with a margin
+(superiority by the margin) is refused: the margin answers non-inferiority only.
 ``--fail-if-worse`` fails the gate when B's mean is significantly lower than A's by the
 two-sided sign-flip permutation test at ``--alpha`` (with a margin: unless B is shown
 non-inferior); its margin is at most half the range the scores span (B's mean cannot fall
@@ -31,6 +34,7 @@ from calculator.cli.question import (
     question_arguments,
     score_margin_value,
 )
+from calculator.decision import decision_level, resolve_question
 from calculator.errors import CalculatorError
 from calculator.release import scores_gate_fails
 from calculator.report.formatting import plural
@@ -159,14 +163,26 @@ def score_options(args: argparse.Namespace) -> dict[str, object]:
             **{**vars(args), "margin": margin, "margin_refusal": None, "resamples": None}
         )
     )
+    if margin is not None and args.alternative == "greater":
+        raise UsageError(
+            "--alternative greater with --margin asks whether B is better than A by more than "
+            "DELTA; on scores --margin answers non-inferiority only (is B no worse than A by "
+            "more than DELTA?): leave out --alternative greater"
+        )
     if getattr(args, "equivalence", False):
         raise UsageError("--equivalence is for pass/fail outcomes; with scores give --margin only")
     if args.fail_if_worse and args.alternative == "greater":
         raise UsageError("--fail-if-worse gates on B being worse; leave out --alternative greater")
-    if margin is not None and args.alpha >= 0.5:
-        raise UsageError("--alpha must be below 0.5 with --margin (the interval is 1 - 2 alpha)")
+    if (margin is not None or args.alternative != "two-sided") and args.alpha >= 0.5:
+        raise UsageError(
+            "--alpha must be below 0.5 with --margin or a one-sided --alternative (the interval "
+            "is then at 1 - 2 alpha)"
+        )
+    question, _ = resolve_question(None, args.alternative)
     return {
-        "level": 1.0 - (2.0 * args.alpha if margin is not None else args.alpha),
+        # The pass/fail decision's rule: 1 - alpha beside a two-sided test, 1 - 2 alpha beside a
+        # one-sided or margin test, so that the interval excludes the null when the test rejects.
+        "level": decision_level(question, margin, args.alpha),
         "alternative": args.alternative,
         "margin": margin,
         "resamples": getattr(args, "resamples", None),
@@ -195,25 +211,31 @@ def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace
     clusters = None
     if result.clusters is not None:
         clusters = f"{result.clusters:,} groups in {cases.group_column!r}"
-    lines += comparison_lines(result, clusters)
+    lines += comparison_lines(result, clusters, alpha=args.alpha)
     if args.fail_if_worse:
         lines.append(scores_gate_line(result, args.alpha))
     return lines
 
 
-def comparison_lines(result: ScoresComparison, clusters: str | None) -> list[str]:
+def comparison_lines(
+    result: ScoresComparison, clusters: str | None, *, alpha: float | None = None
+) -> list[str]:
     """The headline (mean difference, interval, permutation p), then the other tests, the
-    clusters (`clusters`: what they are, in words), the exclusions and the margin decision."""
+    clusters (`clusters`: what they are, in words), the exclusions and the margin decision.
+    With `alpha` and a one-sided question, a line says why the intervals are at 1 - 2 alpha."""
     from calculator.report.scores import (
         bootstrap_sentence,
         exclusion_sentence,
         headline,
+        one_sided_level_sentence,
         signed_rank_sentence,
         t_sentence,
     )
 
-    lines = [
-        headline(result),
+    lines = [headline(result)]
+    if alpha is not None and result.alternative != "two-sided" and result.margin is None:
+        lines.append(one_sided_level_sentence(result.confidence_level, alpha))
+    lines += [
         "",
         t_sentence(result.t_test, result.names),
         signed_rank_sentence(result.signed_rank, result.names),

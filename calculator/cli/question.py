@@ -65,7 +65,8 @@ def add_question_arguments(
             metavar="DELTA",
             help=margin_help + ". On scores (compared by their mean) DELTA is a plain positive "
             "number in the scores' own units, without a unit (2 for 2 BLEU on a 0-100 scale); "
-            "with --fail-if-worse at most half the range the scores span",
+            "with --fail-if-worse at most half the range the scores span; it asks "
+            "non-inferiority only, and refuses --alternative greater",
         )
         parser.set_defaults(margin_text=None, margin_refusal=None)
     else:

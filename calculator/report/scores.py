@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from calculator.report.decision import level_reason
 from calculator.report.figures import floor_bound, format_score, format_standard_error
 from calculator.report.formatting import format_confidence, format_p_equals, margin_number, plural
 
@@ -24,6 +25,7 @@ __all__ = [
     "exclusion_sentence",
     "headline",
     "margin_sentence",
+    "one_sided_level_sentence",
     "permutation_p",
     "permutation_words",
     "scores_report",
@@ -95,6 +97,22 @@ def headline(result: ScoresComparison) -> str:
     if result.permutation is None:
         return f"{text}; {result.permutation_note}."
     return f"{text}; {permutation_words(result.permutation, result.names)}."
+
+
+def one_sided_level_sentence(level: float, alpha: float) -> str:
+    """Why the intervals beside a one-sided test are at 1 − 2α.
+
+    Examples
+    --------
+    >>> one_sided_level_sentence(0.9, 0.05)  # doctest: +NORMALIZE_WHITESPACE
+    'The intervals have level 90% (1 − 2α for a one-sided test at α = 0.05): the level that goes
+    with the test, each end a one-sided 95% bound.'
+    """
+    return (
+        f"The intervals have level {format_confidence(level)} ({level_reason(True, alpha)}): "
+        f"the level that goes with the test, each end a one-sided {format_confidence(1 - alpha)} "
+        "bound."
+    )
 
 
 def permutation_words(test: SignFlipTest, names: tuple[str, str]) -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from calculator.analysis import _check_names
+from calculator.errors import CalculatorError
 from calculator.intervals import ConfidenceInterval
 from calculator.report.formatting import plural
 from calculator.report.scores import scores_report
@@ -165,7 +166,7 @@ def compare_scores(
         "less" whether it is lower. The intervals stay two-sided.
     margin : float or None
         In the scores' units: test non-inferiority of B (the t interval for B - A against
-        -margin); see :mod:`calculator.scores.margin`.
+        -margin); see :mod:`calculator.scores.margin`. Only with `alternative` "two-sided".
     resamples : int or None
         Bootstrap resamples and Monte Carlo sign patterns, 1,000 to 1,000,000. None: 10,000,
         fewer (not below 1,000) when that would exceed the bound on random draws, and none
@@ -211,6 +212,15 @@ def compare_scores(
     level = check_level(level)
     alternative = check_alternative(alternative)
     margin = check_margin(margin)
+    if margin is not None and alternative != "two-sided":
+        # margin_decision answers non-inferiority (H0: mean(B - A) <= -margin); "greater" would
+        # ask superiority by the margin, "less" no margin question at all: never answered
+        # silently as another question.
+        raise CalculatorError(
+            f"`margin` asks whether B is non-inferior to A; it does not go with `alternative` "
+            f'"{alternative}" (superiority by a margin is not answered on scores): leave '
+            '`alternative` "two-sided"'
+        )
     resamples = check_resamples(resamples)
     seed = check_seed(seed)
     names = _check_names(names)

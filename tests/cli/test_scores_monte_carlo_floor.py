@@ -18,8 +18,8 @@ import pytest
 
 from calculator import compare_scores
 from calculator.cli import main
-from calculator.release import scores_gate_fails, scores_gate_undecided
 from calculator.errors import CalculatorError
+from calculator.release import scores_gate_fails, scores_gate_undecided
 
 
 def strong_scores() -> tuple[np.ndarray, np.ndarray]:
