@@ -23,7 +23,7 @@ from scipy import special
 from calculator.intervals import ConfidenceInterval
 from calculator.scores.resampling import chunks, work_width
 
-__all__ = ["BootstrapInterval", "Distinct", "bca_interval", "distinct_units"]
+__all__ = ["BootstrapInterval", "Distinct", "bca_interval", "distinct_units", "share_below"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -153,7 +153,8 @@ def bca_interval(
 
     Notes
     -----
-    theta = sum T / sum N. z0 = Phi^-1(share of resampled theta* below theta);
+    theta = sum T / sum N. z0 = Phi^-1(share of resampled theta* below theta, a tie counting
+    one half, as scipy does: :func:`share_below`);
     a = sum u^3 / (6 (sum u^2)^(3/2)) with jackknife u_g = theta_(.) - theta_(g),
     theta_(g) = (T - T_g)/(N - N_g). Without clusters u_i is proportional to d_i - mean(d)
     (the closed form: a = sum (d - dbar)^3 / (6 (sum (d - dbar)^2)^(3/2))). The ends are the
@@ -163,14 +164,14 @@ def bca_interval(
     units = int(sums.size)
     theta = float(sums.sum() / sizes.sum())
     means = _resampled_means(sums, sizes, distinct, resamples, rng)
-    below = float(np.count_nonzero(means < theta)) / resamples
+    below = share_below(means, theta, _tie_tolerance(sums, sizes))
     z0 = float(special.ndtri(below))
     acceleration = _acceleration(distinct)
     if not math.isfinite(z0):
         share = "none" if below == 0 else "every one"
         return undefined_interval(
             f"the bias correction of the BCa interval is infinite: {share} of the "
-            f"{resamples:,} resampled means lies below the observed mean",
+            f"{resamples:,} resampled means lies below the observed mean, and none equals it",
             level=level,
             unit=unit,
             units=units,
@@ -194,6 +195,28 @@ def bca_interval(
         seed=seed,
         undefined=None,
     )
+
+
+def share_below(means: np.ndarray, theta: float, tolerance: float = 0.0) -> float:
+    """The share of resampled means below `theta`, a tie counting one half: (#< + #<=)/(2B),
+    as ``scipy.stats.bootstrap(method="BCa")`` computes z0's argument (its
+    ``_percentile_of_score``). Means within `tolerance` of `theta` are ties (the same resample
+    summed in another order).
+
+    Examples
+    --------
+    >>> share_below(np.array([0.0, 0.1, 0.1, 0.3]), 0.1)  # (1 + 3) / 8
+    0.5
+    """
+    below = int(np.count_nonzero(means < theta - tolerance))
+    at_or_below = int(np.count_nonzero(means <= theta + tolerance))
+    return (below + at_or_below) / (2.0 * means.size)
+
+
+def _tie_tolerance(sums: np.ndarray, sizes: np.ndarray) -> float:
+    """256 machine epsilons of the largest unit mean: more than the rounding of a resampled
+    mean (a dot product of counts and sums), far less than any real gap between two of them."""
+    return 256.0 * float(np.finfo(float).eps) * float(np.max(np.abs(sums) / sizes))
 
 
 def _acceleration(distinct: Distinct) -> float:
