@@ -140,7 +140,8 @@ def scores_gate_fails(result: ScoresComparison, alpha: float) -> bool:
     """The release gate on scores: True when B must not ship.
 
     With a margin, it fails unless B is shown non-inferior on the mean score
-    (:mod:`calculator.scores.margin`). Without, it fails when B's mean is lower and the headline
+    (:mod:`calculator.scores.margin`). Without, it fails when B's mean is worse (lower; higher
+    when ``result.better`` is "lower": error rates, losses) and the headline
     test (the sign-flip permutation test, or the paired t test when that one was not run)
     rejects at `alpha`; an undefined test never fails it. A Monte Carlo p at its floor above
     `alpha` decides nothing: with B's mean lower that is refused (:func:`scores_gate_undecided`).
@@ -159,7 +160,7 @@ def scores_gate_fails(result: ScoresComparison, alpha: float) -> bool:
     """
     if result.margin is not None:
         return not result.margin.non_inferior
-    if result.statistic <= 0:
+    if not _b_behind(result):
         return False
     if result.permutation is not None:
         rejects = result.permutation.rejects(alpha)
@@ -178,10 +179,15 @@ def scores_gate_undecided(result: ScoresComparison, alpha: float) -> bool:
     test = result.permutation
     return (
         result.margin is None
-        and result.statistic > 0
+        and _b_behind(result)
         and test is not None
         and test.rejects(alpha) is None
     )
+
+
+def _b_behind(result: ScoresComparison) -> bool:
+    """B's mean is on the worse side of A's: lower, or higher when lower scores are better."""
+    return result.statistic < 0 if result.better == "lower" else result.statistic > 0
 
 
 def resamples_to_decide(alpha: float) -> int:

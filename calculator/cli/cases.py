@@ -117,6 +117,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         f"to {MAX_RESAMPLES:,} (10,000; a Monte Carlo p is never below 1/(R + 1), so a gate at "
         "a smaller --alpha needs more); pass/fail outcomes are tested exactly and refuse it",
     )
+    parser.add_argument(
+        "--better",
+        choices=("higher", "lower"),
+        metavar="higher|lower",
+        help="scores only: which scores are better, for --fail-if-worse (higher; lower for "
+        "error rates and losses). A gate on a score whose name reads lower-is-better (wer, "
+        "loss, ...) needs it stated; pass/fail outcomes refuse it",
+    )
     add_question_arguments(parser, scores=True)  # the margin's unit follows the outcomes
     parser.set_defaults(func=run)
 

@@ -147,12 +147,17 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
 def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
     """Compare two logs paired on a graded metric as scores; print the report or JSON."""
     from calculator.cases.scores_input import paired_scores_of
-    from calculator.cli.cases_scores import score_options, scores_gate_line
+    from calculator.cli.cases_scores import (
+        check_score_direction,
+        score_options,
+        scores_gate_line,
+    )
     from calculator.cli.question import check_score_gate_margin
     from calculator.logs.scores import analyze_log_scores
     from calculator.release import scores_gate_fails
 
     options = score_options(args)
+    check_score_direction(args, [paired.metric.metric])
     if args.fail_if_worse:  # bounded by the range of every score the logs pair
         scores = [paired_scores_of(task.cases)[:2] for task in paired.tasks if task.cases.n]
         a = np.concatenate([pair[0] for pair in scores]) if scores else np.empty(0)

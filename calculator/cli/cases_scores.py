@@ -25,6 +25,8 @@ file(s) and the columns, as the other refusals of a per-case file do
 from __future__ import annotations
 
 import argparse
+import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from calculator.cli.arguments import UsageError
@@ -47,6 +49,8 @@ if TYPE_CHECKING:
 __all__ = [
     "ANALYSED_AS_PASS_FAIL",
     "ANALYSED_AS_SCORES",
+    "LOWER_IS_BETTER_WORDS",
+    "check_score_direction",
     "comparison_lines",
     "scores_gate_line",
     "run_scores",
@@ -128,6 +132,7 @@ def run_scores(
             f"{' + '.join(cases.files)}: no usable cases: {cases.rows_read:,} rows read, none "
             f"with a score in both {columns[0]!r} and {columns[1]!r}"
         )
+    check_score_direction(args, columns)
     scores = paired_scores_of(cases)
     if args.fail_if_worse:
         check_score_gate_margin(options["margin"], *scores[:2])
@@ -160,7 +165,13 @@ def score_options(args: argparse.Namespace) -> dict[str, object]:
     # The same refusals as for pass/fail outcomes, asked of the margin on scores.
     question_arguments(
         argparse.Namespace(
-            **{**vars(args), "margin": margin, "margin_refusal": None, "resamples": None}
+            **{
+                **vars(args),
+                "margin": margin,
+                "margin_refusal": None,
+                "resamples": None,
+                "better": None,
+            }
         )
     )
     if margin is not None and args.alternative == "greater":
@@ -171,8 +182,18 @@ def score_options(args: argparse.Namespace) -> dict[str, object]:
         )
     if getattr(args, "equivalence", False):
         raise UsageError("--equivalence is for pass/fail outcomes; with scores give --margin only")
-    if args.fail_if_worse and args.alternative == "greater":
-        raise UsageError("--fail-if-worse gates on B being worse; leave out --alternative greater")
+    better = getattr(args, "better", None) or "higher"
+    if margin is not None and better == "lower":
+        raise UsageError(
+            "--margin answers non-inferiority for higher-is-better scores only; with --better "
+            "lower leave it out"
+        )
+    toward_better = "greater" if better == "higher" else "less"  # B's mean higher / lower
+    if args.fail_if_worse and args.alternative == toward_better:
+        raise UsageError(
+            f"--fail-if-worse gates on B being worse; with {better} scores better, leave out "
+            f"--alternative {toward_better}"
+        )
     if (margin is not None or args.alternative != "two-sided") and args.alpha >= 0.5:
         raise UsageError(
             "--alpha must be below 0.5 with --margin or a one-sided --alternative (the interval "
@@ -186,7 +207,35 @@ def score_options(args: argparse.Namespace) -> dict[str, object]:
         "alternative": args.alternative,
         "margin": margin,
         "resamples": getattr(args, "resamples", None),
+        "better": better,
     }
+
+
+#: Words that make a score's name read as lower-is-better (error rates, losses, distances).
+LOWER_IS_BETTER_WORDS = frozenset(
+    {
+        *("wer", "cer", "ter", "mer", "error", "errors", "err", "loss", "nll"),
+        *("perplexity", "ppl", "bpb", "bits_per_byte", "ece", "brier", "toxicity", "toxic"),
+        *("latency", "mae", "mse", "rmse", "distance", "edit_distance"),
+    }
+)
+
+
+def check_score_direction(args: argparse.Namespace, names: Iterable[str]) -> None:
+    """Refuse a release gate on a score whose name reads lower-is-better (``wer``,
+    ``val_loss``, ``max_toxicity``) unless ``--better`` says which way is better: the gate
+    takes higher as better, so a rise in word error rate passed it."""
+    if not args.fail_if_worse or getattr(args, "better", None) is not None:
+        return
+    for name in names:
+        words = set(re.split(r"[^a-z0-9]+", str(name).lower()))
+        words.add(re.sub(r"[^a-z0-9]+", "_", str(name).lower()).strip("_"))
+        if words & LOWER_IS_BETTER_WORDS:
+            raise UsageError(
+                f"--fail-if-worse: {name!r} reads as a score where lower is better (an error "
+                "rate, loss or distance), but the gate takes higher scores as better; say "
+                "which with --better lower (or --better higher)"
+            )
 
 
 def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace) -> list[str]:

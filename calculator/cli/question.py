@@ -259,6 +259,11 @@ def question_arguments(args: argparse.Namespace) -> dict[str, object]:
     refusal = getattr(args, "margin_refusal", None)
     if refusal is not None:
         raise UsageError(refusal)
+    if getattr(args, "better", None) is not None:
+        raise UsageError(
+            "--better says which scores are better; pass/fail outcomes are compared by pass "
+            "rate, where passing is better"
+        )
     if getattr(args, "resamples", None) is not None:
         raise UsageError(
             "--resamples sets the resamples of the scores' bootstrap and permutation test; "

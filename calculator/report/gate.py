@@ -100,16 +100,16 @@ def scores_gate_verdict(result: ScoresComparison, alpha: float) -> str:
     >>> from calculator.scores import compare_scores
     >>> a, b = [0.9, 0.8, 0.75, 1.0, 0.6, 0.7], [0.5, 0.4, 0.35, 0.6, 0.2, 0.3]
     >>> scores_gate_verdict(compare_scores(a, b), 0.05)  # doctest: +NORMALIZE_WHITESPACE
-    'FAIL: B is worse than A at alpha = 0.05 (two-sided sign-flip permutation test,
-    p = 0.031)'
+    'FAIL: B is worse than A at alpha = 0.05, higher scores taken as better (two-sided
+    sign-flip permutation test, p = 0.031)'
     """
     name_a, name_b = result.names
     if scores_gate_undecided(result, alpha):  # a Monte Carlo p at its floor, above alpha
         test = result.permutation
         sides = "two-sided" if result.alternative == "two-sided" else "one-sided"
         return (
-            f"undecided: whether {name_b} is worse than {name_a} at alpha = {alpha:g} "
-            f"({sides} sign-flip permutation test, {permutation_p(test)}): "
+            f"undecided: whether {name_b} is worse than {name_a} at alpha = {alpha:g}, "
+            f"{_direction(result)} ({sides} sign-flip permutation test, {permutation_p(test)}): "
             f"{floor_undecided(test.patterns, alpha, 'random sign patterns')}"
         )
     fails = scores_gate_fails(result, alpha)
@@ -137,4 +137,9 @@ def scores_gate_verdict(result: ScoresComparison, alpha: float) -> str:
         t = result.t_test
         shown = "t undefined" if t.pvalue is None else format_p_equals(t.pvalue, alpha=alpha)
         test = f"{sides} paired t test, {shown}"
-    return f"{verdict} than {name_a} at alpha = {alpha:g} ({test})"
+    return f"{verdict} than {name_a} at alpha = {alpha:g}, {_direction(result)} ({test})"
+
+
+def _direction(result: ScoresComparison) -> str:
+    """Which way the gate read "worse": a metric's direction is not in its numbers."""
+    return f"{result.better} scores taken as better"

@@ -22,6 +22,7 @@ from calculator.scores.bootstrap import (
 from calculator.scores.inputs import (
     PairedScores,
     check_alternative,
+    check_better,
     check_level,
     check_margin,
     paired_scores,
@@ -80,6 +81,9 @@ class ScoresComparison:
     names : (str, str)
     seed : int
         The random seed of the bootstrap and of a Monte Carlo permutation test.
+    better : str
+        "higher" (higher scores are better) or "lower" (error rates, losses): which way the
+        release gate (:func:`calculator.release.scores_gate_fails`) reads "B is worse".
     constant : bool
         True when every difference is the same (up to rounding): the words say so.
     report : str
@@ -107,6 +111,7 @@ class ScoresComparison:
     names: tuple[str, str]
     seed: int
     constant: bool = False
+    better: str = "higher"
 
     @property
     def report(self) -> str:
@@ -136,6 +141,7 @@ class ScoresComparison:
             "bootstrap": self.bootstrap.to_dict(),
             "margin": None if self.margin is None else self.margin.to_dict(),
             "seed": self.seed,
+            "better": self.better,
             "report": self.report,
         }
 
@@ -151,6 +157,7 @@ def compare_scores(
     seed: int = 0,
     clusters: Sequence[object] | np.ndarray | None = None,
     names: tuple[str, str] = ("A", "B"),
+    better: str = "higher",
 ) -> ScoresComparison:
     """Compare two systems' scores on the same cases: is B's mean score different from A's?
 
@@ -180,6 +187,10 @@ def compare_scores(
         uses the cluster-robust standard error and the signed-rank test ranks cluster means.
     names : (str, str)
         Names of A and B for the report.
+    better : {"higher", "lower"}
+        Which scores are better: "lower" for error rates and losses. It sets which way the
+        release gate reads "B is worse"; every figure stays A - B. A margin (non-inferiority)
+        is answered for higher-is-better scores only.
 
     Returns
     -------
@@ -212,6 +223,12 @@ def compare_scores(
     level = check_level(level)
     alternative = check_alternative(alternative)
     margin = check_margin(margin)
+    better = check_better(better)
+    if margin is not None and better == "lower":
+        raise CalculatorError(
+            '`margin` (non-inferiority: is B no worse than A by more than the margin?) is '
+            'answered for higher-is-better scores only; with `better` "lower" leave it out'
+        )
     if margin is not None and alternative != "two-sided":
         # margin_decision answers non-inferiority (H0: mean(B - A) <= -margin); "greater" would
         # ask superiority by the margin, "less" no margin question at all: never answered
@@ -261,6 +278,7 @@ def compare_scores(
         names=names,
         seed=seed,
         constant=scores.constant,
+        better=better,
     )
 
 
