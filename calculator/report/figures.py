@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from calculator.errors import CalculatorError
 from calculator.report.formatting import side_of
 
@@ -26,7 +28,9 @@ __all__ = [
 _MOST_DIGITS = 17
 
 
-def format_score(value: float, keep: tuple[float, ...] = (), *, signed: bool = True) -> str:
+def format_score(
+    value: float, keep: tuple[float, ...] = (), *, signed: bool = True, snap: bool = False
+) -> str:
     """A score or score difference with three significant figures, more when needed.
 
     Parameters
@@ -38,6 +42,11 @@ def format_score(value: float, keep: tuple[float, ...] = (), *, signed: bool = T
         equal only when it is equal.
     signed : bool
         Write "+" before positive numbers (differences); False for means.
+    snap : bool
+        A value within 8 units in the last place of a bound in `keep` is printed as that bound
+        (0.6 - 0.5 is 0.09999999999999998 in floating point, beside a margin of 0.1). Only for
+        a point estimate that decides nothing: an interval's end is compared with the margin
+        by the decision, and its digits must show the side it lies on.
 
     Examples
     --------
@@ -47,12 +56,19 @@ def format_score(value: float, keep: tuple[float, ...] = (), *, signed: bool = T
     '-0.0500004'
     >>> format_score(1234.5, signed=False), format_score(3e-9)
     ('1234', '+3.00e-09')
+    >>> format_score(0.6 - 0.5, keep=(0.1,)), format_score(0.6 - 0.5, keep=(0.1,), snap=True)
+    ('+0.09999999999999998', '+0.100')
     """
     if not math.isfinite(value):
         raise CalculatorError(f"`value` must be a finite number, but got {value!r}.")
     if value == 0:
         return "0"
     bounds = (0.0, *keep)
+    if snap:
+        ulps = 8.0 * float(np.finfo(float).eps)
+        for bound in keep:
+            if bound != 0 and abs(value - bound) <= ulps * max(abs(value), abs(bound)):
+                value = bound
     for digits in range(3, _MOST_DIGITS + 1):
         text = _significant(value, digits, signed)
         shown = float(text)

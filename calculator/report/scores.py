@@ -79,7 +79,7 @@ def headline(result: ScoresComparison) -> str:
     """Means, the mean difference with its t interval, and the permutation p."""
     name_a, name_b = result.names
     keep = (0.0,) if result.margin is None else (0.0, result.margin.margin)
-    difference = format_score(result.statistic, keep)
+    difference = format_score(result.statistic, keep, snap=True)  # 0.1, not 0.09999999999999998
     if result.confidence_interval is not None:
         low, high = result.confidence_interval
         interval = (

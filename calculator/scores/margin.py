@@ -58,7 +58,8 @@ class MarginDecision:
     pvalue : float or None
         One-sided t test of H0: mean(B - A) <= -margin.
     alpha : float
-        (1 - confidence_level) / 2: B is non-inferior when pvalue <= alpha.
+        (1 - confidence_level) / 2 to 12 significant figures (0.05 for a 90% interval, not
+        0.04999999999999999): B is non-inferior when pvalue <= alpha.
     names : (str, str)
         The names of A and B, for the words.
     undefined : str or None
@@ -101,7 +102,9 @@ def margin_decision(
 ) -> MarginDecision:
     """Decide non-inferiority of B from the paired t test of A - B (`estimate` its mean)."""
     level = test.confidence_level
-    alpha = (1.0 - level) / 2.0
+    # (1 - 0.9) / 2 is 0.04999999999999999 in floating point: 12 significant figures give back
+    # the level asked for (0.05, 1e-05), and move alpha by at most 5e-13 of itself.
+    alpha = float(f"{(1.0 - level) / 2.0:.12g}")
     pvalue = one_sided_margin_pvalue(test, estimate, margin)
     ci = test.confidence_interval
     if ci is None or pvalue is None:
