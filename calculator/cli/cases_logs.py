@@ -205,6 +205,7 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
     from calculator.logs.scores import headline_pvalue
     from calculator.report.figures import format_score
     from calculator.report.logs import input_lines
+    from calculator.report.scores import permutation_p
 
     several = len(result.tasks) > 1
     lines = input_lines(result.paired)
@@ -212,10 +213,12 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
         c = task.comparison
         test = "sign-flip permutation test" if c.permutation is not None else "paired t test"
         unit = f" ({c.clusters:,} questions)" if c.clusters is not None else ""
+        p = format_p_equals(headline_pvalue(c), alpha=alpha)
+        if c.permutation is not None and c.permutation.at_floor:
+            p = permutation_p(c.permutation)  # a Monte Carlo p at its floor is a bound
         line = (
             f"task {task.task}: {c.n:,} cases{unit}, mean difference {c.names[0]} - {c.names[1]} "
-            f"{format_score(c.statistic)}, {test} "
-            f"{format_p_equals(headline_pvalue(c), alpha=alpha)}"
+            f"{format_score(c.statistic)}, {test} {p}"
         )
         if several and task.holm_pvalue is not None:
             line += f", Holm-adjusted across tasks {format_p_equals(task.holm_pvalue, alpha=alpha)}"

@@ -97,3 +97,37 @@ def test_cli_resamples_is_refused_by_name_for_pass_fail(tmp_path, capsys):
     _, err = capsys.readouterr()
     assert status == 2
     assert err.startswith("--resamples") and "pass/fail outcomes are tested exactly" in err
+
+
+def test_the_logs_task_line_gives_the_bound_too(tmp_path, capsys):
+    import json
+
+    a, b = strong_scores()
+    folders = []
+    for model, values in (("old", a), ("new", b)):
+        folder = tmp_path / model
+        folder.mkdir()
+        stamp = "2024-05-01T10-00-00.000000" if model == "old" else "2024-05-02T10-00-00.000000"
+        rows = [
+            {
+                "doc_id": i,
+                "doc": {"q": i},
+                "target": "x",
+                "arguments": {},
+                "resps": [["x"]],
+                "filtered_resps": ["x"],
+                "filter": "none",
+                "metrics": ["f1"],
+                "f1": float(v),
+            }
+            for i, v in enumerate(values)
+        ]
+        text = "\n".join(json.dumps(row) for row in rows) + "\n"
+        (folder / f"samples_qa_{stamp}.jsonl").write_text(text)
+        results = {"results": {"qa": {"f1,none": 0.0}}, "model_name": f"org/{model}"}
+        (folder / f"results_{stamp}.json").write_text(json.dumps(results))
+        folders.append(str(folder))
+    assert main(["cases", *folders]) == 0
+    out = capsys.readouterr().out
+    task = next(line for line in out.splitlines() if line.startswith("task qa"))
+    assert task.endswith("sign-flip permutation test p ≤ 1/10,001"), task
