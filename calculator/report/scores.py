@@ -194,11 +194,19 @@ def bootstrap_sentence(interval: BootstrapInterval) -> str:
     if interval.confidence_interval is None:
         return f"BCa bootstrap interval: none, because {interval.undefined}."
     low, high = interval.confidence_interval
-    return (
+    text = (
         f"{format_confidence(interval.confidence_level)} BCa bootstrap interval "
         f"{format_score(low)} to {format_score(high)} ({interval.resamples:,} resamples of the "
         f"{plural(interval.units, interval.unit)}, random seed {interval.seed})."
     )
+    if interval.few_tail_resamples:
+        text += (
+            f" Only {interval.tail_resamples:.2g} of them are expected beyond its nearer end, too "
+            f"few to place the ends of a {format_confidence(interval.confidence_level)} interval: "
+            "its ends are close to the most extreme resamples, and more resamples are needed to "
+            "place them."
+        )
+    return text
 
 
 def exclusion_sentence(excluded: dict[str, int], rows: int) -> str | None:

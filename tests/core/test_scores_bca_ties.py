@@ -79,3 +79,20 @@ def test_bias_correction_is_positive_when_ties_sit_at_the_estimate():
     below = stats.binom.cdf(2, 30, 0.1) + stats.binom.pmf(3, 30, 0.1) / 2
     assert z0 == pytest.approx(stats.norm.ppf(below), abs=0.01)
     assert z0 > 0
+
+
+def test_an_interval_at_a_level_the_resamples_cannot_reach_says_so():
+    # Review 4, C12: 99.999% from 10,000 resamples puts 10,000 x 0.000005 = 0.05 resamples
+    # beyond each end (before the BCa adjustment moves the tails a little).
+    rng = np.random.default_rng(3)
+    a = rng.uniform(0.3, 0.9, 100)
+    b = a - 0.045 + rng.normal(0.0, 0.02, 100)
+    extreme = compare_scores(a, b, level=1 - 1e-5).bootstrap
+    assert extreme.few_tail_resamples and extreme.tail_resamples < 0.2
+    assert (
+        "too few to place the ends of a 99.999% interval"
+        in compare_scores(a, b, level=1 - 1e-5).report
+    )
+    usual = compare_scores(a, b).bootstrap  # 95%: about 250 beyond each end
+    assert not usual.few_tail_resamples and usual.tail_resamples > 100
+    assert "too few to place" not in compare_scores(a, b).report
