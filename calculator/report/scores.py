@@ -162,7 +162,8 @@ def t_sentence(test: PairedTTest, names: tuple[str, str]) -> str:
         return f"Paired t test: undefined, because {test.undefined}."
     side = _SIDES[test.alternative].format(b=names[1])
     return (
-        f"Paired t test: t = {test.statistic:.3g} on {plural(test.df, 'degree')} of freedom, "
+        f"Paired t test: t = {format_score(test.statistic, signed=False)} on "
+        f"{plural(test.df, 'degree')} of freedom, "
         f"{format_p_equals(test.pvalue, test.log10_pvalue)} ({side})."
     )
 
@@ -183,10 +184,23 @@ def signed_rank_sentence(test: SignedRankTest, names: tuple[str, str]) -> str:
     }[test.method]
     dropped = f", {plural(test.zeros, 'zero ' + what)} dropped" if test.zeros else ""
     return (
-        f"Wilcoxon signed-rank test: W+ = {test.statistic:g} (ranks where {names[0]} is higher) "
+        f"Wilcoxon signed-rank test: W+ = {_rank_sum(test.statistic)} (ranks where {names[0]} "
+        "is higher) "
         f"over {plural(test.used, 'non-zero ' + what)}{dropped}, "
         f"{format_p_equals(test.pvalue, test.log10_pvalue)} ({side}, {method})."
     )
+
+
+def _rank_sum(value: float) -> str:
+    """A sum of ranks, whole or (with tied midranks) a half: every digit, with thousands
+    separators (25,610,400,000, not 2.56104e+10).
+
+    Examples
+    --------
+    >>> _rank_sum(521.0), _rank_sum(2.56104e10), _rank_sum(12.5)
+    ('521', '25,610,400,000', '12.5')
+    """
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
 def bootstrap_sentence(interval: BootstrapInterval) -> str:

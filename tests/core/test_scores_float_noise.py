@@ -6,6 +6,9 @@ margin decision's alpha is the one asked for (0.05), not (1 - 0.9) / 2 = 0.04999
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from calculator import compare_scores
 
 
@@ -33,3 +36,16 @@ def test_an_exact_p_tied_with_alpha_is_reported_as_alpha_in_the_decision():
     assert decision.pvalue <= decision.alpha
     below = analyze(3, 6, 0, 0, alpha=0.0312).decision
     assert not below.reject and below.pvalue > below.alpha
+
+
+def test_t_keeps_three_significant_figures_and_w_plus_every_digit():
+    # Review 4, C14: "t = 49" (three figures shown as two) and "W+ = 2.56104e+10".
+    d = [0.9, 1.1] * 12  # mean 1, sd 0.1 * sqrt(24/23): t = 10 sqrt(23) = 47.958...
+    result = compare_scores(d, [0.0] * 24)
+    assert result.t_test.statistic == pytest.approx(10 * 23**0.5)
+    assert "Paired t test: t = 48.0 on 23 degrees of freedom" in result.report
+    assert f"W+ = {result.signed_rank.statistic:,.0f} " in result.report  # 300, no exponent
+    big = compare_scores(np.arange(1, 300_001) * 1e-3 + 0.5, np.full(300_000, 0.5))
+    w = big.signed_rank.statistic  # n (n + 1) / 2 = 45,000,150,000: every rank where A is higher
+    assert w == 300_000 * 300_001 / 2
+    assert "W+ = 45,000,150,000 " in big.report
