@@ -9,8 +9,7 @@ p-values and levels are in :mod:`calculator.report.formatting`.
 from __future__ import annotations
 
 import math
-
-import numpy as np
+import sys
 
 from calculator.errors import CalculatorError
 from calculator.report.formatting import side_of
@@ -65,7 +64,7 @@ def format_score(
         return "0"
     bounds = (0.0, *keep)
     if snap:
-        ulps = 8.0 * float(np.finfo(float).eps)
+        ulps = 8.0 * sys.float_info.epsilon
         for bound in keep:
             if bound != 0 and abs(value - bound) <= ulps * max(abs(value), abs(bound)):
                 value = bound
