@@ -242,12 +242,12 @@ def margin_sentence(decision: MarginDecision) -> str:
             f"Non-inferiority of {name_b} at a margin of {delta} is not decided: the paired t "
             f"interval it rests on is undefined: {decision.undefined}."
         )
-    keep = (-margin, 0.0)
-    low = format_score(decision.low, keep)  # type: ignore[arg-type]
-    high = format_score(decision.high, keep)  # type: ignore[arg-type]
+    # In A − B, as the headline beside it: positive means B lower, the drop the margin bounds.
+    low, high = decision.a_minus_b  # type: ignore[misc]
+    keep = (margin, 0.0)
     interval = (
-        f"the {format_confidence(decision.confidence_level)} t interval for {name_b}'s mean "
-        f"score minus {name_a}'s, {low} to {high},"
+        f"the {format_confidence(decision.confidence_level)} t interval for {name_a} − {name_b}, "
+        f"{format_score(low, keep)} to {format_score(high, keep)},"
     )
     test = (
         "one-sided paired t test of non-inferiority, "
@@ -256,21 +256,21 @@ def margin_sentence(decision: MarginDecision) -> str:
     if decision.outcome == "non-inferior":
         return (
             f"These cases show that {name_b} is not worse than {name_a} by more than {delta}: "
-            f"{interval} lies above -{delta} ({test})."
+            f"{interval} lies below +{delta} ({test})."
         )
     if decision.outcome == "worse-beyond-margin":
         return (
             f"These cases show that {name_b} is worse than {name_a} by more than {delta}: "
-            f"{interval} lies entirely below -{delta} ({test})."
+            f"{interval} lies entirely above +{delta} ({test})."
         )
     if decision.outcome == "worse-unsettled":
         return (
             f"These cases show that {name_b} is worse than {name_a}, by an amount they do not "
-            f"settle: {interval} lies below 0 but reaches across -{delta}, so {name_b} is not "
+            f"settle: {interval} lies above 0 but reaches across +{delta}, so {name_b} is not "
             f"shown non-inferior at a margin of {delta} ({test})."
         )
     return (
         f"{name_b} is not shown to be non-inferior to {name_a} at a margin of {delta}: "
-        f"{interval} reaches below -{delta} and up to 0 or above ({test}). No difference is "
+        f"{interval} reaches above +{delta} and down to 0 or below ({test}). No difference is "
         f"shown either way; these cases cannot rule out a drop of {delta} or more."
     )

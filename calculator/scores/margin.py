@@ -82,6 +82,14 @@ class MarginDecision:
     undefined: str | None = None
 
     @property
+    def a_minus_b(self) -> tuple[float, float] | None:
+        """The same interval for mean(A - B), the direction of the comparison's headline; None
+        when undetermined."""
+        if self.low is None or self.high is None:
+            return None
+        return -self.high, -self.low
+
+    @property
     def sentence(self) -> str:
         """The answer in words (:func:`calculator.report.scores.margin_sentence`)."""
         return margin_sentence(self)
