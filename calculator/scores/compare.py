@@ -226,7 +226,7 @@ def compare_scores(
     better = check_better(better)
     if margin is not None and better == "lower":
         raise CalculatorError(
-            '`margin` (non-inferiority: is B no worse than A by more than the margin?) is '
+            "`margin` (non-inferiority: is B no worse than A by more than the margin?) is "
             'answered for higher-is-better scores only; with `better` "lower" leave it out'
         )
     if margin is not None and alternative != "two-sided":
