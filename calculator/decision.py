@@ -26,7 +26,7 @@ from calculator.errors import CalculatorError
 from calculator.intervals import DifferenceInterval, difference_interval
 from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
 from calculator.noninferiority import check_alpha, margin_test
-from calculator.significance import exact_test_rejects, rejects
+from calculator.significance import agree_with_decisions, exact_test_rejects, rejects
 from calculator.table import PairedTable
 
 __all__ = [
@@ -328,23 +328,29 @@ def _exact(
         difference = difference_interval(
             table.a, table.b, table.c, table.d, level=level, method=difference.method
         )
+    reject = exact_test_rejects(
+        table.b,
+        table.c,
+        alpha,
+        convention=convention,
+        alternative=tested,
+        log10_pvalue=exact.log10_pvalue,
+    )
+    # A p tied with alpha in exact arithmetic (1/32 computed as 0.031250000000000014) is
+    # reported on the side the decision is on, as compare reports its adjusted p-values.
+    (pvalue,), (log10_pvalue,) = agree_with_decisions(
+        [exact.pvalue], [exact.log10_pvalue], [reject], alpha
+    )
     return Decision(
         question=question,
         alternative=tested,
         margin=None,
         test=name,
         statistic=None,
-        pvalue=exact.pvalue,
-        log10_pvalue=exact.log10_pvalue,
+        pvalue=float(pvalue),
+        log10_pvalue=float(log10_pvalue),
         alpha=alpha,
-        reject=exact_test_rejects(
-            table.b,
-            table.c,
-            alpha,
-            convention=convention,
-            alternative=tested,
-            log10_pvalue=exact.log10_pvalue,
-        ),
+        reject=reject,
         estimate=-difference.estimate,
         low=-difference.high,
         high=-difference.low,

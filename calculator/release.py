@@ -15,6 +15,7 @@ The sentence on how counting clusters moves the p-value is
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from calculator.clustered import Clusters
@@ -26,7 +27,15 @@ if TYPE_CHECKING:
     from calculator.cases import PairedCases
     from calculator.scores import ScoresComparison
 
-__all__ = ["clusters_of", "gate_fails", "gate_question", "is_worse", "scores_gate_fails"]
+__all__ = [
+    "clusters_of",
+    "gate_fails",
+    "gate_question",
+    "is_worse",
+    "resamples_to_decide",
+    "scores_gate_fails",
+    "scores_gate_undecided",
+]
 
 
 def clusters_of(cases: PairedCases) -> Clusters | None:
@@ -131,9 +140,16 @@ def scores_gate_fails(result: ScoresComparison, alpha: float) -> bool:
     """The release gate on scores: True when B must not ship.
 
     With a margin, it fails unless B is shown non-inferior on the mean score
-    (:mod:`calculator.scores.margin`). Without, it fails when B's mean is lower and the headline
+    (:mod:`calculator.scores.margin`). Without, it fails when B's mean is worse (lower; higher
+    when ``result.better`` is "lower": error rates, losses) and the headline
     test (the sign-flip permutation test, or the paired t test when that one was not run)
-    rejects at `alpha`; an undefined test never fails it.
+    rejects at `alpha`; an undefined test never fails it. A Monte Carlo p at its floor above
+    `alpha` decides nothing: with B's mean lower that is refused (:func:`scores_gate_undecided`).
+
+    Raises
+    ------
+    calculator.errors.CalculatorError
+        When :func:`scores_gate_undecided`: the message says how many resamples can decide.
 
     Examples
     --------
@@ -144,5 +160,62 @@ def scores_gate_fails(result: ScoresComparison, alpha: float) -> bool:
     """
     if result.margin is not None:
         return not result.margin.non_inferior
-    pvalue = result.pvalue if result.permutation is not None else result.t_test.pvalue
-    return pvalue is not None and pvalue_rejects(pvalue, alpha) and result.statistic > 0
+    if not _b_behind(result):
+        return False
+    if result.permutation is not None:
+        rejects = result.permutation.rejects(alpha)
+        if rejects is None:
+            raise CalculatorError(_undecided(result.permutation.patterns, alpha))
+        return rejects
+    pvalue = result.t_test.pvalue
+    return pvalue is not None and pvalue_rejects(pvalue, alpha)
+
+
+def scores_gate_undecided(result: ScoresComparison, alpha: float) -> bool:
+    """True when the gate on scores cannot be decided at `alpha`: B's mean is lower and the
+    Monte Carlo sign-flip p sits at its floor 1/(R + 1) above `alpha`, so the R patterns cannot
+    tell whether p <= alpha (:func:`calculator.significance.monte_carlo_rejects`);
+    :func:`scores_gate_fails` then refuses to decide."""
+    test = result.permutation
+    return (
+        result.margin is None
+        and _b_behind(result)
+        and test is not None
+        and test.rejects(alpha) is None
+    )
+
+
+def _b_behind(result: ScoresComparison) -> bool:
+    """B's mean is on the worse side of A's: lower, or higher when lower scores are better."""
+    return result.statistic < 0 if result.better == "lower" else result.statistic > 0
+
+
+def resamples_to_decide(alpha: float) -> int:
+    """The fewest Monte Carlo resamples R whose floor 1/(R + 1) is at most `alpha`.
+
+    Examples
+    --------
+    >>> resamples_to_decide(1e-5), resamples_to_decide(0.05)
+    (99999, 19)
+    """
+    needed = max(1, math.ceil(1.0 / alpha) - 1)
+    while 1.0 / (needed + 1) > alpha:
+        needed += 1
+    return needed
+
+
+def _undecided(resamples: int, alpha: float) -> str:
+    from calculator.scores.resampling import MAX_RESAMPLES
+
+    needed = resamples_to_decide(alpha)
+    advice = (
+        f"at least {needed:,} resamples can decide it"
+        if needed <= MAX_RESAMPLES
+        else f"that takes {needed:,} resamples, more than the {MAX_RESAMPLES:,} allowed, so "
+        f"the permutation test cannot decide a gate below alpha = 1/{MAX_RESAMPLES + 1:,}"
+    )
+    return (
+        f"the release gate is not decided at alpha = {alpha:g}: none of the {resamples:,} "
+        "random sign patterns was as extreme as the data, so all they show is p ≤ "
+        f"1/{resamples + 1:,}, above alpha; {advice}"
+    )

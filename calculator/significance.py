@@ -13,6 +13,13 @@ significant" where the test rejects. So:
   ``log10 p <= log10 alpha``, on the log scale so that a p-value that underflows still decides.
 - :func:`pvalue_rejects` decides a test whose p-value exists only as a float that cannot
   underflow (a permutation p, count over patterns, or a t test's p): ``p <= alpha``.
+- :func:`agree_with_decisions` puts a reported p-value on the side of alpha its decision is on
+  (1/32 computed as 0.031250000000000014 is reported as alpha = 0.03125 when it rejects), so
+  ``reject == (pvalue <= alpha)`` holds in every JSON; compare and the exact decision use it.
+- :func:`monte_carlo_rejects` decides a Monte Carlo permutation p, (k + 1)/(R + 1): as
+  :func:`pvalue_rejects`, except that a p at its floor 1/(R + 1) (no resample as extreme as the
+  data) is only a bound, and decides nothing at an alpha below it (None: more resamples are
+  needed). Cochran's Q in ``compare`` and the scores' sign-flip test both decide through it.
 
 alpha is compared at its exact binary value (``Fraction(alpha)``): a level a person types as a
 power of two (0.03125, 0.015625) is exact, and a decimal such as 0.05 is not a multiple of 2^-m,
@@ -22,15 +29,20 @@ so no binomial tail ties with it.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
+
+import numpy as np
 
 from calculator.mcnemar import mcnemar_exact
 
 __all__ = [
     "EXACT_TIE_LIMIT",
+    "agree_with_decisions",
     "adjusted_exact_tests_reject",
     "exact_pvalue_fraction",
     "exact_test_rejects",
+    "monte_carlo_rejects",
     "pvalue_rejects",
     "rejects",
 ]
@@ -65,6 +77,29 @@ def pvalue_rejects(pvalue: float, alpha: float) -> bool:
     (True, False)
     """
     return pvalue <= alpha
+
+
+def monte_carlo_rejects(
+    pvalue: float, alpha: float, *, resamples: int, at_floor: bool
+) -> bool | None:
+    """p <= alpha for a Monte Carlo p-value (k + 1)/(R + 1); None when it cannot be decided.
+
+    When no resample was as extreme as the data (`at_floor`, k = 0), all the R resamples show is
+    p <= 1/(R + 1) (Phipson & Smyth 2010, Stat Appl Genet Mol Biol 9:39). An alpha below that
+    floor can then be neither reached nor ruled out: None, and more resamples are needed.
+
+    Examples
+    --------
+    >>> monte_carlo_rejects(1 / 10_001, 0.05, resamples=10_000, at_floor=True)
+    True
+    >>> monte_carlo_rejects(1 / 10_001, 1e-5, resamples=10_000, at_floor=True) is None
+    True
+    >>> monte_carlo_rejects(3 / 10_001, 1e-5, resamples=10_000, at_floor=False)
+    False
+    """
+    if at_floor and alpha < 1.0 / (resamples + 1):
+        return None
+    return pvalue_rejects(pvalue, alpha)
 
 
 def exact_pvalue_fraction(
@@ -203,3 +238,53 @@ def adjusted_exact_tests_reject(
             break
         rejected[index] = True
     return rejected
+
+
+def agree_with_decisions(
+    adjusted: Sequence[float],
+    log10_adjusted: Sequence[float],
+    rejected: Sequence[bool],
+    alpha: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Adjusted p-values (and their logs) put on the side of alpha their decisions are on.
+
+    The decisions come from :func:`adjusted_exact_tests_reject` (or :func:`exact_test_rejects`
+    for one test), which settle a tie with alpha in exact arithmetic. The floating-point
+    products K p can sit a few ulps on the other side of such a tie (p = 1/32 computed as
+    0.031250000000000014, times 3 is 0.09375000000000004 against alpha = 3/32), so a rejected
+    pair would be reported with an adjusted p above alpha. Such a value is within a relative
+    1e-9 of alpha and at most alpha in exact arithmetic: it is reported as alpha. A pair not
+    rejected whose floating-point value came out at or below alpha is reported as the next
+    double above alpha. Every other value is unchanged, so ``reject == (adjusted <= alpha)``
+    and ``reject == (log10 adjusted <= log10 alpha)`` hold for every pair.
+
+    Parameters
+    ----------
+    adjusted, log10_adjusted : sequence of float
+        Adjusted p-values and their base-10 logs, as :func:`adjust_pvalues` and
+        :func:`adjust_log10_pvalues` give them.
+    rejected : sequence of bool
+        Each test's decision, in the same order.
+    alpha : float
+        The family's level, strictly between 0 and 1.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        The adjusted p-values and their base-10 logs.
+
+    Examples
+    --------
+    >>> p, log_p = agree_with_decisions([0.09375000000000004], [-1.02802872360024], [True], 3 / 32)
+    >>> p.tolist() == [3 / 32], bool(log_p[0] <= math.log10(3 / 32))
+    (True, True)
+    """
+    values = np.array(adjusted, dtype=np.float64)
+    logs = np.array(log10_adjusted, dtype=np.float64)
+    reject = np.asarray(rejected, dtype=bool)
+    log_alpha = math.log10(alpha)
+    values[reject & (values > alpha)] = alpha
+    logs[reject & (logs > log_alpha)] = log_alpha
+    values[~reject & (values <= alpha)] = np.nextafter(alpha, 1.0)
+    logs[~reject & (logs <= log_alpha)] = np.nextafter(log_alpha, 0.0)
+    return values, logs

@@ -9,9 +9,15 @@ from __future__ import annotations
 from calculator.text import printable
 
 __all__ = [
+    "CUT_SCORES_HELP",
+    "CUT_SCORES_HELP_SYSTEMS",
+    "CUT_SCORES_LABEL",
     "FILE_TYPES",
     "INTRO",
     "NO_CASES_LEFT",
+    "THRESHOLD_NEEDED",
+    "THRESHOLD_PLACEHOLDER",
+    "one_sided_cut",
     "NO_GROUP",
     "NO_ID",
     "NO_SHARED_COLUMN",
@@ -44,6 +50,24 @@ ONLY_B_GIVEN = (
 NO_CASES_LEFT = "No case is left to analyse; fix the problems above or choose other columns."
 #: Choice meaning "no id column" (one file) and "no group column".
 NO_ID = "(number the rows)"
+#: The control that cuts score columns into pass/fail (what ``cases --threshold`` does).
+CUT_SCORES_LABEL = "Cut scores into pass/fail at a threshold"
+CUT_SCORES_HELP = (
+    "Unticked, columns holding scores (numbers other than 0 and 1) are compared by their mean "
+    "score. Ticked, a case passes when its score is at least the threshold, and McNemar's tests "
+    "compare the pass rates. Choose the threshold on the scores' own scale (50 on a 0-100 "
+    "scale), before looking at the results."
+)
+#: The same control on the page comparing three or more systems, which compares pass rates only.
+CUT_SCORES_HELP_SYSTEMS = (
+    "A case passes when its score is at least the threshold; choose it on the scores' own scale "
+    "(50 on a 0-100 scale), before looking at the results."
+)
+THRESHOLD_PLACEHOLDER = "on the scores' scale"
+THRESHOLD_NEEDED = (
+    "Enter the threshold that cuts the scores into pass/fail: a case passes when its score is "
+    "at least the threshold."
+)
 NO_GROUP = "(none)"
 #: Extensions the uploaders accept.
 FILE_TYPES = ("csv", "tsv", "tab", "txt", "jsonl", "ndjson", "json", "parquet", "pq")
@@ -172,3 +196,21 @@ def only_passes_label(name: str, count: int) -> str:
 def list_caption(found: int, page: int, pages: int) -> str:
     """How many cases a list holds and which page of it is shown."""
     return f"{found:,} cases; page {page} of {pages}"
+
+
+def one_sided_cut(threshold: float, low: float, high: float) -> str:
+    """The warning when a threshold leaves every score on one side of it.
+
+    Examples
+    --------
+    >>> print(one_sided_cut(0.5, 8.0, 48.0))  # doctest: +NORMALIZE_WHITESPACE
+    Every score, from 8 to 48, is at least the threshold 0.5, so every case passes for both
+    systems and no case can tell them apart: set a threshold on the scores' scale.
+    """
+    side = "is at least" if threshold <= low else "is below"
+    outcome = "passes" if threshold <= low else "fails"
+    return (
+        f"Every score, from {low:g} to {high:g}, {side} the threshold {threshold:g}, so every "
+        f"case {outcome} for both systems and no case can tell them apart: set a threshold on "
+        "the scores' scale."
+    )

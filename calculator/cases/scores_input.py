@@ -181,8 +181,30 @@ def _guess(
         free = [c for c in candidates if c not in used]
         if not free:
             return None
+        if kind == "scores":
+            _refuse_ambiguous_scores(case_file, free, chosen, index, files[0] is files[1])
         chosen[index] = free[0]
     return chosen[0], chosen[1]
+
+
+def _refuse_ambiguous_scores(
+    case_file: CaseFile, free: list[str], chosen: list[str | None], index: int, one_file: bool
+) -> None:
+    """Refuse to guess among more score columns than there are columns to fill: the first one
+    was taken, so a word count was compared as "the score" beside the BLEU column."""
+    needed = chosen[index:].count(None) if one_file else 1
+    if len(free) <= needed:
+        return
+    listed = ", ".join(repr(c) for c in free[:12]) + (", ..." if len(free) > 12 else "")
+    if one_file and needed == 2:
+        what, option = "columns hold A's and B's scores", "name them (--a and --b"
+    else:
+        role = "AB"[index]
+        what, option = f"column holds {role}'s scores", f"name it (--{role.lower()}"
+    raise CalculatorError(
+        f"{case_file.name}: cannot tell which {what}: {len(free)} columns hold numbers "
+        f"({listed}); {option} on the command line)."
+    )
 
 
 def load_score_cases(

@@ -1,7 +1,7 @@
 """``python -m calculator cases``: per-case results in, the paired analysis and a release gate out.
 
     python -m calculator cases FILE [FILE_B] [--id COL] [--a COL] [--b COL] [--group COL]
-        [--threshold X] [--alpha X] [--json] [--fail-if-worse] [--margin DELTA]
+        [--threshold X] [--alpha X] [--json] [--fail-if-worse] [--margin DELTA] [--resamples R]
     python -m calculator cases LOG_A LOG_B [--metric NAME] [--filter NAME] [--allow-exclusions]
 
 With one file, ``--a`` and ``--b`` name its two outcome columns; with two files, ``--a`` names the
@@ -29,6 +29,7 @@ from calculator.cli.arguments import (
     file_name,
     finite_number,
 )
+from calculator.cli.arguments import count as whole_number
 from calculator.cli.cases_logs import is_log_input, run_logs
 from calculator.cli.cases_scores import (
     run_scores,
@@ -55,6 +56,7 @@ from calculator.report import words
 from calculator.report.clusters import describe_cluster_change
 from calculator.report.formatting import plural
 from calculator.report.words import text
+from calculator.scores.resampling import MAX_RESAMPLES, MIN_RESAMPLES
 
 if TYPE_CHECKING:
     from calculator.cases import CaseFile, PairedCases
@@ -108,6 +110,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--alpha; the gate fires in that one direction only, so on a change that does nothing "
         "it raises a false alarm at most alpha/2 of the time; with --alternative less it is "
         "the one-sided test, at most alpha); with --margin, unless B is shown non-inferior",
+    )
+    parser.add_argument(
+        "--resamples",
+        type=whole_number("--resamples", maximum=MAX_RESAMPLES),
+        metavar="R",
+        help=f"scores only: bootstrap resamples and Monte Carlo sign patterns, {MIN_RESAMPLES:,} "
+        f"to {MAX_RESAMPLES:,} (10,000; a Monte Carlo p is never below 1/(R + 1), so a gate at "
+        "a smaller --alpha needs more); pass/fail outcomes are tested exactly and refuse it",
+    )
+    parser.add_argument(
+        "--better",
+        choices=("higher", "lower"),
+        metavar="higher|lower",
+        help="scores only: which scores are better, for --fail-if-worse (higher; lower for "
+        "error rates and losses). A gate on a score whose name reads lower-is-better (wer, "
+        "loss, ...) needs it stated; pass/fail outcomes refuse it",
     )
     add_question_arguments(parser, scores=True)  # the margin's unit follows the outcomes
     parser.set_defaults(func=run)

@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from calculator.cli.arguments import UsageError
-from calculator.cli.cases_scores import comparison_lines, score_options, scores_gate_line
+from calculator.cli.cases_scores import (
+    check_score_direction,
+    comparison_lines,
+    score_options,
+    scores_gate_line,
+)
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
     check_gate_question,
@@ -160,6 +165,7 @@ def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
     from calculator.release import scores_gate_fails
 
     options = score_options(args)
+    check_score_direction(args, [paired.metric.metric])
     if args.fail_if_worse:  # bounded by the range of every score the logs pair
         scores = [paired_scores_of(task.cases)[:2] for task in paired.tasks if task.cases.n]
         a = np.concatenate([pair[0] for pair in scores]) if scores else np.empty(0)
@@ -205,6 +211,7 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
     from calculator.logs.scores import headline_pvalue
     from calculator.report.figures import format_score
     from calculator.report.logs import input_lines
+    from calculator.report.scores import permutation_p
 
     several = len(result.tasks) > 1
     lines = input_lines(result.paired)
@@ -212,10 +219,12 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
         c = task.comparison
         test = "sign-flip permutation test" if c.permutation is not None else "paired t test"
         unit = f" ({c.clusters:,} questions)" if c.clusters is not None else ""
+        p = format_p_equals(headline_pvalue(c), alpha=alpha)
+        if c.permutation is not None and c.permutation.at_floor:
+            p = permutation_p(c.permutation)  # a Monte Carlo p at its floor is a bound
         line = (
             f"task {task.task}: {c.n:,} cases{unit}, mean difference {c.names[0]} - {c.names[1]} "
-            f"{format_score(c.statistic)}, {test} "
-            f"{format_p_equals(headline_pvalue(c), alpha=alpha)}"
+            f"{format_score(c.statistic)}, {test} {p}"
         )
         if several and task.holm_pvalue is not None:
             line += f", Holm-adjusted across tasks {format_p_equals(task.holm_pvalue, alpha=alpha)}"
@@ -230,7 +239,7 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
             "together)"
         )
     lines += ["", f"pooled    {len(result.tasks):,} task(s)"]
-    return lines + comparison_lines(result.pooled, clusters)
+    return lines + comparison_lines(result.pooled, clusters, alpha=alpha)
 
 
 def _counts(result: LogAnalysis | LogScores) -> dict[str, object]:

@@ -6,9 +6,12 @@ for McNemar's test as before, and the output says which of the two was done. The
 with the mean difference, its interval and the permutation p; the JSON has a ``scores`` section.
 
 With ``--margin DELTA`` B is tested for non-inferiority at one-sided level ``--alpha`` (the t
-interval at 1 - 2 alpha, as the pass/fail decision uses Tango's); without it the interval's
-level is 1 - alpha. DELTA is a plain positive number in the scores' own units (2 is 2 BLEU on a
-0-100 scale): a pass rate's units (pt, %) are refused, as they mean nothing for scores.
+interval at 1 - 2 alpha, as the pass/fail decision uses Tango's); so is the interval beside a
+one-sided ``--alternative``; otherwise the interval's level is 1 - alpha
+(:func:`calculator.decision.decision_level`, the pass/fail decision's rule). DELTA is a plain
+positive number in the scores' own units (2 is 2 BLEU on a 0-100 scale): a pass rate's units
+(pt, %) are refused, as they mean nothing for scores. ``--alternative greater`` with a margin
+(superiority by the margin) is refused: the margin answers non-inferiority only.
 ``--fail-if-worse`` fails the gate when B's mean is significantly lower than A's by the
 two-sided sign-flip permutation test at ``--alpha`` (with a margin: unless B is shown
 non-inferior); its margin is at most half the range the scores span (B's mean cannot fall
@@ -22,6 +25,8 @@ file(s) and the columns, as the other refusals of a per-case file do
 from __future__ import annotations
 
 import argparse
+import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from calculator.cli.arguments import UsageError
@@ -32,6 +37,7 @@ from calculator.cli.question import (
     score_margin_value,
 )
 from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, EXIT_WORSE
+from calculator.decision import decision_level, resolve_question
 from calculator.errors import CalculatorError
 from calculator.release import scores_gate_fails
 from calculator.report.formatting import plural
@@ -45,6 +51,8 @@ if TYPE_CHECKING:
 __all__ = [
     "ANALYSED_AS_PASS_FAIL",
     "ANALYSED_AS_SCORES",
+    "LOWER_IS_BETTER_WORDS",
+    "check_score_direction",
     "comparison_lines",
     "scores_gate_line",
     "run_scores",
@@ -123,6 +131,7 @@ def run_scores(
             f"{' + '.join(cases.files)}: no usable cases: {cases.rows_read:,} rows read, none "
             f"with a score in both {columns[0]!r} and {columns[1]!r}"
         )
+    check_score_direction(args, columns)
     scores = paired_scores_of(cases)
     if args.fail_if_worse:
         check_score_gate_margin(options["margin"], *scores[:2])
@@ -154,19 +163,78 @@ def score_options(args: argparse.Namespace) -> dict[str, object]:
     margin = args.margin if text is None else score_margin_value(text)
     # The same refusals as for pass/fail outcomes, asked of the margin on scores.
     question_arguments(
-        argparse.Namespace(**{**vars(args), "margin": margin, "margin_refusal": None})
+        argparse.Namespace(
+            **{
+                **vars(args),
+                "margin": margin,
+                "margin_refusal": None,
+                "resamples": None,
+                "better": None,
+            }
+        )
     )
+    if margin is not None and args.alternative == "greater":
+        raise UsageError(
+            "--alternative greater with --margin asks whether B is better than A by more than "
+            "DELTA; on scores --margin answers non-inferiority only (is B no worse than A by "
+            "more than DELTA?): leave out --alternative greater"
+        )
     if getattr(args, "equivalence", False):
         raise UsageError("--equivalence is for pass/fail outcomes; with scores give --margin only")
-    if args.fail_if_worse and args.alternative == "greater":
-        raise UsageError("--fail-if-worse gates on B being worse; leave out --alternative greater")
-    if margin is not None and args.alpha >= 0.5:
-        raise UsageError("--alpha must be below 0.5 with --margin (the interval is 1 - 2 alpha)")
+    better = getattr(args, "better", None) or "higher"
+    if margin is not None and better == "lower":
+        raise UsageError(
+            "--margin answers non-inferiority for higher-is-better scores only; with --better "
+            "lower leave it out"
+        )
+    toward_better = "greater" if better == "higher" else "less"  # B's mean higher / lower
+    if args.fail_if_worse and args.alternative == toward_better:
+        raise UsageError(
+            f"--fail-if-worse gates on B being worse; with {better} scores better, leave out "
+            f"--alternative {toward_better}"
+        )
+    if (margin is not None or args.alternative != "two-sided") and args.alpha >= 0.5:
+        raise UsageError(
+            "--alpha must be below 0.5 with --margin or a one-sided --alternative (the interval "
+            "is then at 1 - 2 alpha)"
+        )
+    question, _ = resolve_question(None, args.alternative)
     return {
-        "level": 1.0 - (2.0 * args.alpha if margin is not None else args.alpha),
+        # The pass/fail decision's rule: 1 - alpha beside a two-sided test, 1 - 2 alpha beside a
+        # one-sided or margin test, so that the interval excludes the null when the test rejects.
+        "level": decision_level(question, margin, args.alpha),
         "alternative": args.alternative,
         "margin": margin,
+        "resamples": getattr(args, "resamples", None),
+        "better": better,
     }
+
+
+#: Words that make a score's name read as lower-is-better (error rates, losses, distances).
+LOWER_IS_BETTER_WORDS = frozenset(
+    {
+        *("wer", "cer", "ter", "mer", "error", "errors", "err", "loss", "nll"),
+        *("perplexity", "ppl", "bpb", "bits_per_byte", "ece", "brier", "toxicity", "toxic"),
+        *("latency", "mae", "mse", "rmse", "distance", "edit_distance"),
+    }
+)
+
+
+def check_score_direction(args: argparse.Namespace, names: Iterable[str]) -> None:
+    """Refuse a release gate on a score whose name reads lower-is-better (``wer``,
+    ``val_loss``, ``max_toxicity``) unless ``--better`` says which way is better: the gate
+    takes higher as better, so a rise in word error rate passed it."""
+    if not args.fail_if_worse or getattr(args, "better", None) is not None:
+        return
+    for name in names:
+        words = set(re.split(r"[^a-z0-9]+", str(name).lower()))
+        words.add(re.sub(r"[^a-z0-9]+", "_", str(name).lower()).strip("_"))
+        if words & LOWER_IS_BETTER_WORDS:
+            raise UsageError(
+                f"--fail-if-worse: {name!r} reads as a score where lower is better (an error "
+                "rate, loss or distance), but the gate takes higher scores as better; say "
+                "which with --better lower (or --better higher)"
+            )
 
 
 def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace) -> list[str]:
@@ -191,25 +259,31 @@ def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace
     clusters = None
     if result.clusters is not None:
         clusters = f"{result.clusters:,} groups in {cases.group_column!r}"
-    lines += comparison_lines(result, clusters)
+    lines += comparison_lines(result, clusters, alpha=args.alpha)
     if args.fail_if_worse:
         lines.append(scores_gate_line(result, args.alpha))
     return lines
 
 
-def comparison_lines(result: ScoresComparison, clusters: str | None) -> list[str]:
+def comparison_lines(
+    result: ScoresComparison, clusters: str | None, *, alpha: float | None = None
+) -> list[str]:
     """The headline (mean difference, interval, permutation p), then the other tests, the
-    clusters (`clusters`: what they are, in words), the exclusions and the margin decision."""
+    clusters (`clusters`: what they are, in words), the exclusions and the margin decision.
+    With `alpha` and a one-sided question, a line says why the intervals are at 1 - 2 alpha."""
     from calculator.report.scores import (
         bootstrap_sentence,
         exclusion_sentence,
         headline,
+        one_sided_level_sentence,
         signed_rank_sentence,
         t_sentence,
     )
 
-    lines = [
-        headline(result),
+    lines = [headline(result)]
+    if alpha is not None and result.alternative != "two-sided" and result.margin is None:
+        lines.append(one_sided_level_sentence(result.confidence_level, alpha))
+    lines += [
         "",
         t_sentence(result.t_test, result.names),
         signed_rank_sentence(result.signed_rank, result.names),

@@ -67,7 +67,8 @@ def add_question_arguments(
             metavar="DELTA",
             help=margin_help + ". On scores (compared by their mean) DELTA is a plain positive "
             "number in the scores' own units, without a unit (2 for 2 BLEU on a 0-100 scale); "
-            "with --fail-if-worse at most half the range the scores span",
+            "with --fail-if-worse at most half the range the scores span; it asks "
+            "non-inferiority only, and refuses --alternative greater",
         )
     else:
         parser.add_argument(
@@ -294,6 +295,16 @@ def question_arguments(args: argparse.Namespace) -> dict[str, object]:
     refusal = getattr(args, "margin_refusal", None)
     if refusal is not None:
         raise UsageError(refusal)
+    if getattr(args, "better", None) is not None:
+        raise UsageError(
+            "--better says which scores are better; pass/fail outcomes are compared by pass "
+            "rate, where passing is better"
+        )
+    if getattr(args, "resamples", None) is not None:
+        raise UsageError(
+            "--resamples sets the resamples of the scores' bootstrap and permutation test; "
+            "pass/fail outcomes are tested exactly (McNemar's tests), with nothing resampled"
+        )
     equivalence = getattr(args, "equivalence", False)
     if equivalence and args.margin is None:
         raise UsageError("--equivalence needs --margin DELTA (0.01 is one percentage point)")

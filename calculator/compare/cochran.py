@@ -18,6 +18,7 @@ from scipy import special
 
 from calculator._validation import check_count
 from calculator.mcnemar import mcnemar_exact
+from calculator.significance import monte_carlo_rejects, pvalue_rejects
 
 __all__ = [
     "MAX_EXACT_STEPS",
@@ -117,9 +118,11 @@ class CochranQResult:
         >>> r.method, r.at_floor, r.rejects(0.05), r.rejects(0.001)
         ('exact', False, True, False)
         """
-        if self.at_floor and self.floor is not None and alpha < self.floor:
-            return None
-        return self.decision_pvalue <= alpha
+        if self.resamples is None:
+            return pvalue_rejects(self.decision_pvalue, alpha)
+        return monte_carlo_rejects(
+            self.decision_pvalue, alpha, resamples=self.resamples, at_floor=self.at_floor
+        )
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)

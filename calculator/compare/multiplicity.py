@@ -13,6 +13,7 @@ import numpy as np
 
 from calculator._validation import check_choice
 from calculator.errors import CalculatorError
+from calculator.significance import agree_with_decisions  # its home; compare uses it from here
 
 __all__ = ["ADJUSTMENTS", "adjust_pvalues", "adjust_log10_pvalues", "agree_with_decisions"]
 
@@ -94,53 +95,3 @@ def adjust_log10_pvalues(log10_pvalues: Sequence[float], *, method: str = "holm"
     adjusted = np.empty(size)
     adjusted[order] = stepped
     return adjusted
-
-
-def agree_with_decisions(
-    adjusted: Sequence[float],
-    log10_adjusted: Sequence[float],
-    rejected: Sequence[bool],
-    alpha: float,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Adjusted p-values (and their logs) put on the side of alpha their decisions are on.
-
-    The decisions come from :func:`calculator.significance.adjusted_exact_tests_reject`, which
-    settles a tie with alpha in exact arithmetic. The floating-point products K p can sit a few
-    ulps on the other side of such a tie (p = 1/32 computed as 0.031250000000000014, times 3 is
-    0.09375000000000004 against alpha = 3/32), so a rejected pair would be reported with an
-    adjusted p above alpha. Such a value is within a relative 1e-9 of alpha and at most alpha
-    in exact arithmetic: it is reported as alpha. A pair not rejected whose floating-point value
-    came out at or below alpha is reported as the next double above alpha. Every other value is
-    unchanged, so ``reject == (adjusted <= alpha)`` and ``reject == (log10 adjusted <=
-    log10 alpha)`` hold for every pair.
-
-    Parameters
-    ----------
-    adjusted, log10_adjusted : sequence of float
-        Adjusted p-values and their base-10 logs, as :func:`adjust_pvalues` and
-        :func:`adjust_log10_pvalues` give them.
-    rejected : sequence of bool
-        Each test's decision, in the same order.
-    alpha : float
-        The family's level, strictly between 0 and 1.
-
-    Returns
-    -------
-    tuple of numpy.ndarray
-        The adjusted p-values and their base-10 logs.
-
-    Examples
-    --------
-    >>> p, log_p = agree_with_decisions([0.09375000000000004], [-1.02802872360024], [True], 3 / 32)
-    >>> p.tolist() == [3 / 32], bool(log_p[0] <= math.log10(3 / 32))
-    (True, True)
-    """
-    values = np.array(adjusted, dtype=np.float64)
-    logs = np.array(log10_adjusted, dtype=np.float64)
-    reject = np.asarray(rejected, dtype=bool)
-    log_alpha = math.log10(alpha)
-    values[reject & (values > alpha)] = alpha
-    logs[reject & (logs > log_alpha)] = log_alpha
-    values[~reject & (values <= alpha)] = np.nextafter(alpha, 1.0)
-    logs[~reject & (logs <= log_alpha)] = np.nextafter(log_alpha, 0.0)
-    return values, logs

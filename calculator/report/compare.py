@@ -5,7 +5,7 @@ from __future__ import annotations
 from calculator.compare.cochran import CochranQResult
 from calculator.compare.systems import PairComparison, SystemComparison
 from calculator.report.caveats import smallest_pvalue
-from calculator.report.figures import format_standard_error
+from calculator.report.figures import floor_bound, floor_undecided, format_standard_error
 from calculator.report.formatting import (
     format_confidence,
     format_p_equals,
@@ -59,11 +59,8 @@ def describe_cochran(result: SystemComparison) -> str:
     )
     rejects = q.rejects(result.alpha)
     if rejects is None:
-        return (
-            f"{head} The {q.resamples:,} resamples cannot tell whether p ≤ alpha = "
-            f"{result.alpha:g}, which lies below their floor of 1/{q.resamples + 1:,}: more "
-            "resamples are needed to decide."
-        )
+        undecided = floor_undecided(q.resamples, result.alpha)
+        return f"{head} {undecided[0].upper()}{undecided[1:]}."
     verdict = (
         f"equal pass rates of the {k} systems are rejected at alpha = {result.alpha:g}"
         if rejects
@@ -103,7 +100,7 @@ def describe_permutation(q: CochranQResult, alpha: float) -> str:
         return f"permutation {p} (exact, given each case's number of passes)."
     if q.at_floor:
         return (
-            f"permutation p ≤ 1/{q.resamples + 1:,} (Monte Carlo: none of {q.resamples:,} "
+            f"permutation p {floor_bound(q.resamples)} (Monte Carlo: none of {q.resamples:,} "
             f"resamples, seed {q.seed}, was as extreme as the data)."
         )
     p = format_p_equals(q.exact_pvalue, alpha=alpha)

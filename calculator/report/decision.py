@@ -81,13 +81,10 @@ class Words:
             or math.isclose(decision.level, self.card_level, abs_tol=1e-12)
         ):
             return ""
-        if decision.margin is None and decision.alternative == "two-sided":
-            why = f"1 − α for a two-sided test at α = {self.alpha:g}"
-        else:
-            why = f"1 − 2α for a one-sided test at α = {self.alpha:g}"
+        one_sided = decision.margin is not None or decision.alternative != "two-sided"
         return (
             f" The interval has the decision's level, {format_confidence(decision.level)} "
-            f"({why}): the level that goes with the test; the "
+            f"({level_reason(one_sided, self.alpha)}): the level that goes with the test; the "
             f"{format_confidence(self.card_level)} interval chosen for the results is shown "
             "with them."
         )
@@ -364,3 +361,17 @@ def _equivalence_sentence(decision: Decision, words: Words) -> str:
         f"difference is shown either way, and these cases cannot rule out a difference of "
         f"{m.delta} or more."
     )
+
+
+def level_reason(one_sided: bool, alpha: float) -> str:
+    """Why an interval quoted with a test has its level: 1 − α beside a two-sided test, 1 − 2α
+    beside a one-sided one (its ends are then one-sided 1 − α bounds).
+
+    Examples
+    --------
+    >>> level_reason(True, 0.05)
+    '1 − 2α for a one-sided test at α = 0.05'
+    """
+    if one_sided:
+        return f"1 − 2α for a one-sided test at α = {alpha:g}"
+    return f"1 − α for a two-sided test at α = {alpha:g}"

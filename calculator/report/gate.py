@@ -11,13 +11,15 @@ from typing import TYPE_CHECKING
 
 from calculator.errors import CalculatorError
 from calculator.rejection import smallest_pvalue
-from calculator.release import gate_fails, scores_gate_fails
+from calculator.release import gate_fails, scores_gate_fails, scores_gate_undecided
+from calculator.report.figures import floor_undecided
 from calculator.report.formatting import (
     format_p_equals,
     margin_number,
     plural,
     points_of,
 )
+from calculator.report.scores import permutation_p
 
 if TYPE_CHECKING:
     from calculator.analysis import Analysis
@@ -98,10 +100,18 @@ def scores_gate_verdict(result: ScoresComparison, alpha: float) -> str:
     >>> from calculator.scores import compare_scores
     >>> a, b = [0.9, 0.8, 0.75, 1.0, 0.6, 0.7], [0.5, 0.4, 0.35, 0.6, 0.2, 0.3]
     >>> scores_gate_verdict(compare_scores(a, b), 0.05)  # doctest: +NORMALIZE_WHITESPACE
-    'FAIL: B is worse than A at alpha = 0.05 (two-sided sign-flip permutation test,
-    p = 0.031)'
+    'FAIL: B is worse than A at alpha = 0.05, higher scores taken as better (two-sided
+    sign-flip permutation test, p = 0.031)'
     """
     name_a, name_b = result.names
+    if scores_gate_undecided(result, alpha):  # a Monte Carlo p at its floor, above alpha
+        test = result.permutation
+        sides = "two-sided" if result.alternative == "two-sided" else "one-sided"
+        return (
+            f"undecided: whether {name_b} is worse than {name_a} at alpha = {alpha:g}, "
+            f"{_direction(result)} ({sides} sign-flip permutation test, {permutation_p(test)}): "
+            f"{floor_undecided(test.patterns, alpha, 'random sign patterns')}"
+        )
     fails = scores_gate_fails(result, alpha)
     if result.margin is not None:
         shown = "not shown" if fails else "shown"
@@ -122,10 +132,14 @@ def scores_gate_verdict(result: ScoresComparison, alpha: float) -> str:
     verdict = f"FAIL: {name_b} is worse" if fails else f"pass: {name_b} is not shown worse"
     sides = "two-sided" if result.alternative == "two-sided" else "one-sided"
     if result.permutation is not None:
-        shown = format_p_equals(result.pvalue, alpha=alpha)
-        test = f"{sides} sign-flip permutation test, {shown}"
+        test = f"{sides} sign-flip permutation test, {permutation_p(result.permutation, alpha)}"
     else:
         t = result.t_test
         shown = "t undefined" if t.pvalue is None else format_p_equals(t.pvalue, alpha=alpha)
         test = f"{sides} paired t test, {shown}"
-    return f"{verdict} than {name_a} at alpha = {alpha:g} ({test})"
+    return f"{verdict} than {name_a} at alpha = {alpha:g}, {_direction(result)} ({test})"
+
+
+def _direction(result: ScoresComparison) -> str:
+    """Which way the gate read "worse": a metric's direction is not in its numbers."""
+    return f"{result.better} scores taken as better"

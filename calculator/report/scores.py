@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from calculator.report.figures import format_score
+from calculator.report.decision import level_reason
+from calculator.report.figures import floor_bound, format_score, format_standard_error
 from calculator.report.formatting import format_confidence, format_p_equals, margin_number, plural
 
 if TYPE_CHECKING:
@@ -24,6 +25,8 @@ __all__ = [
     "exclusion_sentence",
     "headline",
     "margin_sentence",
+    "one_sided_level_sentence",
+    "permutation_p",
     "permutation_words",
     "scores_report",
     "signed_rank_sentence",
@@ -76,7 +79,7 @@ def headline(result: ScoresComparison) -> str:
     """Means, the mean difference with its t interval, and the permutation p."""
     name_a, name_b = result.names
     keep = (0.0,) if result.margin is None else (0.0, result.margin.margin)
-    difference = format_score(result.statistic, keep)
+    difference = format_score(result.statistic, keep, snap=True)  # 0.1, not 0.09999999999999998
     if result.confidence_interval is not None:
         low, high = result.confidence_interval
         interval = (
@@ -94,6 +97,22 @@ def headline(result: ScoresComparison) -> str:
     if result.permutation is None:
         return f"{text}; {result.permutation_note}."
     return f"{text}; {permutation_words(result.permutation, result.names)}."
+
+
+def one_sided_level_sentence(level: float, alpha: float) -> str:
+    """Why the intervals beside a one-sided test are at 1 − 2α.
+
+    Examples
+    --------
+    >>> one_sided_level_sentence(0.9, 0.05)  # doctest: +NORMALIZE_WHITESPACE
+    'The intervals have level 90% (1 − 2α for a one-sided test at α = 0.05): the level that goes
+    with the test, each end a one-sided 95% bound.'
+    """
+    return (
+        f"The intervals have level {format_confidence(level)} ({level_reason(True, alpha)}): "
+        f"the level that goes with the test, each end a one-sided {format_confidence(1 - alpha)} "
+        "bound."
+    )
 
 
 def permutation_words(test: SignFlipTest, names: tuple[str, str]) -> str:
@@ -114,13 +133,27 @@ def permutation_words(test: SignFlipTest, names: tuple[str, str]) -> str:
             "differences lying on a common grid: the distribution of their sum by convolution"
             + (f"; {test.note}" if test.note else "")
         )
+    elif test.at_floor:  # a bound, with no standard error: no pattern was as extreme
+        how = (
+            f"Monte Carlo: none of {test.patterns:,} random sign patterns of "
+            f"{plural(test.nonzero_units, 'non-zero ' + test.unit)}, random seed {test.seed}, "
+            "was as extreme as the data"
+        )
     else:
         how = (
             f"Monte Carlo over {test.patterns:,} random sign patterns of "
             f"{plural(test.nonzero_units, 'non-zero ' + test.unit)}, random seed {test.seed}, "
-            f"standard error {test.standard_error:.2g}"
+            f"standard error {format_standard_error(test.standard_error)}"
         )
-    return f"sign-flip permutation test {format_p_equals(test.pvalue)} ({side}, {how})"
+    return f"sign-flip permutation test {permutation_p(test)} ({side}, {how})"
+
+
+def permutation_p(test: SignFlipTest, alpha: float | None = None) -> str:
+    """ "p = 0.012" (on the side of `alpha` it lies on), or "p ≤ 1/10,001" for a Monte Carlo p
+    at its floor (a bound, not a value)."""
+    if test.at_floor:
+        return f"p {floor_bound(test.patterns)}"
+    return format_p_equals(test.pvalue, alpha=alpha)
 
 
 def t_sentence(test: PairedTTest, names: tuple[str, str]) -> str:
@@ -129,7 +162,8 @@ def t_sentence(test: PairedTTest, names: tuple[str, str]) -> str:
         return f"Paired t test: undefined, because {test.undefined}."
     side = _SIDES[test.alternative].format(b=names[1])
     return (
-        f"Paired t test: t = {test.statistic:.3g} on {plural(test.df, 'degree')} of freedom, "
+        f"Paired t test: t = {format_score(test.statistic, signed=False)} on "
+        f"{plural(test.df, 'degree')} of freedom, "
         f"{format_p_equals(test.pvalue, test.log10_pvalue)} ({side})."
     )
 
@@ -150,10 +184,23 @@ def signed_rank_sentence(test: SignedRankTest, names: tuple[str, str]) -> str:
     }[test.method]
     dropped = f", {plural(test.zeros, 'zero ' + what)} dropped" if test.zeros else ""
     return (
-        f"Wilcoxon signed-rank test: W+ = {test.statistic:g} (ranks where {names[0]} is higher) "
+        f"Wilcoxon signed-rank test: W+ = {_rank_sum(test.statistic)} (ranks where {names[0]} "
+        "is higher) "
         f"over {plural(test.used, 'non-zero ' + what)}{dropped}, "
         f"{format_p_equals(test.pvalue, test.log10_pvalue)} ({side}, {method})."
     )
+
+
+def _rank_sum(value: float) -> str:
+    """A sum of ranks, whole or (with tied midranks) a half: every digit, with thousands
+    separators (25,610,400,000, not 2.56104e+10).
+
+    Examples
+    --------
+    >>> _rank_sum(521.0), _rank_sum(2.56104e10), _rank_sum(12.5)
+    ('521', '25,610,400,000', '12.5')
+    """
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
 def bootstrap_sentence(interval: BootstrapInterval) -> str:
@@ -161,11 +208,19 @@ def bootstrap_sentence(interval: BootstrapInterval) -> str:
     if interval.confidence_interval is None:
         return f"BCa bootstrap interval: none, because {interval.undefined}."
     low, high = interval.confidence_interval
-    return (
+    text = (
         f"{format_confidence(interval.confidence_level)} BCa bootstrap interval "
         f"{format_score(low)} to {format_score(high)} ({interval.resamples:,} resamples of the "
         f"{plural(interval.units, interval.unit)}, random seed {interval.seed})."
     )
+    if interval.few_tail_resamples:
+        text += (
+            f" Only {interval.tail_resamples:.2g} of them are expected beyond its nearer end, too "
+            f"few to place the ends of a {format_confidence(interval.confidence_level)} interval: "
+            "its ends are close to the most extreme resamples, and more resamples are needed to "
+            "place them."
+        )
+    return text
 
 
 def exclusion_sentence(excluded: dict[str, int], rows: int) -> str | None:
@@ -187,12 +242,12 @@ def margin_sentence(decision: MarginDecision) -> str:
             f"Non-inferiority of {name_b} at a margin of {delta} is not decided: the paired t "
             f"interval it rests on is undefined: {decision.undefined}."
         )
-    keep = (-margin, 0.0)
-    low = format_score(decision.low, keep)  # type: ignore[arg-type]
-    high = format_score(decision.high, keep)  # type: ignore[arg-type]
+    # In A − B, as the headline beside it: positive means B lower, the drop the margin bounds.
+    low, high = decision.a_minus_b  # type: ignore[misc]
+    keep = (margin, 0.0)
     interval = (
-        f"the {format_confidence(decision.confidence_level)} t interval for {name_b}'s mean "
-        f"score minus {name_a}'s, {low} to {high},"
+        f"the {format_confidence(decision.confidence_level)} t interval for {name_a} − {name_b}, "
+        f"{format_score(low, keep)} to {format_score(high, keep)},"
     )
     test = (
         "one-sided paired t test of non-inferiority, "
@@ -201,21 +256,21 @@ def margin_sentence(decision: MarginDecision) -> str:
     if decision.outcome == "non-inferior":
         return (
             f"These cases show that {name_b} is not worse than {name_a} by more than {delta}: "
-            f"{interval} lies above -{delta} ({test})."
+            f"{interval} lies below +{delta} ({test})."
         )
     if decision.outcome == "worse-beyond-margin":
         return (
             f"These cases show that {name_b} is worse than {name_a} by more than {delta}: "
-            f"{interval} lies entirely below -{delta} ({test})."
+            f"{interval} lies entirely above +{delta} ({test})."
         )
     if decision.outcome == "worse-unsettled":
         return (
             f"These cases show that {name_b} is worse than {name_a}, by an amount they do not "
-            f"settle: {interval} lies below 0 but reaches across -{delta}, so {name_b} is not "
+            f"settle: {interval} lies above 0 but reaches across +{delta}, so {name_b} is not "
             f"shown non-inferior at a margin of {delta} ({test})."
         )
     return (
         f"{name_b} is not shown to be non-inferior to {name_a} at a margin of {delta}: "
-        f"{interval} reaches below -{delta} and up to 0 or above ({test}). No difference is "
+        f"{interval} reaches above +{delta} and down to 0 or below ({test}). No difference is "
         f"shown either way; these cases cannot rule out a drop of {delta} or more."
     )

@@ -23,7 +23,19 @@ from scipy import special
 from calculator.intervals import ConfidenceInterval
 from calculator.scores.resampling import chunks, work_width
 
-__all__ = ["BootstrapInterval", "Distinct", "bca_interval", "distinct_units"]
+__all__ = [
+    "FEW_TAIL_RESAMPLES",
+    "BootstrapInterval",
+    "Distinct",
+    "bca_interval",
+    "distinct_units",
+    "share_below",
+]
+
+#: Fewest resamples expected beyond each end for the ends to be read as percentiles rather than
+#: as the extreme resamples (Efron & Tibshirani 1993, ch. 19, ask for about 1,000 resamples at
+#: 90-95%, i.e. 25 to 50 beyond each end).
+FEW_TAIL_RESAMPLES = 10
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -51,6 +63,10 @@ class BootstrapInterval:
         The random seed.
     undefined : str or None
         Why there is no interval, else None.
+    tail_resamples : float or None
+        The expected number of resamples beyond the nearer end: resamples times the smaller
+        BCa tail share. Below :data:`FEW_TAIL_RESAMPLES` the ends are little more than the
+        most extreme resamples (99.999% from 10,000 resamples: 0.05 beyond each end).
     """
 
     confidence_interval: ConfidenceInterval | None
@@ -64,6 +80,12 @@ class BootstrapInterval:
     standard_error: float | None
     seed: int
     undefined: str | None
+    tail_resamples: float | None = None
+
+    @property
+    def few_tail_resamples(self) -> bool:
+        """True when fewer than :data:`FEW_TAIL_RESAMPLES` resamples lie beyond an end."""
+        return self.tail_resamples is not None and self.tail_resamples < FEW_TAIL_RESAMPLES
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types; undefined figures are None."""
@@ -80,6 +102,7 @@ class BootstrapInterval:
             "standard_error": self.standard_error,
             "seed": self.seed,
             "undefined": self.undefined,
+            "tail_resamples": self.tail_resamples,
         }
 
 
@@ -153,7 +176,8 @@ def bca_interval(
 
     Notes
     -----
-    theta = sum T / sum N. z0 = Phi^-1(share of resampled theta* below theta);
+    theta = sum T / sum N. z0 = Phi^-1(share of resampled theta* below theta, a tie counting
+    one half, as scipy does: :func:`share_below`);
     a = sum u^3 / (6 (sum u^2)^(3/2)) with jackknife u_g = theta_(.) - theta_(g),
     theta_(g) = (T - T_g)/(N - N_g). Without clusters u_i is proportional to d_i - mean(d)
     (the closed form: a = sum (d - dbar)^3 / (6 (sum (d - dbar)^2)^(3/2))). The ends are the
@@ -163,14 +187,14 @@ def bca_interval(
     units = int(sums.size)
     theta = float(sums.sum() / sizes.sum())
     means = _resampled_means(sums, sizes, distinct, resamples, rng)
-    below = float(np.count_nonzero(means < theta)) / resamples
+    below = share_below(means, theta, _tie_tolerance(sums, sizes))
     z0 = float(special.ndtri(below))
     acceleration = _acceleration(distinct)
     if not math.isfinite(z0):
         share = "none" if below == 0 else "every one"
         return undefined_interval(
             f"the bias correction of the BCa interval is infinite: {share} of the "
-            f"{resamples:,} resampled means lies below the observed mean",
+            f"{resamples:,} resampled means lies below the observed mean, and none equals it",
             level=level,
             unit=unit,
             units=units,
@@ -193,7 +217,30 @@ def bca_interval(
         standard_error=float(np.std(means, ddof=1)) * scale,
         seed=seed,
         undefined=None,
+        tail_resamples=min(ends[0], 1.0 - ends[1]) * resamples,
     )
+
+
+def share_below(means: np.ndarray, theta: float, tolerance: float = 0.0) -> float:
+    """The share of resampled means below `theta`, a tie counting one half: (#< + #<=)/(2B),
+    as ``scipy.stats.bootstrap(method="BCa")`` computes z0's argument (its
+    ``_percentile_of_score``). Means within `tolerance` of `theta` are ties (the same resample
+    summed in another order).
+
+    Examples
+    --------
+    >>> share_below(np.array([0.0, 0.1, 0.1, 0.3]), 0.1)  # (1 + 3) / 8
+    0.5
+    """
+    below = int(np.count_nonzero(means < theta - tolerance))
+    at_or_below = int(np.count_nonzero(means <= theta + tolerance))
+    return (below + at_or_below) / (2.0 * means.size)
+
+
+def _tie_tolerance(sums: np.ndarray, sizes: np.ndarray) -> float:
+    """256 machine epsilons of the largest unit mean: more than the rounding of a resampled
+    mean (a dot product of counts and sums), far less than any real gap between two of them."""
+    return 256.0 * float(np.finfo(float).eps) * float(np.max(np.abs(sums) / sizes))
 
 
 def _acceleration(distinct: Distinct) -> float:

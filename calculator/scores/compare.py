@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from calculator.analysis import _check_names
+from calculator.errors import CalculatorError
 from calculator.intervals import ConfidenceInterval
 from calculator.scores.bootstrap import (
     BootstrapInterval,
@@ -19,6 +20,7 @@ from calculator.scores.bootstrap import (
 from calculator.scores.inputs import (
     PairedScores,
     check_alternative,
+    check_better,
     check_level,
     check_margin,
     paired_scores,
@@ -78,6 +80,9 @@ class ScoresComparison:
     names : (str, str)
     seed : int
         The random seed of the bootstrap and of a Monte Carlo permutation test.
+    better : str
+        "higher" (higher scores are better) or "lower" (error rates, losses): which way the
+        release gate (:func:`calculator.release.scores_gate_fails`) reads "B is worse".
     constant : bool
         True when every difference is the same (up to rounding): the words say so.
 
@@ -104,6 +109,7 @@ class ScoresComparison:
     names: tuple[str, str]
     seed: int
     constant: bool = False
+    better: str = "higher"
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types: no NaN, no infinity; what is undefined is None with its reason."""
@@ -128,6 +134,7 @@ class ScoresComparison:
             "bootstrap": self.bootstrap.to_dict(),
             "margin": None if self.margin is None else self.margin.to_dict(),
             "seed": self.seed,
+            "better": self.better,
         }
 
 
@@ -142,6 +149,7 @@ def compare_scores(
     seed: int = 0,
     clusters: Sequence[object] | np.ndarray | None = None,
     names: tuple[str, str] = ("A", "B"),
+    better: str = "higher",
 ) -> ScoresComparison:
     """Compare two systems' scores on the same cases: is B's mean score different from A's?
 
@@ -157,7 +165,7 @@ def compare_scores(
         "less" whether it is lower. The intervals stay two-sided.
     margin : float or None
         In the scores' units: test non-inferiority of B (the t interval for B - A against
-        -margin); see :mod:`calculator.scores.margin`.
+        -margin); see :mod:`calculator.scores.margin`. Only with `alternative` "two-sided".
     resamples : int or None
         Bootstrap resamples and Monte Carlo sign patterns, 1,000 to 1,000,000. None: 10,000,
         fewer (not below 1,000) when that would exceed the bound on random draws, and none
@@ -171,6 +179,10 @@ def compare_scores(
         uses the cluster-robust standard error and the signed-rank test ranks cluster means.
     names : (str, str)
         Names of A and B for the report.
+    better : {"higher", "lower"}
+        Which scores are better: "lower" for error rates and losses. It sets which way the
+        release gate reads "B is worse"; every figure stays A - B. A margin (non-inferiority)
+        is answered for higher-is-better scores only.
 
     Returns
     -------
@@ -203,6 +215,21 @@ def compare_scores(
     level = check_level(level)
     alternative = check_alternative(alternative)
     margin = check_margin(margin)
+    better = check_better(better)
+    if margin is not None and better == "lower":
+        raise CalculatorError(
+            "`margin` (non-inferiority: is B no worse than A by more than the margin?) is "
+            'answered for higher-is-better scores only; with `better` "lower" leave it out'
+        )
+    if margin is not None and alternative != "two-sided":
+        # margin_decision answers non-inferiority (H0: mean(B - A) <= -margin); "greater" would
+        # ask superiority by the margin, "less" no margin question at all: never answered
+        # silently as another question.
+        raise CalculatorError(
+            f"`margin` asks whether B is non-inferior to A; it does not go with `alternative` "
+            f'"{alternative}" (superiority by a margin is not answered on scores): leave '
+            '`alternative` "two-sided"'
+        )
     resamples = check_resamples(resamples)
     seed = check_seed(seed)
     names = _check_names(names)
@@ -243,6 +270,7 @@ def compare_scores(
         names=names,
         seed=seed,
         constant=scores.constant,
+        better=better,
     )
 
 

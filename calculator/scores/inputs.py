@@ -326,6 +326,18 @@ def check_alternative(alternative: object) -> str:
         raise CalculatorError(str(error)) from None
 
 
+#: Which way a score is better: "higher" (accuracy, BLEU) or "lower" (error rates, losses).
+DIRECTIONS = ("higher", "lower")
+
+
+def check_better(better: object) -> str:
+    """ "higher" (higher scores are better) or "lower" (error rates, losses)."""
+    try:
+        return check_choice(better, "better", DIRECTIONS)
+    except ValueError as error:
+        raise CalculatorError(str(error)) from None
+
+
 def check_margin(margin: object) -> float | None:
     """None, or a positive finite margin in the scores' own units."""
     if margin is None:

@@ -57,7 +57,8 @@ class MarginDecision:
     pvalue : float or None
         One-sided t test of H0: mean(B - A) <= -margin.
     alpha : float
-        (1 - confidence_level) / 2: B is non-inferior when pvalue <= alpha.
+        (1 - confidence_level) / 2 to 12 significant figures (0.05 for a 90% interval, not
+        0.04999999999999999): B is non-inferior when pvalue <= alpha.
     names : (str, str)
         The names of A and B, for the words.
     undefined : str or None
@@ -78,6 +79,14 @@ class MarginDecision:
     names: tuple[str, str] = ("A", "B")
     undefined: str | None = None
 
+    @property
+    def a_minus_b(self) -> tuple[float, float] | None:
+        """The same interval for mean(A - B), the direction of the comparison's headline; None
+        when undetermined."""
+        if self.low is None or self.high is None:
+            return None
+        return -self.high, -self.low
+
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types; the interval is for mean(B - A). The names and the reason are the
         comparison's, not repeated here; :func:`calculator.report.words.payload` adds the words."""
@@ -94,7 +103,9 @@ def margin_decision(
 ) -> MarginDecision:
     """Decide non-inferiority of B from the paired t test of A - B (`estimate` its mean)."""
     level = test.confidence_level
-    alpha = (1.0 - level) / 2.0
+    # (1 - 0.9) / 2 is 0.04999999999999999 in floating point: 12 significant figures give back
+    # the level asked for (0.05, 1e-05), and move alpha by at most 5e-13 of itself.
+    alpha = float(f"{(1.0 - level) / 2.0:.12g}")
     pvalue = one_sided_margin_pvalue(test, estimate, margin)
     ci = test.confidence_interval
     if ci is None or pvalue is None:

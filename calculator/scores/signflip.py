@@ -21,6 +21,7 @@ import numpy as np
 
 from calculator.scores.lattice import integer_lattice, lattice_of, lattice_pvalue
 from calculator.scores.resampling import chunks, plan_resamples, random_bits, work_width
+from calculator.significance import monte_carlo_rejects, pvalue_rejects
 
 __all__ = [
     "EXACT_MAX_UNITS",
@@ -70,6 +71,9 @@ class SignFlipTest:
     note : str or None
         A limit of the computation (an FFT convolution does not resolve p-values below about
         1e-12); None when there is none.
+    at_floor : bool
+        True when no Monte Carlo pattern was as extreme as the data: `pvalue` is then its floor
+        1/(R + 1), and all the patterns show is p <= that floor (:meth:`rejects`).
     """
 
     statistic: float
@@ -83,6 +87,16 @@ class SignFlipTest:
     nonzero_units: int
     seed: int | None
     note: str | None = None
+    at_floor: bool = False
+
+    def rejects(self, alpha: float) -> bool | None:
+        """p <= alpha; None when the Monte Carlo p sits at its floor above `alpha`, where more
+        patterns are needed to decide (:func:`calculator.significance.monte_carlo_rejects`)."""
+        if self.method != "monte-carlo":
+            return pvalue_rejects(self.pvalue, alpha)
+        return monte_carlo_rejects(
+            self.pvalue, alpha, resamples=self.patterns, at_floor=self.at_floor
+        )
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types."""
@@ -222,6 +236,7 @@ def sign_flip_test(
         patterns=planned,
         standard_error=math.sqrt(pvalue * (1.0 - pvalue) / planned),
         seed=seed,
+        at_floor=hits == 0,
     )
     return test, None
 

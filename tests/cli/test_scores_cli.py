@@ -140,7 +140,11 @@ def test_gate_without_margin_fails_when_b_is_significantly_lower(tmp_path, capsy
     path = write(tmp_path, "s.csv", "id,old,new", *rows)
     status, out, _ = run_cli(capsys, path, "--fail-if-worse")
     assert status == 1
-    assert "gate      FAIL: new is worse than old at alpha = 0.05 (two-sided sign-flip" in out
+    # The gate says which way it read "worse" (hostile review 4, S4).
+    assert (
+        "gate      FAIL: new is worse than old at alpha = 0.05, higher scores taken as better "
+        "(two-sided sign-flip" in out
+    )
 
 
 def test_equivalence_is_refused_for_scores(tmp_path, capsys):

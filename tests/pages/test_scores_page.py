@@ -44,13 +44,50 @@ def test_score_columns_show_the_mean_difference_interval_and_permutation_p():
     assert "Paired table from the data" not in [header.value for header in at.header]
 
 
-def test_ticking_scores_with_a_threshold_gives_the_pass_fail_table():
-    at = uploaded()
+def tick_cut(at: AppTest, threshold: float | None) -> AppTest:
     box = next(c for c in at.checkbox if c.key.startswith("cases_is_score"))
     box.check().run()
+    if threshold is not None:
+        field = next(n for n in at.number_input if n.key.startswith("cases_threshold"))
+        field.set_value(threshold).run()
     assert not at.exception, at.exception
+    return at
+
+
+def test_ticking_the_cut_with_a_threshold_gives_the_pass_fail_table():
+    # The threshold starts empty (review 4, B6): this test sets it, where it took a default 0.5.
+    at = tick_cut(uploaded(), 0.5)
     headers = [header.value for header in at.header]
     assert "Paired table from the data" in headers and "Mean scores" not in headers
+
+
+def test_the_cut_is_named_for_what_it_does_and_waits_for_a_threshold():
+    # Review 4, B6: the box read "Outcomes are scores" and cut at a default 0.5.
+    at = uploaded()
+    box = next(c for c in at.checkbox if c.key.startswith("cases_is_score"))
+    assert box.label == "Cut scores into pass/fail at a threshold"
+    tick_cut(at, None)
+    headers = [header.value for header in at.header]
+    assert "Paired table from the data" not in headers and "Mean scores" not in headers
+    assert any(i.value.startswith("Enter the threshold") for i in at.info)
+
+
+def test_a_threshold_below_every_score_warns_that_every_case_passes():
+    # BLEU-like scores 8 to 48 cut at 0.5: every case passed for both systems, silently.
+    rows = [f"q{i},{8 + i},{48 - i}" for i in range(41)]
+    at = open_page(PAGE)
+    data = ("id,old,new\n" + "\n".join(rows) + "\n").encode()
+    at.file_uploader(key=files.UPLOAD_KEYS[0]).set_value(("bleu.csv", data, "text/csv"))
+    at.run()
+    tick_cut(at, 0.5)
+    warnings = [w.value for w in at.warning]
+    assert any(
+        w.startswith(
+            "Every score, from 8 to 48, is at least the threshold 0.5, so every case "
+            "passes for both systems"
+        )
+        for w in warnings
+    ), warnings
 
 
 def test_a_refusal_of_compare_scores_is_shown_naming_the_file_not_raised():

@@ -12,7 +12,7 @@ from calculator.cases.scores_input import (
     load_score_cases,
 )
 from calculator.errors import CalculatorError
-from calculator.report.figures import format_score
+from calculator.report.figures import floor_bound, format_score
 from calculator.report.formatting import format_confidence, format_pvalue
 from calculator.report.scores import (
     bootstrap_sentence,
@@ -89,8 +89,10 @@ def _show(result: ScoresComparison) -> None:
             f"{format_confidence(result.confidence_level)} {labels[1]}",
             f"{format_score(low)} to {format_score(high)}",
         )
-    if result.pvalue is not None:
-        permutation.metric(labels[2], format_pvalue(result.pvalue))
+    if result.permutation is not None:
+        test = result.permutation  # at its floor a Monte Carlo p is a bound: "≤ 1/10,001"
+        shown = floor_bound(test.patterns) if test.at_floor else format_pvalue(test.pvalue)
+        permutation.metric(labels[2], shown)
     st.text(headline(result))
     with st.expander(scores_words.OTHER_TESTS):
         st.text(t_sentence(result.t_test, result.names))

@@ -170,16 +170,23 @@ def choose_columns(case_files: list[CaseFile]) -> Columns | None:
         "column naming that unit to get the cluster-adjusted test.",
     )
     is_score = more[1].checkbox(
-        "Outcomes are scores",
+        words.CUT_SCORES_LABEL,
         key=files.choice_key("cases_is_score"),
-        help="Pass when the score is at least the threshold.",
+        help=words.CUT_SCORES_HELP,
     )
+    # Empty until the user types one: a default such as 0.5 made every case of 0-100 scores pass.
     threshold = more[1].number_input(
         "Threshold (pass at or above)",
-        value=0.5,
+        value=None,
+        placeholder=words.THRESHOLD_PLACEHOLDER,
         key=files.choice_key("cases_threshold"),
         disabled=not is_score,
     )
+    if is_score and threshold is None:
+        st.info(words.THRESHOLD_NEEDED)
+        return None
+    if is_score:
+        _warn_one_sided_cut(case_files, (a_column, b_column), threshold)
     defaults = ("A", "B") if two_files else (a_column, b_column)
     names = []
     for system, default in zip("AB", defaults, strict=True):
@@ -198,6 +205,26 @@ def choose_columns(case_files: list[CaseFile]) -> Columns | None:
         threshold=threshold if is_score else None,
         names=(names[0], names[1]),
     )
+
+
+def _warn_one_sided_cut(
+    case_files: list[CaseFile], columns: tuple[str, str], threshold: float
+) -> None:
+    """Warn when the threshold lies outside the range of the chosen scores, so the cut makes
+    every case pass (or fail) for both systems and the comparison says nothing."""
+    import pandas as pd
+
+    values = []
+    for number, column in enumerate(columns):
+        frame = case_files[min(number, len(case_files) - 1)].frame
+        if column in frame.columns:
+            values.append(pd.to_numeric(frame[column], errors="coerce").dropna())
+    scores = pd.concat(values) if values else pd.Series(dtype=float)
+    if scores.empty:
+        return
+    low, high = float(scores.min()), float(scores.max())
+    if threshold <= low or threshold > high:
+        st.warning(words.one_sided_cut(threshold, low, high))
 
 
 def load_cases(stored: list[files.StoredFile], columns: Columns) -> PairedCases | None:

@@ -24,7 +24,14 @@ from calculator.text import printable
 from ui import cases_tables as tables
 from ui import compare_charts as charts
 from ui import compare_words as words
-from ui.cases_words import FILE_TYPES, issue_title
+from ui.cases_words import (
+    CUT_SCORES_HELP_SYSTEMS,
+    CUT_SCORES_LABEL,
+    FILE_TYPES,
+    THRESHOLD_NEEDED,
+    THRESHOLD_PLACEHOLDER,
+    issue_title,
+)
 from ui.widgets import cases_files as files
 from ui.widgets.state import open_table_in_calculator
 from ui.words import escape_markdown
@@ -147,10 +154,17 @@ def _choose(case_files: list[CaseFile]) -> dict | None:
         if options.get("systems") == []:
             st.info(words.CHOOSE_SYSTEMS)
             return None
-    if st.checkbox("Outcomes are scores", key="compare_is_score"):
+    # Named for what it does, and empty until typed: a default 0.5 passed every 0-100 score.
+    if st.checkbox(CUT_SCORES_LABEL, key="compare_is_score", help=CUT_SCORES_HELP_SYSTEMS):
         options["threshold"] = st.number_input(
-            "Threshold (pass at or above)", value=0.5, key="compare_threshold"
+            "Threshold (pass at or above)",
+            value=None,
+            placeholder=THRESHOLD_PLACEHOLDER,
+            key="compare_threshold",
         )
+        if options["threshold"] is None:
+            st.info(THRESHOLD_NEEDED)
+            return None
     else:
         options["threshold"] = None
     return options
