@@ -19,6 +19,7 @@ from calculator.mcnemar import ALTERNATIVES
 from calculator.report.decision import posterior_left_out
 from calculator.report.formatting import format_probability, format_pvalue
 from calculator.report.words import text
+from calculator.workflow import Question
 
 __all__ = [
     "GATE_MARGIN_LIMIT",
@@ -286,8 +287,9 @@ def alpha_value(text: str) -> float:
     return value
 
 
-def question_arguments(args: argparse.Namespace) -> dict[str, object]:
-    """The ``alternative``, ``margin`` and ``question`` keywords of :func:`calculator.analyze`.
+def question_arguments(args: argparse.Namespace) -> Question:
+    """The question asked (:class:`calculator.workflow.Question`): ``--alpha``,
+    ``--alternative``, ``--margin`` and ``--equivalence``.
 
     Raises the refusal :class:`MarginOption` held back for a ``--margin`` that is no pass
     rate's margin.
@@ -313,11 +315,12 @@ def question_arguments(args: argparse.Namespace) -> dict[str, object]:
             "--margin asks whether B is no worse than A by more than DELTA; it does not go with "
             "--alternative less"
         )
-    return {
-        "alternative": args.alternative,
-        "margin": args.margin,
-        "question": "equivalent" if equivalence else None,
-    }
+    return Question(
+        alpha=args.alpha,
+        alternative=args.alternative,
+        margin=args.margin,
+        question="equivalent" if equivalence else None,
+    )
 
 
 def decision_lines(analysis: Analysis) -> list[str]:
@@ -361,12 +364,12 @@ def decision_lines(analysis: Analysis) -> list[str]:
     ]
 
 
-def check_gate_question(args: argparse.Namespace, question: dict[str, object]) -> None:
+def check_gate_question(args: argparse.Namespace, question: Question) -> None:
     """Refuse a release gate on pass/fail outcomes that its question cannot take: a margin
     above :data:`GATE_MARGIN_LIMIT`, equivalence, or --alternative greater."""
     if args.fail_if_worse:
         check_gate_margin(args.margin, getattr(args, "margin_text", None))
-    if args.fail_if_worse and (question["question"] or args.alternative == "greater"):
+    if args.fail_if_worse and (question.question or question.alternative == "greater"):
         raise UsageError(
             "--fail-if-worse gates on B being worse, or with --margin on B being non-inferior; "
             "leave out --equivalence and --alternative greater"

@@ -81,9 +81,8 @@ def run(args: argparse.Namespace) -> int:
         correction=args.correction,
         convention=args.convention,
         gates=args.gates,
-        alpha=args.alpha,
         rho=args.rho,
-        **question_arguments(args),
+        **question_arguments(args).analyze_options(),
     )
     if args.json:
         print_json(payload(result))
