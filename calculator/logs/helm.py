@@ -16,7 +16,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from calculator.logs.table import LogError, LogTable, long_frame, repeat_number
+from calculator.logs.table import LogError, LogTable, check_rows, long_frame, repeat_number
 
 __all__ = ["is_helm_stats", "read_helm", "run_name_parts"]
 
@@ -175,4 +175,5 @@ def _add_run(
             mean = stat.get("mean")
             rows["value"].append(mean if isinstance(mean, int | float) else None)
             kept += 1
+        check_rows(len(rows["case"]), task)
     return kept, perturbed, splits

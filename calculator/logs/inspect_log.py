@@ -42,8 +42,8 @@ import struct
 import zipfile
 import zlib
 
-from calculator.logs.jsontext import parse_json
-from calculator.logs.table import LogError, LogTable, long_frame, repeat_number
+from calculator.logs.jsontext import log_budget, parse_json
+from calculator.logs.table import LogError, LogTable, check_rows, long_frame, repeat_number
 
 __all__ = ["GRADES", "grade_value", "is_inspect_json", "is_inspect_zip", "read_inspect"]
 
@@ -101,6 +101,7 @@ def is_inspect_json(document: object) -> bool:
     )
 
 
+@log_budget()  # the members of an archive counted together (a folder's, within its budget)
 def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTable:
     """The long table of one Inspect log (``.eval`` bytes, or a parsed JSON log `document`).
 
@@ -133,6 +134,7 @@ def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTab
             rows["repeat"].append(repeat_number(sample.get("epoch"), 1, f"{name}: sample"))
             rows["metric"].append(metric)
             rows["value"].append(value)
+        check_rows(len(rows["case"]), name)
     if not samples:
         raise LogError(
             f"{name}: this Inspect log holds no samples (a run stopped before any finished, or "

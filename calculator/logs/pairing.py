@@ -143,10 +143,7 @@ def pair_logs(
     for frame in rows:
         refuse_duplicates(frame, choice.metric, allow_exclusions)
     refuse_mixed(rows[0], rows[1], choice, allow_exclusions or threshold is not None or as_scores)
-    without = sorted(
-        (set(frames[0]["task"]) | set(frames[1]["task"]))
-        - (set(rows[0]["task"]) | set(rows[1]["task"]))
-    )
+    without = sorted((_tasks(frames[0]) | _tasks(frames[1])) - (_tasks(rows[0]) | _tasks(rows[1])))
     notes = [*a.notes, *b.notes]
     if without:
         notes.append(
@@ -155,7 +152,7 @@ def pair_logs(
         )
     _refuse_different_documents(rows[0], rows[1])
     names = _names(a.system, b.system)
-    tasks_a, tasks_b = set(rows[0]["task"]), set(rows[1]["task"])
+    tasks_a, tasks_b = _tasks(rows[0]), _tasks(rows[1])
     tasks = []
     for task in sorted(tasks_a & tasks_b):
         tasks.append(_pair_task(task, rows[0], rows[1], names, threshold, as_scores))
@@ -182,6 +179,12 @@ def pair_logs(
     if not allow_exclusions:
         _refuse_large_exclusions(paired, rows, max_excluded_share)
     return paired
+
+
+def _tasks(frame: pd.DataFrame) -> set[str]:
+    """The tasks of a long table (``unique`` first: a set of the column looks at every row
+    one by one)."""
+    return set(frame["task"].unique())
 
 
 def align_tasks(frames: list[pd.DataFrame], logs: Sequence[LogTable]) -> list[pd.DataFrame]:

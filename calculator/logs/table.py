@@ -18,7 +18,15 @@ from calculator.errors import CalculatorError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["COLUMNS", "LogError", "LogTable", "long_frame", "repeat_number"]
+__all__ = [
+    "COLUMNS",
+    "MAX_ROWS",
+    "LogError",
+    "LogTable",
+    "check_rows",
+    "long_frame",
+    "repeat_number",
+]
 
 #: The columns of the long table, in order; "hash" (the question's content hash, lm-eval's
 #: ``doc_hash``) and "filter" (lm-eval's filter) are None where the format has none.
@@ -26,6 +34,11 @@ COLUMNS = ("system", "task", "case", "repeat", "metric", "value", "hash", "filte
 #: Largest repeat number read (an epoch, a train trial): far above any harness's, and small
 #: enough that a number such as 10**30 is refused by name instead of overflowing a column.
 MAX_REPEAT = 1_000_000
+#: Most rows of one system's long table (one per case, repeat and metric): a row takes about
+#: 160 bytes while two logs are paired (two lm-eval logs of 7.5 million rows each, 40 metrics
+#: per document, took 2.4 GB), so two systems at the limit stay under 2 GB. A run of 2,000
+#: tasks of 1,000 documents with two metrics has 4 million.
+MAX_ROWS = 5_000_000
 
 
 class LogError(CalculatorError):
@@ -128,3 +141,14 @@ def repeat_number(value: object, default: int, where: str) -> int:
             "repeat numbers read (an epoch, a train trial)."
         )
     return int(value)
+
+
+def check_rows(count: int, where: str) -> None:
+    """Refuse a system's logs once they hold more than :data:`MAX_ROWS` rows; `where` names the
+    file being read."""
+    if count > MAX_ROWS:
+        raise LogError(
+            f"{where}: the logs of this system hold over {MAX_ROWS:,} rows (one per case, "
+            "repeat and metric logged), the most read at once (each takes memory while two logs "
+            "are compared); compare the tasks in parts."
+        )
