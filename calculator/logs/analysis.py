@@ -17,6 +17,7 @@ from calculator.analysis import Analysis, analyze
 from calculator.clustered import ClusteredTestResult, clustered_mcnemar
 from calculator.compare.multiplicity import adjust_pvalues
 from calculator.logs.pairing import PairedLogs, TaskCases
+from calculator.scores.lattice import LatticeTooWide
 from calculator.scores.signflip import SignFlipTest, lattice_sign_flip
 
 __all__ = ["LogAnalysis", "TaskAnalysis", "analyze_logs", "input_summary"]
@@ -25,7 +26,9 @@ __all__ = ["LogAnalysis", "TaskAnalysis", "analyze_logs", "input_summary"]
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TaskAnalysis:
     """One task: its paired cases, the analysis of its table, and with repeats the tests by
-    question. `pvalue` is the task's test (by question with repeats, else exact McNemar)."""
+    question. `pvalue` is the task's test (by question with repeats, else exact McNemar).
+    `shares_grid` is 1/step of the pass shares when their sign-flip test was left out, its
+    exact distribution too costly on so fine a grid (None otherwise)."""
 
     task: str
     paired: TaskCases = field(repr=False)
@@ -35,6 +38,7 @@ class TaskAnalysis:
     pvalue: float
     test: str
     holm_pvalue: float | None = None
+    shares_grid: int | None = None
 
     def to_dict(self) -> dict[str, object]:
         """As plain JSON types."""
@@ -50,6 +54,9 @@ class TaskAnalysis:
             if self.by_question is None
             else self.by_question.to_dict(),
             "pass_share_sign_flip": None if self.shares is None else _shares_dict(self.shares),
+            "pass_share_sign_flip_left_out": None
+            if self.shares_grid is None
+            else {"reason": "grid too fine", "grid_steps": self.shares_grid},
             "issues": [issue.to_dict() for issue in cases.issues],
         }
 
@@ -157,15 +164,19 @@ def _task(task: TaskCases, names: tuple[str, str], alpha: float, question: dict)
             test="exact McNemar test",
         )
     by_question = clustered_mcnemar(*cases.cluster_counts())
-    shares = None
+    shares, grid = None, None
     if task.shares is not None:
-        shares = lattice_sign_flip(task.shares[0], step=task.shares[1], unit="question")
+        try:
+            shares = lattice_sign_flip(task.shares[0], step=task.shares[1], unit="question")
+        except LatticeTooWide:  # left out, and said so: the clustered test is the task's
+            grid = round(1.0 / task.shares[1])
     return TaskAnalysis(
         task=task.task,
         paired=task,
         analysis=analysis,
         by_question=by_question,
         shares=shares,
+        shares_grid=grid,
         pvalue=by_question.pvalue,
         test="clustered McNemar test, question as cluster",
     )

@@ -150,5 +150,5 @@ def check_rows(count: int, where: str) -> None:
         raise LogError(
             f"{where}: the logs of this system hold over {MAX_ROWS:,} rows (one per case, "
             "repeat and metric logged), the most read at once (each takes memory while two logs "
-            "are compared); compare the tasks in parts."
+            "are compared); compare the tasks in parts, or logs of fewer metrics."
         )

@@ -145,4 +145,13 @@ def _task_lines(
             f"sign-flip permutation test{f' ({s.note})' if s.note else ''} "
             f"{format_p_equals(s.pvalue, alpha=alpha)}"
         )
+    elif task.shares_grid is not None:
+        lines.append(
+            "          per-question pass share: its sign-flip test is left out, the shares lying "
+            f"on a grid of 1/{task.shares_grid:,} (the least common multiple of the questions' "
+            "numbers of scored repeats, which errored samples make differ): too fine for its "
+            "exact distribution in the time allowed. The clustered McNemar test is the task's "
+            "test; with every question scored on the same number of repeats (the errored "
+            "samples rerun), the grid is coarse"
+        )
     return lines

@@ -1,0 +1,99 @@
+"""The per-question pass-share test on a grid too fine to convolve (hostile review 4, H3).
+
+Inspect logs of 20 epochs where a few samples errored give questions 16 to 20 scored repeats:
+the shares then lie on a grid of 1/lcm(16..20) = 1/232,560, and the exact convolution of 550
+questions took 86 s and 4.8 GB (work about 1.2e10 against the bound MAX_WORK = 2e8 that the
+non-integer lattices already had); 800 questions were refused with "the differences sum to
+27,675,643 steps", naming no file or task and refusing the whole comparison although the task's
+test (the clustered McNemar test by question) was computable. Now an integer lattice over
+either bound raises LatticeTooWide before any convolution, and the logs' analysis leaves the
+shares test out with a line saying why. The tests use the bound and a spy on the convolution,
+never the time (benchmarks/bench_limits.py times it).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from calculator.logs import analyze_logs, pair_logs, read_log_data
+from calculator.logs.pairing import share_numerators
+from calculator.report.logs import report_lines
+from calculator.scores import lattice
+from calculator.scores.signflip import lattice_sign_flip
+
+
+def inspect_log(model: str, seed: int, questions: int, epochs: int, p: float) -> bytes:
+    """An Inspect JSON log in which about one question in ten lost one or two epochs to errors
+    (no score), as the review's generator writes them."""
+    rng = np.random.default_rng(seed)
+    samples = []
+    for q in range(questions):
+        lost = set(rng.choice(epochs, size=int(rng.integers(1, 3)), replace=False) + 1)
+        errored = lost if rng.random() < 0.1 else set()
+        for e in range(1, epochs + 1):
+            s: dict = {"id": f"q{q}", "epoch": e}
+            if e not in errored:
+                s["scores"] = {"match": {"value": "C" if rng.random() < p else "I"}}
+            samples.append(s)
+    log = {"eval": {"task": "qa", "model": model, "scorers": [{"name": "match"}]}}
+    return json.dumps({**log, "samples": samples}).encode()
+
+
+@pytest.fixture
+def convolutions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The support of every distribution convolved."""
+    calls: list[int] = []
+    distribution = lattice._distribution
+
+    def spy(sizes):
+        calls.append(int(sizes.sum()))
+        return distribution(sizes)
+
+    monkeypatch.setattr(lattice, "_distribution", spy)
+    return calls
+
+
+def test_an_integer_lattice_over_the_work_bound_is_refused_before_convolving(
+    convolutions: list[int],
+) -> None:
+    # The review's case: pass shares over 16 to 20 scored repeats, 550 questions.
+    rng = np.random.default_rng(3)
+    k_a, k_b = rng.integers(16, 21, size=550), rng.integers(16, 21, size=550)
+    numerators, step = share_numerators(
+        rng.binomial(k_a, 0.6), k_a, rng.binomial(k_b, 0.5), k_b
+    )
+    assert round(1 / step) == 232_560
+    sizes = np.abs(numerators[numerators != 0])
+    assert lattice._work(sizes // np.gcd.reduce(sizes)) > 10 * lattice.MAX_WORK
+    with pytest.raises(lattice.LatticeTooWide, match="over the limit"):
+        lattice_sign_flip(numerators, step=step)
+    assert convolutions == []
+
+
+def test_the_logs_leave_the_shares_test_out_and_say_why(
+    monkeypatch: pytest.MonkeyPatch, convolutions: list[int]
+) -> None:
+    # 40 questions of 5 epochs: errored samples give 3 to 5 scored ones (grid 1/60), a cheap
+    # convolution made costly here by lowering the bound.
+    files = [
+        [("a.json", inspect_log("m/a", 1, 40, 5, 0.7))],
+        [("b.json", inspect_log("m/b", 2, 40, 5, 0.4))],
+    ]
+    paired = pair_logs(*(read_log_data(f) for f in files), allow_exclusions=True)
+    assert analyze_logs(paired).tasks[0].shares is not None  # within the bound: computed
+    monkeypatch.setattr(lattice, "MAX_WORK", 10)
+    convolutions.clear()
+    result = analyze_logs(paired)
+    task = result.tasks[0]
+    assert task.shares is None and convolutions == []
+    assert task.shares_grid == 60
+    assert task.pvalue == task.by_question.pvalue  # the task's test is still given
+    assert task.to_dict()["pass_share_sign_flip_left_out"] == {
+        "reason": "grid too fine",
+        "grid_steps": 60,
+    }
+    text = "\n".join(report_lines(result, alpha=0.05))
+    assert "its sign-flip test is left out" in text and "a grid of 1/60" in text
