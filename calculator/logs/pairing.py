@@ -154,8 +154,10 @@ def pair_logs(
     names = _names(a.system, b.system)
     tasks_a, tasks_b = _tasks(rows[0]), _tasks(rows[1])
     tasks = []
+    by_task = [dict(tuple(frame.groupby("task", sort=False))) for frame in rows]  # split once
     for task in sorted(tasks_a & tasks_b):
-        tasks.append(_pair_task(task, rows[0], rows[1], names, threshold, as_scores))
+        task_rows = [by_task[0][task], by_task[1][task]]
+        tasks.append(_pair_task(task, task_rows, names, threshold, as_scores))
     if not tasks:
         raise LogError(
             f"the logs share no task (A: {', '.join(sorted(tasks_a)[:5])}; B: "
@@ -232,16 +234,14 @@ def _refuse_different_documents(a: pd.DataFrame, b: pd.DataFrame) -> None:
 
 def _pair_task(
     task: str,
-    a: pd.DataFrame,
-    b: pd.DataFrame,
+    rows: list[pd.DataFrame],
     names: tuple[str, str],
     threshold: float | None,
     scores: bool = False,
 ) -> TaskCases:
-    """One task's cases paired by the per-case loader (by question, or question and repeat);
-    with `scores`, every finite value is a score (:func:`~calculator.cases.scores_input.
-    load_score_cases`) and no pass shares are computed."""
-    rows = [frame[frame["task"] == task] for frame in (a, b)]
+    """One task's cases (`rows`: A's and B's rows of the task) paired by the per-case loader
+    (by question, or question and repeat); with `scores`, every finite value is a score
+    (:func:`~calculator.cases.scores_input.load_score_cases`) and no pass shares are computed."""
     numbers = [set(r["repeat"]) for r in rows]
     repeats = any(len(n) > 1 for n in numbers) or any(r.duplicated("case").any() for r in rows)
     paired_rows = rows

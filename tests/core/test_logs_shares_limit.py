@@ -62,9 +62,7 @@ def test_an_integer_lattice_over_the_work_bound_is_refused_before_convolving(
     # The review's case: pass shares over 16 to 20 scored repeats, 550 questions.
     rng = np.random.default_rng(3)
     k_a, k_b = rng.integers(16, 21, size=550), rng.integers(16, 21, size=550)
-    numerators, step = share_numerators(
-        rng.binomial(k_a, 0.6), k_a, rng.binomial(k_b, 0.5), k_b
-    )
+    numerators, step = share_numerators(rng.binomial(k_a, 0.6), k_a, rng.binomial(k_b, 0.5), k_b)
     assert round(1 / step) == 232_560
     sizes = np.abs(numerators[numerators != 0])
     assert lattice._work(sizes // np.gcd.reduce(sizes)) > 10 * lattice.MAX_WORK
