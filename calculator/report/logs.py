@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from calculator.report.formatting import format_p_equals, format_points, plural
+from calculator.report.scores import sign_flip_p
 
 if TYPE_CHECKING:
     from calculator.logs.analysis import LogAnalysis, TaskAnalysis
@@ -143,7 +144,7 @@ def _task_lines(
             f"          per-question pass share, {name_a} minus {name_b}: mean "
             f"{format_points(s.statistic)} points over {plural(s.units, 'question')}, exact paired "
             f"sign-flip permutation test{f' ({s.note})' if s.note else ''} "
-            f"{format_p_equals(s.pvalue, alpha=alpha)}"
+            f"{sign_flip_p(s, alpha)}"
         )
     elif task.shares_grid is not None:
         lines.append(

@@ -9,7 +9,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from calculator.report.figures import format_score
-from calculator.report.formatting import format_confidence, format_p_equals, margin_number, plural
+from calculator.report.formatting import (
+    format_confidence,
+    format_p_equals,
+    format_pvalue,
+    margin_number,
+    plural,
+)
 
 if TYPE_CHECKING:
     from calculator.scores.bootstrap import BootstrapInterval
@@ -120,7 +126,15 @@ def permutation_words(test: SignFlipTest, names: tuple[str, str]) -> str:
             f"{plural(test.nonzero_units, 'non-zero ' + test.unit)}, random seed {test.seed}, "
             f"standard error {test.standard_error:.2g}"
         )
-    return f"sign-flip permutation test {format_p_equals(test.pvalue)} ({side}, {how})"
+    return f"sign-flip permutation test {sign_flip_p(test)} ({side}, {how})"
+
+
+def sign_flip_p(test: SignFlipTest, alpha: float | None = None) -> str:
+    """ "p = 0.012"; "p < 1.0e-12" when the p-value is only a bound (below what its
+    computation resolves)."""
+    if test.pvalue_bound:
+        return f"p < {format_pvalue(test.pvalue)}"
+    return format_p_equals(test.pvalue, alpha=alpha)
 
 
 def t_sentence(test: PairedTTest, names: tuple[str, str]) -> str:

@@ -43,7 +43,14 @@ MAX_DENOMINATOR = 1_000_000
 #: (errored samples) lie on a grid of 1/232,560 whose convolution took 86 s and 4.8 GB.
 MAX_WORK = 200_000_000
 _DIRECT_COST = 50_000_000  # values added by the direct sums before an FFT convolution is used
+#: Smallest p-value an FFT convolution resolves (its rounding, about 1e-16 of the largest mass
+#: at each of millions of points): a p below it is given as this bound (:data:`FFT_BOUND_NOTE`).
+FFT_RESOLUTION = 1e-12
 _FFT_NOTE = "distribution by FFT convolution: p-values below about 1e-12 are not resolved"
+#: The note of a p-value given as :data:`FFT_RESOLUTION` because it lies below it.
+FFT_BOUND_NOTE = (
+    "distribution by FFT convolution, which resolves p-values down to about 1e-12: p is below it"
+)
 
 
 class LatticeTooWide(CalculatorError):
@@ -123,7 +130,8 @@ def lattice_of(values: np.ndarray, rounding: float = 0.0) -> Lattice | None:
 
 def lattice_pvalue(lattice: Lattice, tail: str) -> tuple[float, str | None]:
     """The exact p-value in `tail` ("both", "upper": S >= observed, "lower": S <= observed),
-    and a note when the FFT convolution limits its resolution."""
+    and a note when the FFT convolution limits its resolution: below :data:`FFT_RESOLUTION`,
+    the p-value returned is that bound, with :data:`FFT_BOUND_NOTE`."""
     support = int(lattice.sizes.sum())
     pmf, by_fft = _distribution(lattice.sizes)
     sums = np.arange(-support, support + 1)
@@ -136,7 +144,10 @@ def lattice_pvalue(lattice: Lattice, tail: str) -> tuple[float, str | None]:
         return 1.0, None
     else:
         extreme = np.abs(sums) >= abs(observed)
-    return min(1.0, float(pmf[extreme].sum())), _FFT_NOTE if by_fft else None
+    pvalue = min(1.0, float(pmf[extreme].sum()))
+    if by_fft and pvalue < FFT_RESOLUTION:  # rounding, not a p: only the bound is known
+        return FFT_RESOLUTION, FFT_BOUND_NOTE
+    return pvalue, _FFT_NOTE if by_fft else None
 
 
 def _reduced(numerators: np.ndarray) -> Lattice:

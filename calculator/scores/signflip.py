@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from calculator.scores.lattice import integer_lattice, lattice_of, lattice_pvalue
+from calculator.scores.lattice import FFT_BOUND_NOTE, integer_lattice, lattice_of, lattice_pvalue
 from calculator.scores.resampling import chunks, plan_resamples, random_bits, work_width
 
 __all__ = [
@@ -70,6 +70,9 @@ class SignFlipTest:
     note : str or None
         A limit of the computation (an FFT convolution does not resolve p-values below about
         1e-12); None when there is none.
+    pvalue_bound : bool
+        Whether `pvalue` is only an upper bound, the p-value lying below what the computation
+        resolves (an FFT convolution below 1e-12): to be written "p < ...", never decided below.
     """
 
     statistic: float
@@ -83,6 +86,7 @@ class SignFlipTest:
     nonzero_units: int
     seed: int | None
     note: str | None = None
+    pvalue_bound: bool = False
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types."""
@@ -280,6 +284,7 @@ def _by_convolution(common: dict, pvalue: float, note: str | None) -> SignFlipTe
         standard_error=0.0,
         seed=None,
         note=note,
+        pvalue_bound=note == FFT_BOUND_NOTE,
     )
 
 

@@ -95,3 +95,19 @@ def test_the_logs_leave_the_shares_test_out_and_say_why(
     }
     text = "\n".join(report_lines(result, alpha=0.05))
     assert "its sign-flip test is left out" in text and "a grid of 1/60" in text
+
+
+def test_a_p_below_the_ffts_resolution_is_given_as_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # U3: "distribution by FFT convolution: p-values below about 1e-12 are not resolved ...
+    # p = 6.3e-16". Sixty questions all leaning to A by one step: exactly p = 2 / 2^60 = 1.7e-18,
+    # computed here by FFT (the direct sums' budget lowered), which resolves nothing below 1e-12.
+    from calculator.report.scores import sign_flip_p
+
+    assert lattice_sign_flip([1] * 60).pvalue == pytest.approx(2 / 2**60)  # direct sums: exact
+    monkeypatch.setattr(lattice, "_DIRECT_COST", 1)
+    test = lattice_sign_flip([1] * 60)
+    assert test.pvalue_bound and test.pvalue == lattice.FFT_RESOLUTION
+    assert test.note == lattice.FFT_BOUND_NOTE
+    assert sign_flip_p(test, 0.05) == "p < 1.0e-12"
+    monkeypatch.setattr(lattice, "_DIRECT_COST", 50_000_000)
+    assert not lattice_sign_flip([1] * 60).pvalue_bound
