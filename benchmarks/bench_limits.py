@@ -6,7 +6,9 @@ the same run: ``pandas.read_json(lines=True)`` of the 30 MB lm-eval file below.
   member limit (100 MB) of ``[[[]]],[[[]]],...``, and two of about 100 kB of ``{},{},...``:
   4.3 GB and 2.9 GB before (32 s and 9 s of CPU), now refused before the member is parsed.
 - H2: two lm-eval samples files of 40 metrics per record, 30 MB and 60 MB each (3.8 and 7.5
-  million rows): 20 s of CPU and 1.8 GB for 30 MB before; 60 MB is now refused by the row limit.
+  million rows): 20 s of CPU and 1.8 GB for 30 MB before; both are now refused by the row limit
+  (2 million a system), and two files of 1.95 million documents (one metric each, just under
+  that limit) are read: the slowest input the limit lets through.
 - H3: two Inspect JSON logs of 550 and of 800 questions x 20 epochs where some samples errored,
   so the questions have 16 to 20 scored epochs: 59 s of CPU and 4.8 GB (550) and a refusal of
   the comparison (800) before; now the pass-share test is left out with a line saying why.
@@ -82,6 +84,15 @@ def many_metrics(folder: Path, mb: int, seed: int) -> Path:
     return folder
 
 
+def documents(folder: Path, side: int, count: int) -> Path:
+    """An lm-eval samples file of `count` documents, one metric each."""
+    folder.mkdir()
+    rng = random.Random(side)
+    lines = (f'{{"doc_id":{i},"doc":0,"acc":{int(rng.random() < 0.5)}}}\n' for i in range(count))
+    (folder / f"samples_t_{TIME[side]}.jsonl").write_text("".join(lines))
+    return folder
+
+
 def epochs(path: Path, model: str, questions: int, seed: int, share: float) -> Path:
     """An Inspect JSON log of `questions` x 20 epochs; one question in 20 lost 0 to 4 epochs."""
     rng, samples = random.Random(seed), []
@@ -127,6 +138,9 @@ def cases(tmp: Path, only: set[str]) -> dict[str, tuple[Path, Path]]:
             made[f"H2 lm-eval 40 metrics, {mb} MB"] = tuple(
                 many_metrics(tmp / f"metrics{mb}_{seed}", mb, seed) for seed in (1, 2)
             )
+        made["H2 lm-eval 1.95 M documents"] = tuple(
+            documents(tmp / f"documents_{side}", side, 1_950_000) for side in (0, 1)
+        )
     if "H3" in only:
         for q in (550, 800):
             made[f"H3 Inspect {q} x 20, errored"] = tuple(

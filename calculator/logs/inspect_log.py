@@ -39,11 +39,12 @@ import json
 import math
 import re
 import struct
+import sys
 import zipfile
 import zlib
 
 from calculator.logs.jsontext import log_budget, parse_json
-from calculator.logs.table import LogError, LogTable, check_rows, long_frame, repeat_number
+from calculator.logs.table import LogError, LogTable, RowBuilder, check_rows, repeat_number
 
 __all__ = ["GRADES", "grade_value", "is_inspect_json", "is_inspect_zip", "read_inspect"]
 
@@ -121,20 +122,21 @@ def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTab
     else:
         spec, samples, scorer_order = _read_zip(name, data)
     _refuse_ids_alike_as_text(name, samples)
-    rows: dict[str, list] = {key: [] for key in ("case", "repeat", "metric", "value")}
+    rows = RowBuilder(("case", "repeat"))
     metrics: dict[str, None] = dict.fromkeys(scorer_order)
     unscored = 0
     for sample in samples:
         values = _sample_values(sample)
         if not values:
             unscored += 1
-        for metric, value in values.items():
-            metrics.setdefault(metric, None)
-            rows["case"].append(str(sample.get("id")))
-            rows["repeat"].append(repeat_number(sample.get("epoch"), 1, f"{name}: sample"))
-            rows["metric"].append(metric)
-            rows["value"].append(value)
-        check_rows(len(rows["case"]), name)
+            continue
+        metrics.update(dict.fromkeys(values))
+        rows.shared["case"].append(str(sample.get("id")))
+        rows.shared["repeat"].append(repeat_number(sample.get("epoch"), 1, f"{name}: sample"))
+        rows.counts.append(len(values))
+        rows.metric.extend(values)
+        rows.value.extend(values.values())
+        check_rows(len(rows), name)
     if not samples:
         raise LogError(
             f"{name}: this Inspect log holds no samples (a run stopped before any finished, or "
@@ -143,14 +145,12 @@ def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTab
     notes = []
     if unscored:
         notes.append(f"{unscored:,} sample(s) have no score (an error, or not scored): left out")
-    size = len(rows["case"])
-    rows["system"] = [str(spec.get("model", name))] * size
-    rows["task"] = [str(spec.get("task", name)).split("/")[-1]] * size
+    task = str(spec.get("task", name)).split("/")[-1]
     return LogTable(
         format="inspect",
         system=str(spec.get("model", name)),
         sources=(name,),
-        frame=long_frame(rows),
+        frame=rows.frame(system=str(spec.get("model", name)), task=task),
         metrics=tuple(metrics),
         notes=tuple(notes),
         data_key=hashlib.sha256(data).digest(),
@@ -196,7 +196,7 @@ def _sample_values(sample: dict) -> dict[str, float]:
         value = score.get("value") if isinstance(score, dict) else None
         if isinstance(value, dict):
             for key, item in value.items():
-                values[f"{scorer}/{key}"] = grade_value(item)
+                values[sys.intern(f"{scorer}/{key}")] = grade_value(item)  # one name, not one a row
         else:
             values[str(scorer)] = grade_value(value)
     return values

@@ -23,8 +23,9 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from calculator.logs.jsontext import charge_values, log_budget, parse_json
-from calculator.logs.table import LogError, LogTable, check_rows, long_frame
+from calculator.logs import table
+from calculator.logs.jsontext import charge_values, log_budget, parse_json, parse_line
+from calculator.logs.table import LogError, LogTable, RowBuilder, check_rows
 
 __all__ = ["is_lm_eval_record", "is_lm_eval_results", "lm_eval_task", "read_lm_eval"]
 
@@ -54,7 +55,12 @@ def is_lm_eval_record(record: object) -> bool:
     return (
         isinstance(record, dict)
         and "doc_id" in record
-        and any(key in record for key in ("resps", "filtered_resps", "doc", "arguments"))
+        and (
+            "resps" in record
+            or "doc" in record
+            or "filtered_resps" in record
+            or "arguments" in record
+        )
     )
 
 
@@ -106,7 +112,7 @@ def read_lm_eval(
     LogError
         When a file holds no sample record, or two files hold the same task.
     """
-    rows = _Rows()
+    rows = RowBuilder(("task", "case", "hash", "filter"))
     metrics: dict[str, None] = {}
     notes: list[str] = []
     corpus: dict[str, None] = {}
@@ -133,7 +139,7 @@ def read_lm_eval(
         format="lm-eval",
         system=system,
         sources=tuple(task_files.values()),
-        frame=long_frame(rows.columns(system)),
+        frame=rows.frame(system=system, repeat=0),
         metrics=tuple(metrics),
         notes=tuple(dict.fromkeys(notes)),
         data_key=digest.digest(),
@@ -173,7 +179,7 @@ def _lines(name: str, text: str) -> Iterator[object]:
         if not line.strip():
             continue
         try:
-            yield parse_json(line, f"{name}, line {number}", charged=True)
+            yield parse_line(line, f"{name}, line {number}")
         except json.JSONDecodeError:
             bad += 1
     if bad:
@@ -198,47 +204,11 @@ def _value(key: object, value: object, notes: list[str], corpus: dict[str, None]
     return value if isinstance(value, int | float) else math.nan
 
 
-class _Rows:
-    """The long table's columns as read: what a record's rows share (task, case, hash, filter)
-    once per record with the record's number of rows, the metric and value once per row; the
-    shared columns are spread over the rows when the frame is made (3.8 million rows of 40
-    metrics per record took 16 s when every row held all six)."""
-
-    def __init__(self) -> None:
-        self.shared: dict[str, list] = {name: [] for name in ("task", "case", "hash", "filter")}
-        self.counts: list[int] = []
-        self.metric: list[str] = []
-        self.value: list[object] = []
-
-    def columns(self, system: str) -> dict[str, object]:
-        """The column arrays of :func:`~calculator.logs.table.long_frame`: the text columns as
-        text arrays taken from their distinct values (pandas infers the type of a list of 4
-        million strings one by one, which took longer than reading them)."""
-        import numpy as np
-        import pandas as pd
-
-        counts = np.asarray(self.counts, dtype=np.int64)
-        record_of_row = np.repeat(np.arange(counts.size), counts)
-        columns: dict[str, object] = {
-            name: np.repeat(np.asarray(self.shared[name], dtype=object), counts)
-            for name in ("hash", "filter")
-        }
-        for name in ("task", "case"):
-            columns[name] = pd.array(self.shared[name], dtype="str").take(record_of_row)
-        names = {name: code for code, name in enumerate(dict.fromkeys(self.metric))}
-        codes = np.fromiter(map(names.__getitem__, self.metric), np.int64, len(self.metric))
-        columns["metric"] = pd.array(list(names), dtype="str").take(codes)
-        columns["value"] = self.value
-        columns["system"] = pd.array([system], dtype="str").take(np.zeros(codes.size, np.int64))
-        columns["repeat"] = np.zeros(codes.size, dtype=np.int64)
-        return columns
-
-
 def _add_records(
     records: Iterable[object],
     name: str,
     task: str,
-    rows: _Rows,
+    rows: RowBuilder,
     metrics: dict[str, None],
     notes: list[str],
     corpus: dict[str, None],
@@ -247,6 +217,10 @@ def _add_records(
     pairs go to `corpus`."""
     seen = 0
     metric, value_of, last = rows.metric, rows.value, None
+    max_rows, count = table.MAX_ROWS, rows.counts.append
+    tasks, cases, hashes, filters = (
+        rows.shared[k].append for k in ("task", "case", "hash", "filter")
+    )
     for record in records:
         if not is_lm_eval_record(record):
             continue
@@ -266,12 +240,13 @@ def _add_records(
             ]
         metric.extend(map(str, present))
         value_of.extend(values)
-        rows.counts.append(len(present))
-        check_rows(len(metric), name)
-        rows.shared["task"].append(task)
-        rows.shared["case"].append(str(record["doc_id"]))
-        rows.shared["hash"].append(record.get("doc_hash"))
-        rows.shared["filter"].append(record.get("filter"))
+        count(len(present))
+        if len(metric) > max_rows:
+            check_rows(len(metric), name)
+        tasks(task)
+        cases(str(record["doc_id"]))
+        hashes(record.get("doc_hash"))
+        filters(record.get("filter"))
     if not seen:
         raise LogError(
             f"{name}: no lm-eval sample record (a JSON object with doc_id and the model's "
