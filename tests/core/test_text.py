@@ -72,3 +72,22 @@ def test_clip_keeps_short_text_and_marks_a_cut(text: str, limit: int) -> None:
     cut = clip(text, limit)
     assert len(cut) <= limit
     assert cut == text or (cut.endswith("…") and text.startswith(cut[:-1]))
+
+
+def test_the_systems_loader_names_systems_as_they_show(tmp_path: pathlib.Path) -> None:
+    # The page made the names of load_systems printable again (a dataclasses.replace of the
+    # result); the loader's names already are, from wide and long files alike.
+    import pandas as pd
+
+    from calculator.cases import CaseFile
+    from calculator.cases.multi import load_systems
+
+    hidden = ["a\u202eb", "zero\u200bwidth", "plain"]
+    wide = pd.DataFrame({"id": [1, 2, 3], **{name: [1, 0, 1] for name in hidden}})
+    long = pd.DataFrame(
+        {"id": [k for k in (1, 2, 3) for _ in hidden], "system": hidden * 3, "ok": [1, 0, 1] * 3}
+    )
+    for frame, options in ((wide, {}), (long, {"system_column": "system", "outcome_column": "ok"})):
+        cases = load_systems(CaseFile(name="f.csv", frame=frame, format="csv"), id_column="id", **options)
+        assert all(name.isprintable() for name in cases.names), cases.names
+        assert "a\\u202eb" in cases.names
