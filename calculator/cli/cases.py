@@ -261,7 +261,7 @@ def _text_report(
         "",
         f"table     both pass {t.a:,}, only {name_a} {t.b:,}, only {name_b} {t.c:,}, "
         f"both fail {t.d:,}",
-        text(analysis),
+        *text(analysis).split("\n"),  # the report's paragraphs, each line escaped alone
     ]
     if cluster is not None:
         lines.append(_cluster_line(cases, analysis, cluster))

@@ -120,7 +120,7 @@ def text_lines(result: Analysis) -> list[str]:
         f"({'exact conditional' if odds.method == 'exact' else 'mid-p'})"
     )
     return [
-        text(result),
+        *text(result).split("\n"),  # the report's paragraphs, each line escaped alone
         "",
         f"pass rates          A {format_percent(result.table.pass_rate_a)}, "
         f"B {format_percent(result.table.pass_rate_b)} (n = {result.table.n:,})",

@@ -164,7 +164,7 @@ def _report_tail(result: LogAnalysis, name_a: str, name_b: str, alpha: float) ->
             f"          {text(result.pooled.decision)}",
         ]
     else:
-        lines.append(text(result.pooled))
+        lines += text(result.pooled).split("\n")  # a paragraph a line, each escaped alone
     return lines
 
 
