@@ -55,8 +55,14 @@ _HYPOTHESIS = {
     "better": "superiority",
     "equivalent": "equivalence",
 }
-#: The test of a decision on clustered cases, in words.
-CLUSTER_TEST = "cluster-robust score test"
+#: The codes of a decision's test (:attr:`Decision.method`): the exact McNemar test (one tail,
+#: doubled when two-sided), its mid-p, Tango's score test, two one-sided Tango tests for
+#: equivalence, and the cluster-robust score test; worded by
+#: :func:`calculator.report.decision.named_test`.
+METHODS = ("exact", "mid-p", "tango", "tost", "cluster")
+#: The exact tests a cluster-robust p can be held at (:attr:`Decision.held_at`): the exact
+#: McNemar test, its mid-p, and the exact sign-flip test of the clusters' leans.
+HELD_AT = ("exact", "mid-p", "sign-flip")
 _WITHOUT_ALTERNATIVE = {"two-sided": "different", "greater": "better", "less": "worse"}
 
 
@@ -74,8 +80,9 @@ class Decision:
         "two-sided", "greater" (B's pass rate higher) or "less"; None for equivalence.
     margin : float or None
         Delta in pass rate (0.01 = one point), or None for a test against no difference.
-    test : str
-        The test in words, e.g. "two-sided exact McNemar test, doubled tail" or "Tango score test".
+    method : str
+        The test, one of :data:`METHODS` (a code; its name in words is
+        :func:`calculator.report.decision.named_test`'s).
     statistic : float or None
         z for pB - pA at the null boundary (positive when B does better than it) for a score
         test; None for the exact McNemar test, whose statistic is the count b of the table.
@@ -102,6 +109,9 @@ class Decision:
         why the decision's interval has another one.
     clusters : int or None
         The number of clusters the decision counted, None when it counted cases.
+    held_at : str or None
+        For a cluster-robust test, the exact test (one of :data:`HELD_AT`) whose larger p it
+        is held at; None when not held.
 
     The answer in words, to quote in a release note, is
     ``calculator.report.words.text(decision)``.
@@ -110,7 +120,7 @@ class Decision:
     question: str
     alternative: str | None
     margin: float | None
-    test: str
+    method: str
     statistic: float | None
     pvalue: float
     log10_pvalue: float
@@ -122,6 +132,7 @@ class Decision:
     level: float
     interval_method: str
     table: PairedTable
+    held_at: str | None = None
     names: tuple[str, str] = ("A", "B")
     framing: str = "pass"
     card_level: float | None = None
@@ -135,7 +146,8 @@ class Decision:
             "question": self.question,
             "alternative": self.alternative,
             "margin": self.margin,
-            "test": self.test,
+            "method": self.method,
+            "held_at": self.held_at,
             "statistic": self.statistic,
             "pvalue": self.pvalue,
             "log10_pvalue": self.log10_pvalue,
@@ -317,12 +329,6 @@ def _exact(
     """The exact McNemar test (or its mid-p), with `difference`'s method at the decision's level."""
     tested = _ALTERNATIVE[question]
     exact = mcnemar_exact(table.b, table.c, convention=convention, alternative=tested)
-    sides = "two-sided" if tested == "two-sided" else "one-sided"
-    # A one-sided exact p is one tail, nothing doubled; mid-p is not an exact test.
-    name = {
-        ("doubling", True): "two-sided exact McNemar test, doubled tail",
-        ("doubling", False): "one-sided exact McNemar test",
-    }.get((convention, tested == "two-sided"), f"{sides} McNemar mid-p test")
     level = decision_level(question, None, alpha)
     if not math.isclose(level, difference.level, rel_tol=0, abs_tol=1e-12):
         difference = difference_interval(
@@ -345,7 +351,7 @@ def _exact(
         question=question,
         alternative=tested,
         margin=None,
-        test=name,
+        method="mid-p" if convention == "mid-p" else "exact",
         statistic=None,
         pvalue=float(pvalue),
         log10_pvalue=float(log10_pvalue),
@@ -375,7 +381,7 @@ def _tango(table: PairedTable, question: str, margin: float, alpha: float) -> De
         question=question,
         alternative=_ALTERNATIVE[question],
         margin=margin,
-        test="two one-sided Tango score tests" if question == "equivalent" else "Tango score test",
+        method="tost" if question == "equivalent" else "tango",
         statistic=result.statistic,
         pvalue=result.pvalue,
         log10_pvalue=result.log10_pvalue,
@@ -392,14 +398,15 @@ def _tango(table: PairedTable, question: str, margin: float, alpha: float) -> De
 
 def _held(
     table: PairedTable, clusters: Clusters, alternative: str, convention: str, log10_p: float
-) -> tuple[float, float, str]:
+) -> tuple[float, float, str | None]:
     """The cluster-aware p held at the exact McNemar test's (with `convention`) and at the exact
     sign-flip test's of the clusters' leans, the exact test the clustered McNemar statistic
     approximates (:func:`calculator.clustered_exact.held_at_exact`, the one rule): a few
     leaning clusters never give a smaller p than their 2^m sign patterns allow. The sign-flip
     test is left out with the mid-p convention (chosen as not exact; the mid-p McNemar test
     holds it) and when the leans sum to more than the lattice computes. Returns log10 p, p
-    (the exact test's own value when held) and the test's name."""
+    (the exact test's own value when held) and the code of the test it is held at (None when
+    not held: :data:`HELD_AT`)."""
     from calculator.clustered_exact import cluster_sign_flip, log10_of
     from calculator.scores.lattice import MAX_SUPPORT
 
@@ -407,17 +414,17 @@ def _held(
     pvalue, held_by = 10.0**log10_p, None
     log10_p, held = held_at_exact(log10_p, exact.log10_pvalue)
     if held:
-        pvalue, held_by = exact.pvalue, "mid-p test's" if convention == "mid-p" else "exact test's"
+        pvalue, held_by = exact.pvalue, "mid-p" if convention == "mid-p" else "exact"
     b_i, c_i = clusters.b_counts, clusters.c_counts
     width = sum(abs(b - c) for b, c in zip(b_i, c_i, strict=True))
     if convention == "doubling" and width <= MAX_SUPPORT:
         flips = cluster_sign_flip(b_i, c_i, alternative=alternative)
         log10_p, held = held_at_exact(log10_p, log10_of(flips.pvalue))
         if held:
-            pvalue, held_by = flips.pvalue, "exact sign-flip test's"
-    if held_by is None or not table.discordant:  # with none, p = 1 is every test's answer
-        return log10_p, pvalue, CLUSTER_TEST
-    return log10_p, pvalue, f"{CLUSTER_TEST}, held at the {held_by} p"
+            pvalue, held_by = flips.pvalue, "sign-flip"
+    if not table.discordant:  # with none, p = 1 is every test's answer
+        return log10_p, pvalue, None
+    return log10_p, pvalue, held_by
 
 
 def _clustered(
@@ -447,15 +454,18 @@ def _clustered(
         for null, side in boundaries
     ]
     result = max(results, key=lambda r: r.log10_pvalue)
-    log10_p, test = result.log10_pvalue, CLUSTER_TEST
+    log10_p, held_at = result.log10_pvalue, None
     pvalue = 10.0**log10_p
     if margin is None:  # never claims more than an exact test of the same cases
-        log10_p, pvalue, test = _held(table, clusters, _ALTERNATIVE[question], convention, log10_p)
+        log10_p, pvalue, held_at = _held(
+            table, clusters, _ALTERNATIVE[question], convention, log10_p
+        )
     return Decision(
         question=question,
         alternative=_ALTERNATIVE[question],
         margin=margin,
-        test=test,
+        method="cluster",
+        held_at=held_at,
         statistic=result.statistic,
         pvalue=pvalue,
         log10_pvalue=log10_p,

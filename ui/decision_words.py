@@ -7,6 +7,7 @@ page, the report and the command line say the same thing.
 from __future__ import annotations
 
 from calculator import BetterProbability, Decision
+from calculator.report.decision import CLUSTER_TEST
 from calculator.report.formatting import (
     format_probability,
     format_pvalue,
@@ -117,10 +118,10 @@ def pvalue_label(decision: Decision) -> str:
         return "p, larger of two one-sided score tests"
     sides = "two-sided" if decision.alternative == "two-sided" else "one-sided"
     if decision.interval_method == "cluster-robust":
-        return f"p, {sides} cluster-robust score test"
+        return f"p, {sides} {CLUSTER_TEST}"
     if decision.margin is not None:
         return "p, one-sided Tango score test"
-    if "mid-p" in decision.test:  # the mid-p value is not an exact test's p
+    if decision.method == "mid-p":  # the mid-p value is not an exact test's p
         return f"p, {sides} McNemar mid-p"
     return f"p, {sides} exact McNemar"
 
@@ -176,9 +177,9 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
             f"{a} at a margin of {points_of(decision.margin)}."
         )
     if decision.interval_method == "cluster-robust":
-        test = "cluster-robust score test"
+        test = CLUSTER_TEST
     else:
-        test = "mid-p test" if "mid-p" in decision.test else "exact test"
+        test = "mid-p test" if decision.method == "mid-p" else "exact test"
     # The doubled exact test never rejects more often than alpha, so one direction of it at
     # most alpha/2; the mid-p and the large-sample cluster test only about as often.
     bound = "at most" if test == "exact test" else "about"

@@ -16,7 +16,7 @@ from calculator._validation import shown
 from calculator.analysis import Analysis
 from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.mcnemar import ALTERNATIVES
-from calculator.report.decision import posterior_left_out
+from calculator.report.decision import named_test, posterior_left_out
 from calculator.report.formatting import format_probability, format_pvalue
 from calculator.report.words import text
 from calculator.workflow import Question
@@ -358,7 +358,7 @@ def decision_lines(analysis: Analysis) -> list[str]:
         return [posterior]
     return [
         text(decision),
-        f"decision p          {p_text} ({decision.test}; {claim}: "
+        f"decision p          {p_text} ({named_test(decision)}; {claim}: "
         f"{'yes' if decision.reject else 'not shown'})",
         posterior,
     ]

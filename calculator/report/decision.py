@@ -31,14 +31,51 @@ if TYPE_CHECKING:
     from calculator.decision import Decision
 
 __all__ = [
+    "CLUSTER_TEST",
     "Words",
     "decision_sentence",
     "margin_sentence",
     "no_disagreement_note",
     "no_margin_sentence",
     "posterior_left_out",
+    "named_test",
     "unclustered_figures_note",
 ]
+
+#: The test of a decision on clustered cases, in words.
+CLUSTER_TEST = "cluster-robust score test"
+_HELD_AT = {"exact": "exact test's", "mid-p": "mid-p test's", "sign-flip": "exact sign-flip test's"}
+
+
+def named_test(decision: Decision, *, two_sided: bool = False) -> str:
+    """The decision's test in words, from its codes (``method``, ``alternative``, ``held_at``).
+
+    `two_sided` names the two-sided exact test without "doubled tail" (the gate's line).
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> named_test(analyze(70, 4, 12, 14).decision)
+    'two-sided exact McNemar test, doubled tail'
+    >>> named_test(analyze(70, 4, 12, 14, alternative="greater", convention="mid-p").decision)
+    'one-sided McNemar mid-p test'
+    >>> named_test(analyze(70, 4, 12, 14, margin=0.02).decision)
+    'Tango score test'
+    """
+    sides = "two-sided" if decision.alternative == "two-sided" else "one-sided"
+    if decision.method == "exact":
+        if sides == "one-sided":
+            return "one-sided exact McNemar test"  # one tail, nothing doubled
+        return "two-sided exact McNemar test" + ("" if two_sided else ", doubled tail")
+    if decision.method == "mid-p":
+        return f"{sides} McNemar mid-p test"  # mid-p is not an exact test
+    if decision.method == "tango":
+        return "Tango score test"
+    if decision.method == "tost":
+        return "two one-sided Tango score tests"
+    if decision.held_at is None:
+        return CLUSTER_TEST
+    return f"{CLUSTER_TEST}, held at the {_HELD_AT[decision.held_at]} p"
 
 
 def decision_sentence(decision: Decision) -> str:
@@ -71,7 +108,7 @@ class Words:
 
     def score_test(self, decision: Decision) -> str:
         """ "score test" or "cluster-robust score test", as the decision's test is."""
-        return "cluster-robust score test" if _clustered(decision) else "score test"
+        return CLUSTER_TEST if _clustered(decision) else "score test"
 
     def level_note(self, decision: Decision) -> str:
         """Why the decision's interval has another level than the one chosen for the cards."""
@@ -163,7 +200,7 @@ def no_margin_sentence(decision: Decision, table: PairedTable, words: Words) -> 
     if table.discordant == 0:
         return (
             f"{name_a} and {name_b} agree on every case, so no case tells them apart: the "
-            f"{decision.test} gives p = 1, and these cases carry no evidence either way; "
+            f"{named_test(decision)} gives p = 1, and these cases carry no evidence either way; "
             f"{words.interval(decision)}, gives the differences the data still allow."
         )
     return _no_margin_answer(decision, words) + _test_and_interval_differ(decision)
@@ -171,7 +208,7 @@ def no_margin_sentence(decision: Decision, table: PairedTable, words: Words) -> 
 
 def _no_margin_answer(decision: Decision, words: Words) -> str:
     name_a, name_b = words.names
-    test = f"{decision.test}, {words.p(decision)}"
+    test = f"{named_test(decision)}, {words.p(decision)}"
     moved = _moved(decision.estimate, words.rate, words.names)
     interval = words.interval(decision)
     if decision.question == "different":

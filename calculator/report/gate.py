@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from calculator.errors import CalculatorError
 from calculator.rejection import smallest_pvalue
 from calculator.release import gate_fails, scores_gate_fails, scores_gate_undecided
+from calculator.report.decision import named_test
 from calculator.report.figures import floor_undecided
 from calculator.report.formatting import (
     format_p_equals,
@@ -53,11 +54,9 @@ def gate_verdict(analysis: Analysis, alpha: float) -> str:
     name_a, name_b = analysis.names
     worse = gate_fails(analysis)
     verdict = f"FAIL: {name_b} is worse" if worse else f"pass: {name_b} is not shown worse"
-    test = (
-        decision.test.replace(", doubled tail", "")
-        if decision.test.startswith("two-sided")
-        else f"two-sided {decision.test}"
-    )
+    test = named_test(decision, two_sided=True)  # the question "different": two-sided
+    if decision.method == "cluster":
+        test = f"two-sided {test}"
     m = analysis.table.discordant
     clustered = decision.interval_method == "cluster-robust"
     # smallest_pvalue is a power of two, exact in floating point: this comparison is the rule.
@@ -87,7 +86,7 @@ def _one_sided_verdict(analysis: Analysis) -> str:
     else:
         # The decision's own test: exact, mid-p or cluster-robust ("the one-sided exact test"
         # was said of all three).
-        reason = f"{name_b} is {shown} worse than {name_a} by the {decision.test}"
+        reason = f"{name_b} is {shown} worse than {name_a} by the {named_test(decision)}"
     verdict = "FAIL" if gate_fails(analysis) else "pass"
     return f"{verdict}: {reason} ({p_text} {side} α = {decision.alpha:g})"
 

@@ -26,7 +26,7 @@ from calculator.logs.scores import TaskScores
 from calculator.planning.design import PowerPlan
 from calculator.planning.noninferiority import NonInferiorityPlan
 from calculator.report.analysis import analysis_report
-from calculator.report.decision import decision_sentence
+from calculator.report.decision import decision_sentence, named_test
 from calculator.report.planning import noninferiority_plan_sentence, power_plan_sentence
 from calculator.report.reconcile import reconciliation
 from calculator.report.scores import margin_sentence, scores_report
@@ -96,7 +96,8 @@ def _(result: Analysis) -> dict[str, object]:
 
 @payload.register
 def _(result: Decision) -> dict[str, object]:
-    return {**result.to_dict(), "sentence": text(result)}
+    # "test": the test's name, as the JSON has always had it beside the codes.
+    return {**result.to_dict(), "test": named_test(result), "sentence": text(result)}
 
 
 @payload.register

@@ -33,6 +33,8 @@ EXPECTED_SHAPE = {
         "alternative",
         "margin",
         "test",
+        "method",  # the codes of the test (and of the exact test a cluster p is held at)
+        "held_at",
         "statistic",
         "pvalue",
         "log10_pvalue",

@@ -20,6 +20,7 @@ from calculator.report import decision as decision_words
 from calculator.report import planning as planning_words
 from calculator.report import scores as scores_words
 from calculator.report import words as result_words
+from calculator.report.decision import named_test
 from calculator.report.words import payload, reconciliation_of, text
 from calculator.scores import compare_scores
 from calculator.table import PairedTable
@@ -209,13 +210,27 @@ def test_a_cluster_decision_held_at_the_mid_p_says_mid_p() -> None:
     a_pass, b_pass = [1] * 4 + [0] + [1] * 4, [0] * 4 + [1] + [1] * 4
     clusters = Clusters.from_outcomes(a_pass, b_pass, [f"d{i % 2}" for i in range(9)])
     decision = analyze(4, 4, 1, 0, convention="mid-p", clusters=clusters).decision
-    assert decision.test == "cluster-robust score test, held at the mid-p test's p"
+    assert named_test(decision) == "cluster-robust score test, held at the mid-p test's p"
     binomial = calculator.mcnemar_exact(4, 1, convention="mid-p")
     assert decision.pvalue == pytest.approx(binomial.pvalue, rel=1e-12)
     # With the exact convention the larger exact p is the sign-flip test's of the clusters'
     # leans (1 and 2: both signs alike in 2 of the 4 patterns, p = 1/2), above the exact
     # McNemar test's 0.375 (statistics review 4, A1: held at the exact test it approximates).
     decision = analyze(4, 4, 1, 0, clusters=clusters).decision
-    assert decision.test == "cluster-robust score test, held at the exact sign-flip test's p"
+    assert named_test(decision) == "cluster-robust score test, held at the exact sign-flip test's p"
     assert decision.pvalue == pytest.approx(0.5, rel=1e-12)
     assert calculator.mcnemar_exact(4, 1).pvalue == pytest.approx(0.375)
+
+
+def test_a_decision_holds_codes_and_the_words_name_its_test() -> None:
+    # The page and the gate parsed the English name ("mid-p" in decision.test, .replace(",
+    # doubled tail", "")); the decision now holds codes and report.decision.named_test words them.
+    exact, mid_p = analyze(70, 4, 12, 14).decision, analyze(70, 4, 12, 14, convention="mid-p")
+    assert (exact.method, exact.held_at) == ("exact", None)
+    assert mid_p.decision.method == "mid-p" and "test" not in mid_p.decision.to_dict()
+    assert payload(mid_p)["decision"]["test"] == "two-sided McNemar mid-p test"
+    margin = analyze(60, 5, 15, 20, margin=0.02).decision
+    equivalent = analyze(60, 5, 15, 20, margin=0.05, question="equivalent").decision
+    assert (margin.method, equivalent.method) == ("tango", "tost")
+    assert named_test(equivalent) == "two one-sided Tango score tests"
+    assert set(calculator.decision.METHODS) >= {exact.method, margin.method, equivalent.method}

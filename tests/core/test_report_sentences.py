@@ -25,6 +25,7 @@ from calculator.errors import CalculatorError
 from calculator.release import gate_fails
 from calculator.report.clusters import describe_cluster_change
 from calculator.report.compare import describe_pairs, describe_permutation
+from calculator.report.decision import named_test
 from calculator.report.gate import gate_verdict, scores_gate_verdict
 from calculator.report.words import text
 from calculator.scores import compare_scores
@@ -124,7 +125,7 @@ def test_gate_verdict_on_worse_names_the_mid_p_test() -> None:
     # test", a test the gate did not run.
     analysis = analyze(50, 2, 12, 30, alternative="less", convention="mid-p")
     verdict = gate_verdict(analysis, 0.05)
-    assert analysis.decision.test == "one-sided McNemar mid-p test"
+    assert named_test(analysis.decision) == "one-sided McNemar mid-p test"
     assert verdict.startswith("pass: B is shown worse") is False
     assert "by the one-sided McNemar mid-p test" in verdict
     assert "exact" not in verdict
@@ -134,7 +135,7 @@ def test_gate_verdict_on_worse_names_the_cluster_test() -> None:
     clusters = Clusters(b_counts=(1, 0, 1, 0), c_counts=(3, 4, 2, 3), sizes=(20, 20, 20, 20))
     analysis = analyze(60, 2, 12, 6, alternative="less", clusters=clusters)
     verdict = gate_verdict(analysis, 0.05)
-    assert analysis.decision.test.startswith("cluster-robust score test")
+    assert named_test(analysis.decision).startswith("cluster-robust score test")
     assert "by the cluster-robust score test" in verdict
     assert "exact test (" not in verdict
 
