@@ -7,12 +7,14 @@ page, the report and the command line say the same thing.
 from __future__ import annotations
 
 from calculator import BetterProbability, Decision
+from calculator.release import GATE_MARGIN_LIMIT, gate_margin_too_wide
 from calculator.report.formatting import (
     format_probability,
     format_pvalue,
     margin_number,
     points_of,
 )
+from calculator.report.gate import too_wide_for_a_gate
 from ui.params import DECISION_DEFAULTS, MARGIN_RANGE, PAGE_QUESTIONS
 from ui.words import Wording
 
@@ -155,7 +157,9 @@ def two_questions(wording: Wording) -> str:
 def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
     """What the release gate of the command line would do: `decision` is the gate's own
     question (:func:`calculator.release.gate_question`), non-inferior with a margin, else the
-    two-sided test.
+    two-sided test. A margin wider than a gate takes
+    (:func:`calculator.release.gate_margin_too_wide`) gets no verdict, as the command line
+    refuses it; `fails` is then not read.
 
     Examples
     --------
@@ -164,9 +168,24 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
     >>> print(gate_sentence(Wording(), d, fails=False))  # doctest: +NORMALIZE_WHITESPACE
     As a release gate (command line: cases --fail-if-worse --margin 1pt) this comparison
     passes: B is shown non-inferior to A at a margin of 1 point.
+    >>> d = analyze(1000, 0, 0, 0, margin=0.2).decision
+    >>> print(gate_sentence(Wording(), d, fails=False))  # doctest: +NORMALIZE_WHITESPACE
+    As a release gate this comparison has no verdict at a margin of 20 points: the command
+    line (cases --fail-if-worse --margin 20pt) refuses it, since that margin lets the gate pass
+    B up to 20 points worse than A, more than the 10 points a release gate takes. A margin of
+    at most 10 points gives the gate's verdict.
     """
     a, b = wording.name_a, wording.name_b
     verdict = "fails" if fails else "passes"
+    if decision.question == "non-inferior" and gate_margin_too_wide(decision.margin):
+        margin = decision.margin or 0.0
+        return (
+            f"As a release gate this comparison has no verdict at a margin of "
+            f"{points_of(margin)}: the command line (cases --fail-if-worse --margin "
+            f"{margin_number(margin)}pt) refuses it, since that margin "
+            f"{too_wide_for_a_gate(margin, (a, b))}. A margin of at most "
+            f"{points_of(GATE_MARGIN_LIMIT)} gives the gate's verdict."
+        )
     if decision.question == "non-inferior" and decision.margin is not None:
         shown = "not shown" if fails else "shown"
         return (

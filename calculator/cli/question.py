@@ -16,12 +16,13 @@ from calculator._validation import shown
 from calculator.analysis import Analysis
 from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.mcnemar import ALTERNATIVES
+from calculator.release import gate_margin_too_wide
 from calculator.report.decision import posterior_left_out
 from calculator.report.formatting import format_probability, format_pvalue
+from calculator.report.gate import too_wide_for_a_gate
 from calculator.report.words import text
 
 __all__ = [
-    "GATE_MARGIN_LIMIT",
     "MarginOption",
     "PassRateMargin",
     "SCORE_GATE_RANGE_SHARE",
@@ -83,9 +84,6 @@ def add_question_arguments(
         )
 
 
-#: Largest margin a release gate takes: a gate that lets B ship more than 10 points worse
-#: than A gates nothing, and such a value is most likely points typed as a share.
-GATE_MARGIN_LIMIT = 0.10
 #: Largest share of the range the scores span a release gate on scores takes as its margin.
 SCORE_GATE_RANGE_SHARE = 0.5
 #: Largest margin any question takes (50 points), as on the page.
@@ -144,8 +142,9 @@ def _share_hint(text: str) -> str:
 
 
 def check_gate_margin(margin: float | None, text: str | None = None) -> None:
-    """Refuse a release-gate margin above :data:`GATE_MARGIN_LIMIT` (10 points); `text` is the
-    margin as typed, quoted in the refusal.
+    """Refuse a release-gate margin wider than a gate takes
+    (:func:`calculator.release.gate_margin_too_wide`, 10 points); `text` is the margin as typed,
+    quoted in the refusal.
 
     Examples
     --------
@@ -154,13 +153,9 @@ def check_gate_margin(margin: float | None, text: str | None = None) -> None:
     ...
     calculator.cli.arguments.UsageError: --margin 10.5pt lets the gate pass B up to 10.5 points ...
     """
-    if margin is not None and margin > GATE_MARGIN_LIMIT:
+    if margin is not None and gate_margin_too_wide(margin):
         typed = text.strip() if text else f"{margin:.10g}"
-        raise UsageError(
-            f"--margin {typed} lets the gate pass B up to {_points(margin)} points worse than "
-            f"A, more than the {_points(GATE_MARGIN_LIMIT)} points a release gate takes"
-            + _share_hint(typed)
-        )
+        raise UsageError(f"--margin {typed} {too_wide_for_a_gate(margin)}" + _share_hint(typed))
 
 
 class MarginOption(argparse.Action):
@@ -363,7 +358,8 @@ def decision_lines(analysis: Analysis) -> list[str]:
 
 def check_gate_question(args: argparse.Namespace, question: dict[str, object]) -> None:
     """Refuse a release gate on pass/fail outcomes that its question cannot take: a margin
-    above :data:`GATE_MARGIN_LIMIT`, equivalence, or --alternative greater."""
+    wider than a gate takes (:func:`check_gate_margin`), equivalence, or --alternative
+    greater."""
     if args.fail_if_worse:
         check_gate_margin(args.margin, getattr(args, "margin_text", None))
     if args.fail_if_worse and (question["question"] or args.alternative == "greater"):

@@ -11,7 +11,12 @@ from typing import TYPE_CHECKING
 
 from calculator.errors import CalculatorError
 from calculator.rejection import smallest_pvalue
-from calculator.release import gate_fails, scores_gate_fails, scores_gate_undecided
+from calculator.release import (
+    GATE_MARGIN_LIMIT,
+    gate_fails,
+    scores_gate_fails,
+    scores_gate_undecided,
+)
 from calculator.report.figures import floor_undecided
 from calculator.report.formatting import (
     format_p_equals,
@@ -25,7 +30,24 @@ if TYPE_CHECKING:
     from calculator.analysis import Analysis
     from calculator.scores import ScoresComparison
 
-__all__ = ["gate_verdict", "scores_gate_verdict"]
+__all__ = ["gate_verdict", "scores_gate_verdict", "too_wide_for_a_gate"]
+
+
+def too_wide_for_a_gate(margin: float, names: tuple[str, str] = ("A", "B")) -> str:
+    """Why a margin above :data:`calculator.release.GATE_MARGIN_LIMIT` gets no gate verdict
+    (:func:`calculator.release.gate_margin_too_wide`), as a clause after the margin: the
+    command line's refusal and the page's sentence both say it.
+
+    Examples
+    --------
+    >>> too_wide_for_a_gate(0.2)
+    'lets the gate pass B up to 20 points worse than A, more than the 10 points a release gate takes'
+    """
+    name_a, name_b = names
+    return (
+        f"lets the gate pass {name_b} up to {margin_number(margin)} points worse than {name_a}, "
+        f"more than the {margin_number(GATE_MARGIN_LIMIT)} points a release gate takes"
+    )
 
 
 def gate_verdict(analysis: Analysis, alpha: float) -> str:
