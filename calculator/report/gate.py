@@ -40,8 +40,9 @@ def too_wide_for_a_gate(margin: float, names: tuple[str, str] = ("A", "B")) -> s
 
     Examples
     --------
-    >>> too_wide_for_a_gate(0.2)
-    'lets the gate pass B up to 20 points worse than A, more than the 10 points a release gate takes'
+    >>> print(too_wide_for_a_gate(0.2))  # doctest: +NORMALIZE_WHITESPACE
+    lets the gate pass B up to 20 points worse than A, more than the 10 points a release gate
+    takes
     """
     name_a, name_b = names
     return (
