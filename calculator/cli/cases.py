@@ -284,7 +284,7 @@ def _text_report(
 
 
 def _cluster_line(cases: PairedCases, analysis: Analysis, cluster: ClusteredTestResult) -> str:
-    head = f"clusters  {cluster.clusters:,} groups in {cases.group_column!r}: "
+    head = f"clusters  {plural(cluster.clusters, 'group')} in {cases.group_column!r}: "
     return (
         head
         + describe_cluster_change(cluster, analysis.chi2)

@@ -30,7 +30,7 @@ from calculator.cli.question import (
 )
 from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, gate_line, read_logs
 from calculator.report import words
-from calculator.report.formatting import format_p_equals
+from calculator.report.formatting import format_p_equals, plural
 
 if TYPE_CHECKING:
     from calculator.logs import LogAnalysis
@@ -218,12 +218,13 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
     for task in result.tasks[:_LISTED_TASKS]:
         c = task.comparison
         test = "sign-flip permutation test" if c.permutation is not None else "paired t test"
-        unit = f" ({c.clusters:,} questions)" if c.clusters is not None else ""
+        unit = f" ({plural(c.clusters, 'question')})" if c.clusters is not None else ""
         p = format_p_equals(headline_pvalue(c), alpha=alpha)
         if c.permutation is not None and c.permutation.at_floor:
             p = permutation_p(c.permutation)  # a Monte Carlo p at its floor is a bound
         line = (
-            f"task {task.task}: {c.n:,} cases{unit}, mean difference {c.names[0]} - {c.names[1]} "
+            f"task {task.task}: {plural(c.n, 'case')}{unit}, mean difference "
+            f"{c.names[0]} − {c.names[1]} "
             f"{format_score(c.statistic)}, {test} {p}"
         )
         if several and task.holm_pvalue is not None:
@@ -235,10 +236,10 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
     clusters = None
     if by is not None:
         clusters = (
-            f"{result.pooled.clusters:,} {by}s (each {by}'s cases resampled and sign-flipped "
+            f"{plural(result.pooled.clusters, by)} (each {by}'s cases resampled and sign-flipped "
             "together)"
         )
-    lines += ["", f"pooled    {len(result.tasks):,} task(s)"]
+    lines += ["", f"pooled    {plural(len(result.tasks), 'task')}"]
     return lines + comparison_lines(result.pooled, clusters, alpha=alpha)
 
 

@@ -258,7 +258,7 @@ def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace
     ]
     clusters = None
     if result.clusters is not None:
-        clusters = f"{result.clusters:,} groups in {cases.group_column!r}"
+        clusters = f"{plural(result.clusters, 'group')} in {cases.group_column!r}"
     lines += comparison_lines(result, clusters, alpha=args.alpha)
     if args.fail_if_worse:
         lines.append(scores_gate_line(result, args.alpha))

@@ -220,8 +220,8 @@ def _task_lines(
     if task.by_question is not None:
         q, exact = task.by_question, task.by_question_exact
         line = (
-            f"          by question ({q.clusters:,} questions, their repeats paired): clustered "
-            f"McNemar test {format_p_equals(q.pvalue, q.log10_pvalue, alpha=alpha)}"
+            f"          by question ({plural(q.clusters, 'question')}, their repeats paired): "
+            f"clustered McNemar test {format_p_equals(q.pvalue, q.log10_pvalue, alpha=alpha)}"
         )
         if exact is not None:
             line += (

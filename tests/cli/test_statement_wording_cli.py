@@ -189,3 +189,30 @@ def test_plain_figures_beside_clusters_are_said_to_count_cases_as_independent(ca
     argv = ("cases", str(path), "--a", "old", "--b", "new", "--group", "doc")
     assert note in run(capsys, *argv)
     assert note in json.loads(run(capsys, *argv, "--json"))["report"]
+
+
+def test_scores_counts_agree_in_number_and_the_task_line_writes_a_minus_sign(capsys, tmp_path):
+    # Statistics 4, C1: "clusters  1 groups in 'g'", "pooled    1 task(s)" and the per-task
+    # score line's ASCII "A - B" (every other sentence writes "A − B").
+    path = tmp_path / "one_cluster.csv"
+    rows = [f"c{i},{0.1 * (i % 7)},{0.1 * ((i + 3) % 7)},g0" for i in range(12)]
+    path.write_text("id,A,B,g\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    out = run(capsys, "cases", str(path), "--id", "id", "--a", "A", "--b", "B", "--group", "g")
+    assert "clusters  1 group in 'g'" in out and "1 groups" not in out
+
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "data" / "evallogs" / "generated" / "inspect"
+    a, b = str(root / "mock-a-3epochs.eval"), str(root / "mock-b-3epochs.eval")
+    out = run(capsys, "cases", a, b, "--metric", "graded")
+    assert "pooled    1 task\n" in out and "task(s)" not in out
+    assert "task mock_qa: 30 cases (10 questions), mean difference A − B +0.0167" in out
+    assert " A - B " not in out
+
+
+def test_pass_fail_clusters_count_one_group_in_the_singular(capsys, tmp_path):
+    path = tmp_path / "one_group.csv"
+    rows = [f"c{i},{int(i % 3 != 0)},{int(i % 4 != 0)},g0" for i in range(40)]
+    path.write_text("id,A,B,g\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    out = run(capsys, "cases", str(path), "--id", "id", "--a", "A", "--b", "B", "--group", "g")
+    assert "clusters  1 group in 'g':" in out and "1 groups" not in out
