@@ -210,7 +210,7 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
     """The logs, a line per task (mean difference and its test), then the pooled comparison."""
     from calculator.logs.scores import headline_pvalue
     from calculator.report.figures import format_score
-    from calculator.report.logs import input_lines
+    from calculator.report.logs import COMMAND_LINE, input_lines
     from calculator.report.scores import permutation_p
 
     several = len(result.tasks) > 1
@@ -231,7 +231,8 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
             line += f", Holm-adjusted across tasks {format_p_equals(task.holm_pvalue, alpha=alpha)}"
         lines.append(line)
     if len(result.tasks) > _LISTED_TASKS:
-        lines.append(f"... ({len(result.tasks) - _LISTED_TASKS:,} more tasks; --json lists all)")
+        more = plural(len(result.tasks) - _LISTED_TASKS, "more task")
+        lines.append(f"... ({more}; {COMMAND_LINE.more_tasks})")
     by = _pooled_by(result)
     clusters = None
     if by is not None:
