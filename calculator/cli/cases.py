@@ -55,6 +55,7 @@ from calculator.release import clusters_of, gate_fails
 from calculator.report import words
 from calculator.report.clusters import describe_cluster_change
 from calculator.report.formatting import plural
+from calculator.report.gate import gate_payload
 from calculator.report.words import text
 from calculator.scores.resampling import MAX_RESAMPLES, MIN_RESAMPLES
 
@@ -173,6 +174,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         payload = build_payload(cases, analysis, cluster)
         payload["analysed_as"] = ANALYSED_AS_PASS_FAIL
+        if args.fail_if_worse:
+            payload["gate"] = gate_payload(analysis, args.alpha)
         print_json(payload)
     else:
         print_lines(_text_report(cases, analysis, cluster, args))

@@ -31,6 +31,7 @@ from calculator.cli.question import (
 from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, gate_line, read_logs
 from calculator.report import words
 from calculator.report.formatting import format_p_equals, plural
+from calculator.report.gate import gate_payload, scores_gate_payload
 
 if TYPE_CHECKING:
     from calculator.logs import LogAnalysis
@@ -104,7 +105,10 @@ def run_logs(args: argparse.Namespace) -> int:
             "treat the tasks' cases as one sample"
         )
     if args.json:
-        print_json(build_log_payload(result))
+        document = build_log_payload(result)
+        if args.fail_if_worse:
+            document["gate"] = gate_payload(result.pooled, args.alpha)
+        print_json(document)
     else:
         lines = report_lines(result, alpha=args.alpha)
         decision = decision_lines(result.pooled)
@@ -173,7 +177,10 @@ def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
         check_score_gate_margin(options["margin"], a, b)
     result = analyze_log_scores(paired, **options)
     if args.json:
-        print_json(build_log_scores_payload(result))
+        document = build_log_scores_payload(result)
+        if args.fail_if_worse:
+            document["gate"] = scores_gate_payload(result.pooled, args.alpha)
+        print_json(document)
     else:
         lines = _scores_text(result, args.alpha)
         if args.fail_if_worse:

@@ -41,7 +41,7 @@ from calculator.decision import decision_level, resolve_question
 from calculator.errors import CalculatorError
 from calculator.release import scores_gate_fails
 from calculator.report.formatting import plural
-from calculator.report.gate import scores_gate_verdict
+from calculator.report.gate import scores_gate_payload, scores_gate_verdict
 from calculator.report.words import payload, text
 
 if TYPE_CHECKING:
@@ -137,13 +137,14 @@ def run_scores(
         check_score_gate_margin(options["margin"], *scores[:2])
     result = compare_case_scores(cases, scores, **options)  # its refusals name the file
     if args.json:
-        print_json(
-            {
-                "analysed_as": ANALYSED_AS_SCORES,
-                "input": cases.input_summary(),
-                "scores": payload(result),
-            }
-        )
+        document = {
+            "analysed_as": ANALYSED_AS_SCORES,
+            "input": cases.input_summary(),
+            "scores": payload(result),
+        }
+        if args.fail_if_worse:
+            document["gate"] = scores_gate_payload(result, args.alpha)
+        print_json(document)
     else:
         print_lines(_text(cases, result, args))
     if args.fail_if_worse and scores_gate_fails(result, args.alpha):
