@@ -201,13 +201,26 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
     # The doubled exact test never rejects more often than alpha, so one direction of it at
     # most alpha/2; the mid-p and the large-sample cluster test only about as often.
     bound = "at most" if test == "exact test" else "about"
+    shows = f"the two-sided {test} shows {b} worse than {a} at α = {decision.alpha:g}"
+    if fails:
+        reason = f"{shows}."
+    else:
+        # Not shown worse is all this gate asks: too few cases to show anything pass it too.
+        reason = (
+            f"that gate fails only when {shows}, and it does not here; with too few cases "
+            f"to show a drop it passes as well, since not being shown worse does not show that "
+            f"{b} is no worse."
+        )
+    advice = (
+        ""
+        if fails
+        else f" Choose non-inferior to require evidence that {b} is no worse than {a} by more "
+        "than a margin."
+    )
     return (
         f"As a release gate (command line: cases --fail-if-worse) this comparison {verdict}: "
-        f"that gate fails only when the two-sided {test} shows {b} worse than {a} at "
-        f"α = {decision.alpha:g}, so too few cases pass it. It looks in that one direction, "
-        "so on a change that does "
-        f"nothing it fails {bound} α/2 = {decision.alpha / 2:g} of the time. Choose "
-        f"non-inferior to require evidence that {b} is no worse than {a} by more than a margin."
+        f"{reason} It looks in that one direction, so on a change that does nothing it fails "
+        f"{bound} α/2 = {decision.alpha / 2:g} of the time.{advice}"
     )
 
 
