@@ -40,6 +40,7 @@ from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
     add_question_arguments,
     alpha_value,
+    analysis_text,
     check_gate_question,
     decision_lines,
     question_arguments,
@@ -56,7 +57,6 @@ from calculator.report import words
 from calculator.report.clusters import describe_cluster_change
 from calculator.report.formatting import plural
 from calculator.report.gate import gate_payload
-from calculator.report.words import text
 from calculator.scores.resampling import MAX_RESAMPLES, MIN_RESAMPLES
 
 if TYPE_CHECKING:
@@ -269,7 +269,7 @@ def _text_report(
         "",
         f"table     both pass {t.a:,}, only {name_a} {t.b:,}, only {name_b} {t.c:,}, "
         f"both fail {t.d:,}",
-        text(analysis),
+        analysis_text(analysis),
     ]
     if cluster is not None:
         lines.append(_cluster_line(cases, analysis, cluster))

@@ -17,6 +17,7 @@ from calculator.analysis import Analysis
 from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.mcnemar import ALTERNATIVES
 from calculator.release import gate_margin_too_wide
+from calculator.report.analysis import figures_report
 from calculator.report.decision import posterior_left_out
 from calculator.report.formatting import format_probability, format_pvalue
 from calculator.report.gate import too_wide_for_a_gate
@@ -28,6 +29,7 @@ __all__ = [
     "SCORE_GATE_RANGE_SHARE",
     "add_question_arguments",
     "alpha_value",
+    "analysis_text",
     "check_gate_margin",
     "check_gate_question",
     "check_score_gate_margin",
@@ -313,6 +315,24 @@ def question_arguments(args: argparse.Namespace) -> dict[str, object]:
         "margin": args.margin,
         "question": "equivalent" if equivalence else None,
     }
+
+
+def analysis_text(analysis: Analysis) -> str:
+    """The report's paragraph for the text output, which :func:`decision_lines` follows.
+
+    A question other than "different" is answered by :func:`decision_lines` on lines of its own,
+    so the paragraph is the figures alone (the paste-ready report's "Question: ..." paragraph
+    would say the answer twice, and its blank line would print as a literal "\\n\\n").
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> "Question" in analysis_text(analyze(60, 15, 5, 20, margin=0.02))
+    False
+    """
+    if analysis.decision.question == "different":
+        return text(analysis)  # with clusters, the clustered answer ends the paragraph
+    return figures_report(analysis)
 
 
 def decision_lines(analysis: Analysis) -> list[str]:
