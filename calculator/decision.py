@@ -20,7 +20,12 @@ import math
 from dataclasses import dataclass
 
 from calculator._validation import check_choice, check_probability
-from calculator.clustered import Clusters, cluster_aware_test
+from calculator.clustered import (
+    Clusters,
+    cluster_aware_test,
+    effective_clusters,
+    interval_bound_of,
+)
 from calculator.clustered_exact import held_at_exact
 from calculator.errors import CalculatorError
 from calculator.intervals import DifferenceInterval, difference_interval
@@ -102,6 +107,12 @@ class Decision:
         why the decision's interval has another one.
     clusters : int or None
         The number of clusters the decision counted, None when it counted cases.
+    effective_clusters : float or None
+        With clusters, n^2 / sum_i n_i^2 (:func:`calculator.clustered.effective_clusters`).
+    interval_bounded : bool
+        False when the clusters are too few or too unequal in size to bound the difference
+        (effective clusters at most z^2 of the interval's level): ``low`` and ``high`` are then
+        -1 and 1, the whole range, and carry no information.
 
     The answer in words, to quote in a release note, is
     ``calculator.report.words.text(decision)``.
@@ -126,11 +137,23 @@ class Decision:
     framing: str = "pass"
     card_level: float | None = None
     clusters: int | None = None
+    effective_clusters: float | None = None
+    interval_bounded: bool = True
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types; the interval is for pB - pA. The fields that say what was asked
         (table, names, framing, levels, clusters) are the analysis' keys, not repeated here;
+        with clusters, "effective_clusters" and "interval_bounded" say whether the interval
+        bounds anything;
         the answer in words is added by :func:`calculator.report.words.payload`."""
+        counted = (
+            {}
+            if self.effective_clusters is None
+            else {
+                "effective_clusters": self.effective_clusters,
+                "interval_bounded": self.interval_bounded,
+            }
+        )
         return {
             "question": self.question,
             "alternative": self.alternative,
@@ -149,6 +172,7 @@ class Decision:
                 "method": self.interval_method,
                 "of": "pB - pA",
             },
+            **counted,
         }
 
 
@@ -451,7 +475,10 @@ def _clustered(
     pvalue = 10.0**log10_p
     if margin is None:  # never claims more than an exact test of the same cases
         log10_p, pvalue, test = _held(table, clusters, _ALTERNATIVE[question], convention, log10_p)
+    effective = effective_clusters(clusters)
     return Decision(
+        effective_clusters=effective,
+        interval_bounded=effective > interval_bound_of(level),
         question=question,
         alternative=_ALTERNATIVE[question],
         margin=margin,

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from calculator import BetterProbability, Decision
 from calculator.release import GATE_MARGIN_LIMIT, gate_margin_too_wide
+from calculator.report.decision import decision_pvalue
 from calculator.report.formatting import (
     format_probability,
-    format_pvalue,
     margin_number,
     points_of,
 )
@@ -128,8 +128,9 @@ def pvalue_label(decision: Decision) -> str:
 
 
 def pvalue_text(decision: Decision) -> str:
-    """The p-value as the page prints it, kept on its side of alpha."""
-    return format_pvalue(decision.pvalue, decision.log10_pvalue, alpha=decision.alpha)
+    """The p-value as the page prints it, kept on its side of alpha
+    (:func:`calculator.report.decision.decision_pvalue`)."""
+    return decision_pvalue(decision)
 
 
 def probability_label(wording: Wording) -> str:

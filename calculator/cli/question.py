@@ -18,8 +18,8 @@ from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.mcnemar import ALTERNATIVES
 from calculator.release import gate_margin_too_wide
 from calculator.report.analysis import figures_report
-from calculator.report.decision import posterior_left_out
-from calculator.report.formatting import format_probability, format_pvalue
+from calculator.report.decision import decision_pvalue, posterior_left_out
+from calculator.report.formatting import format_probability
 from calculator.report.gate import too_wide_for_a_gate
 from calculator.report.words import text
 
@@ -349,7 +349,7 @@ def decision_lines(analysis: Analysis) -> list[str]:
     """
     decision, better = analysis.decision, analysis.better
     name_b = analysis.names[1]
-    p_text = format_pvalue(decision.pvalue, decision.log10_pvalue, alpha=decision.alpha)
+    p_text = decision_pvalue(decision)
     claim = {
         "different": "differ",
         "better": f"{name_b} better",

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from calculator.report.formatting import (
     format_confidence,
     format_p_equals,
+    format_pvalue,
     limit_points,
     margin_number,
     method_words,
@@ -32,7 +33,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Words",
+    "decision_pvalue",
     "decision_sentence",
+    "unbounded_sentence",
     "margin_sentence",
     "no_disagreement_note",
     "no_margin_sentence",
@@ -50,6 +53,8 @@ def decision_sentence(decision: Decision) -> str:
     """
     words = Words(decision.names, decision.framing, decision.alpha, decision.card_level)
     table = decision.table
+    if not decision.interval_bounded:  # too few or too unequal clusters: no interval
+        return unbounded_sentence(decision, words)
     if decision.margin is None:
         sentence = no_margin_sentence(decision, table, words)
     else:
@@ -111,6 +116,69 @@ class Words:
             f"{name_b}'s {self.rate} minus {name_a}'s, {limit_points(decision.low, bounds)} to "
             f"{limit_points(decision.high, bounds)} points"
         )
+
+
+def decision_pvalue(decision: Decision) -> str:
+    """The decision's p as a figure beside its answer, kept on its side of alpha; "not quoted"
+    where the clusters cannot bound the difference and the test does not reject
+    (:func:`unbounded_sentence` says why), as the answer quotes none there."""
+    if not decision.interval_bounded and not decision.reject:
+        return "not quoted"
+    return format_pvalue(decision.pvalue, decision.log10_pvalue, alpha=decision.alpha)
+
+
+def unbounded_sentence(decision: Decision, words: Words) -> str:
+    """The answer when the clusters are too few or too unequal in size to bound the difference
+    (``decision.interval_bounded`` False): no interval, and no p read as evidence when the
+    test does not reject, since the interval is the whole range whatever the data.
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> from calculator.clustered import Clusters
+    >>> one = Clusters.from_counts([15], [5], [100])
+    >>> print(decision_sentence(analyze(60, 15, 5, 20, margin=0.02, clusters=one).decision))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    These cases cannot settle whether B is not worse than A by more than 2 points: one cluster
+    cannot bound the difference (the effective number of clusters, n²/Σnᵢ², is 1, and a 90%
+    interval needs more than z² = 2.71), so no cluster-robust interval can be given, and the
+    cluster-robust score test does not show it; B's pass rate is 10.0 points lower than A's on
+    these cases.
+    """
+    from calculator.clustered import interval_bound_of
+
+    name_a, name_b = words.names
+    margin = points_of(decision.margin) if decision.margin else ""
+    claim = {
+        "different": f"{name_a} and {name_b} differ",
+        "better": f"{name_b} is better than {name_a}" + (f" by more than {margin}" * bool(margin)),
+        "worse": f"{name_b} is worse than {name_a}",
+        "non-inferior": f"{name_b} is not worse than {name_a} by more than {margin}",
+        "equivalent": f"{name_a} and {name_b} are within {margin} of each other",
+    }[decision.question]
+    count = decision.clusters or 0
+    who = (
+        "one cluster cannot bound the difference"
+        if count == 1
+        else f"the {plural(count, 'cluster')} are too few or too unequal in size to bound the "
+        "difference"
+    )
+    why = (
+        f"{who} (the effective number of clusters, n²/Σnᵢ², is "
+        f"{decision.effective_clusters or 0.0:.3g}, and a {format_confidence(decision.level)} "
+        f"interval needs more than z² = {interval_bound_of(decision.level):.3g})"
+    )
+    moved = _moved(decision.estimate, words.rate, words.names)
+    if decision.reject:
+        return (
+            f"These cases show that {claim} ({decision.test}, {words.p(decision)}), but {why}, "
+            f"so no cluster-robust interval can be given; {moved} on these cases."
+        )
+    return (
+        f"These cases cannot settle whether {claim}: {why}, so no cluster-robust interval can "
+        f"be given, and the {words.score_test(decision)} does not show it; {moved} on these "
+        "cases."
+    )
 
 
 def _clustered(decision: Decision) -> bool:
