@@ -258,9 +258,18 @@ def _no_margin_answer(decision: Decision, words: Words) -> str:
             f"These cases show that {name_b} is {claim} than {name_a}: {moved} ({test}; "
             f"{interval})."
         )
+    # The interval on the far side of 0: the data lean against the direction asked.
+    other = decision.high < 0 if claim == "better" else decision.low > 0
+    against = (
+        f" The interval lies entirely {'below' if claim == 'better' else 'above'} 0: the data "
+        f"point the other way, to {name_b} being {'worse' if claim == 'better' else 'better'} "
+        f"than {name_a}, which the one-sided question asked does not test."
+        if other
+        else ""
+    )
     return (
         f"{name_b} is not shown to be {claim} than {name_a} ({test}): {moved} on these cases, "
-        f"and {interval}, gives the differences the data still allow."
+        f"and {interval}, gives the differences the data still allow.{against}"
     )
 
 
@@ -346,9 +355,16 @@ def _noninferiority_sentence(decision: Decision, words: Words) -> str:
     test = f"one-sided {words.score_test(decision)} of non-inferiority, {words.p(decision)}"
     margin = decision.margin or 0.0
     if decision.reject:
+        # Non-inferior and still worse: the interval can clear -Delta and lie below 0.
+        worse = (
+            f" It lies entirely below 0 as well, so {name_b} is also worse than {name_a}, by "
+            f"less than {m.delta}."
+            if decision.high < 0
+            else ""
+        )
         return (
             f"These cases show that {name_b} is not worse than {name_a} by more than "
-            f"{m.delta}: {interval}, lies above {m.minus} {m.unit} ({test})."
+            f"{m.delta}: {interval}, lies above {m.minus} {m.unit} ({test}).{worse}"
         )
     head = f"{name_b} is not shown to be non-inferior to {name_a} at a margin of {m.delta}"
     if decision.high < -margin:
@@ -391,9 +407,15 @@ def _superiority_sentence(decision: Decision, words: Words) -> str:
             f"{m.delta} ({test})."
         )
     if decision.high < margin:
+        worse = (
+            f" It lies entirely below 0 as well: the data point the other way, to {name_b} "
+            f"being worse than {name_a}."
+            if decision.high < 0
+            else ""
+        )
         return (
             f"{head}: {interval}, lies entirely below {m.plus} {m.unit}, so these cases rule "
-            f"out a gain of {m.delta} or more ({test})."
+            f"out a gain of {m.delta} or more ({test}).{worse}"
         )
     return f"{head}: {interval}, does not lie entirely above {m.plus} {m.unit} ({test})."
 
