@@ -29,7 +29,7 @@ def test_non_inferior_across_zero_adds_nothing():
     assert "below 0 as well" not in text(decision)
 
 
-def test_one_sided_better_not_shown_with_the_interval_below_zero_says_the_data_point_the_other_way():
+def test_one_sided_not_shown_with_the_interval_past_zero_says_the_data_point_the_other_way():
     decision = analyze(50, 30, 2, 20, alternative="greater").decision
     assert not decision.reject and decision.high < 0
     assert "The interval lies entirely below 0: the data point the other way, to B being worse" in (
