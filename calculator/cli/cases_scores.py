@@ -273,6 +273,7 @@ def comparison_lines(
     clusters (`clusters`: what they are, in words), the exclusions and the margin decision.
     With `alpha` and a one-sided question, a line says why the intervals are at 1 - 2 alpha."""
     from calculator.report.scores import (
+        CLUSTER_WEIGHTS,
         bootstrap_sentence,
         exclusion_sentence,
         headline,
@@ -291,7 +292,7 @@ def comparison_lines(
         bootstrap_sentence(result.bootstrap),
     ]
     if clusters is not None:
-        lines.append(f"clusters  {clusters}")
+        lines.append(f"clusters  {clusters}; {CLUSTER_WEIGHTS[0].lower()}{CLUSTER_WEIGHTS[1:]}")
     excluded = exclusion_sentence(result.excluded, result.rows)
     if excluded:
         lines.append(excluded)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from calculator.scores.ttest import PairedTTest
 
 __all__ = [
+    "CLUSTER_WEIGHTS",
     "bootstrap_sentence",
     "exclusion_sentence",
     "headline",
@@ -65,7 +66,7 @@ def scores_report(result: ScoresComparison) -> str:
             f"The {plural(result.n, 'case')} fall in {plural(result.clusters, 'cluster')}: "
             "the bootstrap resamples whole clusters, the permutation test flips whole "
             "clusters, the t test uses the cluster-robust standard error and the signed-rank "
-            "test ranks one mean difference per cluster."
+            f"test ranks one mean difference per cluster. {CLUSTER_WEIGHTS}"
         )
     excluded = exclusion_sentence(result.excluded, result.rows)
     if excluded:
@@ -73,6 +74,15 @@ def scores_report(result: ScoresComparison) -> str:
     if result.margin is not None:
         sentences.append(margin_sentence(result.margin))
     return " ".join(sentences)
+
+
+#: Why the signed-rank test can disagree with the others on clusters of unequal size.
+CLUSTER_WEIGHTS = (
+    "The t and permutation tests weigh each cluster by its cases and the signed-rank test "
+    "weighs every cluster alike, so with clusters of unequal size they answer different "
+    "questions: the first two, the mean difference over cases; the signed-rank test, the "
+    "typical cluster's."
+)
 
 
 def headline(result: ScoresComparison) -> str:
