@@ -22,6 +22,7 @@ __all__ = [
     "DECISION_DEFAULTS",
     "DECISION_EXPLANATION",
     "DECISION_INTRO",
+    "alpha_source",
     "MARGIN_HELP",
     "QUESTION_HELP",
     "MARGIN_RANGE",
@@ -148,6 +149,26 @@ def probability_text(better: BetterProbability) -> str:
     ('98.9%', '> 99.9999%')
     """
     return format_probability(better)
+
+
+def alpha_source(alpha: float, *, in_url: bool) -> str:
+    """Where the decision's α comes from: the calculator page's input "α: level of each gate",
+    or the per-case page's fixed level (the command line's default).
+
+    Examples
+    --------
+    >>> alpha_source(0.01, in_url=True)
+    'The decision is taken at α = 0.01, the level set above as “α: level of each gate”.'
+    """
+    if in_url:
+        return (
+            f"The decision is taken at α = {alpha:g}, the level set above as "
+            "“α: level of each gate”."
+        )
+    return (
+        f"The decision is taken at α = {alpha:g}, the level the command line uses unless "
+        "told another."
+    )
 
 
 def two_questions(wording: Wording) -> str:
