@@ -156,6 +156,15 @@ def null_summary(null: NullDistribution) -> list[str]:
     else:
         comparison = "below" if null.size < alpha else "above"
         size = percent_beside(null.size, alpha)
+    if null.convention == "mid-p" and comparison == "above":
+        # Above alpha not because b is whole but because the mid-p is not an exact test.
+        sentences.append(
+            f"At this m the mid-p test's actual false-alarm rate is {size}, above the nominal "
+            f"α = {alpha:g}: the mid-p test counts the observed split only half, so it is not "
+            "an exact test, and given the number of discordant pairs it can reject a true null "
+            "hypothesis more often than α."
+        )
+        return sentences
     sentences.append(
         f"At this m the test's actual false-alarm rate is {size}, "
         f"{comparison} the nominal α = {alpha:g}, because b takes whole values only."

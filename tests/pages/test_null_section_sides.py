@@ -37,3 +37,17 @@ def test_a_two_sided_decision_keeps_the_two_sided_null_section_and_says_so():
 def test_the_quiz_answer_names_the_two_sided_test():
     [answer] = [q.answer for q in QUESTIONS if q.key == "small_m"]
     assert "two-sided" in answer and "1/32 = 0.031" in answer
+
+
+def test_a_mid_p_size_above_alpha_is_put_down_to_the_mid_p_not_to_whole_values():
+    # Statistics 4, round 3's B13: "7.7%, above the nominal α ... because b takes whole values
+    # only". With m = 16 the two-sided mid-p rejects at b <= 4 or b >= 12: size
+    # 2 * (P(b <= 3) + P(b = 4)) = 2 * 2517 / 65536 = 0.0768 (exact enumeration of Bin(16, 1/2)).
+    from calculator.teaching.null_distribution import null_distribution
+    from ui.teaching_words import null_summary
+
+    null = null_distribution(16, 4, convention="mid-p")
+    assert null.size == 2 * 2517 / 65536
+    text = " ".join(null_summary(null))
+    assert "7.7%, above the nominal α = 0.05: the mid-p test counts the observed split" in text
+    assert "because b takes whole values only" not in text
