@@ -146,14 +146,14 @@ def permutation_words(test: SignFlipTest, names: tuple[str, str]) -> str:
     elif test.at_floor:  # a bound, with no standard error: no pattern was as extreme
         how = (
             f"Monte Carlo: none of {test.patterns:,} random sign patterns of "
-            f"{plural(test.nonzero_units, 'non-zero ' + test.unit)}, random seed {test.seed}, "
-            "was as extreme as the data"
+            f"{plural(test.nonzero_units, 'non-zero ' + test.unit)}, random-number stream "
+            f"{test.seed}, was as extreme as the data"
         )
     else:
         how = (
             f"Monte Carlo over {test.patterns:,} random sign patterns of "
-            f"{plural(test.nonzero_units, 'non-zero ' + test.unit)}, random seed {test.seed}, "
-            f"standard error {format_standard_error(test.standard_error)}"
+            f"{plural(test.nonzero_units, 'non-zero ' + test.unit)}, random-number stream "
+            f"{test.seed}, standard error {format_standard_error(test.standard_error)}"
         )
     return f"sign-flip permutation test {permutation_p(test)} ({side}, {how})"
 
@@ -214,14 +214,14 @@ def _rank_sum(value: float) -> str:
 
 
 def bootstrap_sentence(interval: BootstrapInterval) -> str:
-    """The BCa interval with its resamples and seed, or why there is none."""
+    """The BCa interval with its resamples and random-number stream, or why there is none."""
     if interval.confidence_interval is None:
         return f"BCa bootstrap interval: none, because {interval.undefined}."
     low, high = interval.confidence_interval
     text = (
         f"{format_confidence(interval.confidence_level)} BCa bootstrap interval "
         f"{format_score(low)} to {format_score(high)} ({interval.resamples:,} resamples of the "
-        f"{plural(interval.units, interval.unit)}, random seed {interval.seed})."
+        f"{plural(interval.units, interval.unit)}, random-number stream {interval.seed})."
     )
     if interval.few_tail_resamples:
         text += (
