@@ -11,12 +11,37 @@ from __future__ import annotations
 
 import streamlit as st
 
+from calculator import Analysis, Decision
 from ui import words
 from ui.widgets import calculator_inputs as inputs
 from ui.widgets import calculator_results as results
 from ui.widgets import decision, state, teaching
 from ui.widgets.cache import cached_analysis
 from ui.widgets.odds_ratio import odds_ratio_section
+from ui.words import Wording
+
+
+def answered(
+    analysis: Analysis,
+    counts: tuple[int, int, int, int],
+    options: dict[str, object],
+    gate_options: dict[str, object],
+    wording: Wording,
+    asked: Decision | None,
+) -> Analysis:
+    """The analysis answering the Decision section's question (`asked`), computed as the page's
+    own (:func:`~ui.widgets.cache.cached_analysis`), or `analysis` when none could be asked."""
+    if asked is None:
+        return analysis
+    return cached_analysis(
+        *counts,
+        **options,
+        **gate_options,
+        names=(wording.name_a, wording.name_b),
+        framing=wording.framing,
+        question=asked.question,
+        margin=asked.margin,
+    )
 
 
 @st.fragment
@@ -77,7 +102,9 @@ def live_calculator() -> None:
         teaching.teaching_sections(wording, counts, options, gate_options["alpha"], asked)
         st.divider()
         if not present:
-            results.report(analysis, asked)
+            # The report and the downloads answer the Decision section's question (the same
+            # decide() call as its answer), the page's default question when none could be asked.
+            results.report(answered(analysis, counts, options, gate_options, wording, asked))
     if not present:
         results.share_link()
 

@@ -27,11 +27,11 @@ def two_systems() -> None:
     cases = None if columns is None else sections.load_cases(stored, columns)
     if cases is None:
         return
-    analysis = sections.paired_table(cases)
-    sections.cluster_section(cases, analysis)
+    compared = sections.paired_table(cases)
+    sections.cluster_section(compared)
     decision.decision_section(
         Wording(*cases.names),
-        analysis,
+        compared.analysis,
         key_prefix="cases_",
         in_url=False,
         clusters=clusters_of(cases),

@@ -21,6 +21,7 @@ import math
 from typing import TYPE_CHECKING
 
 from calculator.clustered import Clusters
+from calculator.decision import Decision
 from calculator.errors import CalculatorError
 from calculator.significance import exact_test_rejects, pvalue_rejects
 
@@ -106,8 +107,9 @@ def is_worse(analysis: Analysis, alpha: float) -> bool:
     )
 
 
-def gate_fails(analysis: Analysis) -> bool:
-    """The release gate: True when B must not ship, in the terms of ``analysis.decision``.
+def gate_fails(result: Analysis | Decision) -> bool:
+    """The release gate: True when B must not ship, in the terms of the decision (an
+    analysis' ``decision``, or a :class:`~calculator.Decision` itself).
 
     - question "non-inferior" (a margin was given): fails unless B is shown non-inferior, i.e.
       unless Tango's score test rejects "B worse by the margin or more" at alpha. Absence of
@@ -125,7 +127,7 @@ def gate_fails(analysis: Analysis) -> bool:
     >>> gate_fails(analyze(10, 0, 0, 0, margin=0.01))  # too few cases to show it
     True
     """
-    decision = analysis.decision
+    decision = result if isinstance(result, Decision) else result.decision
     if decision.question in ("better", "equivalent"):
         raise CalculatorError(
             f"the release gate asks whether B is worse; a {decision.question!r} decision does "

@@ -12,7 +12,9 @@ reason with; it formats, it computes nothing.
 
 from __future__ import annotations
 
-__all__ = ["clip", "format_count", "has_hidden", "plural", "printable"]
+import unicodedata
+
+__all__ = ["clip", "format_count", "has_control", "has_hidden", "plural", "printable"]
 
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -26,6 +28,18 @@ def has_hidden(text: str) -> bool:
     (False, True, True)
     """
     return not text.isprintable()
+
+
+def has_control(text: str) -> bool:
+    """Whether `text` holds a control character (C0, DEL or C1: a line break, a tab, an escape),
+    which no name holds; format characters (zero-width, direction marks) are not controls.
+
+    Examples
+    --------
+    >>> has_control("a\\nb"), has_control("a\\x85b"), has_control("a\\u200bb")
+    (True, True, False)
+    """
+    return any(unicodedata.category(character) == "Cc" for character in text)
 
 
 def printable(text: object) -> str:

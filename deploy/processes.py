@@ -48,21 +48,26 @@ class Child:
     name: str
     process: subprocess.Popen
     log_path: Path
+    command: tuple[str, ...] = ()
+    cwd: Path | None = None
+    restarts: int = 0
+    started: float = 0.0
+    #: Started again when it exits while serving (a replica), rather than ending the service.
+    restart_on_exit: bool = False
 
     @classmethod
     def start(cls, name: str, command: Sequence[str], *, cwd: Path, log_path: Path) -> Child:
         log_path.parent.mkdir(parents=True, exist_ok=True)
-        with open(log_path, "wb") as log:
-            process = subprocess.Popen(
-                list(command),
-                cwd=cwd,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                preexec_fn=_die_with_parent,  # noqa: PLW1509 - no threads have been started
-            )
-        return cls(name, process, log_path)
+        child = cls(name, _spawn(command, cwd, log_path, "wb"), log_path, tuple(command), cwd)
+        child.started = time.monotonic()
+        return child
+
+    def restart(self) -> None:
+        """Start the same command again (after it exited), its output appended to its log."""
+        self.process.wait()
+        self.process = _spawn(self.command, self.cwd, self.log_path, "ab")
+        self.restarts += 1
+        self.started = time.monotonic()
 
     @property
     def pid(self) -> int:
@@ -77,6 +82,19 @@ class Child:
             return self.log_path.read_text(errors="replace")[-characters:]
         except OSError:
             return ""
+
+
+def _spawn(command: Sequence[str], cwd: Path | None, log_path: Path, mode: str) -> subprocess.Popen:
+    with open(log_path, mode) as log:
+        return subprocess.Popen(
+            list(command),
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,  # noqa: PLW1509 - only the caller's main thread runs
+        )
 
 
 def stop_all(children: Sequence[Child], grace: float = 10.0) -> None:

@@ -6,9 +6,13 @@ Starts N ``streamlit run app.py`` servers on free loopback ports and HAProxy (De
 ``apt-get install -y haproxy``) on 127.0.0.1:PORT with the configuration of deploy/haproxy.py,
 waits until every replica answers its health check through the balancer's own checks, prints
 the address, and serves until Ctrl-C (SIGINT), SIGTERM or SIGHUP; then it stops the balancer
-and the replicas, each as a whole process group, and exits with nothing left running. If a
-replica or the balancer fails to start, or exits while serving, everything else is stopped too
-and the command exits with code 1. Everything listens on 127.0.0.1 only.
+and the replicas, each as a whole process group, and exits with nothing left running. A
+replica that exits while serving (the out-of-memory killer, a crash) is started again on its
+port after a back-off (1 s, doubling to at most a minute while it keeps dying within
+:data:`STABLE_S`), while the others serve on: HAProxy's health checks take it out and bring it
+back, and only its own sessions are lost. If a replica or the balancer fails to start, or the
+balancer exits while serving, everything else is stopped and the command exits with code 1.
+Everything listens on 127.0.0.1 only.
 
 The replicas need no extra Streamlit setting behind the balancer: the page, its websocket and
 its uploads all come through the same origin (the balancer's), so CORS and the XSRF cookie
@@ -35,6 +39,9 @@ LOG_DIR = ROOT / "artifacts" / "serve"
 HEALTH_TIMEOUT_S = 180.0  # a cold replica imports scipy, pandas and altair on a busy machine
 BALANCER_TIMEOUT_S = 30.0
 POLL_S = 0.2
+#: A replica that has served this long before it exits is restarted after the first back-off.
+STABLE_S = 300.0
+MAX_BACKOFF_S = 60.0
 
 
 class Stop(Exception):
@@ -126,6 +133,7 @@ def start(args: argparse.Namespace, run_dir: Path, children: list[Child]) -> Non
             f"replica {i}", replica_command(args.app, port),
             cwd=args.app.parent, log_path=args.log_dir / f"replica-{i}.log",
         )  # fmt: skip
+        child.restart_on_exit = True
         children.append(child)
         print(f"replica {i}: http://127.0.0.1:{port}/ (pid {child.pid}, log {child.log_path})")
     for child, port in zip(children, ports, strict=True):
@@ -144,15 +152,39 @@ def start(args: argparse.Namespace, run_dir: Path, children: list[Child]) -> Non
     wait_balanced(balancer, stats_socket, args.replicas)
 
 
+def backoff(child: Child, now: float) -> float:
+    """Seconds before a replica that exited is started again: 1 s, doubling with each restart
+    while it keeps dying within :data:`STABLE_S` of its start, at most :data:`MAX_BACKOFF_S`."""
+    if now - child.started >= STABLE_S:
+        child.restarts = 0
+    return min(MAX_BACKOFF_S, 2.0**child.restarts)
+
+
 def serve(children: Sequence[Child]) -> None:
-    """Until a signal arrives: raise RuntimeError as soon as any child exits."""
+    """Until a signal arrives: restart a replica that exits (the others serve on meanwhile);
+    raise RuntimeError as soon as the balancer exits."""
+    due: dict[int, float] = {}  # replicas waiting to restart: index -> when
     while True:
-        for child in children:
-            if (code := child.exited()) is not None:
+        now = time.monotonic()
+        for index, child in enumerate(children):
+            if index in due or (code := child.exited()) is None:
+                continue
+            if not child.restart_on_exit:
                 raise RuntimeError(
                     f"{child.name} exited with code {code} while serving "
                     f"(log: {child.log_path}):\n{child.log_tail()}"
                 )
+            delay = backoff(child, now)
+            due[index] = now + delay
+            print(
+                f"{child.name} exited with code {code} while serving (log: {child.log_path}); "
+                f"the others serve on, and it starts again in {delay:.0f} s"
+            )
+        for index, when in list(due.items()):
+            if now >= when:
+                children[index].restart()
+                del due[index]
+                print(f"{children[index].name} started again (pid {children[index].pid})")
         time.sleep(POLL_S)
 
 

@@ -1,8 +1,8 @@
 """Downloads: the results as JSON (:func:`calculator.report.words.payload`) and flat CSV, the
 paste-ready report, and case lists as CSV that a spreadsheet opens as text.
 
-The results and the report answer the question the page's Decision section asks
-(:func:`answering`, :func:`report_text`), not the default one.
+The results and the report are those of the analysis the page passes: on the calculator page,
+the one answering the question its Decision section asks, not the default one.
 
 Pure Python (no Streamlit), so each format is tested directly.
 """
@@ -10,7 +10,6 @@ Pure Python (no Streamlit), so each format is tested directly.
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import json
 import math
@@ -18,11 +17,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from calculator import Analysis, Decision
+from calculator import Analysis
 from calculator.report.words import payload, text
 
 __all__ = [
-    "answering",
     "escape_spreadsheet_cell",
     "export_dict",
     "report_text",
@@ -34,12 +32,6 @@ __all__ = [
 # A cell starting with one of these is run as a formula by a spreadsheet (tab and carriage
 # return because some spreadsheets skip them before a formula).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def answering(analysis: Analysis, decision: Decision | None) -> Analysis:
-    """`analysis` with the decision the page shows (its question, margin and answer), or as it
-    is when the page's question could not be asked (`decision` None)."""
-    return analysis if decision is None else dataclasses.replace(analysis, decision=decision)
 
 
 def report_text(analysis: Analysis) -> str:

@@ -20,7 +20,7 @@ from calculator import CI_METHODS
 from calculator.analysis import FRAMINGS, MAX_NAME_LENGTH
 from calculator.gates import MAX_GATES
 from calculator.mcnemar import CONVENTIONS
-from calculator.text import clip, has_hidden, printable
+from calculator.text import clip, has_control, printable
 from ui.words import escape_markdown
 
 __all__ = [
@@ -140,8 +140,9 @@ def _flag(raw: str) -> bool:
 
 
 def _name(raw: str) -> str:
-    # A character that does not show as itself would break the labels and the report.
-    if not raw.strip() or len(raw) > MAX_NAME_LENGTH or has_hidden(raw):
+    # A control character (a line break, an escape) is no part of a name; a format character
+    # (a zero-width space, a direction mark) is kept, and shown escaped where the name is.
+    if not raw.strip() or len(raw) > MAX_NAME_LENGTH or has_control(raw):
         raise ValueError(f"a name of 1 to {MAX_NAME_LENGTH} printable characters")
     return raw
 

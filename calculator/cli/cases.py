@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from calculator.analysis import Analysis, analyze
+from calculator.analysis import Analysis
 from calculator.cli.arguments import (
     UsageError,
     add_log_arguments,
@@ -52,12 +52,13 @@ from calculator.cli.shared import (
     require_cases_extra,
 )
 from calculator.errors import CalculatorError
-from calculator.release import clusters_of, gate_fails
+from calculator.release import gate_fails
 from calculator.report import words
 from calculator.report.clusters import describe_cluster_change
 from calculator.report.formatting import plural
 from calculator.report.gate import gate_payload
 from calculator.scores.resampling import MAX_RESAMPLES, MIN_RESAMPLES
+from calculator.workflow import compare_cases
 
 if TYPE_CHECKING:
     from calculator.cases import CaseFile, PairedCases
@@ -143,9 +144,6 @@ def run(args: argparse.Namespace) -> int:
         When pandas or pyarrow is not installed (the package was installed without ``[cases]``).
     """
     require_cases_extra()
-    # The per-case core is imported when this subcommand runs, not for `table` or `plan`.
-    from calculator.clustered import clustered_mcnemar
-
     if is_log_input(args):  # the question is read once the logs show pass/fail or scores
         return run_logs(args)
     if args.metric or args.filter:
@@ -166,11 +164,8 @@ def run(args: argparse.Namespace) -> int:
         raise CalculatorError(f"no usable cases: {_exclusion_summary(cases)}")
     question = question_arguments(args)
     check_gate_question(args, question)
-    clusters = clusters_of(cases)
-    analysis = analyze(
-        *cases.counts, alpha=args.alpha, names=cases.names, clusters=clusters, **question
-    )
-    cluster = clustered_mcnemar(*cases.cluster_counts()) if cases.group_column else None
+    compared = compare_cases(cases, question)
+    analysis, cluster = compared.analysis, compared.cluster
     if args.json:
         payload = build_payload(cases, analysis, cluster)
         payload["analysed_as"] = ANALYSED_AS_PASS_FAIL
@@ -269,7 +264,7 @@ def _text_report(
         "",
         f"table     both pass {t.a:,}, only {name_a} {t.b:,}, only {name_b} {t.c:,}, "
         f"both fail {t.d:,}",
-        analysis_text(analysis),
+        *analysis_text(analysis),
     ]
     if cluster is not None:
         lines.append(_cluster_line(cases, analysis, cluster))

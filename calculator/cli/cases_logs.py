@@ -32,6 +32,7 @@ from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, gat
 from calculator.report import words
 from calculator.report.formatting import format_p_equals, plural
 from calculator.report.gate import gate_payload, scores_gate_payload
+from calculator.workflow import LogChoice, compare_logs, pair_two_logs
 
 if TYPE_CHECKING:
     from calculator.logs import LogAnalysis
@@ -66,7 +67,6 @@ def run_logs(args: argparse.Namespace) -> int:
     The question (``--margin``, ``--alternative``) is read once the pairing shows whether the
     metric is pass/fail or graded: a graded metric's margin is in its own units.
     """
-    from calculator.logs import analyze_logs, pair_logs
     from calculator.report.logs import report_lines
 
     if args.file_b is None:
@@ -86,19 +86,18 @@ def run_logs(args: argparse.Namespace) -> int:
             "case ids: choose what is compared with --metric (and --filter)"
         )
     logs = read_logs([args.file, args.file_b], args.split)
-    paired = pair_logs(
-        *logs,
+    choice = LogChoice(
         metric=args.metric,
         filter=args.filter,
         threshold=args.threshold,
         allow_exclusions=args.allow_exclusions,
-        scores=True,
     )
+    paired = pair_two_logs(*logs, choice)
     if paired.scores:
         return run_log_scores(args, paired)
     question = question_arguments(args)
     check_gate_question(args, question)
-    result = analyze_logs(paired, alpha=args.alpha, **question)
+    result = compare_logs(paired, question)
     if args.fail_if_worse and len(result.tasks) > 1:
         raise UsageError(
             "--fail-if-worse gates on one task; with several tasks its per-case test would "
@@ -111,9 +110,13 @@ def run_logs(args: argparse.Namespace) -> int:
         print_json(document)
     else:
         lines = report_lines(result, alpha=args.alpha)
-        decision = decision_lines(result.pooled)
+        answer = words.text(result.pooled.decision)
         # With repeats the report already holds the decision's sentence (it counts questions).
-        lines += decision[1:] if result.repeats and len(decision) > 1 else decision
+        lines += [
+            line
+            for line in decision_lines(result.pooled)
+            if not (result.repeats and line == answer)
+        ]
         if args.fail_if_worse:
             lines.append(gate_line(result.pooled, args.alpha))
         print_lines(lines)
@@ -165,7 +168,6 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
 def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
     """Compare two logs paired on a graded metric as scores; print the report or JSON."""
     from calculator.cases.scores_input import paired_scores_of
-    from calculator.logs.scores import analyze_log_scores
     from calculator.release import scores_gate_fails
 
     options = score_options(args)
@@ -174,8 +176,8 @@ def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
         scores = [paired_scores_of(task.cases)[:2] for task in paired.tasks if task.cases.n]
         a = np.concatenate([pair[0] for pair in scores]) if scores else np.empty(0)
         b = np.concatenate([pair[1] for pair in scores]) if scores else np.empty(0)
-        check_score_gate_margin(options["margin"], a, b)
-    result = analyze_log_scores(paired, **options)
+        check_score_gate_margin(options.margin, a, b)
+    result = compare_logs(paired, score_question=options)
     if args.json:
         document = build_log_scores_payload(result)
         if args.fail_if_worse:

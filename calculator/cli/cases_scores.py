@@ -37,12 +37,12 @@ from calculator.cli.question import (
     score_margin_value,
 )
 from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, EXIT_WORSE
-from calculator.decision import decision_level, resolve_question
 from calculator.errors import CalculatorError
 from calculator.release import scores_gate_fails
 from calculator.report.formatting import plural
 from calculator.report.gate import scores_gate_payload, scores_gate_verdict
 from calculator.report.words import payload, text
+from calculator.workflow import ScoreQuestion
 
 if TYPE_CHECKING:
     from calculator.cases import CaseFile, PairedCases
@@ -134,8 +134,9 @@ def run_scores(
     check_score_direction(args, columns)
     scores = paired_scores_of(cases)
     if args.fail_if_worse:
-        check_score_gate_margin(options["margin"], *scores[:2])
-    result = compare_case_scores(cases, scores, **options)  # its refusals name the file
+        check_score_gate_margin(options.margin, *scores[:2])
+    # compare_case_scores' refusals name the file
+    result = compare_case_scores(cases, scores, **options.compare_options())
     if args.json:
         document = {
             "analysed_as": ANALYSED_AS_SCORES,
@@ -152,9 +153,9 @@ def run_scores(
     return 0
 
 
-def score_options(args: argparse.Namespace) -> dict[str, object]:
-    """The refusals of options that do not apply to scores, and the options of
-    :func:`calculator.compare_scores` the command line gives (level, alternative, margin).
+def score_options(args: argparse.Namespace) -> ScoreQuestion:
+    """The refusals of options that do not apply to scores, and the question asked of them
+    (:class:`calculator.workflow.ScoreQuestion`: alpha, alternative, margin, resamples, better).
 
     The margin is ``--margin`` read in the scores' own units (:func:`score_margin_value`).
     A release gate's margin is bounded once the scores are read:
@@ -199,16 +200,13 @@ def score_options(args: argparse.Namespace) -> dict[str, object]:
             "--alpha must be below 0.5 with --margin or a one-sided --alternative (the interval "
             "is then at 1 - 2 alpha)"
         )
-    question, _ = resolve_question(None, args.alternative)
-    return {
-        # The pass/fail decision's rule: 1 - alpha beside a two-sided test, 1 - 2 alpha beside a
-        # one-sided or margin test, so that the interval excludes the null when the test rejects.
-        "level": decision_level(question, margin, args.alpha),
-        "alternative": args.alternative,
-        "margin": margin,
-        "resamples": getattr(args, "resamples", None),
-        "better": better,
-    }
+    return ScoreQuestion(
+        alpha=args.alpha,
+        alternative=args.alternative,
+        margin=margin,
+        resamples=getattr(args, "resamples", None),
+        better=better,
+    )
 
 
 #: Words that make a score's name read as lower-is-better (error rates, losses, distances).

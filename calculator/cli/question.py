@@ -17,11 +17,12 @@ from calculator.analysis import Analysis
 from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.mcnemar import ALTERNATIVES
 from calculator.release import gate_margin_too_wide
-from calculator.report.analysis import figures_report
+from calculator.report.analysis import analysis_report
 from calculator.report.decision import decision_pvalue, posterior_left_out
 from calculator.report.formatting import format_probability
 from calculator.report.gate import too_wide_for_a_gate
 from calculator.report.words import text
+from calculator.workflow import Question
 
 __all__ = [
     "MarginOption",
@@ -283,8 +284,9 @@ def alpha_value(text: str) -> float:
     return value
 
 
-def question_arguments(args: argparse.Namespace) -> dict[str, object]:
-    """The ``alternative``, ``margin`` and ``question`` keywords of :func:`calculator.analyze`.
+def question_arguments(args: argparse.Namespace) -> Question:
+    """The question asked (:class:`calculator.workflow.Question`): ``--alpha``,
+    ``--alternative``, ``--margin`` and ``--equivalence``.
 
     Raises the refusal :class:`MarginOption` held back for a ``--margin`` that is no pass
     rate's margin.
@@ -310,29 +312,26 @@ def question_arguments(args: argparse.Namespace) -> dict[str, object]:
             "--margin asks whether B is no worse than A by more than DELTA; it does not go with "
             "--alternative less"
         )
-    return {
-        "alternative": args.alternative,
-        "margin": args.margin,
-        "question": "equivalent" if equivalence else None,
-    }
+    return Question(
+        alpha=args.alpha,
+        alternative=args.alternative,
+        margin=args.margin,
+        question="equivalent" if equivalence else None,
+    )
 
 
-def analysis_text(analysis: Analysis) -> str:
-    """The report's paragraph for the text output, which :func:`decision_lines` follows.
-
-    A question other than "different" is answered by :func:`decision_lines` on lines of its own,
-    so the paragraph is the figures alone (the paste-ready report's "Question: ..." paragraph
-    would say the answer twice, and its blank line would print as a literal "\\n\\n").
+def analysis_text(analysis: Analysis) -> list[str]:
+    """The paste-ready report for the text output, a line per paragraph (each escaped on its
+    own, so a paragraph break never prints as a literal "\\n\\n"); :func:`decision_lines`
+    follows it and leaves out the answer this report already ends with.
 
     Examples
     --------
     >>> from calculator import analyze
-    >>> "Question" in analysis_text(analyze(60, 15, 5, 20, margin=0.02))
-    False
+    >>> analysis_text(analyze(60, 15, 5, 20, margin=0.02))[2][:40]
+    'Question: non-inferior, margin 2 points:'
     """
-    if analysis.decision.question == "different":
-        return text(analysis)  # with clusters, the clustered answer ends the paragraph
-    return figures_report(analysis)
+    return text(analysis).split("\n")
 
 
 def decision_lines(analysis: Analysis) -> list[str]:
@@ -342,7 +341,7 @@ def decision_lines(analysis: Analysis) -> list[str]:
     --------
     >>> from calculator import analyze
     >>> lines = decision_lines(analyze(60, 5, 15, 20, alternative="greater"))
-    >>> print("\\n".join(lines[1:]))  # doctest: +NORMALIZE_WHITESPACE
+    >>> print("\\n".join(lines))  # doctest: +NORMALIZE_WHITESPACE
     decision p          0.021 (one-sided exact McNemar test; B better: yes)
     P(B better)         98.9% (posterior, Jeffreys prior; a probability of the direction,
     not of its size, and not a p-value)
@@ -368,21 +367,24 @@ def decision_lines(analysis: Analysis) -> list[str]:
     posterior = f"P({name_b} better)".ljust(19) + " " + value
     if decision.question == "different":  # the report already gives the two-sided test
         return [posterior]
+    # The report (analysis_text) ends with the answer whenever it says more than the figures:
+    # then it is not said twice.
+    answer = [] if analysis_report(analysis).endswith(text(decision)) else [text(decision)]
     return [
-        text(decision),
+        *answer,
         f"decision p          {p_text} ({decision.test}; {claim}: "
         f"{'yes' if decision.reject else 'not shown'})",
         posterior,
     ]
 
 
-def check_gate_question(args: argparse.Namespace, question: dict[str, object]) -> None:
+def check_gate_question(args: argparse.Namespace, question: Question) -> None:
     """Refuse a release gate on pass/fail outcomes that its question cannot take: a margin
     wider than a gate takes (:func:`check_gate_margin`), equivalence, or --alternative
     greater."""
     if args.fail_if_worse:
         check_gate_margin(args.margin, getattr(args, "margin_text", None))
-    if args.fail_if_worse and (question["question"] or args.alternative == "greater"):
+    if args.fail_if_worse and (question.question or question.alternative == "greater"):
         raise UsageError(
             "--fail-if-worse gates on B being worse, or with --margin on B being non-inferior; "
             "leave out --equivalence and --alternative greater"

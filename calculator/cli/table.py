@@ -82,9 +82,8 @@ def run(args: argparse.Namespace) -> int:
         correction=args.correction,
         convention=args.convention,
         gates=args.gates,
-        alpha=args.alpha,
         rho=args.rho,
-        **question_arguments(args),
+        **question_arguments(args).analyze_options(),
     )
     if args.json:
         print_json(payload(result))
@@ -122,7 +121,7 @@ def text_lines(result: Analysis) -> list[str]:
         f"({'exact conditional' if odds.method == 'exact' else 'mid-p'})"
     )
     return [
-        analysis_text(result),
+        *analysis_text(result),
         "",
         f"pass rates          A {format_percent(result.table.pass_rate_a)}, "
         f"B {format_percent(result.table.pass_rate_b)} (n = {result.table.n:,})",

@@ -27,6 +27,7 @@ from calculator.logs.share_permutation import (
     label_permutation_test,
     unequal_repeats,
 )
+from calculator.scores.lattice import LatticeTooWide
 from calculator.scores.signflip import SignFlipTest, lattice_sign_flip
 
 __all__ = ["TASK_TESTS", "LogAnalysis", "TaskAnalysis", "analyze_logs", "input_summary"]
@@ -44,7 +45,9 @@ class TaskAnalysis:
     question. `pvalue` is the task's test, `test` its code (:data:`TASK_TESTS`): the two-sided
     exact McNemar test without repeats; with them the clustered McNemar test by question, held
     at the exact sign-flip test of the questions' leans (`by_question_exact`) where that one's
-    p is larger (:func:`calculator.clustered_exact.held_at_exact`)."""
+    p is larger (:func:`calculator.clustered_exact.held_at_exact`).
+    `shares_grid` is 1/step of the pass shares when their sign-flip test was left out, its
+    exact distribution too costly on so fine a grid (None otherwise)."""
 
     task: str
     paired: TaskCases = field(repr=False)
@@ -55,6 +58,7 @@ class TaskAnalysis:
     test: str
     holm_pvalue: float | None = None
     by_question_exact: SignFlipTest | None = None
+    shares_grid: int | None = None
 
     def to_dict(self) -> dict[str, object]:
         """As plain JSON types."""
@@ -73,6 +77,9 @@ class TaskAnalysis:
             if self.by_question_exact is None
             else self.by_question_exact.to_dict(),
             "pass_share_sign_flip": None if self.shares is None else _shares_dict(self.shares),
+            "pass_share_sign_flip_left_out": None
+            if self.shares_grid is None
+            else {"reason": "grid too fine", "grid_steps": self.shares_grid},
             "issues": [issue.to_dict() for issue in cases.issues],
         }
 
@@ -205,12 +212,15 @@ def _task(task: TaskCases, names: tuple[str, str], alpha: float, question: dict)
     by_question = clustered_mcnemar(b_i, c_i)
     exact = cluster_sign_flip(b_i, c_i, unit="question")
     _, held = held_at_exact(by_question.log10_pvalue, log10_of(exact.pvalue))
-    shares = None
+    shares, grid = None, None
     counts = task.share_counts
-    if counts is not None and unequal_repeats(counts[1], counts[3]):
-        shares = label_permutation_test(*counts)  # the sign flip is not exact there
-    elif task.shares is not None:
-        shares = lattice_sign_flip(task.shares[0], step=task.shares[1], unit="question")
+    try:
+        if counts is not None and unequal_repeats(counts[1], counts[3]):
+            shares = label_permutation_test(*counts)  # the sign flip is not exact there
+        elif task.shares is not None:
+            shares = lattice_sign_flip(task.shares[0], step=task.shares[1], unit="question")
+    except LatticeTooWide:  # left out, and said so: the clustered test is the task's
+        grid = None if task.shares is None else round(1.0 / task.shares[1])
     return TaskAnalysis(
         task=task.task,
         paired=task,
@@ -218,6 +228,7 @@ def _task(task: TaskCases, names: tuple[str, str], alpha: float, question: dict)
         by_question=by_question,
         by_question_exact=exact,
         shares=shares,
+        shares_grid=grid,
         pvalue=exact.pvalue if held else by_question.pvalue,
         test="clustered-held" if held else "clustered",
     )

@@ -16,7 +16,14 @@ import hashlib
 import json
 from pathlib import Path
 
-from calculator.logs.table import LogError, LogTable, as_float, long_frame, repeat_number
+from calculator.logs.table import (
+    LogError,
+    LogTable,
+    as_float,
+    check_rows,
+    long_frame,
+    repeat_number,
+)
 
 __all__ = ["is_helm_stats", "read_helm", "run_name_parts"]
 
@@ -186,4 +193,5 @@ def _add_run(
                 mean = as_float(mean, f"{where}, stat {metric[:60]!r}, field 'mean'")
             rows["value"].append(mean if isinstance(mean, int | float) else None)
             kept += 1
+        check_rows(len(rows["case"]), task)
     return kept, perturbed, splits

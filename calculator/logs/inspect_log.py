@@ -39,12 +39,20 @@ import json
 import math
 import re
 import struct
+import sys
 import zipfile
 import zlib
 from collections.abc import Callable
 
-from calculator.logs.jsontext import parse_json
-from calculator.logs.table import LogError, LogTable, as_float, long_frame, repeat_number
+from calculator.logs.jsontext import log_budget, parse_json
+from calculator.logs.table import (
+    LogError,
+    LogTable,
+    RowBuilder,
+    as_float,
+    check_rows,
+    repeat_number,
+)
 
 __all__ = ["GRADES", "grade_value", "is_inspect_json", "is_inspect_zip", "read_inspect"]
 
@@ -107,6 +115,7 @@ def is_inspect_json(document: object) -> bool:
     )
 
 
+@log_budget()  # the members of an archive counted together (a folder's, within its budget)
 def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTable:
     """The long table of one Inspect log (``.eval`` bytes, or a parsed JSON log `document`).
 
@@ -126,26 +135,28 @@ def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTab
     else:
         spec, samples, scorer_order = _read_zip(name, data)
     _refuse_ids_alike_as_text(name, samples)
-    rows: dict[str, list] = {key: [] for key in ("case", "repeat", "metric", "value", "hash")}
+    rows = RowBuilder(("case", "repeat", "hash"))
     metrics: dict[str, None] = dict.fromkeys(scorer_order)
     unscored = 0
     for sample in samples:
         values = _sample_values(sample, name)
         if not values:
             unscored += 1
+            continue
         digest = (
             sample[_DIGEST]
             if _DIGEST in sample
             else input_digest(sample.get("input"), sample.get("attachments"))
         )
-        for metric, value in values.items():
-            metrics.setdefault(metric, None)
-            rows["case"].append(str(sample.get("id")))
-            where = f"{name}: sample {str(sample.get('id'))[:40]!r}, field 'epoch'"
-            rows["repeat"].append(repeat_number(sample.get("epoch"), 1, where))
-            rows["metric"].append(metric)
-            rows["value"].append(value)
-            rows["hash"].append(digest)
+        metrics.update(dict.fromkeys(values))
+        where = f"{name}: sample {str(sample.get('id'))[:40]!r}, field 'epoch'"
+        rows.shared["case"].append(str(sample.get("id")))
+        rows.shared["repeat"].append(repeat_number(sample.get("epoch"), 1, where))
+        rows.shared["hash"].append(digest)
+        rows.counts.append(len(values))
+        rows.metric.extend(values)
+        rows.value.extend(values.values())
+        check_rows(len(rows), name)
     if not samples:
         raise LogError(
             f"{name}: this Inspect log holds no samples (a run stopped before any finished, or "
@@ -154,14 +165,12 @@ def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTab
     notes = []
     if unscored:
         notes.append(f"{unscored:,} sample(s) have no score (an error, or not scored): left out")
-    size = len(rows["case"])
-    rows["system"] = [str(spec.get("model", name))] * size
-    rows["task"] = [str(spec.get("task", name)).split("/")[-1]] * size
+    task = str(spec.get("task", name)).split("/")[-1]
     return LogTable(
         format="inspect",
         system=str(spec.get("model", name)),
         sources=(name,),
-        frame=long_frame(rows),
+        frame=rows.frame(system=str(spec.get("model", name)), task=task),
         metrics=tuple(metrics),
         notes=tuple(notes),
         data_key=hashlib.sha256(data).digest(),
@@ -208,7 +217,7 @@ def _sample_values(sample: dict, name: str) -> dict[str, float]:
         value = score.get("value") if isinstance(score, dict) else None
         if isinstance(value, dict):
             for key, item in value.items():
-                values[f"{scorer}/{key}"] = grade_value(
+                values[sys.intern(f"{scorer}/{key}")] = grade_value(
                     item, lambda s=scorer, k=key: _where(name, sample, s, k)
                 )
         else:

@@ -24,8 +24,9 @@ import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from calculator.logs.jsontext import parse_json
-from calculator.logs.table import LogError, LogTable, as_float, long_frame
+from calculator.logs import table
+from calculator.logs.jsontext import charge_values, log_budget, parse_json, parse_line
+from calculator.logs.table import LogError, LogTable, RowBuilder, as_float, check_rows
 
 __all__ = ["is_lm_eval_record", "is_lm_eval_results", "lm_eval_task", "read_lm_eval"]
 
@@ -45,6 +46,7 @@ _RECORD_KEYS = frozenset(
         "target_hash",
     }
 )
+_NUMBERS = frozenset({int, float})  # the types of values read as they are (not bool)
 _LARGEST = int(sys.float_info.max)  # the largest integer a float holds (about 1.8e308)
 _FILE_NAME = re.compile(r"samples_(?P<task>.+?)_(?P<time>\d{4}-\d{2}-\d{2}T[0-9:.\-]+)\.jsonl?$")
 
@@ -55,7 +57,12 @@ def is_lm_eval_record(record: object) -> bool:
     return (
         isinstance(record, dict)
         and "doc_id" in record
-        and any(key in record for key in ("resps", "filtered_resps", "doc", "arguments"))
+        and (
+            "resps" in record
+            or "doc" in record
+            or "filtered_resps" in record
+            or "arguments" in record
+        )
     )
 
 
@@ -107,38 +114,38 @@ def read_lm_eval(
     LogError
         When a file holds no sample record, or two files hold the same task.
     """
-    rows: dict[str, list] = {name: [] for name in ("task", "case", "metric", "value", "hash")}
-    rows["filter"] = []
+    rows = RowBuilder(("task", "case", "hash", "filter"))
     metrics: dict[str, None] = {}
     notes: list[str] = []
     corpus: dict[str, None] = {}
     digest = hashlib.sha256()
     task_files: dict[str, str] = {}
     named = True
-    for name, data in files:
-        digest.update(data)
-        task = lm_eval_task(name)
-        named = named and task is not None
-        task = task or Path(name).stem
-        if task in task_files:
-            raise LogError(
-                f"{task_files[task]} and {name} both hold lm-eval task {task!r} (two runs in one "
-                "folder?): give a folder with one samples file per task."
-            )
-        task_files[task] = name
-        records = (records_of or {}).get(name)
-        if records is None:
-            records = _records(name, data)
-        if isinstance(records, list):  # a JSON array (lm-eval <= 0.4.2): records by position
-            records = (checked_record(r, f"{name}, record {k:,}") for k, r in enumerate(records, 1))
-        _add_records(records, name, task, rows, metrics, notes, corpus)
-    rows["system"] = [system] * len(rows["case"])
-    rows["repeat"] = [0] * len(rows["case"])
+    with log_budget():
+        for name, data in files:
+            digest.update(data)
+            task = lm_eval_task(name)
+            named = named and task is not None
+            task = task or Path(name).stem
+            if task in task_files:
+                raise LogError(
+                    f"{task_files[task]} and {name} both hold lm-eval task {task!r} (two runs in "
+                    "one folder?): give a folder with one samples file per task."
+                )
+            task_files[task] = name
+            records = (records_of or {}).get(name)
+            if records is None:
+                records = _records(name, data)
+            if isinstance(records, list):  # a JSON array (lm-eval <= 0.4.2): records by position
+                records = (
+                    checked_record(r, f"{name}, record {k:,}") for k, r in enumerate(records, 1)
+                )
+            _add_records(records, name, task, rows, metrics, notes, corpus)
     return LogTable(
         format="lm-eval",
         system=system,
         sources=tuple(task_files.values()),
-        frame=long_frame(rows),
+        frame=rows.frame(system=system, repeat=0),
         metrics=tuple(metrics),
         notes=tuple(dict.fromkeys(notes)),
         data_key=digest.digest(),
@@ -167,6 +174,7 @@ def _records(name: str, data: bytes) -> Iterable[object]:
             return parse_json(stripped, name)
         except json.JSONDecodeError as error:
             raise LogError(f"{name}: a JSON array that is not valid JSON ({error}).") from None
+    charge_values(text, name, lines=True)  # the lines are then parsed without a count
     return _lines(name, text)
 
 
@@ -177,7 +185,7 @@ def _lines(name: str, text: str) -> Iterator[object]:
         if not line.strip():
             continue
         try:
-            record = parse_json(line, f"{name}, line {number}")
+            record = parse_line(line, f"{name}, line {number}")
         except json.JSONDecodeError:
             bad += 1
             continue
@@ -237,53 +245,64 @@ def _shown(value: object) -> str:
     return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
-def _metric_keys(record: dict) -> list:
-    """The keys of a record's metrics: its ``metrics`` list, else every key that is not
-    bookkeeping."""
-    keys = record.get("metrics")
-    return keys if isinstance(keys, list) else [key for key in record if key not in _RECORD_KEYS]
+def _value(key: object, value: object, notes: list[str], corpus: dict[str, None]) -> object:
+    """A metric's value as a number (a boolean as 0 or 1), NaN where it is none; a list or
+    object is a corpus-level metric's [gold, prediction] pair, noted."""
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, list | dict):
+        corpus.setdefault(str(key), None)
+        notes.append(
+            f"{key!r} is logged per case as the reference and the prediction: lm-eval "
+            "computes it over the whole corpus, so it has no per-case value to pair"
+        )
+        return math.nan
+    return value if isinstance(value, int | float) else math.nan
 
 
 def _add_records(
     records: Iterable[object],
     name: str,
     task: str,
-    rows: dict[str, list],
+    rows: RowBuilder,
     metrics: dict[str, None],
     notes: list[str],
     corpus: dict[str, None],
 ) -> None:
-    """Append one file's records to the column lists `rows`; metrics logged as [gold, pred]
+    """Append one file's records to the columns `rows`; metrics logged as [gold, pred]
     pairs go to `corpus`."""
     seen = 0
+    metric, value_of, last = rows.metric, rows.value, None
+    max_rows, count = table.MAX_ROWS, rows.counts.append
+    tasks, cases, hashes, filters = (
+        rows.shared[k].append for k in ("task", "case", "hash", "filter")
+    )
     for record in records:
         if not is_lm_eval_record(record):
             continue
         seen += 1
-        keys = _metric_keys(record)
-        doc_id = record["doc_id"]
-        for key in keys:
-            if key not in record:
-                continue
-            metrics.setdefault(key, None)
-            value = record[key]
-            if isinstance(value, bool):
-                value = float(value)
-            elif isinstance(value, list | dict):
-                corpus.setdefault(str(key), None)
-                notes.append(
-                    f"{key!r} is logged per case as the reference and the prediction: lm-eval "
-                    "computes it over the whole corpus, so it has no per-case value to pair"
-                )
-                value = math.nan
-            elif not isinstance(value, int | float):
-                value = math.nan
-            rows["task"].append(task)
-            rows["case"].append(str(doc_id))
-            rows["metric"].append(str(key))
-            rows["value"].append(value)
-            rows["hash"].append(record.get("doc_hash"))
-            rows["filter"].append(record.get("filter"))
+        keys = record.get("metrics")
+        if not isinstance(keys, list):
+            keys = [key for key in record if key not in _RECORD_KEYS]
+        present = [key for key in keys if key in record]
+        values = [record[key] for key in present]
+        if present != last:  # most records log the same metrics as the one before
+            metrics.update(dict.fromkeys(present))
+            last = present
+        if not set(map(type, values)) <= _NUMBERS:
+            values = [
+                _value(key, value, notes, corpus)
+                for key, value in zip(present, values, strict=True)
+            ]
+        metric.extend(map(str, present))
+        value_of.extend(values)
+        count(len(present))
+        if len(metric) > max_rows:
+            check_rows(len(metric), name)
+        tasks(task)
+        cases(str(record["doc_id"]))
+        hashes(record.get("doc_hash"))
+        filters(record.get("filter"))
     if not seen:
         raise LogError(
             f"{name}: no lm-eval sample record (a JSON object with doc_id and the model's "

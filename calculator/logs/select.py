@@ -80,9 +80,10 @@ def choose_filter(
     if not a.filters and not b.filters:
         return a.frame, b.frame, {}
     chosen: dict[str, str] = {}
-    tasks = sorted(set(a.frame["task"]) & set(b.frame["task"]))
+    by_task = [_filters_by_task(f) for f in frames]  # once: a scan per task was quadratic
+    tasks = sorted(set(a.frame["task"].unique()) & set(b.frame["task"].unique()))
     for task in tasks:
-        sets = [set(f.loc[f["task"] == task, "filter"].dropna()) for f in frames]
+        sets = [set(filters.get(task, ())) for filters in by_task]
         if sets[0] == sets[1] and len(sets[0]) == 1:
             chosen[task] = sets[0].pop()
         elif wanted is not None and wanted in sets[0] and wanted in sets[1]:
@@ -120,6 +121,12 @@ def _one_sided_filters(frames: list[pd.DataFrame], wanted: str | None) -> dict[s
             logged = sorted(set(filters))
             one_sided[str(task)] = wanted if wanted in logged else logged[0]
     return one_sided
+
+
+def _filters_by_task(frame: pd.DataFrame) -> dict[str, list]:
+    """Each task's filters (missing ones left out)."""
+    pairs = frame[["task", "filter"]].dropna(subset=["filter"]).drop_duplicates()
+    return pairs.groupby("task", sort=False)["filter"].agg(list).to_dict()
 
 
 def choose_metric(

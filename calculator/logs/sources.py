@@ -25,7 +25,7 @@ from calculator.logs.inspect_log import (
     read_inspect,
     slim_json_log,
 )
-from calculator.logs.jsontext import parse_json
+from calculator.logs.jsontext import log_budget, parse_json
 from calculator.logs.lmeval import (
     is_lm_eval_record,
     is_lm_eval_results,
@@ -33,7 +33,7 @@ from calculator.logs.lmeval import (
     lm_eval_time,
     read_lm_eval,
 )
-from calculator.logs.table import LogError, LogTable
+from calculator.logs.table import LogError, LogTable, check_rows
 
 __all__ = ["MAX_LOG_BYTES", "log_format", "read_log", "read_log_data"]
 
@@ -81,6 +81,7 @@ def log_format(source: str | os.PathLike[str]) -> str | None:
     return kind
 
 
+@log_budget()  # one system's JSON values counted together
 def read_log(source: str | os.PathLike[str], *, split: str = "test") -> LogTable:
     """One system's log: a file of any of the three harnesses, or a folder of them.
 
@@ -110,6 +111,7 @@ def read_log(source: str | os.PathLike[str], *, split: str = "test") -> LogTable
     return _read_parsed(kind, [(path.name, path, kind, parsed)], system=_system(path), split=split)
 
 
+@log_budget()
 def read_log_data(
     files: Sequence[tuple[str, bytes]], *, system: str | None = None, split: str = "test"
 ) -> LogTable:
@@ -159,6 +161,7 @@ def _read_parsed(kind: str, files: list, *, system: str, split: str) -> LogTable
     """The log of `files`: (name, path or bytes, kind, parsed document or None) each, with
     at most :data:`MAX_TASKS` tasks."""
     table = _read_kind(kind, files, system=system, split=split)
+    check_rows(len(table.frame), table.sources[0])
     tasks = table.frame["task"].nunique()
     if tasks > MAX_TASKS:
         raise LogError(
@@ -210,8 +213,9 @@ def _sniff(name: str, data: bytes) -> tuple[str | None, object]:
         return "lm-eval", None
     if record is not None and data.strip().count(b"\n") > 0 and head == b"{":
         return None, None  # JSON Lines whose records are not lm-eval's: a plain per-case file
-    try:
-        document = parse_json(data, name)
+    try:  # a document on one line was read whole as its first line
+        whole = record is not None and len(first.strip()) == len(data.strip())
+        document = record if whole else parse_json(data, name)
     except (json.JSONDecodeError, UnicodeDecodeError):
         return None, None  # JSON Lines (or not JSON): the per-case reader says which lines
     if is_inspect_json(document):

@@ -11,11 +11,14 @@ from typing import TYPE_CHECKING
 
 from calculator.report.caveats import few_clusters_caveat
 from calculator.report.formatting import format_p_equals, format_points, plural
+from calculator.report.scores import permutation_p
 from calculator.report.words import text
+from calculator.scores.signflip import SignFlipTest
 
 if TYPE_CHECKING:
     from calculator.logs.analysis import LogAnalysis, TaskAnalysis
     from calculator.logs.pairing import PairedLogs
+    from calculator.logs.share_permutation import LabelPermutationTest
 
 __all__ = [
     "COMMAND_LINE",
@@ -194,7 +197,7 @@ def _report_tail(
             f"          {text(result.pooled.decision)}",
         ]
     else:
-        lines.append(text(result.pooled))
+        lines += text(result.pooled).split("\n")  # a paragraph a line, each escaped alone
     return lines
 
 
@@ -271,6 +274,23 @@ def _task_lines(
         lines.append(
             f"          per-question pass share, {name_a} minus {name_b}: mean "
             f"{format_points(s.statistic)} points over {plural(s.units, 'question')}, "
-            f"{test}{f' ({s.note})' if s.note else ''}, {format_p_equals(s.pvalue, alpha=alpha)}"
+            f"{test}{f' ({s.note})' if s.note else ''}, {_share_p(s, alpha)}"
+        )
+    elif task.shares_grid is not None:
+        lines.append(
+            "          per-question pass share: its exact test is left out, the shares lying "
+            f"on a grid of 1/{task.shares_grid:,} (the least common multiple of the questions' "
+            "numbers of scored repeats, which errored samples make differ): too fine for its "
+            "exact distribution in the time allowed. The clustered McNemar test is the task's "
+            "test; with every question scored on the same number of repeats (the errored "
+            "samples rerun), the grid is coarse"
         )
     return lines
+
+
+def _share_p(shares: SignFlipTest | LabelPermutationTest, alpha: float) -> str:
+    """The pass-share test's p: the sign flip's, a bound where it is one
+    (:func:`calculator.report.scores.permutation_p`); the label permutation's, a value."""
+    if isinstance(shares, SignFlipTest):
+        return permutation_p(shares, alpha)
+    return format_p_equals(shares.pvalue, alpha=alpha)

@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING
 
 from calculator.report.decision import level_reason
 from calculator.report.figures import floor_bound, format_score, format_standard_error
-from calculator.report.formatting import format_confidence, format_p_equals, margin_number, plural
+from calculator.report.formatting import (
+    format_confidence,
+    format_p_equals,
+    format_pvalue,
+    margin_number,
+    plural,
+)
 
 if TYPE_CHECKING:
     from calculator.scores.bootstrap import BootstrapInterval
@@ -159,10 +165,13 @@ def permutation_words(test: SignFlipTest, names: tuple[str, str]) -> str:
 
 
 def permutation_p(test: SignFlipTest, alpha: float | None = None) -> str:
-    """ "p = 0.012" (on the side of `alpha` it lies on), or "p ≤ 1/10,001" for a Monte Carlo p
-    at its floor (a bound, not a value)."""
+    """ "p = 0.012" (on the side of `alpha` it lies on); "p ≤ 1/10,001" for a Monte Carlo p
+    at its floor, and "p < 1.0e-12" for an exact p below what its computation resolves: each
+    a bound, not a value."""
     if test.at_floor:
         return f"p {floor_bound(test.patterns)}"
+    if test.pvalue_bound:
+        return f"p < {format_pvalue(test.pvalue)}"
     return format_p_equals(test.pvalue, alpha=alpha)
 
 

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from calculator.scores.lattice import integer_lattice, lattice_of, lattice_pvalue
+from calculator.scores.lattice import FFT_BOUND_NOTE, integer_lattice, lattice_of, lattice_pvalue
 from calculator.scores.resampling import chunks, plan_resamples, random_bits, work_width
 from calculator.significance import monte_carlo_rejects, pvalue_rejects
 
@@ -74,6 +74,9 @@ class SignFlipTest:
     at_floor : bool
         True when no Monte Carlo pattern was as extreme as the data: `pvalue` is then its floor
         1/(R + 1), and all the patterns show is p <= that floor (:meth:`rejects`).
+    pvalue_bound : bool
+        Whether `pvalue` is only an upper bound, the p-value lying below what the computation
+        resolves (an FFT convolution below 1e-12): to be written "p < ...", never decided below.
     """
 
     statistic: float
@@ -88,10 +91,13 @@ class SignFlipTest:
     seed: int | None
     note: str | None = None
     at_floor: bool = False
+    pvalue_bound: bool = False
 
     def rejects(self, alpha: float) -> bool | None:
         """p <= alpha; None when the Monte Carlo p sits at its floor above `alpha`, where more
         patterns are needed to decide (:func:`calculator.significance.monte_carlo_rejects`)."""
+        if self.pvalue_bound:  # p < pvalue: it rejects where the bound does
+            return True if pvalue_rejects(self.pvalue, alpha) else None
         if self.method != "monte-carlo":
             return pvalue_rejects(self.pvalue, alpha)
         return monte_carlo_rejects(
@@ -295,6 +301,7 @@ def _by_convolution(common: dict, pvalue: float, note: str | None) -> SignFlipTe
         standard_error=0.0,
         seed=None,
         note=note,
+        pvalue_bound=note == FFT_BOUND_NOTE,
     )
 
 

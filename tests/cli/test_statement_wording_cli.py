@@ -222,11 +222,11 @@ def test_a_question_is_answered_once_and_no_escaped_newline_is_printed(capsys, t
     # The paste-ready report ends "\n\nQuestion: ...: <answer>"; printed through the escaper it
     # read as a literal "\n\n" and the answer then came again from the decision lines.
     out = run(capsys, "table", "60", "15", "5", "20", "--margin", "0.02")
-    assert "\\n" not in out and "Question:" not in out
+    assert "\\n" not in out and "\nQuestion: non-inferior, margin 2 points: " in out
     assert out.count("B is not shown to be non-inferior to A at a margin of 2 points") == 1
     rows = [(1, 1)] * 60 + [(1, 0)] * 15 + [(0, 1)] * 5 + [(0, 0)] * 20
     path = tmp_path / "t60.csv"
     path.write_text("id,A,B\n" + "".join(f"c{i},{a},{b}\n" for i, (a, b) in enumerate(rows)))
     out = run(capsys, "cases", str(path), "--id", "id", "--a", "A", "--b", "B", "--margin", "2pt")
-    assert "\\n" not in out and "Question:" not in out
+    assert "\\n" not in out and "\nQuestion: non-inferior, margin 2 points: " in out
     assert out.count("B is not shown to be non-inferior to A at a margin of 2 points") == 1

@@ -288,3 +288,25 @@ def test_file_over_the_upload_limit_is_refused(monkeypatch):
     monkeypatch.setattr(files, "upload_limit", lambda: 64)
     at = upload(open_page(), "runs.csv", csv_text("id,old,new", *(f"q{i},1,0" for i in range(20))))
     assert "over the limit of 64 bytes" in at.error[0].value
+
+
+def test_the_pages_report_with_a_group_column_is_the_command_lines(tmp_path, capsys):
+    # One comparison (calculator.workflow.compare_cases): with a group column the command line's
+    # report counts clusters, while the page's analysed the same table as independent cases and
+    # said nothing of them.
+    import json as json_module
+
+    from calculator.cli import main
+
+    rows = [f"q{k},1,0,d{k % 4}" for k in range(12)] + [f"r{k},0,1,d{k % 4}" for k in range(3)]
+    data = csv_text("id,old,new,doc", *rows)
+    path = tmp_path / "runs.csv"
+    path.write_bytes(data)
+    command = ["cases", str(path), "--id", "id", "--a", "old", "--b", "new", "--group", "doc"]
+    assert main([*command, "--json"]) == 0
+    report = json_module.loads(capsys.readouterr().out)["report"]
+    assert "the answer that follows counts the 4 clusters" in report
+    at = upload(open_page(), "runs.csv", data)
+    choice(at, "cases_group").set_value("doc").run()
+    assert not at.exception
+    assert report in texts(at)

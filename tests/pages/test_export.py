@@ -19,7 +19,6 @@ from calculator import analyze, decide
 from calculator.cases import load_cases
 from calculator.report.words import text
 from ui.export import (
-    answering,
     escape_spreadsheet_cell,
     export_dict,
     report_text,
@@ -149,7 +148,9 @@ def test_the_report_answers_the_decision_sections_question(query, heading):
 def test_the_downloads_carry_the_question_the_margin_and_the_answer():
     table = analyze(60, 5, 15, 20)
     asked = decide(table.table, table.difference, question="non-inferior", margin=0.02, alpha=0.05)
-    exported = export_dict(answering(table, asked))
+    answered = analyze(60, 5, 15, 20, question="non-inferior", margin=0.02)
+    assert answered.decision == asked  # the page's answer and its report's: one decide() call
+    exported = export_dict(answered)
     assert exported["decision"]["question"] == "non-inferior"
     assert exported["decision"]["margin"] == 0.02
     assert exported["decision"]["sentence"] == text(asked)
@@ -158,8 +159,6 @@ def test_the_downloads_carry_the_question_the_margin_and_the_answer():
     assert rows["decision.question"] == "non-inferior" and rows["decision.margin"] == "0.02"
     assert rows["decision.reject"] == str(asked.reject)
     assert json.loads(results_json(exported))["decision"]["reject"] == asked.reject
-    # No question asked (a table the question cannot take): the analysis as it is.
-    assert answering(table, None) is table
 
 
 @pytest.mark.parametrize(
@@ -170,7 +169,7 @@ def test_the_pasted_report_gives_the_answer_once(question, margin):
     # answer is written once, after its question, never also inside the figures before it.
     table = analyze(60, 5, 15, 20)
     asked = decide(table.table, table.difference, question=question, margin=margin, alpha=0.05)
-    report = report_text(answering(table, asked))
+    report = report_text(analyze(60, 5, 15, 20, question=question, margin=margin))
     assert report.count(text(asked)) == 1
     figures, _, answer = report.partition("\n\nQuestion: ")
     assert text(asked) not in figures and answer.endswith(text(asked))

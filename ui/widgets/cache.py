@@ -61,8 +61,11 @@ def cached_analysis(
     rho: float,
     names: tuple[str, str],
     framing: str,
+    question: str | None = None,
+    margin: float | None = None,
 ) -> Analysis:
-    """:func:`calculator.analyze`, cached on its arguments."""
+    """:func:`calculator.analyze`, cached on its arguments (`question` and `margin`: the
+    Decision section's, for the report and the downloads)."""
     return analyze(
         a,
         b,
@@ -77,6 +80,8 @@ def cached_analysis(
         rho=rho,
         names=names,
         framing=framing,
+        question=question,
+        margin=margin,
     )
 
 

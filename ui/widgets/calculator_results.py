@@ -12,10 +12,10 @@ from functools import partial
 
 import streamlit as st
 
-from calculator import Analysis, Decision
+from calculator import Analysis
 from ui import words
 from ui.explanations import SECTIONS, Formula
-from ui.export import answering, export_dict, report_text, results_csv, results_json
+from ui.export import export_dict, report_text, results_csv, results_json
 from ui.params import (
     DECISION_DEFAULTS,
     PARAM_KEYS,
@@ -129,16 +129,15 @@ def gate_chart(gate_options: dict[str, object], *, large: bool = False) -> None:
     )
 
 
-def report(analysis: Analysis, decision: Decision | None = None) -> None:
-    """The downloads, and the paste-ready report when asked for, both answering `decision`
-    (the Decision section's question and margin) when given.
+def report(analysis: Analysis) -> None:
+    """The downloads, and the paste-ready report when asked for, of `analysis` (on the
+    calculator page, the analysis answering the Decision section's question and margin).
 
     The report is a code block (for its copy button), and the first code block on a page
     makes the browser download a syntax highlighter of about 1.5 MB, a third of the page's
     JavaScript: so it is drawn only once its toggle is on (not bound to the URL).
     """
     st.header("Report")
-    analysis = answering(analysis, decision)
     if st.toggle(REPORT_TOGGLE, key=REPORT_KEY):
         st.code(report_text(analysis), language=None, wrap_lines=True)
     with st.container(horizontal=True):

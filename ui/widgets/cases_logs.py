@@ -12,11 +12,16 @@ import pandas as pd
 import streamlit as st
 
 from calculator.errors import CalculatorError
-from calculator.logs import LogAnalysis, analyze_logs, pair_logs, read_log_data
-from calculator.logs.scores import LogScores, analyze_log_scores
+from calculator.logs import LogAnalysis, read_log_data
+from calculator.logs.scores import LogScores
 from calculator.report.logs import input_lines, report_lines, task_test_words
 from calculator.report.words import text
 from calculator.text import printable
+from calculator.workflow import (
+    LogChoice,
+    compare_logs,
+    pair_two_logs,
+)
 from ui import logs_words as words
 from ui.words import escape_markdown
 
@@ -35,15 +40,11 @@ def _compare(
     allow: bool,
 ) -> LogAnalysis | LogScores:
     logs = read_log_data(a, system="A"), read_log_data(b, system="B")
-    paired = pair_logs(
-        *logs,
-        metric=metric,
-        filter=chosen_filter,
-        threshold=threshold,
-        allow_exclusions=allow,
-        scores=True,  # a graded metric without a threshold: its mean scores compared
+    choice = LogChoice(
+        metric=metric, filter=chosen_filter, threshold=threshold, allow_exclusions=allow
     )
-    return analyze_log_scores(paired) if paired.scores else analyze_logs(paired)
+    # A graded metric without a threshold is compared as scores, as on the command line.
+    return compare_logs(pair_two_logs(*logs, choice))
 
 
 def _number(text: str) -> float | None | bool:

@@ -11,12 +11,14 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from calculator import Analysis, analyze
 from calculator.analysis import MAX_NAME_LENGTH
 from calculator.cases import CaseFile, CaseFileError, PairedCases, guess_columns
-from calculator.clustered import clustered_mcnemar
 from calculator.report.clusters import describe_cluster_change
 from calculator.report.words import text
+from calculator.workflow import (
+    CasesComparison,
+    compare_cases,
+)
 from ui import cases_tables as tables
 from ui import cases_words as words
 from ui.widgets import cases_files as files
@@ -257,9 +259,13 @@ def load_cases(stored: list[files.StoredFile], columns: Columns) -> PairedCases 
     return cases
 
 
-def paired_table(cases: PairedCases) -> Analysis:
-    """The 2 x 2 table, the report, and the button that opens the table in the calculator."""
-    analysis = analyze(*cases.counts, names=cases.names)
+def paired_table(cases: PairedCases) -> CasesComparison:
+    """The 2 x 2 table, the report, and the button that opens the table in the calculator.
+
+    The comparison is the command line's (:func:`calculator.workflow.compare_cases`): with a
+    group column its decision and report count clusters."""
+    compared = compare_cases(cases)
+    analysis = compared.analysis
     st.header("Paired table from the data")
     table_col, report_col = st.columns([2, 3])
     table_col.dataframe(tables.count_table(cases), key="cases_table")
@@ -269,15 +275,15 @@ def paired_table(cases: PairedCases) -> Analysis:
     report_col.text(text(analysis))
     if st.button("Open this table in the calculator", key="cases_to_calculator", type="primary"):
         open_table_in_calculator(*cases.counts, names=cases.names, source=" + ".join(cases.files))
-    return analysis
+    return compared
 
 
-def cluster_section(cases: PairedCases, analysis: Analysis) -> None:
+def cluster_section(compared: CasesComparison) -> None:
     """The cluster-adjusted test beside the plain one, when a group column is chosen."""
-    if cases.group_column is None:
+    cases, analysis, cluster = compared.cases, compared.analysis, compared.cluster
+    if cluster is None:
         return
     st.header("Clustered cases")
-    cluster = clustered_mcnemar(*cases.cluster_counts())
     st.info(words.cluster_explanation(escape_markdown(repr(cases.group_column))))
     st.metric("Clusters", f"{cluster.clusters:,}")
     st.text(describe_cluster_change(cluster, analysis.chi2))

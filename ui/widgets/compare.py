@@ -8,7 +8,6 @@ Words come from :mod:`ui.compare_words`, charts from :mod:`ui.compare_charts`.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 
 import numpy as np
@@ -238,11 +237,9 @@ def _load_cached(
     identity: tuple[tuple[str, str], ...], _files: tuple[CaseFile, ...], options: tuple
 ) -> SystemCases:
     """`identity` (:func:`_identity`) stands for the files, which are not hashed. The systems'
-    names (file names, column names, a long file's labels) are made plain (``printable``)
-    for every surface, charts included, unless that would make two of them equal."""
-    cases = load_systems(list(_files) if len(_files) > 1 else _files[0], **dict(options))
-    shown = tuple(printable(name) for name in cases.names)
-    return cases if len(set(shown)) < len(shown) else dataclasses.replace(cases, names=shown)
+    names (file names, column names, a long file's labels) come from the loader as they show
+    on every surface, charts included (escaped by :func:`calculator.text.printable`)."""
+    return load_systems(list(_files) if len(_files) > 1 else _files[0], **dict(options))
 
 
 def _load(stored: list[files.StoredFile], options: dict) -> SystemCases | None:

@@ -9,8 +9,6 @@ also says what the release gate (``cases --fail-if-worse``) would do.
 
 from __future__ import annotations
 
-import dataclasses
-
 import streamlit as st
 
 from calculator import Analysis, Decision
@@ -120,7 +118,7 @@ def decision_section(
         st.caption(escape_markdown(two_questions(wording)))
     if not in_url:
         gate = _gate_decision(analysis, decision, clusters)
-        verdict = gate_fails(_with(analysis, gate))
+        verdict = gate_fails(gate)
         st.markdown(escape_markdown(gate_sentence(wording, gate, fails=verdict)))
     if not present:
         _explanation(key_prefix)
@@ -170,11 +168,6 @@ def _question_inputs(wording: Wording, key_prefix: str, in_url: bool) -> tuple[s
             help=MARGIN_HELP,
         )
     return question, float(margin)
-
-
-def _with(analysis: Analysis, decision: Decision) -> Analysis:
-    """The analysis answering `decision`'s question (for the gate, which reads the decision)."""
-    return dataclasses.replace(analysis, decision=decision)
 
 
 def _gate_decision(analysis: Analysis, decision: Decision, clusters: Clusters | None) -> Decision:
