@@ -99,7 +99,7 @@ def live_calculator() -> None:
         asked = decision.decision_section(wording, analysis, present=present)
         st.divider()
     if analysis is not None:
-        teaching.teaching_sections(wording, counts, options, gate_options["alpha"])
+        teaching.teaching_sections(wording, counts, options, gate_options["alpha"], asked)
         st.divider()
         if not present:
             # The report and the downloads answer the Decision section's question (the same

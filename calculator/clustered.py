@@ -26,6 +26,8 @@ __all__ = [
     "cluster_score",
     "cluster_score_interval",
     "clustered_mcnemar",
+    "effective_clusters",
+    "interval_bound_of",
 ]
 
 _LN10 = math.log(10.0)
@@ -311,6 +313,35 @@ def cluster_score(clusters: Clusters, null_difference: float) -> float:
     return numerator / math.sqrt(variance)
 
 
+def effective_clusters(clusters: Clusters) -> float:
+    """n^2 / sum_i n_i^2, the effective number of clusters: the number of clusters when they
+    are of one size, fewer when their sizes differ (900 of 1,000 cases in one cluster and 100
+    of one case each give 1.23).
+
+    Examples
+    --------
+    >>> effective_clusters(Clusters.from_counts([1, 0], [0, 1], [900, 100]))
+    1.2195121951219512
+    """
+    _, sizes = clusters.arrays()
+    n = float(np.sum(sizes))
+    return n * n / float(np.sum(sizes * sizes))
+
+
+def interval_bound_of(level: float) -> float:
+    """z^2 at `level` (two-sided): the cluster-robust interval is bounded only when the
+    effective number of clusters (:func:`effective_clusters`) exceeds it; at or below it no
+    finite interval covers the set of differences the data allow, whatever the data.
+
+    Examples
+    --------
+    >>> round(interval_bound_of(0.95), 4), round(interval_bound_of(0.90), 4)
+    (3.8415, 2.7055)
+    """
+    z = float(special.ndtri(0.5 + level / 2.0))
+    return z * z
+
+
 def cluster_score_interval(clusters: Clusters, level: float) -> tuple[float, float]:
     """The D0 with |Z(D0)| <= z_{(1+level)/2}: a cluster-robust interval for pB - pA.
 
@@ -359,12 +390,14 @@ def cluster_score_interval(clusters: Clusters, level: float) -> tuple[float, flo
     [-8.6, 8.6]
     """
     lead, sizes = clusters.arrays()
-    z = float(special.ndtri(0.5 + level / 2.0))
+    z2 = interval_bound_of(level)
+    if effective_clusters(clusters) <= z2:  # n^2 <= z^2 sum n_i^2: no finite interval
+        return -1.0, 1.0
     n, total = float(np.sum(sizes)), float(np.sum(lead))
-    quad_a = n * n - z * z * float(np.sum(sizes * sizes))
-    half_b = -(n * total - z * z * float(np.sum(sizes * lead)))
-    quad_c = total * total - z * z * float(np.sum(lead * lead))
-    if quad_a <= 0.0:
+    quad_a = n * n - z2 * float(np.sum(sizes * sizes))
+    half_b = -(n * total - z2 * float(np.sum(sizes * lead)))
+    quad_c = total * total - z2 * float(np.sum(lead * lead))
+    if quad_a <= 0.0:  # rounding at the boundary
         return -1.0, 1.0
     root = math.sqrt(max(0.0, half_b * half_b - quad_a * quad_c))
     low, high = (-half_b - root) / quad_a, (-half_b + root) / quad_a

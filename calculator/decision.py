@@ -20,12 +20,17 @@ import math
 from dataclasses import dataclass
 
 from calculator._validation import check_choice, check_probability
-from calculator.clustered import Clusters, cluster_aware_test
+from calculator.clustered import (
+    Clusters,
+    cluster_aware_test,
+    effective_clusters,
+    interval_bound_of,
+)
 from calculator.clustered_exact import held_at_exact
-from calculator.errors import CalculatorError
 from calculator.intervals import DifferenceInterval, difference_interval
-from calculator.mcnemar import ALTERNATIVES, CONVENTIONS, mcnemar_exact
+from calculator.mcnemar import CONVENTIONS, mcnemar_exact
 from calculator.noninferiority import check_alpha, margin_test
+from calculator.questions import QUESTION_ALTERNATIVE, QUESTIONS, resolve_question
 from calculator.significance import agree_with_decisions, exact_test_rejects, rejects
 from calculator.table import PairedTable
 
@@ -37,19 +42,6 @@ __all__ = [
     "resolve_question",
 ]
 
-#: The questions a decision answers, in the order a page offers them.
-QUESTIONS = ("different", "better", "worse", "non-inferior", "equivalent")
-
-# The alternative each question tests ("greater": B's pass rate higher than A's); equivalence is
-# an interval hypothesis, tested by two one-sided tests, and has none.
-_ALTERNATIVE = {
-    "different": "two-sided",
-    "better": "greater",
-    "worse": "less",
-    "non-inferior": "greater",
-    "equivalent": None,
-}
-_WITH_MARGIN = ("better", "non-inferior", "equivalent")
 _HYPOTHESIS = {
     "non-inferior": "non-inferiority",
     "better": "superiority",
@@ -58,12 +50,11 @@ _HYPOTHESIS = {
 #: The codes of a decision's test (:attr:`Decision.method`): the exact McNemar test (one tail,
 #: doubled when two-sided), its mid-p, Tango's score test, two one-sided Tango tests for
 #: equivalence, and the cluster-robust score test; worded by
-#: :func:`calculator.report.decision.named_test`.
+#: :func:`calculator.report.naming.named_test`.
 METHODS = ("exact", "mid-p", "tango", "tost", "cluster")
 #: The exact tests a cluster-robust p can be held at (:attr:`Decision.held_at`): the exact
 #: McNemar test, its mid-p, and the exact sign-flip test of the clusters' leans.
 HELD_AT = ("exact", "mid-p", "sign-flip")
-_WITHOUT_ALTERNATIVE = {"two-sided": "different", "greater": "better", "less": "worse"}
 
 
 # Not slotted: with slots, setting a property of a frozen dataclass raises TypeError instead of
@@ -82,7 +73,7 @@ class Decision:
         Delta in pass rate (0.01 = one point), or None for a test against no difference.
     method : str
         The test, one of :data:`METHODS` (a code; its name in words is
-        :func:`calculator.report.decision.named_test`'s).
+        :func:`calculator.report.naming.named_test`'s).
     statistic : float or None
         z for pB - pA at the null boundary (positive when B does better than it) for a score
         test; None for the exact McNemar test, whose statistic is the count b of the table.
@@ -112,6 +103,12 @@ class Decision:
     held_at : str or None
         For a cluster-robust test, the exact test (one of :data:`HELD_AT`) whose larger p it
         is held at; None when not held.
+    effective_clusters : float or None
+        With clusters, n^2 / sum_i n_i^2 (:func:`calculator.clustered.effective_clusters`).
+    interval_bounded : bool
+        False when the clusters are too few or too unequal in size to bound the difference
+        (effective clusters at most z^2 of the interval's level): ``low`` and ``high`` are then
+        -1 and 1, the whole range, and carry no information.
 
     The answer in words, to quote in a release note, is
     ``calculator.report.words.text(decision)``.
@@ -137,11 +134,23 @@ class Decision:
     framing: str = "pass"
     card_level: float | None = None
     clusters: int | None = None
+    effective_clusters: float | None = None
+    interval_bounded: bool = True
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types; the interval is for pB - pA. The fields that say what was asked
         (table, names, framing, levels, clusters) are the analysis' keys, not repeated here;
+        with clusters, "effective_clusters" and "interval_bounded" say whether the interval
+        bounds anything;
         the answer in words is added by :func:`calculator.report.words.payload`."""
+        counted = (
+            {}
+            if self.effective_clusters is None
+            else {
+                "effective_clusters": self.effective_clusters,
+                "interval_bounded": self.interval_bounded,
+            }
+        )
         return {
             "question": self.question,
             "alternative": self.alternative,
@@ -161,64 +170,8 @@ class Decision:
                 "method": self.interval_method,
                 "of": "pB - pA",
             },
+            **counted,
         }
-
-
-def resolve_question(
-    question: str | None, alternative: str = "two-sided", margin: float | None = None
-) -> tuple[str, float | None]:
-    """The question asked and its checked margin, from the three ways of saying it.
-
-    Without `question`: no margin means the test `alternative` names ("two-sided" ->
-    "different", "greater" -> "better", "less" -> "worse"); a margin means "non-inferior",
-    or with "greater" "better" (by more than the margin); "less" takes no margin.
-
-    Examples
-    --------
-    >>> resolve_question(None, "greater")
-    ('better', None)
-    >>> resolve_question(None, margin=0.01)
-    ('non-inferior', 0.01)
-    >>> resolve_question(None, "greater", margin=0.01)
-    ('better', 0.01)
-    >>> resolve_question("equivalent")
-    Traceback (most recent call last):
-    ...
-    calculator.errors.CalculatorError: The question "equivalent" needs a margin: give `margin`, a \
-number strictly between 0 and 1 (0.01 is one percentage point).
-    """
-    check_choice(alternative, "alternative", ALTERNATIVES)
-    if margin is not None:
-        margin = check_probability(margin, "margin")
-    if question is None:
-        if margin is None:
-            return _WITHOUT_ALTERNATIVE[alternative], None
-        if alternative == "less":
-            raise CalculatorError(
-                "A margin tests whether B is no worse than A by more than the margin; it does "
-                'not go with `alternative` "less".'
-            )
-        # "greater" with a margin asks whether B is better by more than it, never silently
-        # whether B is non-inferior.
-        return ("better" if alternative == "greater" else "non-inferior"), margin
-    check_choice(question, "question", QUESTIONS)
-    implied = _ALTERNATIVE[question]
-    if alternative != "two-sided" and alternative != implied:
-        raise CalculatorError(
-            f'`alternative` "{alternative}" contradicts the question "{question}"; leave '
-            "`alternative` at its default."
-        )
-    if margin is None and question in ("non-inferior", "equivalent"):
-        raise CalculatorError(
-            f'The question "{question}" needs a margin: give `margin`, a number strictly '
-            "between 0 and 1 (0.01 is one percentage point)."
-        )
-    if margin is not None and question not in _WITH_MARGIN:
-        raise CalculatorError(
-            f'The question "{question}" takes no margin; a margin goes with "better", '
-            '"non-inferior" or "equivalent".'
-        )
-    return question, margin
 
 
 def decide(
@@ -290,7 +243,7 @@ def decide(
     """
     question, margin = resolve_question(question, alternative, margin)
     check_choice(convention, "convention", CONVENTIONS)
-    tested = _ALTERNATIVE[question]
+    tested = QUESTION_ALTERNATIVE[question]
     one_sided = margin is not None or tested != "two-sided"
     alpha = check_alpha(alpha) if one_sided else check_probability(alpha, "alpha")
     if clusters is not None:
@@ -318,7 +271,7 @@ def decision_level(question: str, margin: float | None, alpha: float) -> float:
     >>> decision_level("different", None, 0.05), decision_level("better", None, 0.05)
     (0.95, 0.9)
     """
-    if margin is None and _ALTERNATIVE[question] == "two-sided":
+    if margin is None and QUESTION_ALTERNATIVE[question] == "two-sided":
         return 1.0 - alpha
     return 1.0 - 2.0 * alpha
 
@@ -327,7 +280,7 @@ def _exact(
     table: PairedTable, difference: DifferenceInterval, question: str, alpha: float, convention: str
 ) -> Decision:
     """The exact McNemar test (or its mid-p), with `difference`'s method at the decision's level."""
-    tested = _ALTERNATIVE[question]
+    tested = QUESTION_ALTERNATIVE[question]
     exact = mcnemar_exact(table.b, table.c, convention=convention, alternative=tested)
     level = decision_level(question, None, alpha)
     if not math.isclose(level, difference.level, rel_tol=0, abs_tol=1e-12):
@@ -379,7 +332,7 @@ def _tango(table: PairedTable, question: str, margin: float, alpha: float) -> De
     )
     return Decision(
         question=question,
-        alternative=_ALTERNATIVE[question],
+        alternative=QUESTION_ALTERNATIVE[question],
         margin=margin,
         method="tost" if question == "equivalent" else "tango",
         statistic=result.statistic,
@@ -458,11 +411,14 @@ def _clustered(
     pvalue = 10.0**log10_p
     if margin is None:  # never claims more than an exact test of the same cases
         log10_p, pvalue, held_at = _held(
-            table, clusters, _ALTERNATIVE[question], convention, log10_p
+            table, clusters, QUESTION_ALTERNATIVE[question], convention, log10_p
         )
+    effective = effective_clusters(clusters)
     return Decision(
+        effective_clusters=effective,
+        interval_bounded=effective > interval_bound_of(level),
         question=question,
-        alternative=_ALTERNATIVE[question],
+        alternative=QUESTION_ALTERNATIVE[question],
         margin=margin,
         method="cluster",
         held_at=held_at,

@@ -7,6 +7,8 @@ so both live here:
 - :func:`gate_fails`: the release gate in the terms of the analysis' question: with a margin,
   B must be shown non-inferior; otherwise B must not be shown worse.
 - :func:`scores_gate_fails`: the same gate on per-case scores (the mean score).
+- :func:`gate_margin_too_wide`: the widest margin a gate on pass rates takes
+  (:data:`GATE_MARGIN_LIMIT`), refused by the command line and given no verdict on the page.
 - :func:`clusters_of`: the clusters of per-case results, for :func:`calculator.analyze`.
 
 The sentence on how counting clusters moves the p-value is
@@ -29,7 +31,9 @@ if TYPE_CHECKING:
     from calculator.scores import ScoresComparison
 
 __all__ = [
+    "GATE_MARGIN_LIMIT",
     "clusters_of",
+    "gate_margin_too_wide",
     "gate_fails",
     "gate_question",
     "is_worse",
@@ -37,6 +41,24 @@ __all__ = [
     "scores_gate_fails",
     "scores_gate_undecided",
 ]
+
+
+#: Largest margin a release gate on pass rates takes: a gate that lets B ship more than 10 points
+#: worse than A gates nothing, and such a value is most likely points typed as a share.
+GATE_MARGIN_LIMIT = 0.10
+
+
+def gate_margin_too_wide(margin: float | None) -> bool:
+    """True when `margin` (a share of pass rate) is wider than a release gate takes: above
+    :data:`GATE_MARGIN_LIMIT`. The command line refuses such a gate and the page words no
+    verdict for it, so the two never disagree.
+
+    Examples
+    --------
+    >>> gate_margin_too_wide(0.10), gate_margin_too_wide(0.1000001), gate_margin_too_wide(None)
+    (False, True, False)
+    """
+    return margin is not None and margin > GATE_MARGIN_LIMIT
 
 
 def clusters_of(cases: PairedCases) -> Clusters | None:

@@ -7,13 +7,14 @@ page, the report and the command line say the same thing.
 from __future__ import annotations
 
 from calculator import BetterProbability, Decision
-from calculator.report.decision import CLUSTER_TEST
+from calculator.release import GATE_MARGIN_LIMIT, gate_margin_too_wide
+from calculator.report.decision import CLUSTER_TEST, decision_pvalue
 from calculator.report.formatting import (
     format_probability,
-    format_pvalue,
     margin_number,
     points_of,
 )
+from calculator.report.gate import too_wide_for_a_gate
 from ui.params import DECISION_DEFAULTS, MARGIN_RANGE, PAGE_QUESTIONS
 from ui.words import Wording
 
@@ -21,6 +22,7 @@ __all__ = [
     "DECISION_DEFAULTS",
     "DECISION_EXPLANATION",
     "DECISION_INTRO",
+    "alpha_source",
     "MARGIN_HELP",
     "QUESTION_HELP",
     "MARGIN_RANGE",
@@ -127,8 +129,9 @@ def pvalue_label(decision: Decision) -> str:
 
 
 def pvalue_text(decision: Decision) -> str:
-    """The p-value as the page prints it, kept on its side of alpha."""
-    return format_pvalue(decision.pvalue, decision.log10_pvalue, alpha=decision.alpha)
+    """The p-value as the page prints it, kept on its side of alpha
+    (:func:`calculator.report.decision.decision_pvalue`)."""
+    return decision_pvalue(decision)
 
 
 def probability_label(wording: Wording) -> str:
@@ -148,6 +151,26 @@ def probability_text(better: BetterProbability) -> str:
     return format_probability(better)
 
 
+def alpha_source(alpha: float, *, in_url: bool) -> str:
+    """Where the decision's α comes from: the calculator page's input "α: level of each gate",
+    or the per-case page's fixed level (the command line's default).
+
+    Examples
+    --------
+    >>> alpha_source(0.01, in_url=True)
+    'The decision is taken at α = 0.01, the level set above as “α: level of each gate”.'
+    """
+    if in_url:
+        return (
+            f"The decision is taken at α = {alpha:g}, the level set above as "
+            "“α: level of each gate”."
+        )
+    return (
+        f"The decision is taken at α = {alpha:g}, the level the command line uses unless "
+        "told another."
+    )
+
+
 def two_questions(wording: Wording) -> str:
     """The sentence on why the p-value and P(B better) differ, with the page's names."""
     return TWO_QUESTIONS.format(a=wording.name_a, b=wording.name_b, rate=_rate(wording))
@@ -156,7 +179,9 @@ def two_questions(wording: Wording) -> str:
 def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
     """What the release gate of the command line would do: `decision` is the gate's own
     question (:func:`calculator.release.gate_question`), non-inferior with a margin, else the
-    two-sided test.
+    two-sided test. A margin wider than a gate takes
+    (:func:`calculator.release.gate_margin_too_wide`) gets no verdict, as the command line
+    refuses it; `fails` is then not read.
 
     Examples
     --------
@@ -165,9 +190,24 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
     >>> print(gate_sentence(Wording(), d, fails=False))  # doctest: +NORMALIZE_WHITESPACE
     As a release gate (command line: cases --fail-if-worse --margin 1pt) this comparison
     passes: B is shown non-inferior to A at a margin of 1 point.
+    >>> d = analyze(1000, 0, 0, 0, margin=0.2).decision
+    >>> print(gate_sentence(Wording(), d, fails=False))  # doctest: +NORMALIZE_WHITESPACE
+    As a release gate this comparison has no verdict at a margin of 20 points: the command
+    line (cases --fail-if-worse --margin 20pt) refuses it, since that margin lets the gate pass
+    B up to 20 points worse than A, more than the 10 points a release gate takes. A margin of
+    at most 10 points gives the gate's verdict.
     """
     a, b = wording.name_a, wording.name_b
     verdict = "fails" if fails else "passes"
+    if decision.question == "non-inferior" and gate_margin_too_wide(decision.margin):
+        margin = decision.margin or 0.0
+        return (
+            f"As a release gate this comparison has no verdict at a margin of "
+            f"{points_of(margin)}: the command line (cases --fail-if-worse --margin "
+            f"{margin_number(margin)}pt) refuses it, since that margin "
+            f"{too_wide_for_a_gate(margin, (a, b))}. A margin of at most "
+            f"{points_of(GATE_MARGIN_LIMIT)} gives the gate's verdict."
+        )
     if decision.question == "non-inferior" and decision.margin is not None:
         shown = "not shown" if fails else "shown"
         return (
@@ -183,13 +223,26 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
     # The doubled exact test never rejects more often than alpha, so one direction of it at
     # most alpha/2; the mid-p and the large-sample cluster test only about as often.
     bound = "at most" if test == "exact test" else "about"
+    shows = f"the two-sided {test} shows {b} worse than {a} at α = {decision.alpha:g}"
+    if fails:
+        reason = f"{shows}."
+    else:
+        # Not shown worse is all this gate asks: too few cases to show anything pass it too.
+        reason = (
+            f"that gate fails only when {shows}, and it does not here; with too few cases "
+            f"to show a drop it passes as well, since not being shown worse does not show that "
+            f"{b} is no worse."
+        )
+    advice = (
+        ""
+        if fails
+        else f" Choose non-inferior to require evidence that {b} is no worse than {a} by more "
+        "than a margin."
+    )
     return (
         f"As a release gate (command line: cases --fail-if-worse) this comparison {verdict}: "
-        f"that gate fails only when the two-sided {test} shows {b} worse than {a} at "
-        f"α = {decision.alpha:g}, so too few cases pass it. It looks in that one direction, "
-        "so on a change that does "
-        f"nothing it fails {bound} α/2 = {decision.alpha / 2:g} of the time. Choose "
-        f"non-inferior to require evidence that {b} is no worse than {a} by more than a margin."
+        f"{reason} It looks in that one direction, so on a change that does nothing it fails "
+        f"{bound} α/2 = {decision.alpha / 2:g} of the time.{advice}"
     )
 
 

@@ -6,13 +6,18 @@ Pure Python (no Streamlit). The report of a comparison is the core's
 
 from __future__ import annotations
 
+from calculator.report.logs import Controls
+
 __all__ = [
     "ALLOW_HELP",
     "BAD_THRESHOLD",
     "ALLOW_LABEL",
     "A_LABEL",
     "B_LABEL",
-    "CHOOSE_METRIC",
+    "CONTROLS",
+    "HOLM_EMPTY",
+    "MISSING",
+    "QUESTIONS_EMPTY",
     "FILTER_HELP",
     "FILTER_LABEL",
     "INTRO",
@@ -43,8 +48,13 @@ METRIC_HELP = (
     "The lm-eval metric key, the Inspect scorer or the HELM stat; chosen when empty "
     "(--metric on the command line)."
 )
-#: How another metric is chosen here, where the report says "also logged: ...".
-CHOOSE_METRIC = "type another in the Metric box"
+#: How the report's reader changes what was compared here: the page's boxes, never the command
+#: line's options.
+CONTROLS = Controls(
+    metric="type another in the Metric box",
+    threshold="a value in the Threshold box cuts them into pass/fail for McNemar's test instead",
+    more_tasks="the table below lists all",
+)
 FILTER_LABEL = "lm-eval filter (optional)"
 FILTER_HELP = (
     "Needed when a task is logged under several filters, such as strict-match (--filter on the "
@@ -75,7 +85,7 @@ TABLE_COLUMNS = (
     "Holm-adjusted p",
 )
 #: The per-task table's columns when a graded metric is compared as scores ("questions" is
-#: empty without repeated samples; "p" is the sign-flip permutation test's, the paired t test's
+#: MISSING without repeated samples; "p" is the sign-flip permutation test's, the paired t test's
 #: where the permutation test was not run).
 SCORE_TABLE_COLUMNS = (
     "task",
@@ -86,6 +96,17 @@ SCORE_TABLE_COLUMNS = (
     "mean difference A − B",
     "p",
     "Holm-adjusted p",
+)
+#: What a table cell shows where a figure does not exist (never the word None).
+MISSING = "—"
+#: The tables' captions for their empty cells.
+HOLM_EMPTY = (
+    f"A dash ({MISSING}) under Holm-adjusted p: with one task there is no other task to adjust "
+    "for, so the task's p is the one to read."
+)
+QUESTIONS_EMPTY = (
+    f"A dash ({MISSING}) under questions: the task has no repeated samples, so each case is a "
+    "question of its own."
 )
 SCORES_POOLED = (
     "The metric holds values other than 0 and 1, so the logs are compared by their mean score. "

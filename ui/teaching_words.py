@@ -128,8 +128,11 @@ QUESTIONS = (
         "small_m",
         "Only five cases differ and all five favour B. Can the exact test call this significant "
         "at 5%?",
-        "No. The most lopsided split of five gives p = 2/32 = 0.0625. With five or fewer "
-        "disagreements no result reaches 0.05, however many cases there are in total.",
+        "Not with the usual two-sided test. The most lopsided split of five gives the two-sided "
+        "p = 2/32 = "
+        "0.0625, so with five or fewer disagreements no result reaches 0.05 two-sided, however "
+        "many cases there are in total. A one-sided test, chosen before seeing the data, "
+        "gives 1/32 = 0.031 for five out of five.",
     ),
 )
 
@@ -153,6 +156,15 @@ def null_summary(null: NullDistribution) -> list[str]:
     else:
         comparison = "below" if null.size < alpha else "above"
         size = percent_beside(null.size, alpha)
+    if null.convention == "mid-p" and comparison == "above":
+        # Above alpha not because b is whole but because the mid-p is not an exact test.
+        sentences.append(
+            f"At this m the mid-p test's actual false-alarm rate is {size}, above the nominal "
+            f"α = {alpha:g}: the mid-p test counts the observed split only half, so it is not "
+            "an exact test, and given the number of discordant pairs it can reject a true null "
+            "hypothesis more often than α."
+        )
+        return sentences
     sentences.append(
         f"At this m the test's actual false-alarm rate is {size}, "
         f"{comparison} the nominal α = {alpha:g}, because b takes whole values only."
@@ -229,15 +241,17 @@ def pairing_selected(sweep: MarginSweep, index: int, alpha: float, wording: Word
     )
 
 
-def null_test_label(convention: str) -> str:
-    """The null section's label for the binomial test's p: a mid-p value is not an exact test's.
+def null_test_label(convention: str, alternative: str = "two-sided") -> str:
+    """The null section's label for the binomial test's p: a mid-p value is not an exact test's,
+    and the sides are named, since the Decision beside it may ask a one-sided question.
 
     Examples
     --------
-    >>> null_test_label("doubling"), null_test_label("mid-p")
-    ('Exact test', 'Mid-p test (not exact)')
+    >>> null_test_label("doubling"), null_test_label("mid-p", "greater")
+    ('Exact test, two-sided', 'Mid-p test (not exact), one-sided')
     """
-    return "Mid-p test (not exact)" if convention == "mid-p" else "Exact test"
+    test = "Mid-p test (not exact)" if convention == "mid-p" else "Exact test"
+    return f"{test}, {'two-sided' if alternative == 'two-sided' else 'one-sided'}"
 
 
 def _binomial_name(convention: str) -> str:

@@ -40,6 +40,7 @@ from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
     add_question_arguments,
     alpha_value,
+    analysis_text,
     check_gate_question,
     decision_lines,
     question_arguments,
@@ -55,7 +56,7 @@ from calculator.release import gate_fails
 from calculator.report import words
 from calculator.report.clusters import describe_cluster_change
 from calculator.report.formatting import plural
-from calculator.report.words import text
+from calculator.report.gate import gate_payload
 from calculator.scores.resampling import MAX_RESAMPLES, MIN_RESAMPLES
 from calculator.workflow import compare_cases
 
@@ -168,6 +169,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         payload = build_payload(cases, analysis, cluster)
         payload["analysed_as"] = ANALYSED_AS_PASS_FAIL
+        if args.fail_if_worse:
+            payload["gate"] = gate_payload(analysis, args.alpha)
         print_json(payload)
     else:
         print_lines(_text_report(cases, analysis, cluster, args))
@@ -261,7 +264,7 @@ def _text_report(
         "",
         f"table     both pass {t.a:,}, only {name_a} {t.b:,}, only {name_b} {t.c:,}, "
         f"both fail {t.d:,}",
-        *text(analysis).split("\n"),  # the report's paragraphs, each line escaped alone
+        *analysis_text(analysis),
     ]
     if cluster is not None:
         lines.append(_cluster_line(cases, analysis, cluster))
@@ -279,7 +282,7 @@ def _text_report(
 
 
 def _cluster_line(cases: PairedCases, analysis: Analysis, cluster: ClusteredTestResult) -> str:
-    head = f"clusters  {cluster.clusters:,} groups in {cases.group_column!r}: "
+    head = f"clusters  {plural(cluster.clusters, 'group')} in {cases.group_column!r}: "
     return (
         head
         + describe_cluster_change(cluster, analysis.chi2)

@@ -30,7 +30,8 @@ from calculator.cli.question import (
 )
 from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, gate_line, read_logs
 from calculator.report import words
-from calculator.report.formatting import format_p_equals
+from calculator.report.formatting import format_p_equals, plural
+from calculator.report.gate import gate_payload, scores_gate_payload
 from calculator.workflow import LogChoice, compare_logs, pair_two_logs
 
 if TYPE_CHECKING:
@@ -103,12 +104,19 @@ def run_logs(args: argparse.Namespace) -> int:
             "treat the tasks' cases as one sample"
         )
     if args.json:
-        print_json(build_log_payload(result))
+        document = build_log_payload(result)
+        if args.fail_if_worse:
+            document["gate"] = gate_payload(result.pooled, args.alpha)
+        print_json(document)
     else:
         lines = report_lines(result, alpha=args.alpha)
-        decision = decision_lines(result.pooled)
+        answer = words.text(result.pooled.decision)
         # With repeats the report already holds the decision's sentence (it counts questions).
-        lines += decision[1:] if result.repeats and len(decision) > 1 else decision
+        lines += [
+            line
+            for line in decision_lines(result.pooled)
+            if not (result.repeats and line == answer)
+        ]
         if args.fail_if_worse:
             lines.append(gate_line(result.pooled, args.alpha))
         print_lines(lines)
@@ -171,7 +179,10 @@ def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
         check_score_gate_margin(options.margin, a, b)
     result = compare_logs(paired, score_question=options)
     if args.json:
-        print_json(build_log_scores_payload(result))
+        document = build_log_scores_payload(result)
+        if args.fail_if_worse:
+            document["gate"] = scores_gate_payload(result.pooled, args.alpha)
+        print_json(document)
     else:
         lines = _scores_text(result, args.alpha)
         if args.fail_if_worse:
@@ -208,7 +219,7 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
     """The logs, a line per task (mean difference and its test), then the pooled comparison."""
     from calculator.logs.scores import headline_pvalue
     from calculator.report.figures import format_score
-    from calculator.report.logs import input_lines
+    from calculator.report.logs import COMMAND_LINE, input_lines
     from calculator.report.scores import permutation_p
 
     several = len(result.tasks) > 1
@@ -216,27 +227,29 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
     for task in result.tasks[:_LISTED_TASKS]:
         c = task.comparison
         test = "sign-flip permutation test" if c.permutation is not None else "paired t test"
-        unit = f" ({c.clusters:,} questions)" if c.clusters is not None else ""
+        unit = f" ({plural(c.clusters, 'question')})" if c.clusters is not None else ""
         p = format_p_equals(headline_pvalue(c), alpha=alpha)
         if c.permutation is not None and c.permutation.at_floor:
             p = permutation_p(c.permutation)  # a Monte Carlo p at its floor is a bound
         line = (
-            f"task {task.task}: {c.n:,} cases{unit}, mean difference {c.names[0]} - {c.names[1]} "
+            f"task {task.task}: {plural(c.n, 'case')}{unit}, mean difference "
+            f"{c.names[0]} − {c.names[1]} "
             f"{format_score(c.statistic)}, {test} {p}"
         )
         if several and task.holm_pvalue is not None:
             line += f", Holm-adjusted across tasks {format_p_equals(task.holm_pvalue, alpha=alpha)}"
         lines.append(line)
     if len(result.tasks) > _LISTED_TASKS:
-        lines.append(f"... ({len(result.tasks) - _LISTED_TASKS:,} more tasks; --json lists all)")
+        more = plural(len(result.tasks) - _LISTED_TASKS, "more task")
+        lines.append(f"... ({more}; {COMMAND_LINE.more_tasks})")
     by = _pooled_by(result)
     clusters = None
     if by is not None:
         clusters = (
-            f"{result.pooled.clusters:,} {by}s (each {by}'s cases resampled and sign-flipped "
+            f"{plural(result.pooled.clusters, by)} (each {by}'s cases resampled and sign-flipped "
             "together)"
         )
-    lines += ["", f"pooled    {len(result.tasks):,} task(s)"]
+    lines += ["", f"pooled    {plural(len(result.tasks), 'task')}"]
     return lines + comparison_lines(result.pooled, clusters, alpha=alpha)
 
 

@@ -40,7 +40,7 @@ from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, EXI
 from calculator.errors import CalculatorError
 from calculator.release import scores_gate_fails
 from calculator.report.formatting import plural
-from calculator.report.gate import scores_gate_verdict
+from calculator.report.gate import scores_gate_payload, scores_gate_verdict
 from calculator.report.words import payload, text
 from calculator.workflow import ScoreQuestion
 
@@ -138,13 +138,14 @@ def run_scores(
     # compare_case_scores' refusals name the file
     result = compare_case_scores(cases, scores, **options.compare_options())
     if args.json:
-        print_json(
-            {
-                "analysed_as": ANALYSED_AS_SCORES,
-                "input": cases.input_summary(),
-                "scores": payload(result),
-            }
-        )
+        document = {
+            "analysed_as": ANALYSED_AS_SCORES,
+            "input": cases.input_summary(),
+            "scores": payload(result),
+        }
+        if args.fail_if_worse:
+            document["gate"] = scores_gate_payload(result, args.alpha)
+        print_json(document)
     else:
         print_lines(_text(cases, result, args))
     if args.fail_if_worse and scores_gate_fails(result, args.alpha):
@@ -256,7 +257,7 @@ def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace
     ]
     clusters = None
     if result.clusters is not None:
-        clusters = f"{result.clusters:,} groups in {cases.group_column!r}"
+        clusters = f"{plural(result.clusters, 'group')} in {cases.group_column!r}"
     lines += comparison_lines(result, clusters, alpha=args.alpha)
     if args.fail_if_worse:
         lines.append(scores_gate_line(result, args.alpha))
@@ -270,6 +271,7 @@ def comparison_lines(
     clusters (`clusters`: what they are, in words), the exclusions and the margin decision.
     With `alpha` and a one-sided question, a line says why the intervals are at 1 - 2 alpha."""
     from calculator.report.scores import (
+        CLUSTER_WEIGHTS,
         bootstrap_sentence,
         exclusion_sentence,
         headline,
@@ -288,7 +290,7 @@ def comparison_lines(
         bootstrap_sentence(result.bootstrap),
     ]
     if clusters is not None:
-        lines.append(f"clusters  {clusters}")
+        lines.append(f"clusters  {clusters}; {CLUSTER_WEIGHTS[0].lower()}{CLUSTER_WEIGHTS[1:]}")
     excluded = exclusion_sentence(result.excluded, result.rows)
     if excluded:
         lines.append(excluded)

@@ -16,18 +16,21 @@ from calculator._validation import shown
 from calculator.analysis import Analysis
 from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.mcnemar import ALTERNATIVES
-from calculator.report.decision import named_test, posterior_left_out
-from calculator.report.formatting import format_probability, format_pvalue
+from calculator.release import gate_margin_too_wide
+from calculator.report.analysis import analysis_report
+from calculator.report.decision import decision_pvalue, named_test, posterior_left_out
+from calculator.report.formatting import format_probability
+from calculator.report.gate import too_wide_for_a_gate
 from calculator.report.words import text
 from calculator.workflow import Question
 
 __all__ = [
-    "GATE_MARGIN_LIMIT",
     "MarginOption",
     "PassRateMargin",
     "SCORE_GATE_RANGE_SHARE",
     "add_question_arguments",
     "alpha_value",
+    "analysis_text",
     "check_gate_margin",
     "check_gate_question",
     "check_score_gate_margin",
@@ -84,9 +87,6 @@ def add_question_arguments(
         )
 
 
-#: Largest margin a release gate takes: a gate that lets B ship more than 10 points worse
-#: than A gates nothing, and such a value is most likely points typed as a share.
-GATE_MARGIN_LIMIT = 0.10
 #: Largest share of the range the scores span a release gate on scores takes as its margin.
 SCORE_GATE_RANGE_SHARE = 0.5
 #: Largest margin any question takes (50 points), as on the page.
@@ -145,8 +145,9 @@ def _share_hint(text: str) -> str:
 
 
 def check_gate_margin(margin: float | None, text: str | None = None) -> None:
-    """Refuse a release-gate margin above :data:`GATE_MARGIN_LIMIT` (10 points); `text` is the
-    margin as typed, quoted in the refusal.
+    """Refuse a release-gate margin wider than a gate takes
+    (:func:`calculator.release.gate_margin_too_wide`, 10 points); `text` is the margin as typed,
+    quoted in the refusal.
 
     Examples
     --------
@@ -155,13 +156,9 @@ def check_gate_margin(margin: float | None, text: str | None = None) -> None:
     ...
     calculator.cli.arguments.UsageError: --margin 10.5pt lets the gate pass B up to 10.5 points ...
     """
-    if margin is not None and margin > GATE_MARGIN_LIMIT:
+    if margin is not None and gate_margin_too_wide(margin):
         typed = text.strip() if text else f"{margin:.10g}"
-        raise UsageError(
-            f"--margin {typed} lets the gate pass B up to {_points(margin)} points worse than "
-            f"A, more than the {_points(GATE_MARGIN_LIMIT)} points a release gate takes"
-            + _share_hint(typed)
-        )
+        raise UsageError(f"--margin {typed} {too_wide_for_a_gate(margin)}" + _share_hint(typed))
 
 
 class MarginOption(argparse.Action):
@@ -323,6 +320,20 @@ def question_arguments(args: argparse.Namespace) -> Question:
     )
 
 
+def analysis_text(analysis: Analysis) -> list[str]:
+    """The paste-ready report for the text output, a line per paragraph (each escaped on its
+    own, so a paragraph break never prints as a literal "\\n\\n"); :func:`decision_lines`
+    follows it and leaves out the answer this report already ends with.
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> analysis_text(analyze(60, 15, 5, 20, margin=0.02))[2][:40]
+    'Question: non-inferior, margin 2 points:'
+    """
+    return text(analysis).split("\n")
+
+
 def decision_lines(analysis: Analysis) -> list[str]:
     """The decision sentence and p-value when a question is asked, and P(B better), for text.
 
@@ -330,14 +341,14 @@ def decision_lines(analysis: Analysis) -> list[str]:
     --------
     >>> from calculator import analyze
     >>> lines = decision_lines(analyze(60, 5, 15, 20, alternative="greater"))
-    >>> print("\\n".join(lines[1:]))  # doctest: +NORMALIZE_WHITESPACE
+    >>> print("\\n".join(lines))  # doctest: +NORMALIZE_WHITESPACE
     decision p          0.021 (one-sided exact McNemar test; B better: yes)
     P(B better)         98.9% (posterior, Jeffreys prior; a probability of the direction,
     not of its size, and not a p-value)
     """
     decision, better = analysis.decision, analysis.better
     name_b = analysis.names[1]
-    p_text = format_pvalue(decision.pvalue, decision.log10_pvalue, alpha=decision.alpha)
+    p_text = decision_pvalue(decision)
     claim = {
         "different": "differ",
         "better": f"{name_b} better",
@@ -356,8 +367,11 @@ def decision_lines(analysis: Analysis) -> list[str]:
     posterior = f"P({name_b} better)".ljust(19) + " " + value
     if decision.question == "different":  # the report already gives the two-sided test
         return [posterior]
+    # The report (analysis_text) ends with the answer whenever it says more than the figures:
+    # then it is not said twice.
+    answer = [] if analysis_report(analysis).endswith(text(decision)) else [text(decision)]
     return [
-        text(decision),
+        *answer,
         f"decision p          {p_text} ({named_test(decision)}; {claim}: "
         f"{'yes' if decision.reject else 'not shown'})",
         posterior,
@@ -366,7 +380,8 @@ def decision_lines(analysis: Analysis) -> list[str]:
 
 def check_gate_question(args: argparse.Namespace, question: Question) -> None:
     """Refuse a release gate on pass/fail outcomes that its question cannot take: a margin
-    above :data:`GATE_MARGIN_LIMIT`, equivalence, or --alternative greater."""
+    wider than a gate takes (:func:`check_gate_margin`), equivalence, or --alternative
+    greater."""
     if args.fail_if_worse:
         check_gate_margin(args.margin, getattr(args, "margin_text", None))
     if args.fail_if_worse and (question.question or question.alternative == "greater"):

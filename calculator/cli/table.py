@@ -14,6 +14,7 @@ from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
     add_question_arguments,
     alpha_value,
+    analysis_text,
     decision_lines,
     question_arguments,
 )
@@ -29,7 +30,7 @@ from calculator.report.formatting import (
     format_ratio,
     method_words,
 )
-from calculator.report.words import payload, text
+from calculator.report.words import payload
 
 __all__ = ["add_parser", "run", "text_lines"]
 
@@ -120,7 +121,7 @@ def text_lines(result: Analysis) -> list[str]:
         f"({'exact conditional' if odds.method == 'exact' else 'mid-p'})"
     )
     return [
-        *text(result).split("\n"),  # the report's paragraphs, each line escaped alone
+        *analysis_text(result),
         "",
         f"pass rates          A {format_percent(result.table.pass_rate_a)}, "
         f"B {format_percent(result.table.pass_rate_b)} (n = {result.table.n:,})",

@@ -101,11 +101,12 @@ def describe_permutation(q: CochranQResult, alpha: float) -> str:
     if q.at_floor:
         return (
             f"permutation p {floor_bound(q.resamples)} (Monte Carlo: none of {q.resamples:,} "
-            f"resamples, seed {q.seed}, was as extreme as the data)."
+            f"resamples, random-number stream {q.seed}, was as extreme as the data)."
         )
     p = format_p_equals(q.exact_pvalue, alpha=alpha)
     return (
-        f"permutation {p} (Monte Carlo estimate from {q.resamples:,} resamples, seed {q.seed}, "
+        f"permutation {p} (Monte Carlo estimate from {q.resamples:,} resamples, random-number "
+        f"stream {q.seed}, "
         f"standard error {format_standard_error(q.standard_error)})."
     )
 

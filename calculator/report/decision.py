@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING
 from calculator.report.formatting import (
     format_confidence,
     format_p_equals,
+    format_pvalue,
     limit_points,
     margin_number,
     method_words,
     plural,
     points_of,
 )
+from calculator.report.naming import CLUSTER_TEST, named_test
 from calculator.table import PairedTable
 
 if TYPE_CHECKING:
@@ -33,7 +35,9 @@ if TYPE_CHECKING:
 __all__ = [
     "CLUSTER_TEST",
     "Words",
+    "decision_pvalue",
     "decision_sentence",
+    "unbounded_sentence",
     "margin_sentence",
     "no_disagreement_note",
     "no_margin_sentence",
@@ -41,41 +45,6 @@ __all__ = [
     "named_test",
     "unclustered_figures_note",
 ]
-
-#: The test of a decision on clustered cases, in words.
-CLUSTER_TEST = "cluster-robust score test"
-_HELD_AT = {"exact": "exact test's", "mid-p": "mid-p test's", "sign-flip": "exact sign-flip test's"}
-
-
-def named_test(decision: Decision, *, two_sided: bool = False) -> str:
-    """The decision's test in words, from its codes (``method``, ``alternative``, ``held_at``).
-
-    `two_sided` names the two-sided exact test without "doubled tail" (the gate's line).
-
-    Examples
-    --------
-    >>> from calculator import analyze
-    >>> named_test(analyze(70, 4, 12, 14).decision)
-    'two-sided exact McNemar test, doubled tail'
-    >>> named_test(analyze(70, 4, 12, 14, alternative="greater", convention="mid-p").decision)
-    'one-sided McNemar mid-p test'
-    >>> named_test(analyze(70, 4, 12, 14, margin=0.02).decision)
-    'Tango score test'
-    """
-    sides = "two-sided" if decision.alternative == "two-sided" else "one-sided"
-    if decision.method == "exact":
-        if sides == "one-sided":
-            return "one-sided exact McNemar test"  # one tail, nothing doubled
-        return "two-sided exact McNemar test" + ("" if two_sided else ", doubled tail")
-    if decision.method == "mid-p":
-        return f"{sides} McNemar mid-p test"  # mid-p is not an exact test
-    if decision.method == "tango":
-        return "Tango score test"
-    if decision.method == "tost":
-        return "two one-sided Tango score tests"
-    if decision.held_at is None:
-        return CLUSTER_TEST
-    return f"{CLUSTER_TEST}, held at the {_HELD_AT[decision.held_at]} p"
 
 
 def decision_sentence(decision: Decision) -> str:
@@ -87,6 +56,8 @@ def decision_sentence(decision: Decision) -> str:
     """
     words = Words(decision.names, decision.framing, decision.alpha, decision.card_level)
     table = decision.table
+    if not decision.interval_bounded:  # too few or too unequal clusters: no interval
+        return unbounded_sentence(decision, words)
     if decision.margin is None:
         sentence = no_margin_sentence(decision, table, words)
     else:
@@ -148,6 +119,70 @@ class Words:
             f"{name_b}'s {self.rate} minus {name_a}'s, {limit_points(decision.low, bounds)} to "
             f"{limit_points(decision.high, bounds)} points"
         )
+
+
+def decision_pvalue(decision: Decision) -> str:
+    """The decision's p as a figure beside its answer, kept on its side of alpha; "not quoted"
+    where the clusters cannot bound the difference and the test does not reject
+    (:func:`unbounded_sentence` says why), as the answer quotes none there."""
+    if not decision.interval_bounded and not decision.reject:
+        return "not quoted"
+    return format_pvalue(decision.pvalue, decision.log10_pvalue, alpha=decision.alpha)
+
+
+def unbounded_sentence(decision: Decision, words: Words) -> str:
+    """The answer when the clusters are too few or too unequal in size to bound the difference
+    (``decision.interval_bounded`` False): no interval, and no p read as evidence when the
+    test does not reject, since the interval is the whole range whatever the data.
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> from calculator.clustered import Clusters
+    >>> one = Clusters.from_counts([15], [5], [100])
+    >>> print(decision_sentence(analyze(60, 15, 5, 20, margin=0.02, clusters=one).decision))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    These cases cannot settle whether B is not worse than A by more than 2 points: one cluster
+    cannot bound the difference (the effective number of clusters, n²/Σnᵢ², is 1, and a 90%
+    interval needs more than z² = 2.71), so no cluster-robust interval can be given, and the
+    cluster-robust score test does not show it; B's pass rate is 10.0 points lower than A's on
+    these cases.
+    """
+    from calculator.clustered import interval_bound_of
+
+    name_a, name_b = words.names
+    margin = points_of(decision.margin) if decision.margin else ""
+    claim = {
+        "different": f"{name_a} and {name_b} differ",
+        "better": f"{name_b} is better than {name_a}" + (f" by more than {margin}" * bool(margin)),
+        "worse": f"{name_b} is worse than {name_a}",
+        "non-inferior": f"{name_b} is not worse than {name_a} by more than {margin}",
+        "equivalent": f"{name_a} and {name_b} are within {margin} of each other",
+    }[decision.question]
+    count = decision.clusters or 0
+    who = (
+        "one cluster cannot bound the difference"
+        if count == 1
+        else f"the {plural(count, 'cluster')} are too few or too unequal in size to bound the "
+        "difference"
+    )
+    why = (
+        f"{who} (the effective number of clusters, n²/Σnᵢ², is "
+        f"{decision.effective_clusters or 0.0:.3g}, and a {format_confidence(decision.level)} "
+        f"interval needs more than z² = {interval_bound_of(decision.level):.3g})"
+    )
+    moved = _moved(decision.estimate, words.rate, words.names)
+    if decision.reject:
+        return (
+            f"These cases show that {claim} ({named_test(decision)}, {words.p(decision)}), "
+            f"but {why}, "
+            f"so no cluster-robust interval can be given; {moved} on these cases."
+        )
+    return (
+        f"These cases cannot settle whether {claim}: {why}, so no cluster-robust interval can "
+        f"be given, and the {words.score_test(decision)} does not show it; {moved} on these "
+        "cases."
+    )
 
 
 def _clustered(decision: Decision) -> bool:
@@ -227,9 +262,18 @@ def _no_margin_answer(decision: Decision, words: Words) -> str:
             f"These cases show that {name_b} is {claim} than {name_a}: {moved} ({test}; "
             f"{interval})."
         )
+    # The interval on the far side of 0: the data lean against the direction asked.
+    other = decision.high < 0 if claim == "better" else decision.low > 0
+    against = (
+        f" The interval lies entirely {'below' if claim == 'better' else 'above'} 0: the data "
+        f"point the other way, to {name_b} being {'worse' if claim == 'better' else 'better'} "
+        f"than {name_a}, which the one-sided question asked does not test."
+        if other
+        else ""
+    )
     return (
         f"{name_b} is not shown to be {claim} than {name_a} ({test}): {moved} on these cases, "
-        f"and {interval}, gives the differences the data still allow."
+        f"and {interval}, gives the differences the data still allow.{against}"
     )
 
 
@@ -315,9 +359,16 @@ def _noninferiority_sentence(decision: Decision, words: Words) -> str:
     test = f"one-sided {words.score_test(decision)} of non-inferiority, {words.p(decision)}"
     margin = decision.margin or 0.0
     if decision.reject:
+        # Non-inferior and still worse: the interval can clear -Delta and lie below 0.
+        worse = (
+            f" It lies entirely below 0 as well, so {name_b} is also worse than {name_a}, by "
+            f"less than {m.delta}."
+            if decision.high < 0
+            else ""
+        )
         return (
             f"These cases show that {name_b} is not worse than {name_a} by more than "
-            f"{m.delta}: {interval}, lies above {m.minus} {m.unit} ({test})."
+            f"{m.delta}: {interval}, lies above {m.minus} {m.unit} ({test}).{worse}"
         )
     head = f"{name_b} is not shown to be non-inferior to {name_a} at a margin of {m.delta}"
     if decision.high < -margin:
@@ -360,9 +411,15 @@ def _superiority_sentence(decision: Decision, words: Words) -> str:
             f"{m.delta} ({test})."
         )
     if decision.high < margin:
+        worse = (
+            f" It lies entirely below 0 as well: the data point the other way, to {name_b} "
+            f"being worse than {name_a}."
+            if decision.high < 0
+            else ""
+        )
         return (
             f"{head}: {interval}, lies entirely below {m.plus} {m.unit}, so these cases rule "
-            f"out a gain of {m.delta} or more ({test})."
+            f"out a gain of {m.delta} or more ({test}).{worse}"
         )
     return f"{head}: {interval}, does not lie entirely above {m.plus} {m.unit} ({test})."
 

@@ -131,23 +131,27 @@ def format_percent(fraction: float) -> str:
 
 def format_level(value: float) -> str:
     """A per-gate significance level with three significant figures ("0.000200", "0.00833"),
-    rounded down: a level to test at must not print above the one that keeps the overall
-    false-alarm rate at alpha (Šidák's 0.016952 for three gates reads 0.0169, not 0.0170,
+    never above the value: a level to test at must not print above the one that keeps the
+    overall false-alarm rate at alpha (Šidák's 0.016952 for three gates must not read 0.0170,
     at which three independent gates would exceed 0.05).
+
+    Where three figures would round up, the value is cut after four instead: 0.01/6 =
+    0.0016667 reads 0.001666, whose trailing 6 shows the cut, where 0.00166 read as a slip in
+    the division.
 
     Examples
     --------
     >>> format_level(0.05 / 6), format_level(0.0002), format_level(0.000201)
     ('0.00833', '0.000200', '0.000201')
-    >>> format_level(1 - 0.95 ** (1 / 3)), format_level(2e-9)
-    ('0.0169', '2.00e-09')
+    >>> format_level(1 - 0.95 ** (1 / 3)), format_level(0.01 / 6), format_level(2e-9)
+    ('0.01695', '0.001666', '2.00e-09')
     """
     value = _check_finite(value, "value")
     text = f"{value:#.3g}"
     if value > 0 and float(text) > value:
         exact = Decimal(repr(value))
-        step = Decimal(1).scaleb(exact.adjusted() - 2)
-        text = f"{float(exact.quantize(step, rounding=ROUND_FLOOR)):#.3g}"
+        step = Decimal(1).scaleb(exact.adjusted() - 3)
+        text = f"{float(exact.quantize(step, rounding=ROUND_FLOOR)):#.4g}"
     return text
 
 

@@ -6,6 +6,7 @@ text, never as Markdown.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from calculator.report.caveats import few_clusters_caveat
@@ -19,7 +20,14 @@ if TYPE_CHECKING:
     from calculator.logs.pairing import PairedLogs
     from calculator.logs.share_permutation import LabelPermutationTest
 
-__all__ = ["filter_lines", "input_lines", "report_lines", "task_test_words"]
+__all__ = [
+    "COMMAND_LINE",
+    "Controls",
+    "filter_lines",
+    "input_lines",
+    "report_lines",
+    "task_test_words",
+]
 
 _LISTED_TASKS = 60  # task lines printed in the text report before "... more"
 _FEW_CLUSTERS = 10  # below this many tasks, the task-clustered test's reference is rough
@@ -34,26 +42,47 @@ _TASK_TESTS = {
 }
 
 
-#: How another metric is chosen, on the command line (the page says where its box is).
-CHOOSE_METRIC = "choose with --metric"
+@dataclass(frozen=True)
+class Controls:
+    """How a reader changes what the report compared, in the words of the surface it is read
+    on: the command line's options (:data:`COMMAND_LINE`) or the page's boxes, so that neither
+    names the other's controls.
+
+    Attributes
+    ----------
+    metric : str
+        How another metric is chosen, after "also logged: ...".
+    threshold : str
+        How graded values are cut into pass/fail instead of compared by their mean.
+    more_tasks : str
+        Where the tasks past the listed ones are, after "... (N more tasks".
+    """
+
+    metric: str = "choose with --metric"
+    threshold: str = "--threshold X cuts them into pass/fail for McNemar's test instead"
+    more_tasks: str = "--json lists all"
+
+
+#: The command line's controls.
+COMMAND_LINE = Controls()
 
 
 def report_lines(
-    result: LogAnalysis, *, alpha: float = 0.05, choose_metric: str = CHOOSE_METRIC
+    result: LogAnalysis, *, alpha: float = 0.05, controls: Controls = COMMAND_LINE
 ) -> list[str]:
     """The comparison of two logs in plain lines: what was compared (format, metric and why,
     filter, notes), a line per task, the pooled table, the task-clustered test and the pooled
     analysis (or, with repeats, why the per-case tests are not reported)."""
     paired = result.paired
     name_a, name_b = paired.names
-    return input_lines(paired, choose_metric=choose_metric) + _report_tail(
-        result, name_a, name_b, alpha
+    return input_lines(paired, controls=controls) + _report_tail(
+        result, name_a, name_b, alpha, controls
     )
 
 
-def input_lines(paired: PairedLogs, *, choose_metric: str = CHOOSE_METRIC) -> list[str]:
-    """What was compared: the logs, the metric and why (with the others, and `choose_metric`:
-    how to choose another), the threshold, the filter, the tasks only one log holds, the
+def input_lines(paired: PairedLogs, *, controls: Controls = COMMAND_LINE) -> list[str]:
+    """What was compared: the logs, the metric and why (with the others, and how to choose
+    another in `controls`), the threshold, the filter, the tasks only one log holds, the
     readers' notes, and which analysis was done."""
     name_a, name_b = paired.names
     choice = paired.metric
@@ -64,7 +93,7 @@ def input_lines(paired: PairedLogs, *, choose_metric: str = CHOOSE_METRIC) -> li
         + (" ..." if len(paired.sources[1]) > 3 else ""),
         f"metric    {choice.metric} ({choice.reason})"
         + (
-            f"; also logged: {', '.join(choice.others[:8])}; {choose_metric}"
+            f"; also logged: {', '.join(choice.others[:8])}; {controls.metric}"
             if choice.others
             else ""
         ),
@@ -79,7 +108,7 @@ def input_lines(paired: PairedLogs, *, choose_metric: str = CHOOSE_METRIC) -> li
                 f"{', '.join(tasks[:5])}"
             )
     lines += [f"  ! {note}" for note in paired.notes]
-    lines.append(_analysed_line(paired))
+    lines.append(_analysed_line(paired, controls))
     lines.append("")
     return lines
 
@@ -110,12 +139,12 @@ def filter_lines(task_filters: dict[str, str], asked: str | None) -> list[str]:
     return lines
 
 
-def _analysed_line(paired: PairedLogs) -> str:
+def _analysed_line(paired: PairedLogs, controls: Controls) -> str:
     """Which analysis was done: McNemar's test of pass/fail outcomes, or the mean scores."""
     if paired.scores:
         return (
             f"analysed  as scores ({paired.metric.metric} holds values other than 0 and 1): the "
-            "mean difference; --threshold X cuts them into pass/fail for McNemar's test instead"
+            f"mean difference; {controls.threshold}"
         )
     return "analysed  as pass/fail outcomes: McNemar's test"
 
@@ -137,12 +166,15 @@ def task_test_words(code: str) -> str:
     return _TASK_TESTS[code]
 
 
-def _report_tail(result: LogAnalysis, name_a: str, name_b: str, alpha: float) -> list[str]:
+def _report_tail(
+    result: LogAnalysis, name_a: str, name_b: str, alpha: float, controls: Controls
+) -> list[str]:
     lines: list[str] = []
     for task in result.tasks[:_LISTED_TASKS]:
         lines += _task_lines(task, name_a, name_b, alpha, len(result.tasks) > 1)
     if len(result.tasks) > _LISTED_TASKS:
-        lines.append(f"... ({len(result.tasks) - _LISTED_TASKS:,} more tasks; --json lists all)")
+        more = plural(len(result.tasks) - _LISTED_TASKS, "more task")
+        lines.append(f"... ({more}; {controls.more_tasks})")
     t = result.pooled.table
     lines += [
         "",
@@ -155,12 +187,13 @@ def _report_tail(result: LogAnalysis, name_a: str, name_b: str, alpha: float) ->
         lines += [
             "          the cases are repeated samples of each question: the per-case tests, "
             "which would count them as independent, are not reported; the answer below counts "
-            "the questions as clusters (as cases --group does), and the tests by question are "
-            "above",
-            "          with repeats, the counts pair each repeat of A with the repeat of the same "
-            "number of B, an arbitrary pairing of independent samples: only a question's lean "
-            "(only A minus only B) is the same under every pairing; the tests by question rest "
-            "on the leans alone, the answer below on the counts too",
+            "the questions as clusters (as a group column of a per-case file does), and the "
+            "tests by question are above",
+            f"          with repeats, the counts pair each repeat of {name_a} with the repeat of "
+            f"the same number of {name_b}, an arbitrary pairing of independent samples: only a "
+            f"question's lean (only {name_a} minus only {name_b}) is the same under every "
+            "pairing; the tests by question rest on the leans alone, the answer below on the "
+            "counts too",
             f"          {text(result.pooled.decision)}",
         ]
     else:
@@ -223,8 +256,8 @@ def _task_lines(
     if task.by_question is not None:
         q, exact = task.by_question, task.by_question_exact
         line = (
-            f"          by question ({q.clusters:,} questions, their repeats paired): clustered "
-            f"McNemar test {format_p_equals(q.pvalue, q.log10_pvalue, alpha=alpha)}"
+            f"          by question ({plural(q.clusters, 'question')}, their repeats paired): "
+            f"clustered McNemar test {format_p_equals(q.pvalue, q.log10_pvalue, alpha=alpha)}"
         )
         if exact is not None:
             line += (

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from calculator.scores.ttest import PairedTTest
 
 __all__ = [
+    "CLUSTER_WEIGHTS",
     "bootstrap_sentence",
     "exclusion_sentence",
     "headline",
@@ -71,7 +72,7 @@ def scores_report(result: ScoresComparison) -> str:
             f"The {plural(result.n, 'case')} fall in {plural(result.clusters, 'cluster')}: "
             "the bootstrap resamples whole clusters, the permutation test flips whole "
             "clusters, the t test uses the cluster-robust standard error and the signed-rank "
-            "test ranks one mean difference per cluster."
+            f"test ranks one mean difference per cluster. {CLUSTER_WEIGHTS}"
         )
     excluded = exclusion_sentence(result.excluded, result.rows)
     if excluded:
@@ -79,6 +80,15 @@ def scores_report(result: ScoresComparison) -> str:
     if result.margin is not None:
         sentences.append(margin_sentence(result.margin))
     return " ".join(sentences)
+
+
+#: Why the signed-rank test can disagree with the others on clusters of unequal size.
+CLUSTER_WEIGHTS = (
+    "The t and permutation tests weigh each cluster by its cases and the signed-rank test "
+    "weighs every cluster alike, so with clusters of unequal size they answer different "
+    "questions: the first two, the mean difference over cases; the signed-rank test, the "
+    "typical cluster's."
+)
 
 
 def headline(result: ScoresComparison) -> str:
@@ -142,14 +152,14 @@ def permutation_words(test: SignFlipTest, names: tuple[str, str]) -> str:
     elif test.at_floor:  # a bound, with no standard error: no pattern was as extreme
         how = (
             f"Monte Carlo: none of {test.patterns:,} random sign patterns of "
-            f"{plural(test.nonzero_units, 'non-zero ' + test.unit)}, random seed {test.seed}, "
-            "was as extreme as the data"
+            f"{plural(test.nonzero_units, 'non-zero ' + test.unit)}, random-number stream "
+            f"{test.seed}, was as extreme as the data"
         )
     else:
         how = (
             f"Monte Carlo over {test.patterns:,} random sign patterns of "
-            f"{plural(test.nonzero_units, 'non-zero ' + test.unit)}, random seed {test.seed}, "
-            f"standard error {format_standard_error(test.standard_error)}"
+            f"{plural(test.nonzero_units, 'non-zero ' + test.unit)}, random-number stream "
+            f"{test.seed}, standard error {format_standard_error(test.standard_error)}"
         )
     return f"sign-flip permutation test {permutation_p(test)} ({side}, {how})"
 
@@ -213,14 +223,14 @@ def _rank_sum(value: float) -> str:
 
 
 def bootstrap_sentence(interval: BootstrapInterval) -> str:
-    """The BCa interval with its resamples and seed, or why there is none."""
+    """The BCa interval with its resamples and random-number stream, or why there is none."""
     if interval.confidence_interval is None:
         return f"BCa bootstrap interval: none, because {interval.undefined}."
     low, high = interval.confidence_interval
     text = (
         f"{format_confidence(interval.confidence_level)} BCa bootstrap interval "
         f"{format_score(low)} to {format_score(high)} ({interval.resamples:,} resamples of the "
-        f"{plural(interval.units, interval.unit)}, random seed {interval.seed})."
+        f"{plural(interval.units, interval.unit)}, random-number stream {interval.seed})."
     )
     if interval.few_tail_resamples:
         text += (

@@ -80,7 +80,7 @@ def test_text_says_which_analysis_and_threshold_still_cuts(logs, capsys):
     assert status == 0
     assert "analysed  as scores (rouge1_max holds values other than 0 and 1)" in out
     # The differences sum to 14.9 (by hand): a mean of +1.24; the systems are named by folder.
-    assert "task toy: 12 cases, mean difference a - b +1.24, sign-flip permutation test p" in out
+    assert "task toy: 12 cases, mean difference a − b +1.24, sign-flip permutation test p" in out
     status, out, _ = run_cli(capsys, *logs, "--threshold", "30", "--json")
     payload = json.loads(out)
     assert payload["analysed_as"] == "pass/fail"

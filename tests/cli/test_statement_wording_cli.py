@@ -189,3 +189,44 @@ def test_plain_figures_beside_clusters_are_said_to_count_cases_as_independent(ca
     argv = ("cases", str(path), "--a", "old", "--b", "new", "--group", "doc")
     assert note in run(capsys, *argv)
     assert note in json.loads(run(capsys, *argv, "--json"))["report"]
+
+
+def test_scores_counts_agree_in_number_and_the_task_line_writes_a_minus_sign(capsys, tmp_path):
+    # Statistics 4, C1: "clusters  1 groups in 'g'", "pooled    1 task(s)" and the per-task
+    # score line's ASCII "A - B" (every other sentence writes "A − B").
+    path = tmp_path / "one_cluster.csv"
+    rows = [f"c{i},{0.1 * (i % 7)},{0.1 * ((i + 3) % 7)},g0" for i in range(12)]
+    path.write_text("id,A,B,g\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    out = run(capsys, "cases", str(path), "--id", "id", "--a", "A", "--b", "B", "--group", "g")
+    assert "clusters  1 group in 'g'" in out and "1 groups" not in out
+
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "data" / "evallogs" / "generated" / "inspect"
+    a, b = str(root / "mock-a-3epochs.eval"), str(root / "mock-b-3epochs.eval")
+    out = run(capsys, "cases", a, b, "--metric", "graded")
+    assert "pooled    1 task\n" in out and "task(s)" not in out
+    assert "task mock_qa: 30 cases (10 questions), mean difference A − B +0.0167" in out
+    assert " A - B " not in out
+
+
+def test_pass_fail_clusters_count_one_group_in_the_singular(capsys, tmp_path):
+    path = tmp_path / "one_group.csv"
+    rows = [f"c{i},{int(i % 3 != 0)},{int(i % 4 != 0)},g0" for i in range(40)]
+    path.write_text("id,A,B,g\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    out = run(capsys, "cases", str(path), "--id", "id", "--a", "A", "--b", "B", "--group", "g")
+    assert "clusters  1 group in 'g':" in out and "1 groups" not in out
+
+
+def test_a_question_is_answered_once_and_no_escaped_newline_is_printed(capsys, tmp_path):
+    # The paste-ready report ends "\n\nQuestion: ...: <answer>"; printed through the escaper it
+    # read as a literal "\n\n" and the answer then came again from the decision lines.
+    out = run(capsys, "table", "60", "15", "5", "20", "--margin", "0.02")
+    assert "\\n" not in out and "\nQuestion: non-inferior, margin 2 points: " in out
+    assert out.count("B is not shown to be non-inferior to A at a margin of 2 points") == 1
+    rows = [(1, 1)] * 60 + [(1, 0)] * 15 + [(0, 1)] * 5 + [(0, 0)] * 20
+    path = tmp_path / "t60.csv"
+    path.write_text("id,A,B\n" + "".join(f"c{i},{a},{b}\n" for i, (a, b) in enumerate(rows)))
+    out = run(capsys, "cases", str(path), "--id", "id", "--a", "A", "--b", "B", "--margin", "2pt")
+    assert "\\n" not in out and "\nQuestion: non-inferior, margin 2 points: " in out
+    assert out.count("B is not shown to be non-inferior to A at a margin of 2 points") == 1

@@ -178,9 +178,23 @@ def test_probability_never_reads_zero_or_one_hundred_unless_exact():
 
 
 def test_gate_sentence_says_what_the_plain_gate_misses():
+    # Statistics 4, round 3's C4: the sentence said "so too few cases pass it" whatever the
+    # verdict ("this comparison fails: that gate fails only when ... so too few cases pass it").
     decision = analyze(50, 1, 0, 0).decision
     text = gate_sentence(Wording(), decision, fails=False)
-    assert "passes" in text and "too few cases pass it" in text
+    assert "passes: that gate fails only when" in text
+    assert "with too few cases to show a drop it passes as well" in text
+    assert "too few cases pass it" not in text
+
+
+def test_a_failing_plain_gate_says_why_it_fails_without_the_passing_caveat():
+    decision = analyze(60, 15, 5, 20).decision  # exact two-sided p = 0.041: B worse
+    text = gate_sentence(Wording(), decision, fails=True)
+    assert text.startswith(
+        "As a release gate (command line: cases --fail-if-worse) this comparison fails: the "
+        "two-sided exact test shows B worse than A at α = 0.05."
+    )
+    assert "too few cases" not in text and "Choose non-inferior" not in text
 
 
 # ---------------------------------------------------------------------------------------------

@@ -139,7 +139,9 @@ def test_null_section_never_calls_a_mid_p_value_exact():
     at = run_app({"t_null": "true", "conv": "mid-p"})
     assert not at.exception
     labels = [unescape(m.label) for m in at.metric]
-    assert "Mid-p test (not exact)" in labels and "Exact test" not in labels
+    # The label names its sides since statistics 4 (round 3's B3).
+    assert "Mid-p test (not exact), two-sided" in labels
+    assert not any(label.startswith("Exact test") for label in labels)
 
 
 def test_an_exact_p_equal_to_alpha_rejects_on_the_page():

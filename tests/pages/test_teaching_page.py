@@ -105,7 +105,7 @@ def test_null_section_shows_the_split_its_p_and_the_size() -> None:
     at = run_app({"t_null": "true"})
     shown = metric_values(at)
     assert shown["Observed split"] == "15 of 20"
-    assert shown["Exact test"] == "p = 0.041"
+    assert shown["Exact test, two-sided"] == "p = 0.041"  # the sides named (statistics 4, B3)
     assert shown["Actual size at this m"] == format_percent(null_distribution(20, 15).size)
 
 

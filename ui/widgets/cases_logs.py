@@ -60,14 +60,37 @@ def _number(text: str) -> float | None | bool:
     return value if math.isfinite(value) else False
 
 
+def _holm_cells(result: LogAnalysis | LogScores) -> list[float | str]:
+    """The Holm-adjusted p of each task; with one task there is nothing to adjust, and the
+    column is :data:`ui.logs_words.MISSING` throughout (a mixed column would not keep its
+    numbers as numbers); with several every task has one."""
+    holm = [task.holm_pvalue for task in result.tasks]
+    return [words.MISSING] * len(holm) if None in holm else holm
+
+
+def _empty_cells_caption(frame: pd.DataFrame) -> None:
+    """Say why a cell of the per-task table shows :data:`ui.logs_words.MISSING`."""
+    notes = [
+        note
+        for column, note in (
+            ("Holm-adjusted p", words.HOLM_EMPTY),
+            ("questions", words.QUESTIONS_EMPTY),
+        )
+        if column in frame and (frame[column] == words.MISSING).any()
+    ]
+    if notes:
+        st.caption(" ".join(notes))
+
+
 def task_frame(result: LogAnalysis) -> pd.DataFrame:
-    """One row per task: its table, its test, its p-value and Holm-adjusted p-value."""
+    """One row per task: its table, its test, its p-value and Holm-adjusted p-value (with one
+    task, :data:`ui.logs_words.MISSING`)."""
     rows = []
-    for task in result.tasks:
+    for task, holm in zip(result.tasks, _holm_cells(result), strict=True):
         t = task.analysis.table
         name = printable(task.task)  # a task name from a log: its hidden characters shown
         test = task_test_words(task.test)
-        rows.append((name, t.a, t.b, t.c, t.d, test, task.pvalue, task.holm_pvalue))
+        rows.append((name, t.a, t.b, t.c, t.d, test, task.pvalue, holm))
     return pd.DataFrame(rows, columns=list(words.TABLE_COLUMNS))
 
 
@@ -75,12 +98,13 @@ def score_task_frame(result: LogScores) -> pd.DataFrame:
     """One row per task compared as scores: its cases (and questions, with repeats), each
     system's mean score, the mean difference, its p-value and the Holm-adjusted p-value."""
     rows = []
-    for task in result.tasks:
+    clusters = [task.comparison.clusters for task in result.tasks]
+    if None in clusters:  # a mixed column: every cell as text, the figures with separators
+        clusters = [words.MISSING if n is None else f"{n:,}" for n in clusters]
+    for task, questions, holm in zip(result.tasks, clusters, _holm_cells(result), strict=True):
         c = task.comparison
         name = printable(task.task)
-        rows.append(
-            (name, c.n, c.clusters, c.mean_a, c.mean_b, c.statistic, task.pvalue, task.holm_pvalue)
-        )
+        rows.append((name, c.n, questions, c.mean_a, c.mean_b, c.statistic, task.pvalue, holm))
     return pd.DataFrame(rows, columns=list(words.SCORE_TABLE_COLUMNS))
 
 
@@ -131,15 +155,19 @@ def logs_section() -> None:
         # Names, tasks, metrics and filters come from the logs: st.text shows them as text, and
         # printable makes the characters that would not show as themselves (bidirectional
         # overrides, zero-width, escape sequences) visible, as on every other surface.
-        lines = report_lines(result, choose_metric=words.CHOOSE_METRIC)
+        lines = report_lines(result, controls=words.CONTROLS)
         st.text("\n".join(printable(line) for line in lines))
-        st.dataframe(task_frame(result), hide_index=True, key="logs_tasks")
+        frame = task_frame(result)
+        st.dataframe(frame, hide_index=True, key="logs_tasks")
+        _empty_cells_caption(frame)
 
 
 def _show_scores(result: LogScores) -> None:
     """What was compared, a row per task, and the pooled comparison's report, as text."""
-    lines = input_lines(result.paired, choose_metric=words.CHOOSE_METRIC)
+    lines = input_lines(result.paired, controls=words.CONTROLS)
     st.text("\n".join(printable(line) for line in lines))
-    st.dataframe(score_task_frame(result), hide_index=True, key="logs_score_tasks")
+    frame = score_task_frame(result)
+    st.dataframe(frame, hide_index=True, key="logs_score_tasks")
+    _empty_cells_caption(frame)
     st.caption(words.SCORES_POOLED)
     st.text(printable(text(result.pooled)))

@@ -24,6 +24,7 @@ from ui.decision_words import (
     MARGIN_RANGE,
     PAGE_QUESTIONS,
     QUESTION_HELP,
+    alpha_source,
     gate_sentence,
     margin_label,
     probability_label,
@@ -78,6 +79,7 @@ def decision_section(
     st.subheader("Decision")
     if not present:
         st.markdown(DECISION_INTRO)
+    st.caption(escape_markdown(alpha_source(analysis.gates.alpha, in_url=in_url)))
     question, margin_points = _question_inputs(wording, key_prefix, in_url)
     try:
         decision = cached_decision(

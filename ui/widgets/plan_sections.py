@@ -268,7 +268,7 @@ def peeking(disagreement: float, *, alpha: float, test: str) -> None:
     )
     looks = peek[1].slider("Largest number of looks", 1, 100, 25, key="plan_looks")
     seed = peek[2].number_input(
-        "Random seed", min_value=0, max_value=2**32 - 1, value=2024, key="plan_seed"
+        "Random-number stream", min_value=0, max_value=2**32 - 1, value=2024, key="plan_seed"
     )
     try:
         result = simulate_optional_stopping(

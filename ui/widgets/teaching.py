@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from calculator import Decision
 from calculator.report.formatting import format_p_equals, format_percent
 from calculator.teaching import (
     MAX_N,
@@ -99,9 +100,17 @@ def _sweep(a: int, b: int, c: int, d: int, convention: str) -> MarginSweep:
 
 
 def teaching_sections(
-    wording: Wording, counts: tuple[int, int, int, int], options: dict[str, object], alpha: float
+    wording: Wording,
+    counts: tuple[int, int, int, int],
+    options: dict[str, object],
+    alpha: float,
+    asked: Decision | None = None,
 ) -> None:
-    """The four folded teaching sections, following the entered table, names and options."""
+    """The four folded teaching sections, following the entered table, names and options; the
+    null section tests in the direction the Decision's question `asked` tests (one-sided for
+    "better" and "worse", else two-sided), so the two never disagree unsaid."""
+    if asked is not None and asked.question in ("better", "worse"):
+        options = {**options, "alternative": asked.alternative}
     large = presenting()
     st.subheader("Teaching")
     if _opened("t_null"):
@@ -146,7 +155,7 @@ def _null_section(
         help=f"b, the cases {words.cell_phrases(wording.escaped())[1]}, of the m that differ",
     )
     columns[1].metric(
-        words.null_test_label(null.convention),
+        words.null_test_label(null.convention, null.alternative),
         format_p_equals(null.pvalue, null.log10_pvalue, alpha=alpha),
     )
     size = words.percent_beside(null.size, alpha) if null.size else "0"  # never on the mark
