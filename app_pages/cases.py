@@ -27,7 +27,7 @@ def two_systems() -> None:
     cases = None if columns is None else sections.load_cases(stored, columns)
     if cases is None:
         return
-    compared = sections.paired_table(cases)
+    compared = sections.paired_table(cases, decision.asked_question("cases_"))
     sections.cluster_section(compared)
     decision.decision_section(
         Wording(*cases.names),

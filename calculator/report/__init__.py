@@ -10,8 +10,8 @@ never import this package.
 - :mod:`~calculator.report.formatting`: p-values, points, rates, levels and counts;
   :mod:`~calculator.report.figures`: scores, shares and standard errors.
 - :mod:`~calculator.report.analysis`: the paste-ready report of one table.
-- :mod:`~calculator.report.decision`: the answer to the release question; :mod:`~calculator.report.naming`:
-  the names of its tests.
+- :mod:`~calculator.report.decision`: the answer to the release question;
+  :mod:`~calculator.report.naming`: the names of its tests.
 - :mod:`~calculator.report.caveats` and :mod:`~calculator.report.reconcile`: the sentences
   that qualify a result (too few pairs, a zero-width interval, interval and test disagreeing).
 - :mod:`~calculator.report.clusters`: how counting clusters moves the p-value.

@@ -191,3 +191,21 @@ def test_logs_the_page_and_the_command_line_give_each_task_the_same_test(tmp_pat
         )
     if "report" in payload:  # no repeats: the pooled report, as the page prints it
         assert payload["report"] in _page_texts(at)
+
+
+def test_the_pages_report_answers_the_question_its_decision_section_asks(tmp_path, capsys):
+    # The per-case page's report (beside the table) answered the two-sided question while its
+    # Decision section below answered the one chosen there (review of this change, 2).
+    path = _write(tmp_path, "runs.csv", PASS_FAIL)
+    command = ["cases", path, "--id", "id", "--a", "old", "--b", "new", "--group", "doc"]
+    status, out, _ = _cli(capsys, *command, "--alternative", "greater", "--json")
+    assert status == 0
+    report = json.loads(out)["report"]
+    assert "Question: better" in report
+    at = open_page(PAGE)
+    at.file_uploader(key=cases_files.UPLOAD_KEYS[0]).set_value(("runs.csv", PASS_FAIL, "text/csv"))
+    at.run()
+    _choose(at, "cases_group").set_value("doc").run()
+    at.radio(key="cases_question").set_value("better").run()
+    assert not at.exception, at.exception
+    assert report in _page_texts(at)

@@ -15,10 +15,7 @@ from calculator.analysis import MAX_NAME_LENGTH
 from calculator.cases import CaseFile, CaseFileError, PairedCases, guess_columns
 from calculator.report.clusters import describe_cluster_change
 from calculator.report.words import text
-from calculator.workflow import (
-    CasesComparison,
-    compare_cases,
-)
+from calculator.workflow import CasesComparison, Question, compare_cases
 from ui import cases_tables as tables
 from ui import cases_words as words
 from ui.widgets import cases_files as files
@@ -259,12 +256,13 @@ def load_cases(stored: list[files.StoredFile], columns: Columns) -> PairedCases 
     return cases
 
 
-def paired_table(cases: PairedCases) -> CasesComparison:
+def paired_table(cases: PairedCases, question: Question | None = None) -> CasesComparison:
     """The 2 x 2 table, the report, and the button that opens the table in the calculator.
 
     The comparison is the command line's (:func:`calculator.workflow.compare_cases`): with a
-    group column its decision and report count clusters."""
-    compared = compare_cases(cases)
+    group column its decision and report count clusters, and its report answers `question`
+    (the Decision section's), as ``cases`` with that question prints it."""
+    compared = compare_cases(cases, question)
     analysis = compared.analysis
     st.header("Paired table from the data")
     table_col, report_col = st.columns([2, 3])

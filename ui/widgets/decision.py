@@ -16,6 +16,7 @@ from calculator.clustered import Clusters
 from calculator.release import gate_fails, gate_question
 from calculator.report.decision import posterior_left_out
 from calculator.report.words import text
+from calculator.workflow import Question
 from ui.decision_words import (
     DECISION_DEFAULTS,
     DECISION_EXPLANATION,
@@ -38,7 +39,7 @@ from ui.decision_words import (
 from ui.widgets.cache import cached_decision, decision_spec
 from ui.words import Wording, escape_markdown
 
-__all__ = ["decision_section"]
+__all__ = ["asked_question", "decision_section"]
 
 BIND = "query-params"
 #: Starts the answer's paragraph, so that it reads as the section's conclusion.
@@ -136,6 +137,15 @@ def _explanation(key_prefix: str) -> None:
     with why:
         if why.open:
             st.markdown(DECISION_EXPLANATION)
+
+
+def asked_question(key_prefix: str) -> Question:
+    """The question the Decision section asks this run (the one its inputs hold, or the
+    default before they are drawn), for an analysis above it that answers the same question,
+    as the command line's report does."""
+    question = str(st.session_state.get(f"{key_prefix}question", DECISION_DEFAULTS["question"]))
+    points = float(st.session_state.get(f"{key_prefix}margin", DECISION_DEFAULTS["margin"]))
+    return Question(question=question, margin=points / 100.0 if takes_margin(question) else None)
 
 
 def _question_inputs(wording: Wording, key_prefix: str, in_url: bool) -> tuple[str, float]:
