@@ -172,6 +172,13 @@ def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
         b = np.concatenate([pair[1] for pair in scores]) if scores else np.empty(0)
         check_score_gate_margin(options["margin"], a, b)
     result = analyze_log_scores(paired, **options)
+    means = next((task.task for task in result.tasks if task.by_question is not None), None)
+    if args.fail_if_worse and means is not None:
+        raise UsageError(
+            f"--fail-if-worse gates on the sign-flip test of the paired scores; task {means!r} "
+            "has different numbers of repeats in A and B, where that test is not exact: give "
+            "both logs the same epochs to gate"
+        )
     if args.json:
         print_json(build_log_scores_payload(result))
     else:
@@ -210,7 +217,7 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
     """The logs, a line per task (mean difference and its test), then the pooled comparison."""
     from calculator.logs.scores import headline_pvalue
     from calculator.report.figures import format_score
-    from calculator.report.logs import input_lines
+    from calculator.report.logs import input_lines, question_means_note
     from calculator.report.scores import permutation_p
 
     several = len(result.tasks) > 1
@@ -222,6 +229,9 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
         p = format_p_equals(headline_pvalue(c), alpha=alpha)
         if c.permutation is not None and c.permutation.at_floor:
             p = permutation_p(c.permutation)  # a Monte Carlo p at its floor is a bound
+        if task.by_question is not None:  # the questions at their means: its own line
+            lines.append(question_means_note(task, alpha))
+            continue
         line = (
             f"task {task.task}: {c.n:,} cases{unit}, mean difference {c.names[0]} - {c.names[1]} "
             f"{format_score(c.statistic)}, {test} {p}"
@@ -233,7 +243,12 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
         lines.append(f"... ({len(result.tasks) - _LISTED_TASKS:,} more tasks; --json lists all)")
     by = _pooled_by(result)
     clusters = None
-    if by is not None:
+    if by == "question" and result.pooled.clusters is None:  # one task of question means
+        clusters = (
+            "none: each case is a question at its mean score over every repeat; the task's "
+            "test by question, above, answers"
+        )
+    elif by is not None:
         clusters = (
             f"{result.pooled.clusters:,} {by}s (each {by}'s cases resampled and sign-flipped "
             "together)"
@@ -243,12 +258,19 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
 
 
 def _counts(result: LogAnalysis | LogScores) -> dict[str, object]:
-    """Rows read, used and excluded by reason, summed over the tasks."""
+    """Rows read, used and excluded by reason, summed over the tasks, and each log's samples
+    (given, used, repeats no repeat of the other log pairs)."""
     excluded: dict[str, int] = {}
+    samples = {key: {"A": 0, "B": 0} for key in ("given", "used", "repeats_unpaired")}
     for task in result.tasks:
         for reason, count in task.paired.cases.excluded.items():
             excluded[reason] = excluded.get(reason, 0) + count
+        for key, sides in task.paired.samples().items():
+            if key in samples:
+                for side in "AB":
+                    samples[key][side] += sides[side]
     return {
+        "samples": samples,
         "rows_read": sum(task.paired.cases.rows_read for task in result.tasks),
         "rows_used": sum(task.paired.cases.rows_used for task in result.tasks),
         "cases_used": sum(task.paired.cases.n for task in result.tasks),

@@ -18,6 +18,7 @@ import numpy as np
 
 from calculator.analysis import MAX_NAME_LENGTH
 from calculator.cases import CaseFile, load_cases
+from calculator.logs.question_means import pair_question_means
 from calculator.logs.select import (
     MetricChoice,
     choose_filter,
@@ -64,6 +65,10 @@ class TaskCases:
     share_counts: tuple[np.ndarray, ...] | None = field(default=None, repr=False)
     rows_given: tuple[int, int] = (0, 0)
     repeats_unpaired: tuple[int, int] = (0, 0)
+    #: Scores with different repeat numbers in A and B: the cases are questions at their means
+    #: (:func:`~calculator.logs.question_means.pair_question_means`), with its sums and samples.
+    question_scores: tuple[np.ndarray, ...] | None = field(default=None, repr=False)
+    samples_used: tuple[int, int] | None = None
 
     def counts(self) -> dict[str, object]:
         """The task's pairing in JSON: repeats, rows read and used, rows excluded by reason."""
@@ -73,6 +78,20 @@ class TaskCases:
             "rows_read": self.cases.rows_read,
             "rows_used": self.cases.rows_used,
             "excluded": dict(self.cases.excluded),
+            "samples": self.samples(),
+        }
+
+    def samples(self) -> dict[str, object]:
+        """Each log's samples of the task, those used and those no repeat of the other log
+        pairs (with question means, every sample of a question both logs score is used)."""
+        used = self.samples_used
+        if used is None:
+            used = tuple(g - u for g, u in zip(self.rows_given, self.repeats_unpaired, strict=True))
+        return {
+            "given": {"A": self.rows_given[0], "B": self.rows_given[1]},
+            "used": {"A": used[0], "B": used[1]},
+            "repeats_unpaired": {"A": self.repeats_unpaired[0], "B": self.repeats_unpaired[1]},
+            "by_question_means": self.question_scores is not None,
         }
 
 
@@ -262,6 +281,17 @@ def _pair_task(
     numbers = [set(r["repeat"]) for r in rows]
     repeats = any(len(n) > 1 for n in numbers) or any(r.duplicated("case").any() for r in rows)
     paired_rows = rows
+    if scores and numbers[0] != numbers[1]:
+        # 3 epochs against 1: each question is compared by its mean over every repeat.
+        cases, question_scores, used = pair_question_means(task, rows, names)
+        return TaskCases(
+            task=task,
+            cases=cases,
+            repeats=True,
+            rows_given=(len(rows[0]), len(rows[1])),
+            question_scores=question_scores,
+            samples_used=used,
+        )
     if numbers[0] != numbers[1]:
         # Repeats are paired by number (epoch 1 with epoch 1): those only one log has are used
         # by the per-question pass shares, not by the pairing.
@@ -381,10 +411,13 @@ def _refuse_large_exclusions(paired: PairedLogs, rows: list[pd.DataFrame], limit
     for task in paired.tasks:
         for reason, count in task.cases.excluded.items():
             reasons[reason] = reasons.get(reason, 0) + count
-    used = sum(task.cases.n for task in paired.tasks)
     for side, frame in enumerate(rows):
         unpaired = paired.unpaired_tasks[side]
         by_design = sum(task.repeats_unpaired[side] for task in paired.tasks)
+        used = sum(  # with question means, the samples in them; else the paired cases
+            task.cases.n if task.samples_used is None else task.samples_used[side]
+            for task in paired.tasks
+        )
         total = len(frame) - by_design
         left_out = total - used
         if not total or left_out / total <= limit:

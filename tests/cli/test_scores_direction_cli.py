@@ -34,7 +34,9 @@ def test_a_gate_on_a_lower_is_better_name_needs_the_direction(tmp_path, capsys):
     status = main(["cases", wer_file(tmp_path), "--fail-if-worse"])
     out, err = capsys.readouterr()
     assert status == 2 and out == ""  # it exited 0, "gate pass", before
-    assert err.startswith("error: --fail-if-worse: 'wer_old' reads as a score where lower is better")
+    assert err.startswith(
+        "error: --fail-if-worse: 'wer_old' reads as a score where lower is better"
+    )
     assert "--better lower" in err
 
 

@@ -14,7 +14,12 @@ import streamlit as st
 from calculator.errors import CalculatorError
 from calculator.logs import LogAnalysis, analyze_logs, pair_logs, read_log_data
 from calculator.logs.scores import LogScores, analyze_log_scores
-from calculator.report.logs import input_lines, report_lines, task_test_words
+from calculator.report.logs import (
+    input_lines,
+    question_means_note,
+    report_lines,
+    task_test_words,
+)
 from calculator.report.words import text
 from calculator.text import printable
 from ui import logs_words as words
@@ -77,8 +82,10 @@ def score_task_frame(result: LogScores) -> pd.DataFrame:
     for task in result.tasks:
         c = task.comparison
         name = printable(task.task)
+        # With different repeats in A and B the cases are the questions (at their means).
+        questions = c.n if task.by_question is not None else c.clusters
         rows.append(
-            (name, c.n, c.clusters, c.mean_a, c.mean_b, c.statistic, task.pvalue, task.holm_pvalue)
+            (name, c.n, questions, c.mean_a, c.mean_b, c.statistic, task.pvalue, task.holm_pvalue)
         )
     return pd.DataFrame(rows, columns=list(words.SCORE_TABLE_COLUMNS))
 
@@ -140,5 +147,8 @@ def _show_scores(result: LogScores) -> None:
     lines = input_lines(result.paired, choose_metric=words.CHOOSE_METRIC)
     st.text("\n".join(printable(line) for line in lines))
     st.dataframe(score_task_frame(result), hide_index=True, key="logs_score_tasks")
+    notes = [question_means_note(t) for t in result.tasks if t.by_question is not None]
+    if notes:  # every repeat counted: the questions at their means, and the test by question
+        st.text("\n".join(printable(line) for line in notes))
     st.caption(words.SCORES_POOLED)
     st.text(printable(text(result.pooled)))
