@@ -26,7 +26,8 @@ def pair_question_means(
     """Graded scores of a task whose repeat numbers differ between the logs (3 epochs against
     1): each question is one case valued at its mean over every finite score of it, paired
     by the loader as any case. Returns the paired cases, per question both logs score A's then
-    B's sums of scores, their numbers and sums of squares, and the samples of each log used."""
+    B's sums of scores, their numbers and sums of squares, then its (A's, B's) scores; and the
+    samples of each log used."""
     files, stats = [], []
     for frame, name in zip(rows, names, strict=True):
         values = frame["value"].where(np.isfinite(frame["value"]))
@@ -49,5 +50,15 @@ def pair_question_means(
         for side in "ab"
         for k in ("value", "scored", "square")
     )
+    finite = [  # each question's scores, A's then B's, for the exact enumeration
+        frame.assign(value=frame["value"].where(np.isfinite(frame["value"])))
+        .dropna(subset=["value"])
+        .groupby("case", sort=False)["value"]
+        .agg(list)
+        for frame in rows
+    ]
+    pools = np.empty(len(both), dtype=object)
+    pools[:] = [(finite[0][q], finite[1][q]) for q in both.index]
+    question_scores = (*question_scores, pools)
     samples_used = (int(both["scored_a"].sum()), int(both["scored_b"].sum()))
     return cases, question_scores, samples_used

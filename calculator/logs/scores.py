@@ -108,9 +108,9 @@ def analyze_log_scores(paired: PairedLogs, **options: object) -> LogScores:
         comparison = compare_scores(a, b, clusters=clusters, names=paired.names, **options)
         by_question = None
         if task.question_scores is not None:
-            sa, ka, qa, sb, kb, qb = task.question_scores
+            sa, ka, qa, sb, kb, qb, pools = task.question_scores
             by_question = score_label_permutation(
-                (sa, sb), (ka, kb), (qa, qb), alternative=comparison.alternative
+                (sa, sb), (ka, kb), (qa, qb), alternative=comparison.alternative, pools=pools
             )
         tasks.append(
             TaskScores(

@@ -14,6 +14,7 @@ arbitrary pairing of A's repeat j with B's repeat j.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -32,6 +33,9 @@ __all__ = [
 #: Largest span of the sum (in grid steps) the exact distribution is computed over; a wider
 #: one (tens of thousands of questions) takes the distribution's normal approximation.
 MAX_SUPPORT = 4_000_000
+#: Most arrangements of the labels the scores' test enumerates (over the questions whose
+#: scores differ); beyond it, the normal approximation of their distribution.
+MAX_ENUMERATED = 1_000_000
 _DIRECT_WORK = 50_000_000  # products of direct convolution before an FFT is used instead
 _FFT_NOTE = "distribution by FFT convolution: p-values below about 1e-12 are not resolved"
 
@@ -156,9 +160,12 @@ def score_label_permutation(
     squares: tuple[np.ndarray, np.ndarray],
     *,
     alternative: str = "two-sided",
+    pools: Sequence[tuple[Sequence[float], Sequence[float]]] | None = None,
 ) -> LabelPermutationTest:
-    """The permutation test of the A and B labels within each question for graded scores, by
-    the normal approximation of its distribution.
+    """The permutation test of the A and B labels within each question for graded scores:
+    exact by enumeration when `pools` (each question's scores, A's then B's) are given and the
+    arrangements of the questions whose scores differ number at most :data:`MAX_ENUMERATED`,
+    else by the normal approximation of its distribution.
 
     Per question, the k_A + k_B scores are exchangeable under H0 (as the pass/fail samples of
     :func:`label_permutation_test`); over the permutations of the labels, d = mean_A - mean_B
@@ -196,19 +203,54 @@ def score_label_permutation(
     differences = sa / ka - sb / kb
     variance = float(np.sum(spread * (1.0 / ka + 1.0 / kb)))
     observed = float(np.sum(differences))
-    pvalue = 1.0
-    if variance > 0.0:
+    pvalue, method = 1.0, "normal-label-permutation-scores"
+    exact = None if pools is None else _enumerated(pools, spread > 0.0, observed, alternative)
+    if exact is not None:
+        pvalue, method = exact, "exact-label-permutation"
+    elif variance > 0.0:
         z = -observed / math.sqrt(variance)  # positive when B's scores are higher
         pvalue = min(1.0, math.exp(log_normal_pvalue(z, alternative)))
     return LabelPermutationTest(
         statistic=float(np.mean(differences)),
         pvalue=pvalue,
         alternative=alternative,
-        method="normal-label-permutation-scores",
+        method=method,
         unit="question",
         units=int(sa.size),
         nonzero_units=int(np.count_nonzero(spread > 0.0)),
     )
+
+
+def _enumerated(
+    pools: Sequence[tuple[Sequence[float], Sequence[float]]],
+    moving: np.ndarray,
+    observed: float,
+    alternative: str,
+) -> float | None:
+    """The exact p over every arrangement of the labels within the questions whose scores
+    differ (the others add the same to every sum), None beyond :data:`MAX_ENUMERATED`."""
+    from itertools import combinations
+
+    sums, constant, scale = np.zeros(1), 0.0, 0.0
+    for (a, b), moves in zip(pools, moving, strict=True):
+        values = np.asarray([*a, *b], dtype=np.float64)
+        ka, kb, total = len(a), len(b), float(values.sum())
+        if not moves:
+            constant += total / ka - total / kb  # every arrangement: the same mean difference
+            continue
+        scale += float(np.abs(values).max()) * 2.0  # the most one question moves the sum
+        if sums.size * math.comb(ka + kb, ka) > MAX_ENUMERATED:
+            return None
+        x = np.asarray([values[list(c)].sum() for c in combinations(range(ka + kb), ka)])
+        sums = (sums[:, None] + (x / ka - (total - x) / kb)[None, :]).ravel()
+    sums += constant
+    gap = 1e-9 * max(scale, 1.0)  # float noise: sums equal to the observed one count as it
+    extreme = {
+        "two-sided": np.abs(sums) >= abs(observed) - gap,
+        "greater": sums <= observed + gap,
+        "less": sums >= observed - gap,
+    }[alternative]
+    return float(np.mean(extreme))
 
 
 def _span(laws: dict, lcm: int, grid: int) -> int:

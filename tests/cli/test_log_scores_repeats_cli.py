@@ -2,8 +2,9 @@
 A's log and 3 in B's. The pairing paired epoch 1 with epoch 1 and dropped two thirds of B's
 samples without a word (JSON rows_read 20 of 40, nothing excluded). Every sample now counts:
 each question is one case at its mean score over every repeat of each log, the test is the
-permutation of the A and B labels within each question (its normal approximation: a sign flip
-is not exact with unequal repeats), the samples are in the ledger ("samples": given and used)
+permutation of the A and B labels within each question (exact by enumeration when the
+arrangements are few, else its normal approximation: a sign flip is not exact with unequal
+repeats), the samples are in the ledger ("samples": given and used)
 and those of questions one log lacks count against the 5% rule.
 
 Every expected figure is computed here from the logs with the standard library only (json,
@@ -17,10 +18,12 @@ rule.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import math
 import statistics
 from collections import defaultdict
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -73,6 +76,32 @@ def expected(a: dict[str, list[float]], b: dict[str, list[float]]) -> dict[str, 
     }
 
 
+def enumerated(a: dict[str, list[float]], b: dict[str, list[float]]) -> float:
+    """The exact two-sided p of the label permutation: every choice of which of a question's
+    k_A + k_B scores are A's (itertools.combinations), all combinations over the questions,
+    the share whose sum of mean differences is at least the observed one in absolute value
+    (Fractions: the scores are C, P, I, exact in binary)."""
+    common = sorted(set(a) & set(b))
+    laws = []
+    for q in common:
+        pool, ka, kb = a[q] + b[q], len(a[q]), len(b[q])
+        law = []
+        for chosen in itertools.combinations(range(ka + kb), ka):
+            x = sum(Fraction(pool[j]) for j in chosen)
+            law.append(x / ka - (sum(map(Fraction, pool)) - x) / kb)
+        laws.append(law if len(set(law)) > 1 else law[:1])  # one value: one arrangement is all
+    mean = {
+        side: {q: sum(map(Fraction, v[q])) / len(v[q]) for q in common}
+        for side, v in (("a", a), ("b", b))
+    }
+    observed = abs(sum(mean["a"][q] - mean["b"][q] for q in common))
+    hits = total = 0
+    for combo in itertools.product(*laws):
+        total += 1
+        hits += abs(sum(combo)) >= observed
+    return hits / total
+
+
 def test_every_epoch_of_inspect_logs_counts_by_question(capsys):
     a, b = json_log_scores(ONE), reference_scores(THREE.name)
     want = expected(a, b)
@@ -90,15 +119,15 @@ def test_every_epoch_of_inspect_logs_counts_by_question(capsys):
     assert scores["mean"]["B"] == pytest.approx(want["mean_b"], abs=1e-12)
     assert want["mean_b"] == pytest.approx(49 / 60)  # not 0.85, epoch 1's alone
     test = task["label_permutation_by_question"]
-    assert test["method"] == "normal-label-permutation-scores"
+    assert test["method"] == "exact-label-permutation"  # 4^3 arrangements of 3 moving questions
     assert test["statistic"] == pytest.approx(want["statistic"], abs=1e-12)
-    assert task["pvalue"] == test["pvalue"] == pytest.approx(want["pvalue"], rel=1e-9)
+    assert task["pvalue"] == test["pvalue"] == enumerated(a, b) == 1.0
     status, out, _ = run(capsys, "cases", str(ONE), str(THREE), "--metric", "graded")
     assert (
         "task mock_qa: 10 questions, each at its mean score over all 10 of A's and all 30 of "
-        "B's samples; permutation test of the A and B labels within each question's scores"
+        "B's samples; exact permutation test of the A and B labels within each question"
     ) in out
-    assert f"p = {want['pvalue']:.3f} (the test by question, which answers)" in out
+    assert "p = 1 (the test by question, which answers)" in out
     assert "A's mean score is 0.800 and B's 0.817" in out
 
 
@@ -141,6 +170,8 @@ def test_136_questions_1_epoch_against_3_use_all_408_samples(tmp_path, capsys):
     [task] = payload["tasks"]
     assert task["scores"]["n"] == want["questions"] == 136
     assert task["scores"]["mean"]["B"] == pytest.approx(want["mean_b"], abs=1e-12)
+    # 4 arrangements of each of the questions whose scores differ: too many to enumerate.
+    assert task["label_permutation_by_question"]["method"] == "normal-label-permutation-scores"
     assert task["pvalue"] == pytest.approx(want["pvalue"], rel=1e-9)
 
 
