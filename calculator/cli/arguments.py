@@ -19,6 +19,7 @@ __all__ = [
     "Parser",
     "UsageError",
     "add_log_arguments",
+    "Once",
     "count",
     "file_name",
     "finite_number",
@@ -122,15 +123,41 @@ def level(option: str) -> Callable[[str], float]:
     return parse
 
 
+class Once(argparse.Action):
+    """An option given at most once: a second copy is refused by name, not silently taken
+    over the first (``--metric acc --metric f1`` would compare f1 alone)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        before = getattr(namespace, self.dest, None)
+        if before is not None:
+            raise argparse.ArgumentError(
+                self,
+                f"given twice ({before!r}, then {values!r}); one value is used for every task "
+                "and file: give it once",
+            )
+        setattr(namespace, self.dest, values)
+
+
 def add_log_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options of evaluation-harness logs: ``--metric``, ``--filter``, ``--allow-exclusions``."""
+    """Options of evaluation-harness logs: ``--metric``, ``--filter`` (each at most once:
+    :class:`Once`), ``--allow-exclusions``."""
     parser.add_argument(
         "--metric",
+        action=Once,
         metavar="NAME",
         help="harness logs: the metric compared (lm-eval metric key, Inspect scorer, HELM stat)",
     )
     parser.add_argument(
-        "--filter", metavar="NAME", help="lm-eval logs: the filter compared (strict-match...)"
+        "--filter",
+        action=Once,
+        metavar="NAME",
+        help="lm-eval logs: the filter compared (strict-match...)",
     )
     parser.add_argument(
         "--allow-exclusions",
@@ -147,6 +174,7 @@ def add_split_argument(parser: argparse.ArgumentParser) -> None:
     """
     parser.add_argument(
         "--split",
+        action=Once,
         metavar="NAME",
         help="HELM logs: the split whose per-instance stats are compared (HELM evaluates "
         "'valid' and 'test'; test unless given); refused for other inputs",

@@ -48,6 +48,7 @@ from calculator.cli.question import (
 from calculator.cli.shared import (
     ANALYSED_AS_PASS_FAIL,
     EXIT_WORSE,
+    check_paths,
     gate_line,
     require_cases_extra,
 )
@@ -144,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
         When pandas or pyarrow is not installed (the package was installed without ``[cases]``).
     """
     require_cases_extra()
+    check_paths([p for p in (args.file, args.file_b) if p is not None])
     if is_log_input(args):  # the question is read once the logs show pass/fail or scores
         return run_logs(args)
     if args.metric or args.filter:
@@ -153,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
             "its outcome columns with --a and --b"
         )
     if args.split is not None:
-        raise UsageError(f"error: --split applies to HELM logs; {args.file} is a per-case file")
+        raise UsageError(f"--split applies to HELM logs; {args.file} is a per-case file")
     first, second = _read(args)
     columns = scores_columns(args, first, second)
     if columns is not None:  # numbers other than 0 and 1, no --threshold: compare mean scores

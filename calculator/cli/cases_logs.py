@@ -178,6 +178,13 @@ def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
         b = np.concatenate([pair[1] for pair in scores]) if scores else np.empty(0)
         check_score_gate_margin(options.margin, a, b)
     result = compare_logs(paired, score_question=options)
+    means = next((task.task for task in result.tasks if task.by_question is not None), None)
+    if args.fail_if_worse and means is not None:
+        raise UsageError(
+            f"--fail-if-worse gates on the sign-flip test of the paired scores; task {means!r} "
+            "has different numbers of repeats in A and B, where that test is not exact: give "
+            "both logs the same epochs to gate"
+        )
     if args.json:
         document = build_log_scores_payload(result)
         if args.fail_if_worse:
@@ -201,7 +208,9 @@ def build_log_scores_payload(result: LogScores) -> dict[str, object]:
     return {
         "analysed_as": ANALYSED_AS_SCORES,
         "input": {**input_summary(result.paired), **_counts(result)},
-        "tasks": [words.payload(task) for task in result.tasks],
+        "tasks": [
+            {**task.to_dict(), "scores": words.payload(task.comparison)} for task in result.tasks
+        ],
         "scores": words.payload(result.pooled),
         "pooled_by": _pooled_by(result),
         "multiplicity": {"method": "holm", "family": len(result.tasks)},
@@ -219,7 +228,7 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
     """The logs, a line per task (mean difference and its test), then the pooled comparison."""
     from calculator.logs.scores import headline_pvalue
     from calculator.report.figures import format_score
-    from calculator.report.logs import COMMAND_LINE, input_lines
+    from calculator.report.logs import COMMAND_LINE, input_lines, question_means_note
     from calculator.report.scores import permutation_p
 
     several = len(result.tasks) > 1
@@ -231,6 +240,9 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
         p = format_p_equals(headline_pvalue(c), alpha=alpha)
         if c.permutation is not None and c.permutation.at_floor:
             p = permutation_p(c.permutation)  # a Monte Carlo p at its floor is a bound
+        if task.by_question is not None:  # the questions at their means: its own line
+            lines.append(question_means_note(task, alpha))
+            continue
         line = (
             f"task {task.task}: {plural(c.n, 'case')}{unit}, mean difference "
             f"{c.names[0]} − {c.names[1]} "
@@ -244,7 +256,12 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
         lines.append(f"... ({more}; {COMMAND_LINE.more_tasks})")
     by = _pooled_by(result)
     clusters = None
-    if by is not None:
+    if by == "question" and result.pooled.clusters is None:  # one task of question means
+        clusters = (
+            "none: each case is a question at its mean score over every repeat; the task's "
+            "test by question, above, answers"
+        )
+    elif by is not None:
         clusters = (
             f"{plural(result.pooled.clusters, by)} (each {by}'s cases resampled and sign-flipped "
             "together)"
@@ -254,12 +271,19 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
 
 
 def _counts(result: LogAnalysis | LogScores) -> dict[str, object]:
-    """Rows read, used and excluded by reason, summed over the tasks."""
+    """Rows read, used and excluded by reason, summed over the tasks, and each log's samples
+    (given, used, repeats no repeat of the other log pairs)."""
     excluded: dict[str, int] = {}
+    samples = {key: {"A": 0, "B": 0} for key in ("given", "used", "repeats_unpaired")}
     for task in result.tasks:
         for reason, count in task.paired.cases.excluded.items():
             excluded[reason] = excluded.get(reason, 0) + count
+        for key, sides in task.paired.samples().items():
+            if key in samples:
+                for side in "AB":
+                    samples[key][side] += sides[side]
     return {
+        "samples": samples,
         "rows_read": sum(task.paired.cases.rows_read for task in result.tasks),
         "rows_used": sum(task.paired.cases.rows_used for task in result.tasks),
         "cases_used": sum(task.paired.cases.n for task in result.tasks),

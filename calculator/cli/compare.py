@@ -25,7 +25,7 @@ from calculator.cli.arguments import (
 )
 from calculator.cli.arguments import count as whole_number
 from calculator.cli.output import print_json, print_lines
-from calculator.cli.shared import read_logs, require_cases_extra
+from calculator.cli.shared import check_paths, read_logs, require_cases_extra
 from calculator.compare.cochran import MAX_RESAMPLES
 from calculator.errors import CalculatorError
 from calculator.intervals import CI_METHODS
@@ -120,18 +120,19 @@ def run(args: argparse.Namespace) -> int:
         For options that do not fit together, or when pandas or pyarrow is missing.
     """
     require_cases_extra()
+    check_paths(args.files)
     if len(args.files) > 1 and args.system_column is not None:
-        raise UsageError("error: --system names a long file's system column; give one file")
+        raise UsageError("--system names a long file's system column; give one file")
     if len(args.files) > 1 and args.systems is not None:
         raise UsageError(
-            "error: with one file per system, the systems are the files; --systems is for one file"
+            "with one file per system, the systems are the files; --systems is for one file"
         )
     from calculator.cases.multi import load_systems
 
     if logs_given(args):
         return compare_logs(args)
     if args.split is not None:
-        raise UsageError(f"error: --split applies to HELM logs; {args.files[0]} is a per-case file")
+        raise UsageError(f"--split applies to HELM logs; {args.files[0]} is a per-case file")
     systems = None
     if args.systems is not None:
         systems = [name.strip() for name in args.systems.split(",") if name.strip()]

@@ -18,6 +18,7 @@ __all__ = [
     "ANALYSED_AS_SCORES",
     "CASES_EXTRA",
     "EXIT_WORSE",
+    "check_paths",
     "gate_line",
     "read_logs",
     "require_cases_extra",
@@ -37,9 +38,31 @@ def require_cases_extra() -> None:
     missing = [name for name in CASES_EXTRA if importlib.util.find_spec(name) is None]
     if missing:
         raise UsageError(
-            f"error: per-case files need {' and '.join(missing)}, not installed here: "
+            f"per-case files need {' and '.join(missing)}, not installed here: "
             "pip install 'mcnemar-calculator[cases]' (from a checkout, pip install '.[cases]')"
         )
+
+
+def check_paths(paths: list[str]) -> None:
+    """Refuse a path that is missing, unreadable, or neither a file nor a folder (a pipe, a
+    device), first and whatever the options: otherwise an option that does not fit a per-case
+    file (``--metric``) is answered about a file that is not there.
+
+    Raises
+    ------
+    OSError
+        Naming the path and why (printed as ``error: PATH: reason``).
+    """
+    import errno
+    import os
+
+    for path in paths:
+        if not os.path.exists(path):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+        if not (os.path.isfile(path) or os.path.isdir(path)):
+            raise OSError(errno.EINVAL, "neither a file nor a folder, so it is not read", path)
+        if not os.access(path, os.R_OK | (os.X_OK if os.path.isdir(path) else 0)):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
 
 
 def gate_line(analysis: Analysis, alpha: float) -> str:
@@ -57,7 +80,7 @@ def read_logs(paths: list[str], split: str | None) -> list[LogTable]:
     other = next((log for log in logs if log.format != "helm"), None)
     if other is not None:
         raise UsageError(
-            f"error: --split applies to HELM logs; {other.sources[0]} is an {other.format} log, "
+            f"--split applies to HELM logs; {other.sources[0]} is an {other.format} log, "
             "whose cases have no split to choose"
         )
     return logs

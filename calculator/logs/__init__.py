@@ -11,6 +11,8 @@ Modules, in reading order:
   biased remainder;
 - :mod:`~calculator.logs.pairing`: :func:`pair_logs`, each task's rows paired by
   :func:`calculator.cases.load_cases`;
+- :mod:`~calculator.logs.question_means`: graded scores with different repeats in A and B,
+  each question at its mean over every repeat;
 - :mod:`~calculator.logs.analysis`: :func:`analyze_logs`, per task, pooled, clustered by task,
   Holm across tasks; by question for repeats (the pass shares by
   :func:`calculator.scores.signflip.lattice_sign_flip`).

@@ -18,6 +18,8 @@ import numpy as np
 
 from calculator.analysis import MAX_NAME_LENGTH
 from calculator.cases import CaseFile, load_cases
+from calculator.logs.pairing_checks import refuse_large_exclusions, refuse_uneven_repeats
+from calculator.logs.question_means import pair_question_means
 from calculator.logs.select import (
     MetricChoice,
     choose_filter,
@@ -64,6 +66,10 @@ class TaskCases:
     share_counts: tuple[np.ndarray, ...] | None = field(default=None, repr=False)
     rows_given: tuple[int, int] = (0, 0)
     repeats_unpaired: tuple[int, int] = (0, 0)
+    #: Scores with different repeat numbers in A and B: the cases are questions at their means
+    #: (:func:`~calculator.logs.question_means.pair_question_means`), with its sums and samples.
+    question_scores: tuple[np.ndarray, ...] | None = field(default=None, repr=False)
+    samples_used: tuple[int, int] | None = None
 
     def counts(self) -> dict[str, object]:
         """The task's pairing in JSON: repeats, rows read and used, rows excluded by reason."""
@@ -73,6 +79,20 @@ class TaskCases:
             "rows_read": self.cases.rows_read,
             "rows_used": self.cases.rows_used,
             "excluded": dict(self.cases.excluded),
+            "samples": self.samples(),
+        }
+
+    def samples(self) -> dict[str, object]:
+        """Each log's samples of the task, those used and those no repeat of the other log
+        pairs (with question means, every sample of a question both logs score is used)."""
+        used = self.samples_used
+        if used is None:
+            used = tuple(g - u for g, u in zip(self.rows_given, self.repeats_unpaired, strict=True))
+        return {
+            "given": {"A": self.rows_given[0], "B": self.rows_given[1]},
+            "used": {"A": used[0], "B": used[1]},
+            "repeats_unpaired": {"A": self.repeats_unpaired[0], "B": self.repeats_unpaired[1]},
+            "by_question_means": self.question_scores is not None,
         }
 
 
@@ -187,8 +207,8 @@ def pair_logs(
         scores=as_scores,
     )
     if not allow_exclusions:
-        _refuse_uneven_repeats(paired, rows, max_excluded_share)
-        _refuse_large_exclusions(paired, rows, max_excluded_share)
+        refuse_uneven_repeats(paired, rows, max_excluded_share)
+        refuse_large_exclusions(paired, rows, max_excluded_share)
     return paired
 
 
@@ -265,6 +285,17 @@ def _pair_task(
     numbers = [set(r["repeat"]) for r in rows]
     repeats = any(len(n) > 1 for n in numbers) or any(r.duplicated("case").any() for r in rows)
     paired_rows = rows
+    if scores and numbers[0] != numbers[1]:
+        # 3 epochs against 1: each question is compared by its mean over every repeat.
+        cases, question_scores, used = pair_question_means(task, rows, names)
+        return TaskCases(
+            task=task,
+            cases=cases,
+            repeats=True,
+            rows_given=(len(rows[0]), len(rows[1])),
+            question_scores=question_scores,
+            samples_used=used,
+        )
     if numbers[0] != numbers[1]:
         # Repeats are paired by number (epoch 1 with epoch 1): those only one log has are used
         # by the per-question pass shares, not by the pairing.
@@ -377,38 +408,6 @@ def share_numerators(
     return a - b, 1.0 / lcm
 
 
-def _refuse_large_exclusions(paired: PairedLogs, rows: list[pd.DataFrame], limit: float) -> None:
-    """More than `limit` of a side's rows left out (tasks or cases the other log lacks, rows
-    the loader excluded) is refused: such a remainder is rarely a random one."""
-    reasons: dict[str, int] = {}
-    for task in paired.tasks:
-        for reason, count in task.cases.excluded.items():
-            reasons[reason] = reasons.get(reason, 0) + count
-    used = sum(task.cases.n for task in paired.tasks)
-    for side, frame in enumerate(rows):
-        unpaired = paired.unpaired_tasks[side]
-        by_design = sum(task.repeats_unpaired[side] for task in paired.tasks)
-        total = len(frame) - by_design
-        left_out = total - used
-        if not total or left_out / total <= limit:
-            continue
-        name = paired.names[side]
-        detail = ", ".join(
-            f"{reason.replace('_', ' ')} {count:,}" for reason, count in reasons.items() if count
-        )
-        if unpaired:
-            detail = "; ".join(
-                part for part in (f"{len(unpaired)} task(s) only in {name}'s log", detail) if part
-            )
-        raise LogError(
-            f"{left_out:,} of {name}'s {total:,} rows ({left_out / total:.1%}) would be left out "
-            f"({detail or 'unpaired'}), over the limit of {limit:.0%}: the two runs were not made "
-            "on the same questions (a --limit run, another task list, failed samples), or rows "
-            "could not be read; rerun on the same questions, or pass --allow-exclusions to "
-            "analyse the paired cases only."
-        )
-
-
 def _names(a: str, b: str) -> tuple[str, str]:
 
     if a == b or not a or not b:
@@ -440,36 +439,3 @@ def _per_question(rows: list[pd.DataFrame], threshold: float | None) -> pd.DataF
     return per_question[0].merge(
         per_question[1], left_index=True, right_index=True, suffixes=("_a", "_b")
     )
-
-
-def _refuse_uneven_repeats(paired: PairedLogs, rows: list[pd.DataFrame], limit: float) -> None:
-    """Refuse, naming it, a log with fewer repeats of some of the questions both logs hold
-    than the other has (a repeat number both logs use elsewhere in the task, missing on
-    these questions): such gaps are often failed samples, not a random part. A repeat number
-    one log never uses in the task (3 epochs against 1) is by design and not counted here."""
-    import pandas as pd
-
-    paired_tasks = {task.task for task in paired.tasks}
-
-    def keys(frame: pd.DataFrame, columns: list[str]) -> pd.MultiIndex:
-        return pd.MultiIndex.from_frame(frame[columns])
-
-    for side, frame in enumerate(rows):
-        # Every task at once (a scan per task made 2,000 tasks quadratic: hostile review 4, H4).
-        mine, theirs = (f[f["task"].isin(paired_tasks)] for f in (frame, rows[1 - side]))
-        common = mine[
-            keys(mine, ["task", "case"]).isin(keys(theirs, ["task", "case"]))
-            & keys(mine, ["task", "repeat"]).isin(keys(theirs, ["task", "repeat"]))
-        ]
-        triples = ["task", "case", "repeat"]
-        uneven = int((~keys(common, triples).isin(keys(theirs, triples))).sum())
-        if len(frame) and uneven / len(frame) > limit:
-            name, other_name = paired.names[side], paired.names[1 - side]
-            raise LogError(
-                f"{uneven:,} of {name}'s {len(frame):,} samples ({uneven / len(frame):.1%}) are "
-                f"repeats of questions {other_name}'s log holds with fewer repeats of them, over "
-                f"the limit of {limit:.0%}: both logs hold these questions, but {other_name} "
-                "lacks some of their repeats (failed or skipped samples are rarely a random "
-                "part); rerun them, or pass --allow-exclusions to pair the repeats both logs "
-                "hold (every repeat still counts in the pass shares)."
-            )

@@ -17,6 +17,7 @@ import numpy as np
 
 from calculator.compare.multiplicity import adjust_pvalues
 from calculator.logs.pairing import PairedLogs, TaskCases
+from calculator.logs.share_permutation import LabelPermutationTest, score_label_permutation
 from calculator.logs.table import LogError
 from calculator.scores import ScoresComparison, compare_scores
 
@@ -25,13 +26,16 @@ __all__ = ["LogScores", "TaskScores", "analyze_log_scores", "headline_pvalue"]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TaskScores:
-    """One task's paired scores and their comparison; `pvalue` is :func:`headline_pvalue`."""
+    """One task's paired scores and their comparison; `pvalue` is :func:`headline_pvalue`, or
+    with A and B holding different numbers of repeats (`by_question`) the permutation test of
+    the labels within each question, the comparison then being of the questions' means."""
 
     task: str
     paired: TaskCases = field(repr=False)
     comparison: ScoresComparison = field(repr=False)
     pvalue: float
     holm_pvalue: float | None = None
+    by_question: LabelPermutationTest | None = None
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types: the counts of the pairing, then the comparison as "scores"."""
@@ -40,6 +44,9 @@ class TaskScores:
             "pvalue": self.pvalue,
             "holm_pvalue": self.holm_pvalue,
             "scores": self.comparison.to_dict(),
+            "label_permutation_by_question": None
+            if self.by_question is None
+            else self.by_question.to_dict(),
             "issues": [issue.to_dict() for issue in self.paired.cases.issues],
         }
 
@@ -99,12 +106,19 @@ def analyze_log_scores(paired: PairedLogs, **options: object) -> LogScores:
             )
         a, b, clusters = paired_scores_of(task.cases)
         comparison = compare_scores(a, b, clusters=clusters, names=paired.names, **options)
+        by_question = None
+        if task.question_scores is not None:
+            sa, ka, qa, sb, kb, qb, pools = task.question_scores
+            by_question = score_label_permutation(
+                (sa, sb), (ka, kb), (qa, qb), alternative=comparison.alternative, pools=pools
+            )
         tasks.append(
             TaskScores(
                 task=task.task,
                 paired=task,
                 comparison=comparison,
-                pvalue=headline_pvalue(comparison),
+                pvalue=headline_pvalue(comparison) if by_question is None else by_question.pvalue,
+                by_question=by_question,
             )
         )
         parts.append((a, b, clusters, task.task))

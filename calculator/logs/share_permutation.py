@@ -14,6 +14,7 @@ arbitrary pairing of A's repeat j with B's repeat j.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -21,11 +22,20 @@ from scipy import stats
 
 from calculator.errors import CalculatorError
 
-__all__ = ["MAX_SUPPORT", "LabelPermutationTest", "label_permutation_test", "unequal_repeats"]
+__all__ = [
+    "MAX_SUPPORT",
+    "LabelPermutationTest",
+    "label_permutation_test",
+    "score_label_permutation",
+    "unequal_repeats",
+]
 
 #: Largest span of the sum (in grid steps) the exact distribution is computed over; a wider
 #: one (tens of thousands of questions) takes the distribution's normal approximation.
 MAX_SUPPORT = 4_000_000
+#: Most arrangements of the labels the scores' test enumerates (over the questions whose
+#: scores differ); beyond it, the normal approximation of their distribution.
+MAX_ENUMERATED = 1_000_000
 _DIRECT_WORK = 50_000_000  # products of direct convolution before an FFT is used instead
 _FFT_NOTE = "distribution by FFT convolution: p-values below about 1e-12 are not resolved"
 
@@ -142,6 +152,105 @@ def label_permutation_test(
         method="exact-label-permutation",
         note=_FFT_NOTE if by_fft else None,
     )
+
+
+def score_label_permutation(
+    sums: tuple[np.ndarray, np.ndarray],
+    repeats: tuple[np.ndarray, np.ndarray],
+    squares: tuple[np.ndarray, np.ndarray],
+    *,
+    alternative: str = "two-sided",
+    pools: Sequence[tuple[Sequence[float], Sequence[float]]] | None = None,
+) -> LabelPermutationTest:
+    """The permutation test of the A and B labels within each question for graded scores:
+    exact by enumeration when `pools` (each question's scores, A's then B's) are given and the
+    arrangements of the questions whose scores differ number at most :data:`MAX_ENUMERATED`,
+    else by the normal approximation of its distribution.
+
+    Per question, the k_A + k_B scores are exchangeable under H0 (as the pass/fail samples of
+    :func:`label_permutation_test`); over the permutations of the labels, d = mean_A - mean_B
+    has mean 0 and variance s^2 (1/k_A + 1/k_B), s^2 the sample variance of the pooled scores
+    (sampling k_A of M = k_A + k_B without replacement: Var(sum) = k_A sigma^2 (M - k_A) /
+    (M - 1), sigma^2 = s^2 (M - 1) / M). The sum of the d over questions is referred to the
+    normal law with the summed variance, which the central limit theorem over questions
+    justifies; the sign flip of d is not exact when k_A != k_B (d is not symmetric under H0).
+
+    Parameters
+    ----------
+    sums, repeats, squares : (array, array)
+        Per question, A's then B's: the sum of its scores, their number (at least 1), the sum
+        of their squares.
+
+    Examples
+    --------
+    One question, A's scores 1 and 0.5, B's 0: d = 0.75, s^2 = 0.25 (pooled 1, 0.5, 0), the
+    variance 0.25 (1/2 + 1) = 0.375, z = 0.75 / 0.612 = 1.22, p = 0.221.
+
+    >>> t = score_label_permutation(([1.5], [0.0]), ([2], [1]), ([1.25], [0.0]))
+    >>> round(t.statistic, 2), round(t.pvalue, 3), t.method
+    (0.75, 0.221, 'normal-label-permutation-scores')
+    """
+    from calculator.tails import log_normal_pvalue
+
+    sa, sb = (np.asarray(v, dtype=np.float64) for v in sums)
+    ka, kb = (np.asarray(v, dtype=np.float64) for v in repeats)
+    qa, qb = (np.asarray(v, dtype=np.float64) for v in squares)
+    if sa.size == 0:
+        raise CalculatorError("the permutation test needs at least one question, but got none.")
+    total, size = sa + sb, ka + kb
+    # The pooled scores' sample variance, from their sums (centred to limit cancellation).
+    spread = np.clip((qa + qb - total**2 / size) / (size - 1), 0.0, None)
+    differences = sa / ka - sb / kb
+    variance = float(np.sum(spread * (1.0 / ka + 1.0 / kb)))
+    observed = float(np.sum(differences))
+    pvalue, method = 1.0, "normal-label-permutation-scores"
+    exact = None if pools is None else _enumerated(pools, spread > 0.0, observed, alternative)
+    if exact is not None:
+        pvalue, method = exact, "exact-label-permutation"
+    elif variance > 0.0:
+        z = -observed / math.sqrt(variance)  # positive when B's scores are higher
+        pvalue = min(1.0, math.exp(log_normal_pvalue(z, alternative)))
+    return LabelPermutationTest(
+        statistic=float(np.mean(differences)),
+        pvalue=pvalue,
+        alternative=alternative,
+        method=method,
+        unit="question",
+        units=int(sa.size),
+        nonzero_units=int(np.count_nonzero(spread > 0.0)),
+    )
+
+
+def _enumerated(
+    pools: Sequence[tuple[Sequence[float], Sequence[float]]],
+    moving: np.ndarray,
+    observed: float,
+    alternative: str,
+) -> float | None:
+    """The exact p over every arrangement of the labels within the questions whose scores
+    differ (the others add the same to every sum), None beyond :data:`MAX_ENUMERATED`."""
+    from itertools import combinations
+
+    sums, constant, scale = np.zeros(1), 0.0, 0.0
+    for (a, b), moves in zip(pools, moving, strict=True):
+        values = np.asarray([*a, *b], dtype=np.float64)
+        ka, kb, total = len(a), len(b), float(values.sum())
+        if not moves:
+            constant += total / ka - total / kb  # every arrangement: the same mean difference
+            continue
+        scale += float(np.abs(values).max()) * 2.0  # the most one question moves the sum
+        if sums.size * math.comb(ka + kb, ka) > MAX_ENUMERATED:
+            return None
+        x = np.asarray([values[list(c)].sum() for c in combinations(range(ka + kb), ka)])
+        sums = (sums[:, None] + (x / ka - (total - x) / kb)[None, :]).ravel()
+    sums += constant
+    gap = 1e-9 * max(scale, 1.0)  # float noise: sums equal to the observed one count as it
+    extreme = {
+        "two-sided": np.abs(sums) >= abs(observed) - gap,
+        "greater": sums <= observed + gap,
+        "less": sums >= observed - gap,
+    }[alternative]
+    return float(np.mean(extreme))
 
 
 def _span(laws: dict, lcm: int, grid: int) -> int:

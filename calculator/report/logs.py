@@ -18,6 +18,7 @@ from calculator.scores.signflip import SignFlipTest
 if TYPE_CHECKING:
     from calculator.logs.analysis import LogAnalysis, TaskAnalysis
     from calculator.logs.pairing import PairedLogs
+    from calculator.logs.scores import TaskScores
     from calculator.logs.share_permutation import LabelPermutationTest
 
 __all__ = [
@@ -158,7 +159,34 @@ _SHARE_TESTS = {
     "normal-label-permutation": "permutation test of the A and B labels within each question "
     "by its normal approximation (A and B have different numbers of repeats, so a sign flip "
     "would not be exact; too many questions for the exact distribution)",
+    "normal-label-permutation-scores": "permutation test of the A and B labels within each "
+    "question's scores, by its normal approximation over the questions (A and B have different "
+    "numbers of repeats, so a sign flip would not be exact)",
 }
+
+
+def question_means_note(task: TaskScores, alpha: float = 0.05) -> str:
+    """A task of graded scores with different numbers of repeats in A and B: its cases are
+    the questions at their mean over every repeat, and the test by question answers."""
+    counts, names = task.paired.samples(), task.comparison.names
+    used, given = counts["used"], counts["given"]
+    parts = [
+        f"{used[side]:,} of {name}'s {given[side]:,}"
+        if used[side] != given[side]
+        else f"all {used[side]:,} of {name}'s"
+        for side, name in zip("AB", names, strict=True)
+    ]
+    test = task.by_question
+    return (
+        f"task {task.task}: {plural(test.units, 'question')}, each at its mean score over "
+        f"{parts[0]} and {parts[1]} samples; {share_test_words(test.method)}, "
+        f"{format_p_equals(test.pvalue, alpha=alpha)} (the test by question, which answers)"
+    )
+
+
+def share_test_words(method: str) -> str:
+    """A test by question of repeats (pass shares, or scores' label permutation) in words."""
+    return _SHARE_TESTS.get(method, _SHARE_TESTS["exact-convolution"])
 
 
 def task_test_words(code: str) -> str:

@@ -22,7 +22,6 @@ from functools import singledispatch
 from calculator.analysis import Analysis
 from calculator.decision import Decision
 from calculator.errors import CalculatorTypeError
-from calculator.logs.scores import TaskScores
 from calculator.planning.design import PowerPlan
 from calculator.planning.noninferiority import NonInferiorityPlan
 from calculator.report.analysis import analysis_report
@@ -109,8 +108,3 @@ def _(result: MarginDecision) -> dict[str, object]:
 def _(result: ScoresComparison) -> dict[str, object]:
     margin = None if result.margin is None else payload(result.margin)
     return {**result.to_dict(), "margin": margin, "report": text(result)}
-
-
-@payload.register
-def _(result: TaskScores) -> dict[str, object]:
-    return {**result.to_dict(), "scores": payload(result.comparison)}

@@ -116,3 +116,27 @@ def test_the_normal_variance_is_the_hypergeometric_one(monkeypatch):
     result = label_permutation_test([2], [3], [0], [2])
     sd = 5 * math.sqrt(stats.hypergeom.var(5, 2, 3))
     assert result.pvalue == pytest.approx(2 * stats.norm.sf(4 / sd), rel=1e-12)
+
+
+def test_the_scores_label_permutation_on_pass_fail_is_the_shares_normal_approximation():
+    """On 0/1 scores the scores' test (issue 32) and the pass shares' normal approximation are
+    one test: s^2 (1/k_A + 1/k_B) with s^2 = t (M - t) / (M (M - 1)) is the hypergeometric
+    variance t (M - t) / (k_A k_B (M - 1)) of the share difference."""
+    from calculator.logs.share_permutation import _normal_pvalue, score_label_permutation
+
+    rng = np.random.default_rng(3)
+    ka = rng.integers(1, 4, 200)
+    kb = rng.integers(1, 6, 200)
+    xa, xb = rng.binomial(ka, 0.7), rng.binomial(kb, 0.6)
+    lcm = int(np.lcm.reduce(np.concatenate([ka, kb])))
+    laws: dict = {}
+    for key in zip(ka.tolist(), kb.tolist(), (xa + xb).tolist(), strict=True):
+        laws[key] = laws.get(key, 0) + 1
+    observed = int(np.sum(xa * (lcm // ka) - xb * (lcm // kb)))
+    for alternative in ("two-sided", "greater", "less"):
+        scores = score_label_permutation(
+            (xa, xb), (ka, kb), (xa, xb), alternative=alternative
+        )  # 0/1 scores: their sums of squares are their sums
+        shares = _normal_pvalue(laws, lcm, observed, alternative)
+        assert scores.pvalue == pytest.approx(shares, rel=1e-9)
+    assert scores.statistic == pytest.approx(np.mean(xa / ka - xb / kb))

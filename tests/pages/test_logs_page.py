@@ -142,3 +142,34 @@ def test_two_graded_tasks_get_a_row_each_with_holm_and_the_pooled_report():
     assert list(table["mean A"]) == [t.comparison.mean_a for t in expected.tasks]
     assert expected.pooled.clusters == 2  # pooled with the task as the cluster
     assert text(expected.pooled) in "\n".join(t.value for t in at.text)
+
+
+def test_one_epoch_against_three_uses_every_sample_as_on_the_command_line():
+    # Issue 32: B's epochs 2 and 3 were dropped without a word. Expected figures from the
+    # files with json alone: A's JSON log read directly, B's .eval through Inspect's own
+    # reading of it (reference_scores.json).
+    mock = LOGS / "generated" / "inspect"
+    a_name, b_name = "mock-b-1epoch.json", "mock-a-3epochs.eval"
+    at = open_logs()
+    for key, name in (("logs_a", a_name), ("logs_b", b_name)):
+        at.file_uploader(key=key).set_value([(name, (mock / name).read_bytes(), "x")]).run()
+    at.text_input(key="logs_metric").set_value("graded").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    value = {"C": 1.0, "P": 0.5, "I": 0.0}
+    samples = json.loads((mock / a_name).read_text())["samples"]
+    a = {s["id"]: value[s["scores"]["graded"]["value"]] for s in samples}
+    b: dict[str, list[float]] = {}
+    for s in json.loads((mock / "reference_scores.json").read_text())[b_name]:
+        b.setdefault(s["id"], []).append(s["as_float"]["graded"])
+    assert len(a) == len(b) == 10 and sum(map(len, b.values())) == 30
+    mean_b = sum(sum(v) / len(v) for v in b.values()) / len(b)
+    shown = "\n".join(t.value for t in at.text)
+    assert (
+        "task mock_qa: 10 questions, each at its mean score over all 10 of A's and all 30 of "
+        "B's samples" in shown
+    )
+    table = next(f.value for f in at.dataframe if "mean difference A − B" in f.value.columns)
+    row = table.iloc[0]
+    assert row["cases"] == 10 and row["questions"] == 10
+    assert abs(row["mean B"] - mean_b) < 1e-12 and abs(mean_b - 49 / 60) < 1e-12  # not 0.85
+    assert abs(row["mean difference A − B"] - (sum(a.values()) / 10 - mean_b)) < 1e-12

@@ -14,7 +14,12 @@ import streamlit as st
 from calculator.errors import CalculatorError
 from calculator.logs import LogAnalysis, read_log_data
 from calculator.logs.scores import LogScores
-from calculator.report.logs import input_lines, report_lines, task_test_words
+from calculator.report.logs import (
+    input_lines,
+    question_means_note,
+    report_lines,
+    task_test_words,
+)
 from calculator.report.words import text
 from calculator.text import printable
 from calculator.workflow import (
@@ -98,7 +103,11 @@ def score_task_frame(result: LogScores) -> pd.DataFrame:
     """One row per task compared as scores: its cases (and questions, with repeats), each
     system's mean score, the mean difference, its p-value and the Holm-adjusted p-value."""
     rows = []
-    clusters = [task.comparison.clusters for task in result.tasks]
+    # With different repeats in A and B the cases are the questions (at their means).
+    clusters = [
+        task.comparison.n if task.by_question is not None else task.comparison.clusters
+        for task in result.tasks
+    ]
     if None in clusters:  # a mixed column: every cell as text, the figures with separators
         clusters = [words.MISSING if n is None else f"{n:,}" for n in clusters]
     for task, questions, holm in zip(result.tasks, clusters, _holm_cells(result), strict=True):
@@ -169,5 +178,8 @@ def _show_scores(result: LogScores) -> None:
     frame = score_task_frame(result)
     st.dataframe(frame, hide_index=True, key="logs_score_tasks")
     _empty_cells_caption(frame)
+    notes = [question_means_note(t) for t in result.tasks if t.by_question is not None]
+    if notes:  # every repeat counted: the questions at their means, and the test by question
+        st.text("\n".join(printable(line) for line in notes))
     st.caption(words.SCORES_POOLED)
     st.text(printable(text(result.pooled)))
