@@ -98,11 +98,24 @@ def run_logs(args: argparse.Namespace) -> int:
     question = question_arguments(args)
     check_gate_question(args, question)
     result = compare_logs(paired, question)
-    if args.fail_if_worse and len(result.tasks) > 1:
-        raise UsageError(
-            "--fail-if-worse gates on one task; with several tasks its per-case test would "
-            "treat the tasks' cases as one sample"
-        )
+    if len(result.tasks) > 1 and not result.repeats:
+        # The pooled decision is the per-case test of every task's cases as one sample: with
+        # several tasks it answers no question beyond the figures (the 'by task' line does).
+        asked = [
+            option
+            for option, given in (
+                ("--fail-if-worse", args.fail_if_worse),
+                ("--alternative", question.alternative != "two-sided"),
+                ("--margin", question.margin is not None),
+            )
+            if given
+        ]
+        if asked:
+            raise UsageError(
+                f"{asked[0]} is answered for one task at a time: with several tasks the pooled "
+                "per-case test would treat the tasks' cases as one sample; leave it out for the "
+                "tests by task, or compare the tasks one at a time"
+            )
     if args.json:
         document = build_log_payload(result)
         if args.fail_if_worse:

@@ -15,7 +15,12 @@ __all__ = ["CLUSTER_TEST", "named_test"]
 
 #: The test of a decision on clustered cases, in words.
 CLUSTER_TEST = "cluster-robust score test"
-_HELD_AT = {"exact": "exact test's", "mid-p": "mid-p test's", "sign-flip": "exact sign-flip test's"}
+# "exact McNemar", never "exact" alone: the sign-flip test of the clusters' leans is exact too.
+_HELD_AT = {
+    "exact": "exact McNemar test's",
+    "mid-p": "McNemar mid-p test's",
+    "sign-flip": "exact sign-flip test's",
+}
 
 
 def named_test(decision: Decision, *, two_sided: bool = False) -> str:

@@ -86,9 +86,14 @@ def test_fail_if_worse_with_repeats_counts_questions(capsys):
     assert status == 0 and "gate      pass:" in out
 
 
-def test_fail_if_worse_is_refused_with_several_tasks(capsys):
-    status, _, err = run_cli(capsys, DUMMY1, DUMMY2, "--fail-if-worse")
-    assert status == 2 and "gates on one task" in one_line(err)
+@pytest.mark.parametrize(
+    "options", [["--fail-if-worse"], ["--alternative", "greater"], ["--margin", "2pt"]]
+)
+def test_a_question_of_the_pooled_table_is_refused_with_several_tasks(capsys, options):
+    # --alternative and --margin were answered by the per-case test of both tasks' cases as one
+    # sample, the test the gate refuses there (review of this change, 3).
+    status, _, err = run_cli(capsys, DUMMY1, DUMMY2, *options)
+    assert status == 2 and f"{options[0]} is answered for one task at a time" in one_line(err)
 
 
 def test_partial_credit_is_compared_as_scores_or_cut_with_threshold(capsys):

@@ -210,7 +210,7 @@ def test_a_cluster_decision_held_at_the_mid_p_says_mid_p() -> None:
     a_pass, b_pass = [1] * 4 + [0] + [1] * 4, [0] * 4 + [1] + [1] * 4
     clusters = Clusters.from_outcomes(a_pass, b_pass, [f"d{i % 2}" for i in range(9)])
     decision = analyze(4, 4, 1, 0, convention="mid-p", clusters=clusters).decision
-    assert named_test(decision) == "cluster-robust score test, held at the mid-p test's p"
+    assert named_test(decision) == "cluster-robust score test, held at the McNemar mid-p test's p"
     binomial = calculator.mcnemar_exact(4, 1, convention="mid-p")
     assert decision.pvalue == pytest.approx(binomial.pvalue, rel=1e-12)
     # With the exact convention the larger exact p is the sign-flip test's of the clusters'
