@@ -36,6 +36,7 @@ __all__ = [
     "pvalue_text",
     "question_label",
     "takes_margin",
+    "asked",
     "two_questions",
 ]
 
@@ -85,8 +86,21 @@ margin. **Better** with no margin is the one-sided exact McNemar test.
 
 
 def takes_margin(question: str) -> bool:
-    """True for the questions asked against a margin."""
-    return question in ("non-inferior", "equivalent")
+    """True for the page's questions asked against a margin."""
+    return question in ("superior", "non-inferior", "equivalent")
+
+
+def asked(question: str, margin_points: float) -> tuple[str, float | None]:
+    """The page's question (a key of :data:`PAGE_QUESTIONS`) as the library asks it: the
+    question's name and its margin as a share, or None.
+
+    Examples
+    --------
+    >>> asked("superior", 2.0), asked("better", 2.0)
+    (('better', 0.02), ('better', None))
+    """
+    margin = margin_points / 100.0 if takes_margin(question) else None
+    return ("better" if question == "superior" else question), margin
 
 
 def question_label(wording: Wording, question: str, margin_points: float) -> str:
@@ -104,6 +118,8 @@ def question_label(wording: Wording, question: str, margin_points: float) -> str
     return {
         "different": f"Is {b} different from {a}?",
         "better": f"Is {b} better than {a}?",
+        "worse": f"Is {b} worse than {a}?",
+        "superior": f"Is {b} better than {a} by more than {points}?",
         "non-inferior": f"Is {b} not worse than {a} by more than {points}?",
         "equivalent": f"Are {a} and {b} equivalent within ± {points}?",
     }[question]

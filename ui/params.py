@@ -86,7 +86,8 @@ TEACHING_DEFAULTS: dict[str, object] = {
 }
 #: URL keys of the "Decision" section (issue 12): the release question and the margin in
 #: percentage points (0.01 to 50). A shared link omits them at their defaults.
-PAGE_QUESTIONS = ("different", "better", "non-inferior", "equivalent")
+#: "superior" is "better" asked against the margin (B better by more than it).
+PAGE_QUESTIONS = ("different", "better", "worse", "superior", "non-inferior", "equivalent")
 MARGIN_RANGE = (0.01, 50.0)
 DECISION_DEFAULTS: dict[str, object] = {"question": "different", "margin": 1.0}
 

@@ -99,7 +99,7 @@ def test_question_and_margin_come_from_the_url():
 
 
 def test_bad_url_values_fall_back_with_a_warning():
-    at = run_app({"question": "worse", "margin": "abc"})
+    at = run_app({"question": "worst", "margin": "abc"})
     assert not at.exception
     warnings = [unescape(w.value) for w in at.warning]
     assert any('URL parameter "question" must be one of' in w for w in warnings)

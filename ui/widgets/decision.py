@@ -26,6 +26,7 @@ from ui.decision_words import (
     PAGE_QUESTIONS,
     QUESTION_HELP,
     alpha_source,
+    asked,
     gate_sentence,
     margin_label,
     probability_label,
@@ -81,13 +82,13 @@ def decision_section(
     if not present:
         st.markdown(DECISION_INTRO)
     st.caption(escape_markdown(alpha_source(analysis.gates.alpha, in_url=in_url)))
-    question, margin_points = _question_inputs(wording, key_prefix, in_url)
+    question, margin = asked(*_question_inputs(wording, key_prefix, in_url))
     try:
         decision = cached_decision(
             analysis.table,
             analysis.difference,
             question=question,
-            margin=margin_points / 100.0 if takes_margin(question) else None,
+            margin=margin,
             alpha=analysis.gates.alpha,
             convention=analysis.convention,
             names=analysis.names,
@@ -145,7 +146,8 @@ def asked_question(key_prefix: str) -> Question:
     as the command line's report does."""
     question = str(st.session_state.get(f"{key_prefix}question", DECISION_DEFAULTS["question"]))
     points = float(st.session_state.get(f"{key_prefix}margin", DECISION_DEFAULTS["margin"]))
-    return Question(question=question, margin=points / 100.0 if takes_margin(question) else None)
+    question, margin = asked(question, points)
+    return Question(question=question, margin=margin)
 
 
 def _question_inputs(wording: Wording, key_prefix: str, in_url: bool) -> tuple[str, float]:
