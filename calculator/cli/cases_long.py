@@ -28,7 +28,7 @@ LONG_OPTIONS = {
 }
 #: Options of other inputs, refused with a long file: the attribute, the option, what it is for.
 _OTHER_OPTIONS = (
-    ("file_b", "a second file", "a long file holds every system's rows: give one file"),
+    ("file_b", "a second file", "holds every system's rows: give the long file alone"),
     (
         "a_column",
         "--a",
@@ -93,7 +93,7 @@ def run_long(args: argparse.Namespace) -> int:
 
     for name, option, why in _OTHER_OPTIONS:
         if getattr(args, name, None) is not None:
-            raise UsageError(f"{option} {why}" if option.startswith("--") else why)
+            raise UsageError(f"{option} {why}" if option.startswith("--") else f"{args.file} {why}")
     columns = LongColumns(
         system=args.system_column,
         id=args.id_column,

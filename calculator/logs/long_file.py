@@ -29,7 +29,7 @@ from calculator.cases.reading import CaseFile, read_case_file
 from calculator.cases.scores_input import holds_scores
 from calculator.logs.inspect_log import GRADES
 from calculator.logs.table import LogError, LogTable, check_rows, long_frame, repeat_number
-from calculator.text import clip
+from calculator.text import clip, plural
 
 __all__ = ["INSPECT_COLUMNS", "LongColumns", "read_long_file"]
 
@@ -147,6 +147,9 @@ def _choose_columns(case_file: CaseFile, given: LongColumns) -> tuple[LongColumn
     choice stated in a note); a role that needs a column and has none is refused."""
     present = set(case_file.frame.columns)
     chosen: dict[str, str | None] = {role: getattr(given, role) for role in _ROLES}
+    for column in chosen.values():  # a column named and missing first, before any guess
+        if column is not None:
+            require_column(case_file, column)
     notes = []
     for role, column in INSPECT_COLUMNS.items():
         if chosen[role] is None and column in present and column not in chosen.values():
@@ -171,9 +174,6 @@ def _choose_columns(case_file: CaseFile, given: LongColumns) -> tuple[LongColumn
                 f"{case_file.name}: a long file needs its {_WHAT[role]} column named "
                 f"({_OPTIONS[role]} COL); the columns are {available}."
             )
-    for column in chosen.values():
-        if column is not None:
-            require_column(case_file, column)
     return LongColumns(**chosen), notes
 
 
@@ -200,8 +200,9 @@ def _labels(case_file: CaseFile, column: str) -> tuple[list[str], np.ndarray]:
     missing = np.flatnonzero(codes < 0)
     if missing.size:
         raise LogError(
-            f"{_where(case_file, int(missing[0]), column)}: no value ({missing.size:,} rows "
-            "without one); every row of a long file names its system and task."
+            f"{_where(case_file, int(missing[0]), column)}: no value "
+            f"({plural(missing.size, 'row')} without one); every row of a long file names its "
+            "system and task."
         )
     return labels, codes.astype(np.int64)
 
@@ -213,8 +214,9 @@ def _ids(case_file: CaseFile, column: str) -> tuple[np.ndarray, object]:
     missing = np.flatnonzero(codes < 0)
     if missing.size:
         raise LogError(
-            f"{_where(case_file, int(missing[0]), column)}: no case id ({missing.size:,} rows "
-            "without one); every row of a long file names its case."
+            f"{_where(case_file, int(missing[0]), column)}: no case id "
+            f"({plural(missing.size, 'row')} without one); every row of a long file names its "
+            "case."
         )
     return codes.astype(np.int64), of_codes
 
@@ -235,8 +237,8 @@ def _repeats(case_file: CaseFile, column: str | None) -> np.ndarray:
         raw = case_file.frame[column].iloc[int(bad[0])]
         raise LogError(
             f"{_where(case_file, int(bad[0]), column)}: the repeat {clip(repr(raw), 40)} is not "
-            f"a whole number ({bad.size:,} rows); a repeat column holds epoch or trial numbers "
-            "(1, 2, 3, ...)."
+            f"a whole number ({plural(bad.size, 'row')}); a repeat column holds epoch or trial "
+            "numbers (1, 2, 3, ...)."
         )
     for value in np.unique(numbers).tolist():
         position = int(np.flatnonzero(numbers == value)[0])
@@ -264,7 +266,7 @@ def _values(
             return values.to_numpy(dtype=np.float64, na_value=np.nan), note
     if threshold is not None or holds_scores(series):
         numbers = series if text is None else pd.to_numeric(text.str.strip(), errors="coerce")
-        values = numbers.to_numpy(dtype=np.float64, na_value=np.nan)
+        values = numbers.to_numpy(dtype=np.float64, na_value=np.nan, copy=True)
         unread = ~np.isfinite(values) & series.notna().to_numpy()
         if text is not None:
             unread &= text.str.strip().ne("").to_numpy()
@@ -280,7 +282,8 @@ def _values(
         raw = series.iloc[int(bad[0])]
         raise LogError(
             f"{_where(case_file, int(bad[0]), column)}: the outcome {clip(repr(raw), 40)} cannot "
-            f"be read ({bad.size:,} rows); an outcome is {allowed}, or left empty when missing."
+            f"be read ({plural(bad.size, 'row')}); an outcome is {allowed}, or left empty when "
+            "missing."
         )
     values[~np.isfinite(values)] = np.nan
     return values, None
