@@ -31,6 +31,7 @@ from calculator.cli.arguments import (
 )
 from calculator.cli.arguments import count as whole_number
 from calculator.cli.cases_logs import is_log_input, run_logs
+from calculator.cli.cases_long import add_long_arguments, is_long_input, run_long
 from calculator.cli.cases_scores import (
     run_scores,
     scores_columns,
@@ -131,6 +132,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "loss, ...) needs it stated; pass/fail outcomes refuse it",
     )
     add_question_arguments(parser, scores=True)  # the margin's unit follows the outcomes
+    add_long_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -146,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
     """
     require_cases_extra()
     check_paths([p for p in (args.file, args.file_b) if p is not None])
+    if is_long_input(args):  # one row per case and system: read as two logs
+        return run_long(args)
     if is_log_input(args):  # the question is read once the logs show pass/fail or scores
         return run_logs(args)
     if args.metric or args.filter:

@@ -35,13 +35,13 @@ from calculator.report.gate import gate_payload, scores_gate_payload
 from calculator.workflow import LogChoice, compare_logs, pair_two_logs
 
 if TYPE_CHECKING:
-    from calculator.logs import LogAnalysis
+    from calculator.logs import LogAnalysis, LogTable
     from calculator.logs.pairing import PairedLogs
     from calculator.logs.scores import LogScores
 
 _LISTED_TASKS = 60  # task lines printed in the text report before "... more"
 
-__all__ = ["is_log_input", "run_logs", "build_log_payload"]
+__all__ = ["is_log_input", "run_logs", "run_log_tables", "build_log_payload"]
 
 
 def is_log_input(args: argparse.Namespace) -> bool:
@@ -67,8 +67,6 @@ def run_logs(args: argparse.Namespace) -> int:
     The question (``--margin``, ``--alternative``) is read once the pairing shows whether the
     metric is pass/fail or graded: a graded metric's margin is in its own units.
     """
-    from calculator.report.logs import report_lines
-
     if args.file_b is None:
         raise UsageError(
             f"{args.file}: an evaluation log holds one system's results; give B's log (a file or "
@@ -86,6 +84,14 @@ def run_logs(args: argparse.Namespace) -> int:
             "case ids: choose what is compared with --metric (and --filter)"
         )
     logs = read_logs([args.file, args.file_b], args.split)
+    return run_log_tables(args, logs)
+
+
+def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
+    """Pair and analyse two systems' log tables (harness logs, or a long file's systems: the
+    same path); print the report. Returns the exit status."""
+    from calculator.report.logs import report_lines
+
     choice = LogChoice(
         metric=args.metric,
         filter=args.filter,

@@ -24,6 +24,7 @@ from calculator.cli.arguments import (
     level,
 )
 from calculator.cli.arguments import count as whole_number
+from calculator.cli.compare_long import add_long_arguments, long_given, long_tables
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.shared import check_paths, read_logs, require_cases_extra
 from calculator.compare.cochran import MAX_RESAMPLES
@@ -40,6 +41,7 @@ from calculator.report.formatting import (
 if TYPE_CHECKING:
     from calculator.cases.systems_result import SystemCases
     from calculator.compare import SystemComparison
+    from calculator.logs import LogTable
 
 __all__ = ["add_parser", "run", "build_payload"]
 
@@ -106,6 +108,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     add_log_arguments(parser)
     add_split_argument(parser)
+    add_long_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -129,6 +132,8 @@ def run(args: argparse.Namespace) -> int:
         )
     from calculator.cases.multi import load_systems
 
+    if long_given(args):  # --repeat or --task: a long file's systems compared as logs
+        return compare_log_tables(*long_tables(args))
     if logs_given(args):
         return compare_logs(args)
     if args.split is not None:
@@ -284,9 +289,6 @@ def logs_given(args: argparse.Namespace) -> bool:
 
 def compare_logs(args: argparse.Namespace) -> int:
     """``compare LOG LOG LOG ...``: the systems' logs through the comparison of k systems."""
-    from calculator.logs.systems import load_log_systems
-    from calculator.report.logs import filter_lines
-
     if len(args.files) < 3:
         raise UsageError("compare takes three or more systems' logs; for two, use cases A B")
     if args.id_column or args.system_column or args.outcome_column or args.systems:
@@ -295,6 +297,14 @@ def compare_logs(args: argparse.Namespace) -> int:
             "logs are joined on their own case ids: choose what is compared with --metric"
         )
     logs = read_logs(args.files, args.split)
+    return compare_log_tables(args, logs)
+
+
+def compare_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
+    """The systems' log tables (harness logs, or a long file's systems) compared."""
+    from calculator.logs.systems import load_log_systems
+    from calculator.report.logs import filter_lines
+
     cases, choice, task_filters = load_log_systems(
         logs,
         metric=args.metric,

@@ -1,0 +1,109 @@
+"""``cases FILE --system COL``: a long (tidy) file, one row per case x system (x repeat, x task).
+
+    python -m calculator cases FILE --system COL [--id COL] [--outcome COL] [--repeat COL]
+        [--task COL] [--threshold X] [--allow-exclusions] [...the question's options]
+
+The file's two systems become two log tables (:func:`calculator.logs.long_file.read_long_file`)
+and go the way of two harness logs (:func:`calculator.cli.cases_logs.run_log_tables`): repeats
+are analysed by question, several tasks by task, and the JSON carries the logs' ledger. Options
+of other inputs (``--a``, ``--b``, ``--group``, ``--metric``, ``--filter``, ``--split``, a
+second file) are refused by name.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from calculator.cli.arguments import UsageError
+from calculator.cli.cases_logs import run_log_tables
+
+__all__ = ["LONG_OPTIONS", "add_long_arguments", "is_long_input", "run_long"]
+
+#: The options that read FILE as a long file, by their attribute.
+LONG_OPTIONS = {
+    "system_column": "--system",
+    "outcome_column": "--outcome",
+    "repeat_column": "--repeat",
+    "task_column": "--task",
+}
+#: Options of other inputs, refused with a long file: the attribute, the option, what it is for.
+_OTHER_OPTIONS = (
+    ("file_b", "a second file", "holds every system's rows: give the long file alone"),
+    (
+        "a_column",
+        "--a",
+        "names A's outcome column of a wide file; a long file's systems are "
+        "the values of its --system column",
+    ),
+    (
+        "b_column",
+        "--b",
+        "names B's outcome column of a wide file; a long file's systems are "
+        "the values of its --system column",
+    ),
+    (
+        "group_column",
+        "--group",
+        "names a wide file's clusters; a long file's repeats are "
+        "clustered by question (name the repeat column with --repeat)",
+    ),
+    (
+        "metric",
+        "--metric",
+        "chooses a harness log's metric; name a long file's outcome column with --outcome",
+    ),
+    ("filter", "--filter", "chooses an lm-eval log's filter; a long file has none"),
+    ("split", "--split", "chooses a HELM log's split; a long file has none"),
+)
+
+
+def add_long_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--system``, ``--outcome``, ``--repeat`` and ``--task``: the columns of a long file."""
+    group = parser.add_argument_group(
+        "long files (one row per case and system)",
+        "--system reads FILE as a long file; a column left unnamed is taken from Inspect's "
+        "samples_df names when the file has them (model, id, epoch, task_name, its only "
+        "score_* column), and the input summary says so",
+    )
+    group.add_argument(
+        "--system", dest="system_column", metavar="COL", help="long file: the system column"
+    )
+    group.add_argument(
+        "--outcome", dest="outcome_column", metavar="COL", help="long file: the outcome column"
+    )
+    group.add_argument(
+        "--repeat",
+        dest="repeat_column",
+        metavar="COL",
+        help="long file: the repeat column (an epoch): the questions are compared by question",
+    )
+    group.add_argument(
+        "--task", dest="task_column", metavar="COL", help="long file: the task column"
+    )
+
+
+def is_long_input(args: argparse.Namespace) -> bool:
+    """Whether FILE is to be read as a long file: one of :data:`LONG_OPTIONS` was given."""
+    return any(getattr(args, name, None) is not None for name in LONG_OPTIONS)
+
+
+def run_long(args: argparse.Namespace) -> int:
+    """Read the long file's two systems and compare them as two logs; the exit status."""
+    from calculator.logs.long_file import LongColumns, read_long_file
+
+    for name, option, why in _OTHER_OPTIONS:
+        if getattr(args, name, None) is not None:
+            raise UsageError(f"{option} {why}" if option.startswith("--") else f"{args.file} {why}")
+    columns = LongColumns(
+        system=args.system_column,
+        id=args.id_column,
+        outcome=args.outcome_column,
+        repeat=args.repeat_column,
+        task=args.task_column,
+    )
+    tables = read_long_file(args.file, columns, threshold=args.threshold, exactly_two=True)
+    # A named outcome column is the metric asked for; a guessed one (stated in the notes) is
+    # the log's only metric, chosen as a log's is.
+    metric = tables[0].metrics[0] if args.outcome_column is not None else None
+    chosen = argparse.Namespace(**{**vars(args), "metric": metric})
+    return run_log_tables(chosen, list(tables))
