@@ -17,6 +17,7 @@ outcome        refused (option, reason)              when
 pass/fail      better, pass-fail                     `better` given
 pass/fail      resamples, pass-fail                  `resamples` given
 any            equivalence, needs-margin             equivalence without a margin
+any            margin, needs-margin                  "non-inferior" without a margin
 any            margin, with-less                     a margin with the alternative "less"
 pass/fail      margin, too-wide-for-gate             a gate with a margin over 10 points
 pass/fail      gate, equivalence-or-greater          a gate on equivalence or on "greater"
@@ -294,6 +295,8 @@ def _check_question(ask: Ask) -> None:
     """The refusals of every outcome: equivalence needs a margin, a margin is one-sided up."""
     if ask.equivalence and ask.margin is None:
         raise OptionRefused("equivalence", "needs-margin", ask)
+    if ask.question == "non-inferior" and ask.margin is None:
+        raise OptionRefused("margin", "needs-margin", ask)
     if ask.margin is not None and ask.side == "less":
         raise OptionRefused("margin", "with-less", ask)
 

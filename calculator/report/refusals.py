@@ -61,6 +61,7 @@ _TEMPLATES = {
     "permutation test; pass/fail outcomes are tested exactly (McNemar's tests), with nothing "
     "resampled",
     ("equivalence", "needs-margin"): "{equivalence} needs {margin DELTA}",
+    ("margin", "needs-margin"): "the question “non-inferior” needs {margin DELTA}",
     ("margin", "with-less"): "{margin} asks whether B is no worse than A by more than {DELTA}; "
     "it does not go with {alternative less}",
     ("gate", "equivalence-or-greater"): "{gate} gates on B being worse, or with {margin} on B "
