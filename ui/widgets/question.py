@@ -16,6 +16,9 @@ from ui.words import escape_markdown
 
 __all__ = ["Asked", "question_inputs", "show_refusal"]
 
+#: The questions asked against the margin; for the others its box is disabled.
+MARGIN_QUESTIONS = ("non-inferior", "equivalent")
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Asked:
@@ -38,7 +41,7 @@ class Asked:
         'greater'
         """
         margin = None
-        if self.question in ("non-inferior", "equivalent") and self.margin > 0:
+        if self.question in MARGIN_QUESTIONS and self.margin > 0:
             margin = self.margin if scores else self.margin / 100.0
         better = self.better
         if not scores and better == "higher":  # passing is better: what "higher" says
@@ -61,6 +64,7 @@ def question_inputs(key_prefix: str, *, better: bool) -> Asked:
         value=0.0,
         key=f"{key_prefix}margin",
         help=words.MARGIN_HELP,
+        disabled=question not in MARGIN_QUESTIONS,  # never a margin typed and left unused
     )
     chosen = None
     if better:
