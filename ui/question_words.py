@@ -5,7 +5,7 @@ so a refusal on the page names its own widgets, never a command-line flag.
 
 from __future__ import annotations
 
-from ui.params import PAGE_QUESTIONS
+from calculator.questions import QUESTIONS as LIBRARY_QUESTIONS
 
 __all__ = [
     "BETTER_HELP",
@@ -19,11 +19,12 @@ __all__ = [
     "QUESTION_LABEL",
 ]
 
-#: The questions offered, as in the Decision section.
-QUESTIONS = PAGE_QUESTIONS
+#: The questions offered, by the library's names (the Decision section's own keys may differ).
+QUESTIONS = LIBRARY_QUESTIONS
 QUESTION_LABEL = "Question"
 QUESTION_HELP = (
-    "Choose the question before looking at the results. “better” is a one-sided test; "
+    "Choose the question before looking at the results. “better” and “worse” are one-sided "
+    "tests; "
     "“non-inferior” and “equivalent” are asked against the margin."
 )
 MARGIN_LABEL = "Margin"
@@ -37,7 +38,7 @@ BETTER_HELP = "For scores: which scores are better (lower for error rates and lo
 
 #: The page's names for the options a comparison can refuse, by the chooser's codes.
 PAGE_OPTION_NAMES = {
-    "alternative": "the question “better”",
+    "alternative": "a one-sided question (“better” or “worse”)",
     "alternative greater": "the question “better”",
     "alternative less": "the question “worse”",
     "margin": "a margin",

@@ -126,7 +126,9 @@ def test_a_refusal_names_the_option_in_each_surfaces_words():
     cli = refusal_text(refused.value, OPTION_NAMES)
     page = refusal_text(refused.value, PAGE_OPTION_NAMES)
     assert cli.startswith("--alternative is answered for one task at a time")
-    assert page.startswith("The question “better” is answered for one task at a time")
+    assert page.startswith(
+        "A one-sided question (“better” or “worse”) is answered for one task at a time"
+    )
     assert "--" not in page
 
 

@@ -90,7 +90,13 @@ LOG_REFUSALS = [
         ["--alternative", "greater"],
         {"question": "better"},
         "--alternative is answered for one task at a time",
-        "The question “better” is answered for one task at a time",
+        "A one-sided question (“better” or “worse”) is answered for one task at a time",
+    ),
+    (
+        ["--alternative", "less"],
+        {"question": "worse"},
+        "--alternative is answered for one task at a time",
+        "A one-sided question (“better” or “worse”) is answered for one task at a time",
     ),
     (
         ["--margin", "2pt"],
