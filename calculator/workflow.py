@@ -7,12 +7,15 @@ options below, call these functions and render what they return; they do not cho
 orchestrate the steps themselves, so the page and the command line answer one comparison with
 the same numbers.
 
-- :class:`Question`: what is asked of pass/fail outcomes (alpha, alternative, margin, the
-  question's name).
-- :class:`ScoreQuestion`: what is asked of scores (alpha, alternative, margin in the scores'
-  units, resamples, which scores are better).
+- :class:`~calculator.chooser.Ask` (also named :data:`Question`): everything asked, of
+  pass/fail outcomes or of scores (alpha, alternative, margin, the question's name, a release
+  gate, which scores are better, resamples). Each function below takes one, and calls
+  :func:`calculator.chooser.choose` on the shape of what was read before analysing: an option
+  the chosen test cannot answer is refused there (:class:`~calculator.chooser.OptionRefused`),
+  on every surface alike, and never dropped.
 - :func:`compare_cases`: per-case pass/fail outcomes, clusters counted when a group column is
   chosen.
+- :func:`compare_score_cases`: per-case scores, compared by their mean.
 - :class:`LogChoice` and :func:`pair_two_logs`: what is compared in two harness logs (metric,
   filter, threshold, exclusions allowed) and their pairing.
 - :func:`compare_logs`: two paired harness logs, as pass/fail or as scores, as their pairing
@@ -20,7 +23,7 @@ the same numbers.
 
 Examples
 --------
->>> Question(alternative="greater").analyze_options()
+>>> Ask(alternative="greater").analyze_options()
 {'alpha': 0.05, 'alternative': 'greater', 'margin': None, 'question': None}
 """
 
@@ -29,85 +32,33 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from calculator.analysis import Analysis, analyze
+from calculator.chooser import Ask, choose, shape_of
 from calculator.clustered import ClusteredTestResult, clustered_mcnemar
-from calculator.decision import decision_level, resolve_question
 from calculator.release import clusters_of
 
 if TYPE_CHECKING:
     from calculator.cases import PairedCases
     from calculator.logs import LogAnalysis, LogTable, PairedLogs
     from calculator.logs.scores import LogScores
+    from calculator.scores import ScoresComparison
 
 __all__ = [
+    "Ask",
     "CasesComparison",
     "LogChoice",
     "Question",
-    "ScoreQuestion",
     "compare_cases",
     "compare_logs",
+    "compare_score_cases",
     "pair_two_logs",
 ]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Question:
-    """The question asked of pass/fail outcomes: the keywords of :func:`calculator.analyze`.
-
-    `margin` is a share of pass rate (0.02 is two points); `question` names the question when
-    the alternative and the margin do not ("equivalent"), else None.
-    """
-
-    alpha: float = 0.05
-    alternative: str = "two-sided"
-    margin: float | None = None
-    question: str | None = None
-
-    def analyze_options(self) -> dict[str, object]:
-        """The keywords of :func:`calculator.analyze` and :func:`calculator.decide`."""
-        return {
-            "alpha": self.alpha,
-            "alternative": self.alternative,
-            "margin": self.margin,
-            "question": self.question,
-        }
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ScoreQuestion:
-    """The question asked of scores, turned into the keywords of
-    :func:`calculator.compare_scores`.
-
-    `margin` is in the scores' own units; `resamples` None takes the default number; `better`
-    says whether higher or lower scores are better. The interval's level follows the pass/fail
-    decision's rule (:func:`calculator.decision.decision_level`): 1 - alpha beside a two-sided
-    test, 1 - 2 alpha beside a one-sided or margin test.
-    """
-
-    alpha: float = 0.05
-    alternative: str = "two-sided"
-    margin: float | None = None
-    resamples: int | None = None
-    seed: int = 0
-    better: str = "higher"
-
-    def compare_options(self) -> dict[str, object]:
-        """The keywords of :func:`calculator.compare_scores`.
-
-        Examples
-        --------
-        >>> ScoreQuestion(alternative="less").compare_options()["level"]
-        0.9
-        """
-        question, _ = resolve_question(None, self.alternative)
-        return {
-            "level": decision_level(question, self.margin, self.alpha),
-            "alternative": self.alternative,
-            "margin": self.margin,
-            "resamples": self.resamples,
-            "seed": self.seed,
-            "better": self.better,
-        }
+#: The question asked of pass/fail outcomes: the page's Decision section says it by this name.
+Question = Ask
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -120,19 +71,39 @@ class CasesComparison:
     cluster: ClusteredTestResult | None
 
 
-def compare_cases(cases: PairedCases, question: Question | None = None) -> CasesComparison:
-    """The analysis of paired per-case outcomes, answering `question` (the two-sided question
-    at alpha 0.05 by default); with a group column the decision and the gate count clusters
-    (:func:`calculator.release.clusters_of`), on every surface alike."""
-    question = question or Question()
+def compare_cases(cases: PairedCases, ask: Ask | None = None) -> CasesComparison:
+    """The analysis of paired per-case outcomes, answering `ask` (the two-sided question at
+    alpha 0.05 by default); with a group column the decision and the gate count clusters
+    (:func:`calculator.release.clusters_of`), on every surface alike.
+
+    Raises :class:`~calculator.chooser.OptionRefused` for an option the test cannot answer."""
+    choice = choose(shape_of(cases), ask or Ask())
+    clustered = choice.method == "cluster"
     analysis = analyze(
         *cases.counts,
         names=cases.names,
-        clusters=clusters_of(cases),
-        **question.analyze_options(),
+        clusters=clusters_of(cases) if clustered else None,
+        **choice.analyze_options(),
     )
-    cluster = clustered_mcnemar(*cases.cluster_counts()) if cases.group_column else None
+    cluster = clustered_mcnemar(*cases.cluster_counts()) if clustered else None
     return CasesComparison(cases=cases, analysis=analysis, cluster=cluster)
+
+
+def compare_score_cases(
+    cases: PairedCases,
+    ask: Ask | None = None,
+    scores: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None = None,
+) -> ScoresComparison:
+    """Paired per-case scores (loaded by :func:`calculator.cases.scores_input.load_score_cases`;
+    `scores` when already read) compared by their mean, answering `ask`; with a group column
+    the clusters are resampled and flipped together.
+
+    Raises :class:`~calculator.chooser.OptionRefused` for an option the test cannot answer, and
+    the comparison's own refusals led by the file(s) and the columns."""
+    from calculator.cases.scores_input import compare_case_scores
+
+    choice = choose(shape_of(cases, scores=True), ask or Ask())
+    return compare_case_scores(cases, scores, **choice.compare_options())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -165,18 +136,18 @@ def pair_two_logs(a: LogTable, b: LogTable, choice: LogChoice | None = None) -> 
     )
 
 
-def compare_logs(
-    paired: PairedLogs,
-    question: Question | None = None,
-    score_question: ScoreQuestion | None = None,
-) -> LogAnalysis | LogScores:
-    """Two paired harness logs analysed as their pairing says: as scores (`score_question`)
-    when a graded metric was paired without a threshold, else as pass/fail (`question`)."""
-    if paired.scores:
+def compare_logs(paired: PairedLogs, ask: Ask | None = None) -> LogAnalysis | LogScores:
+    """Two paired harness logs analysed as their pairing says, answering `ask`: as scores when
+    a graded metric was paired without a threshold (its margin in the scores' units), else as
+    pass/fail (its margin a share of pass rate).
+
+    Raises :class:`~calculator.chooser.OptionRefused` for an option the test cannot answer
+    (a one-sided question or a margin of several tasks' pooled pass/fail table, say)."""
+    choice = choose(shape_of(paired), ask or Ask())
+    if choice.method.startswith("scores"):
         from calculator.logs.scores import analyze_log_scores
 
-        return analyze_log_scores(paired, **(score_question or ScoreQuestion()).compare_options())
+        return analyze_log_scores(paired, **choice.compare_options())
     from calculator.logs import analyze_logs
 
-    options = (question or Question()).analyze_options()
-    return analyze_logs(paired, **options)
+    return analyze_logs(paired, **choice.analyze_options())

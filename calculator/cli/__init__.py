@@ -16,9 +16,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from calculator.chooser import OptionRefused
 from calculator.cli import cases, compare, plan, table, teach
 from calculator.cli.arguments import EXIT_USAGE, Parser, UsageError
 from calculator.cli.output import flush, silence_stdout
+from calculator.cli.question import refusal_words
 from calculator.errors import CalculatorError
 from calculator.text import printable
 
@@ -60,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Messages name the command as it was typed: the installed script, or the module.
     installed = argv is None and Path(sys.argv[0]).stem == "mcnemar"
     prog = "mcnemar" if installed else "python -m calculator"
+    args = None
     try:
         args = build_parser(prog).parse_args(argv)
         status = args.func(args)
@@ -71,6 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:  # argparse's name the command; the others begin "error:"
         text = str(error)
         return _fail(text if text.startswith(f"{prog}") else f"error: {text}")
+    except OptionRefused as error:  # an option the chosen test cannot answer, by its flag
+        return _fail(f"error: {refusal_words(error, args)}")
     except CalculatorError as error:  # a refusal the library made on purpose, with its reason
         return _fail(f"error: {error}")
     except OSError as error:  # a path that cannot be read, or an output that cannot be written

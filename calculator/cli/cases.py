@@ -42,7 +42,6 @@ from calculator.cli.question import (
     add_question_arguments,
     alpha_value,
     analysis_text,
-    check_gate_question,
     decision_lines,
     question_arguments,
 )
@@ -168,9 +167,7 @@ def run(args: argparse.Namespace) -> int:
     cases = _load(args, first, second)
     if cases.n == 0:
         raise CalculatorError(f"no usable cases: {_exclusion_summary(cases)}")
-    question = question_arguments(args)
-    check_gate_question(args, question)
-    compared = compare_cases(cases, question)
+    compared = compare_cases(cases, question_arguments(args))
     analysis, cluster = compared.analysis, compared.cluster
     if args.json:
         payload = build_payload(cases, analysis, cluster)

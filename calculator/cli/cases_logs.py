@@ -12,22 +12,10 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from calculator.cli.arguments import UsageError
-from calculator.cli.cases_scores import (
-    check_score_direction,
-    comparison_lines,
-    score_options,
-    scores_gate_line,
-)
+from calculator.cli.cases_scores import comparison_lines, score_options, scores_gate_line
 from calculator.cli.output import print_json, print_lines
-from calculator.cli.question import (
-    check_gate_question,
-    check_score_gate_margin,
-    decision_lines,
-    question_arguments,
-)
+from calculator.cli.question import decision_lines, question_arguments
 from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, gate_line, read_logs
 from calculator.report import words
 from calculator.report.formatting import format_p_equals, plural
@@ -101,27 +89,7 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
     paired = pair_two_logs(*logs, choice)
     if paired.scores:
         return run_log_scores(args, paired)
-    question = question_arguments(args)
-    check_gate_question(args, question)
-    result = compare_logs(paired, question)
-    if len(result.tasks) > 1 and not result.repeats:
-        # The pooled decision is the per-case test of every task's cases as one sample: with
-        # several tasks it answers no question beyond the figures (the 'by task' line does).
-        asked = [
-            option
-            for option, given in (
-                ("--fail-if-worse", args.fail_if_worse),
-                ("--alternative", question.alternative != "two-sided"),
-                ("--margin", question.margin is not None),
-            )
-            if given
-        ]
-        if asked:
-            raise UsageError(
-                f"{asked[0]} is answered for one task at a time: with several tasks the pooled "
-                "per-case test would treat the tasks' cases as one sample; leave it out for the "
-                "tests by task, or compare the tasks one at a time"
-            )
+    result = compare_logs(paired, question_arguments(args))
     if args.json:
         document = build_log_payload(result)
         if args.fail_if_worse:
@@ -186,24 +154,9 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
 
 def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
     """Compare two logs paired on a graded metric as scores; print the report or JSON."""
-    from calculator.cases.scores_input import paired_scores_of
     from calculator.release import scores_gate_fails
 
-    options = score_options(args)
-    check_score_direction(args, [paired.metric.metric])
-    if args.fail_if_worse:  # bounded by the range of every score the logs pair
-        scores = [paired_scores_of(task.cases)[:2] for task in paired.tasks if task.cases.n]
-        a = np.concatenate([pair[0] for pair in scores]) if scores else np.empty(0)
-        b = np.concatenate([pair[1] for pair in scores]) if scores else np.empty(0)
-        check_score_gate_margin(options.margin, a, b)
-    result = compare_logs(paired, score_question=options)
-    means = next((task.task for task in result.tasks if task.by_question is not None), None)
-    if args.fail_if_worse and means is not None:
-        raise UsageError(
-            f"--fail-if-worse gates on the sign-flip test of the paired scores; task {means!r} "
-            "has different numbers of repeats in A and B, where that test is not exact: give "
-            "both logs the same epochs to gate"
-        )
+    result = compare_logs(paired, score_options(args))
     if args.json:
         document = build_log_scores_payload(result)
         if args.fail_if_worse:

@@ -25,24 +25,18 @@ file(s) and the columns, as the other refusals of a per-case file do
 from __future__ import annotations
 
 import argparse
-import re
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from calculator.cli.arguments import UsageError
+from calculator.chooser import LOWER_IS_BETTER_WORDS, Ask
 from calculator.cli.output import print_json, print_lines
-from calculator.cli.question import (
-    check_score_gate_margin,
-    question_arguments,
-    score_margin_value,
-)
+from calculator.cli.question import score_margin_value
 from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, EXIT_WORSE
 from calculator.errors import CalculatorError
 from calculator.release import scores_gate_fails
 from calculator.report.formatting import plural
 from calculator.report.gate import scores_gate_payload, scores_gate_verdict
 from calculator.report.words import payload, text
-from calculator.workflow import ScoreQuestion
+from calculator.workflow import compare_score_cases
 
 if TYPE_CHECKING:
     from calculator.cases import CaseFile, PairedCases
@@ -52,7 +46,6 @@ __all__ = [
     "ANALYSED_AS_PASS_FAIL",
     "ANALYSED_AS_SCORES",
     "LOWER_IS_BETTER_WORDS",
-    "check_score_direction",
     "comparison_lines",
     "scores_gate_line",
     "run_scores",
@@ -111,13 +104,9 @@ def run_scores(
     columns: tuple[str, str],
 ) -> int:
     """Compare the score columns; print the report or JSON; return the exit status."""
-    from calculator.cases.scores_input import (
-        compare_case_scores,
-        load_score_cases,
-        paired_scores_of,
-    )
+    from calculator.cases.scores_input import load_score_cases, paired_scores_of
 
-    options = score_options(args)
+    ask = score_options(args)
     id_column = args.id_column
     if id_column is None and second is None:
         from calculator.cases import guess_columns
@@ -131,12 +120,8 @@ def run_scores(
             f"{' + '.join(cases.files)}: no usable cases: {cases.rows_read:,} rows read, none "
             f"with a score in both {columns[0]!r} and {columns[1]!r}"
         )
-    check_score_direction(args, columns)
-    scores = paired_scores_of(cases)
-    if args.fail_if_worse:
-        check_score_gate_margin(options.margin, *scores[:2])
-    # compare_case_scores' refusals name the file
-    result = compare_case_scores(cases, scores, **options.compare_options())
+    # The chooser's refusals, then compare_case_scores' (which name the file)
+    result = compare_score_cases(cases, ask, paired_scores_of(cases))
     if args.json:
         document = {
             "analysed_as": ANALYSED_AS_SCORES,
@@ -153,87 +138,22 @@ def run_scores(
     return 0
 
 
-def score_options(args: argparse.Namespace) -> ScoreQuestion:
-    """The refusals of options that do not apply to scores, and the question asked of them
-    (:class:`calculator.workflow.ScoreQuestion`: alpha, alternative, margin, resamples, better).
-
-    The margin is ``--margin`` read in the scores' own units (:func:`score_margin_value`).
-    A release gate's margin is bounded once the scores are read:
-    :func:`calculator.cli.question.check_score_gate_margin`.
-    """
+def score_options(args: argparse.Namespace) -> Ask:
+    """Everything asked of scores (:class:`calculator.chooser.Ask`): ``--alpha``,
+    ``--alternative``, ``--margin`` read in the scores' own units (:func:`score_margin_value`),
+    ``--equivalence``, ``--fail-if-worse``, ``--better`` and ``--resamples``; what scores
+    cannot answer is refused by :func:`calculator.chooser.choose`."""
     text = getattr(args, "margin_text", None)
     margin = args.margin if text is None else score_margin_value(text)
-    # The same refusals as for pass/fail outcomes, asked of the margin on scores.
-    question_arguments(
-        argparse.Namespace(
-            **{
-                **vars(args),
-                "margin": margin,
-                "margin_refusal": None,
-                "resamples": None,
-                "better": None,
-            }
-        )
-    )
-    if margin is not None and args.alternative == "greater":
-        raise UsageError(
-            "--alternative greater with --margin asks whether B is better than A by more than "
-            "DELTA; on scores --margin answers non-inferiority only (is B no worse than A by "
-            "more than DELTA?): leave out --alternative greater"
-        )
-    if getattr(args, "equivalence", False):
-        raise UsageError("--equivalence is for pass/fail outcomes; with scores give --margin only")
-    better = getattr(args, "better", None) or "higher"
-    if margin is not None and better == "lower":
-        raise UsageError(
-            "--margin answers non-inferiority for higher-is-better scores only; with --better "
-            "lower leave it out"
-        )
-    toward_better = "greater" if better == "higher" else "less"  # B's mean higher / lower
-    if args.fail_if_worse and args.alternative == toward_better:
-        raise UsageError(
-            f"--fail-if-worse gates on B being worse; with {better} scores better, leave out "
-            f"--alternative {toward_better}"
-        )
-    if (margin is not None or args.alternative != "two-sided") and args.alpha >= 0.5:
-        raise UsageError(
-            "--alpha must be below 0.5 with --margin or a one-sided --alternative (the interval "
-            "is then at 1 - 2 alpha)"
-        )
-    return ScoreQuestion(
+    return Ask(
         alpha=args.alpha,
         alternative=args.alternative,
         margin=margin,
+        question="equivalent" if getattr(args, "equivalence", False) else None,
+        gate=getattr(args, "fail_if_worse", False),
+        better=getattr(args, "better", None),
         resamples=getattr(args, "resamples", None),
-        better=better,
     )
-
-
-#: Words that make a score's name read as lower-is-better (error rates, losses, distances).
-LOWER_IS_BETTER_WORDS = frozenset(
-    {
-        *("wer", "cer", "ter", "mer", "error", "errors", "err", "loss", "nll"),
-        *("perplexity", "ppl", "bpb", "bits_per_byte", "ece", "brier", "toxicity", "toxic"),
-        *("latency", "mae", "mse", "rmse", "distance", "edit_distance"),
-    }
-)
-
-
-def check_score_direction(args: argparse.Namespace, names: Iterable[str]) -> None:
-    """Refuse a release gate on a score whose name reads lower-is-better (``wer``,
-    ``val_loss``, ``max_toxicity``) unless ``--better`` says which way is better: the gate
-    takes higher as better, so a rise in word error rate passed it."""
-    if not args.fail_if_worse or getattr(args, "better", None) is not None:
-        return
-    for name in names:
-        words = set(re.split(r"[^a-z0-9]+", str(name).lower()))
-        words.add(re.sub(r"[^a-z0-9]+", "_", str(name).lower()).strip("_"))
-        if words & LOWER_IS_BETTER_WORDS:
-            raise UsageError(
-                f"--fail-if-worse: {name!r} reads as a score where lower is better (an error "
-                "rate, loss or distance), but the gate takes higher scores as better; say "
-                "which with --better lower (or --better higher)"
-            )
 
 
 def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace) -> list[str]:

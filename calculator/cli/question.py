@@ -8,35 +8,29 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Sequence
-
-import numpy as np
 
 from calculator._validation import shown
 from calculator.analysis import Analysis
+from calculator.chooser import Ask, OptionRefused
 from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.mcnemar import ALTERNATIVES
-from calculator.release import gate_margin_too_wide
 from calculator.report.analysis import analysis_report
 from calculator.report.decision import decision_pvalue, named_test, posterior_left_out
 from calculator.report.formatting import format_probability
-from calculator.report.gate import too_wide_for_a_gate
+from calculator.report.refusals import refusal_text
 from calculator.report.words import text
-from calculator.workflow import Question
 
 __all__ = [
     "MarginOption",
+    "OPTION_NAMES",
     "PassRateMargin",
-    "SCORE_GATE_RANGE_SHARE",
     "add_question_arguments",
     "alpha_value",
     "analysis_text",
-    "check_gate_margin",
-    "check_gate_question",
-    "check_score_gate_margin",
     "margin_value",
     "decision_lines",
     "question_arguments",
+    "refusal_words",
     "score_margin_value",
 ]
 
@@ -87,8 +81,6 @@ def add_question_arguments(
         )
 
 
-#: Largest share of the range the scores span a release gate on scores takes as its margin.
-SCORE_GATE_RANGE_SHARE = 0.5
 #: Largest margin any question takes (50 points), as on the page.
 MARGIN_LIMIT = 0.50
 _POINT_UNITS = ("points", "point", "pts", "pt", "pp", "%")
@@ -142,23 +134,6 @@ def _share_hint(text: str) -> str:
         f"; a bare number is a share (0.01 is one point): for {stripped} points write "
         f"--margin {stripped}pt"
     )
-
-
-def check_gate_margin(margin: float | None, text: str | None = None) -> None:
-    """Refuse a release-gate margin wider than a gate takes
-    (:func:`calculator.release.gate_margin_too_wide`, 10 points); `text` is the margin as typed,
-    quoted in the refusal.
-
-    Examples
-    --------
-    >>> check_gate_margin(0.105, "10.5pt")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    calculator.cli.arguments.UsageError: --margin 10.5pt lets the gate pass B up to 10.5 points ...
-    """
-    if margin is not None and gate_margin_too_wide(margin):
-        typed = text.strip() if text else f"{margin:.10g}"
-        raise UsageError(f"--margin {typed} {too_wide_for_a_gate(margin)}" + _share_hint(typed))
 
 
 class MarginOption(argparse.Action):
@@ -233,40 +208,6 @@ def score_margin_value(text: str) -> float:
     return value
 
 
-def check_score_gate_margin(
-    margin: float | None, a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray
-) -> None:
-    """Refuse a release-gate margin on scores above :data:`SCORE_GATE_RANGE_SHARE` (half) of
-    the range the scores span: the largest of A's and B's scores minus the smallest.
-
-    Scores carry no scale of their own, so the range they span stands for it. B's mean cannot
-    fall further below A's than that range, so a margin as large asks nothing of B; a gate
-    letting B's mean drop by more than half of it gates little, and such a margin is more
-    likely a slip of units (2 typed for 0.02 on scores from 0 to 1) than a choice.
-    """
-    if margin is None:
-        return
-    scores = np.concatenate([np.asarray(a, dtype=float), np.asarray(b, dtype=float)])
-    scores = scores[np.isfinite(scores)]
-    if scores.size == 0:  # no pair of scores: the comparison itself refuses, naming why
-        return
-    low, high = float(scores.min()), float(scores.max())
-    if high == low:
-        raise UsageError(
-            f"--margin {margin:g}: every score is {low:g}, so a gate's margin has no range of "
-            "scores to be judged against; leave out --margin (the gate then fails only when B "
-            "is significantly worse)"
-        )
-    limit = SCORE_GATE_RANGE_SHARE * (high - low)
-    if margin > limit:
-        raise UsageError(
-            f"--margin {margin:g} lets the gate pass B's mean score up to {margin:g} below A's, "
-            f"more than half the range the scores span ({low:g} to {high:g}, so at most "
-            f"{limit:.6g}), the most a release gate takes on scores; the margin is in the "
-            "scores' own units"
-        )
-
-
 def alpha_value(text: str) -> float:
     """A significance level from the command line: a number above 0 and below 0.5 (a test at
     0.5 or more rejects at least as often as it does not when nothing differs).
@@ -284,40 +225,69 @@ def alpha_value(text: str) -> float:
     return value
 
 
-def question_arguments(args: argparse.Namespace) -> Question:
-    """The question asked (:class:`calculator.workflow.Question`): ``--alpha``,
-    ``--alternative``, ``--margin`` and ``--equivalence``.
+def question_arguments(args: argparse.Namespace) -> Ask:
+    """Everything asked of pass/fail outcomes (:class:`calculator.chooser.Ask`): ``--alpha``,
+    ``--alternative``, ``--margin``, ``--equivalence``, ``--fail-if-worse`` and, refused for
+    pass/fail by the chooser, ``--better`` and ``--resamples``.
 
     Raises the refusal :class:`MarginOption` held back for a ``--margin`` that is no pass
-    rate's margin.
+    rate's margin. An option the test cannot answer is refused by
+    :func:`calculator.chooser.choose`, in the words of :func:`refusal_words`.
     """
     refusal = getattr(args, "margin_refusal", None)
     if refusal is not None:
         raise UsageError(refusal)
-    if getattr(args, "better", None) is not None:
-        raise UsageError(
-            "--better says which scores are better; pass/fail outcomes are compared by pass "
-            "rate, where passing is better"
-        )
-    if getattr(args, "resamples", None) is not None:
-        raise UsageError(
-            "--resamples sets the resamples of the scores' bootstrap and permutation test; "
-            "pass/fail outcomes are tested exactly (McNemar's tests), with nothing resampled"
-        )
-    equivalence = getattr(args, "equivalence", False)
-    if equivalence and args.margin is None:
-        raise UsageError("--equivalence needs --margin DELTA (0.01 is one percentage point)")
-    if args.margin is not None and args.alternative == "less":
-        raise UsageError(
-            "--margin asks whether B is no worse than A by more than DELTA; it does not go with "
-            "--alternative less"
-        )
-    return Question(
+    return Ask(
         alpha=args.alpha,
         alternative=args.alternative,
         margin=args.margin,
-        question="equivalent" if equivalence else None,
+        question="equivalent" if getattr(args, "equivalence", False) else None,
+        gate=getattr(args, "fail_if_worse", False),
+        better=getattr(args, "better", None),
+        resamples=getattr(args, "resamples", None),
     )
+
+
+#: The command line's names for the options the chooser refuses
+#: (:func:`calculator.report.refusals.refusal_text`).
+OPTION_NAMES = {
+    "alternative": "--alternative",
+    "alternative greater": "--alternative greater",
+    "alternative less": "--alternative less",
+    "margin": "--margin",
+    "margin DELTA": "--margin DELTA (0.01 is one percentage point)",
+    "DELTA": "DELTA",
+    "equivalence": "--equivalence",
+    "gate": "--fail-if-worse",
+    "better": "--better",
+    "better lower": "--better lower",
+    "better higher": "--better higher",
+    "resamples": "--resamples",
+    "alpha": "--alpha",
+}
+
+
+def refusal_words(refused: OptionRefused, args: argparse.Namespace) -> str:
+    """A refused option in the command line's words, a margin quoted as typed.
+
+    Examples
+    --------
+    >>> from calculator.chooser import Ask, Shape, choose
+    >>> args = argparse.Namespace(margin_text="10.5pt")
+    >>> try:
+    ...     choose(Shape(), Ask(margin=0.105, gate=True))
+    ... except OptionRefused as error:
+    ...     print(refusal_words(error, args))  # doctest: +NORMALIZE_WHITESPACE
+    --margin 10.5pt lets the gate pass B up to 10.5 points worse than A, more than the 10
+    points a release gate takes
+    """
+    names = dict(OPTION_NAMES)
+    if refused.reason == "too-wide-for-gate":
+        typed = getattr(args, "margin_text", None)
+        typed = typed.strip() if typed else f"{refused.ask.margin:.10g}"
+        names["margin typed"] = f"--margin {typed}"
+        names["margin hint"] = _share_hint(typed)
+    return refusal_text(refused, names)
 
 
 def analysis_text(analysis: Analysis) -> list[str]:
@@ -376,16 +346,3 @@ def decision_lines(analysis: Analysis) -> list[str]:
         f"{'yes' if decision.reject else 'not shown'})",
         posterior,
     ]
-
-
-def check_gate_question(args: argparse.Namespace, question: Question) -> None:
-    """Refuse a release gate on pass/fail outcomes that its question cannot take: a margin
-    wider than a gate takes (:func:`check_gate_margin`), equivalence, or --alternative
-    greater."""
-    if args.fail_if_worse:
-        check_gate_margin(args.margin, getattr(args, "margin_text", None))
-    if args.fail_if_worse and (question.question or question.alternative == "greater"):
-        raise UsageError(
-            "--fail-if-worse gates on B being worse, or with --margin on B being non-inferior; "
-            "leave out --equivalence and --alternative greater"
-        )

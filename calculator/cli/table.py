@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from calculator.analysis import Analysis, analyze
+from calculator.chooser import choose, shape_of
 from calculator.cli.arguments import count
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         convention=args.convention,
         gates=args.gates,
         rho=args.rho,
-        **question_arguments(args).analyze_options(),
+        **choose(shape_of(None), question_arguments(args)).analyze_options(),
     )
     if args.json:
         print_json(payload(result))

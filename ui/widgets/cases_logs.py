@@ -11,6 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from calculator.chooser import OptionRefused
 from calculator.errors import CalculatorError
 from calculator.logs import LogAnalysis, read_log_data
 from calculator.logs.scores import LogScores
@@ -28,6 +29,7 @@ from calculator.workflow import (
     pair_two_logs,
 )
 from ui import logs_words as words
+from ui.widgets.question import Asked, question_inputs, show_refusal
 from ui.words import escape_markdown
 
 __all__ = ["logs_section", "score_task_frame", "task_frame"]
@@ -43,13 +45,16 @@ def _compare(
     chosen_filter: str | None,
     threshold: float | None,
     allow: bool,
+    asked: Asked,
 ) -> LogAnalysis | LogScores:
     logs = read_log_data(a, system="A"), read_log_data(b, system="B")
     choice = LogChoice(
         metric=metric, filter=chosen_filter, threshold=threshold, allow_exclusions=allow
     )
-    # A graded metric without a threshold is compared as scores, as on the command line.
-    return compare_logs(pair_two_logs(*logs, choice))
+    # A graded metric without a threshold is compared as scores, as on the command line; the
+    # question's margin is then in the scores' units.
+    paired = pair_two_logs(*logs, choice)
+    return compare_logs(paired, asked.ask(scores=paired.scores))
 
 
 def _number(text: str) -> float | None | bool:
@@ -144,6 +149,7 @@ def logs_section() -> None:
             words.THRESHOLD_LABEL, help=words.THRESHOLD_HELP, key="logs_threshold"
         )
         allow = options[3].checkbox(words.ALLOW_LABEL, help=words.ALLOW_HELP, key="logs_allow")
+        asked = question_inputs("logs_", better=True)
         threshold = _number(cut)
         if threshold is False:
             st.error(words.BAD_THRESHOLD)
@@ -153,8 +159,17 @@ def logs_section() -> None:
             return
         try:
             result = _compare(
-                given[0], given[1], metric.strip() or None, chosen.strip() or None, threshold, allow
+                given[0],
+                given[1],
+                metric.strip() or None,
+                chosen.strip() or None,
+                threshold,
+                allow,
+                asked,
             )
+        except OptionRefused as error:  # an option the test cannot answer: named as here
+            show_refusal(error)
+            return
         except CalculatorError as error:  # the logs' refusals, and those of their scores
             st.error(escape_markdown(str(error)))
             return

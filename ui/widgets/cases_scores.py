@@ -6,11 +6,8 @@ from __future__ import annotations
 import streamlit as st
 
 from calculator.cases import CaseFile, CaseFileError, PairedCases
-from calculator.cases.scores_input import (
-    choose_score_columns,
-    compare_case_scores,
-    load_score_cases,
-)
+from calculator.cases.scores_input import choose_score_columns, load_score_cases
+from calculator.chooser import OptionRefused
 from calculator.errors import CalculatorError
 from calculator.report.figures import floor_bound, format_score
 from calculator.report.formatting import format_confidence, format_pvalue
@@ -18,14 +15,17 @@ from calculator.report.scores import (
     bootstrap_sentence,
     exclusion_sentence,
     headline,
+    margin_sentence,
     signed_rank_sentence,
     t_sentence,
 )
 from calculator.scores import ScoresComparison
+from calculator.workflow import compare_score_cases
 from ui import cases_tables as tables
 from ui import cases_words as words
 from ui import scores_words
 from ui.widgets.cases_sections import Columns
+from ui.widgets.question import question_inputs, show_refusal
 from ui.words import escape_markdown
 
 __all__ = ["scores_section"]
@@ -58,8 +58,12 @@ def scores_section(case_files: list[CaseFile], columns: Columns) -> bool:
     if cases.n == 0:
         st.error(words.NO_CASES_LEFT)
         return True
+    asked = question_inputs("scores_", better=True)
     try:
-        result = compare_case_scores(cases)
+        result = compare_score_cases(cases, asked.ask(scores=True))
+    except OptionRefused as error:  # an option the test cannot answer: named as here
+        show_refusal(error)
+        return True
     except CalculatorError as error:  # it names the file and the columns
         st.error(escape_markdown(str(error)))
         return True
@@ -94,6 +98,8 @@ def _show(result: ScoresComparison) -> None:
         shown = floor_bound(test.patterns) if test.at_floor else format_pvalue(test.pvalue)
         permutation.metric(labels[2], shown)
     st.text(headline(result))
+    if result.margin is not None:  # the margin's answer, as the command line prints it
+        st.text(margin_sentence(result.margin))
     with st.expander(scores_words.OTHER_TESTS):
         st.text(t_sentence(result.t_test, result.names))
         st.text(signed_rank_sentence(result.signed_rank, result.names))

@@ -1,0 +1,54 @@
+"""Words of the question asked in the per-case page's logs and scores sections (pure), and the
+page's names for the options the chooser refuses (:func:`calculator.report.refusals.refusal_text`),
+so a refusal on the page names its own widgets, never a command-line flag.
+"""
+
+from __future__ import annotations
+
+from calculator.questions import QUESTIONS as LIBRARY_QUESTIONS
+
+__all__ = [
+    "BETTER_HELP",
+    "BETTER_LABEL",
+    "BETTER_OPTIONS",
+    "MARGIN_HELP",
+    "MARGIN_LABEL",
+    "PAGE_OPTION_NAMES",
+    "QUESTIONS",
+    "QUESTION_HELP",
+    "QUESTION_LABEL",
+]
+
+#: The questions offered, by the library's names (the Decision section's own keys may differ).
+QUESTIONS = LIBRARY_QUESTIONS
+QUESTION_LABEL = "Question"
+QUESTION_HELP = (
+    "Choose the question before looking at the results. “better” and “worse” are one-sided "
+    "tests; "
+    "“non-inferior” and “equivalent” are asked against the margin."
+)
+MARGIN_LABEL = "Margin"
+MARGIN_HELP = (
+    "For “non-inferior” and “equivalent”: in points of pass rate for pass/fail outcomes "
+    "(2 is two points), in the scores' own units for scores (2 is 2 BLEU on a 0-100 scale)."
+)
+BETTER_LABEL = "Better scores"
+BETTER_OPTIONS = ("higher", "lower")
+BETTER_HELP = "For scores: which scores are better (lower for error rates and losses)."
+
+#: The page's names for the options a comparison can refuse, by the chooser's codes.
+PAGE_OPTION_NAMES = {
+    "alternative": "a one-sided question (“better” or “worse”)",
+    "alternative greater": "the question “better”",
+    "alternative less": "the question “worse”",
+    "margin": "a margin",
+    "margin DELTA": "a margin (the Margin box, for “non-inferior” or “equivalent”)",
+    "DELTA": "the margin",
+    "equivalence": "the question “equivalent”",
+    "gate": "the release gate",
+    "better": f"“{BETTER_LABEL}”",
+    "better lower": f"“{BETTER_LABEL}: lower”",
+    "better higher": f"“{BETTER_LABEL}: higher”",
+    "resamples": "the number of resamples",
+    "alpha": "alpha",
+}
