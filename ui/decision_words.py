@@ -90,16 +90,18 @@ def takes_margin(question: str) -> bool:
     return question in ("superior", "non-inferior", "equivalent")
 
 
-def asked(question: str, margin_points: float) -> tuple[str, float | None]:
+def asked(question: str, margin: float, per: float = 100.0) -> tuple[str, float | None]:
     """The page's question (a key of :data:`PAGE_QUESTIONS`) as the library asks it: the
-    question's name and its margin as a share, or None.
+    question's name and its margin, `margin` / `per` (percentage points of pass rate to a
+    share by default; `per` 1 keeps the scores' own units), or None where the question takes
+    no margin.
 
     Examples
     --------
     >>> asked("superior", 2.0), asked("better", 2.0)
     (('better', 0.02), ('better', None))
     """
-    margin = margin_points / 100.0 if takes_margin(question) else None
+    margin = margin / per if takes_margin(question) else None
     return ("better" if question == "superior" else question), margin
 
 

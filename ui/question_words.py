@@ -5,8 +5,6 @@ so a refusal on the page names its own widgets, never a command-line flag.
 
 from __future__ import annotations
 
-from calculator.questions import QUESTIONS as LIBRARY_QUESTIONS
-
 __all__ = [
     "BETTER_HELP",
     "BETTER_LABEL",
@@ -14,22 +12,29 @@ __all__ = [
     "MARGIN_HELP",
     "MARGIN_LABEL",
     "PAGE_OPTION_NAMES",
-    "QUESTIONS",
+    "QUESTION_NAMES",
     "QUESTION_HELP",
     "QUESTION_LABEL",
 ]
 
-#: The questions offered, by the library's names (the Decision section's own keys may differ).
-QUESTIONS = LIBRARY_QUESTIONS
+#: The questions offered (the Decision section's, :data:`ui.params.PAGE_QUESTIONS`), as shown.
+QUESTION_NAMES = {
+    "different": "different",
+    "better": "better",
+    "worse": "worse",
+    "superior": "better by more than the margin",
+    "non-inferior": "non-inferior",
+    "equivalent": "equivalent",
+}
 QUESTION_LABEL = "Question"
 QUESTION_HELP = (
     "Choose the question before looking at the results. “better” and “worse” are one-sided "
-    "tests; "
-    "“non-inferior” and “equivalent” are asked against the margin."
+    "tests; “better by more than the margin”, “non-inferior” and “equivalent” are asked "
+    "against the margin."
 )
 MARGIN_LABEL = "Margin"
 MARGIN_HELP = (
-    "For “non-inferior” and “equivalent”: in points of pass rate for pass/fail outcomes "
+    "For the questions asked against it: in points of pass rate for pass/fail outcomes "
     "(2 is two points), in the scores' own units for scores (2 is 2 BLEU on a 0-100 scale)."
 )
 BETTER_LABEL = "Better scores"

@@ -6,16 +6,24 @@
 The file's two systems become two log tables (:func:`calculator.logs.long_file.read_long_file`)
 and go the way of two harness logs (:func:`calculator.cli.cases_logs.run_log_tables`): repeats
 are analysed by question, several tasks by task, and the JSON carries the logs' ledger. Options
-of other inputs (``--a``, ``--b``, ``--group``, ``--metric``, ``--filter``, ``--split``, a
-second file) are refused by name.
+``--a`` and ``--b`` name which value of the system column is A and which is B; without them
+the systems are taken in the order they first appear, said in the input summary, and the release
+gate, whose verdict depends on which is B, is refused until they are named. Options of other
+inputs (``--group``, ``--metric``, ``--filter``, ``--split``, a second file) are refused by name.
 """
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from calculator.cli.arguments import UsageError
 from calculator.cli.cases_logs import run_log_tables
+from calculator.text import clip
+
+if TYPE_CHECKING:
+    from calculator.logs import LogTable
 
 __all__ = ["LONG_OPTIONS", "add_long_arguments", "is_long_input", "run_long"]
 
@@ -29,18 +37,6 @@ LONG_OPTIONS = {
 #: Options of other inputs, refused with a long file: the attribute, the option, what it is for.
 _OTHER_OPTIONS = (
     ("file_b", "a second file", "holds every system's rows: give the long file alone"),
-    (
-        "a_column",
-        "--a",
-        "names A's outcome column of a wide file; a long file's systems are "
-        "the values of its --system column",
-    ),
-    (
-        "b_column",
-        "--b",
-        "names B's outcome column of a wide file; a long file's systems are "
-        "the values of its --system column",
-    ),
     (
         "group_column",
         "--group",
@@ -101,9 +97,46 @@ def run_long(args: argparse.Namespace) -> int:
         repeat=args.repeat_column,
         task=args.task_column,
     )
-    tables = read_long_file(args.file, columns, threshold=args.threshold, exactly_two=True)
+    tables = _roles(
+        args, read_long_file(args.file, columns, threshold=args.threshold, exactly_two=True)
+    )
     # A named outcome column is the metric asked for; a guessed one (stated in the notes) is
     # the log's only metric, chosen as a log's is.
     metric = tables[0].metrics[0] if args.outcome_column is not None else None
     chosen = argparse.Namespace(**{**vars(args), "metric": metric})
     return run_log_tables(chosen, list(tables))
+
+
+def _roles(args: argparse.Namespace, tables: tuple[LogTable, ...]) -> tuple[LogTable, LogTable]:
+    """A's and B's tables: the systems ``--a`` and ``--b`` name, else the file's order, said
+    in a note; the release gate waits for the names, as its verdict turns on which is B."""
+    names = [table.system for table in tables]
+    found = ", ".join(repr(clip(name, 40)) for name in names)
+    for option, name in (("--a", args.a_column), ("--b", args.b_column)):
+        if name is not None and name not in names:
+            raise UsageError(
+                f"{option} {clip(repr(name), 40)}: no such system in column "
+                f"{clip(repr(args.system_column or 'model'), 40)} of {args.file} (it holds {found})"
+            )
+    if args.a_column is not None or args.b_column is not None:
+        a = (
+            args.a_column
+            if args.a_column is not None
+            else next(n for n in names if n != args.b_column)
+        )
+        b = args.b_column if args.b_column is not None else next(n for n in names if n != a)
+        if a == b:
+            raise UsageError(f"--a and --b name the same system, {clip(repr(a), 40)}")
+        return tables[names.index(a)], tables[names.index(b)]
+    if args.fail_if_worse:
+        raise UsageError(
+            "--fail-if-worse fails when B is worse than A: name which system of the long file "
+            f"is A and which is B with --a NAME --b NAME (the file holds {found}); the order of "
+            "its rows decides nothing"
+        )
+    note = (
+        f"A = {clip(repr(names[0]), 40)}, B = {clip(repr(names[1]), 40)}: the systems in the order "
+        "they first appear in the file (name them with --a and --b)"
+    )
+    first, second = tables
+    return replace(first, notes=(note, *first.notes)), second

@@ -210,8 +210,6 @@ def test_a_system_seen_for_only_some_cases_is_counted_and_held_to_the_5_percent_
 @pytest.mark.parametrize(
     ("options", "said"),
     [
-        (["--a", "A"], "--a names A's outcome column of a wide file"),
-        (["--b", "B"], "--b names B's outcome column of a wide file"),
         (["--group", "id"], "--group names a wide file's clusters"),
         (["--metric", "ok"], "--metric chooses a harness log's metric"),
         (["--filter", "none"], "--filter chooses an lm-eval log's filter"),
@@ -219,6 +217,47 @@ def test_a_system_seen_for_only_some_cases_is_counted_and_held_to_the_5_percent_
     ],
 )
 def test_options_of_other_inputs_are_refused_by_name(capsys, wide_and_long, options, said):
+    _, long = wide_and_long
+    status, out, err = run_cli(capsys, long, "--system", "system", "--outcome", "ok", *options)
+    assert status == 2 and out == ""
+    assert said in one_line(err)
+
+
+def test_a_and_b_name_the_systems_whatever_the_rows_order(capsys, wide_and_long, tmp_path):
+    # The systems were A and B in the order of the file's first rows: a file whose rows put B
+    # first compared B against A, and a gate read the wrong way round.
+    wide, long = wide_and_long
+    lines = long.read_text().splitlines()
+    flipped = tmp_path / "flipped.csv"
+    flipped.write_text("\n".join([lines[0], lines[2], lines[1], *lines[3:]]) + "\n")
+    _, out_w, _ = run_cli(capsys, wide, "--id", "id", "--a", "A", "--b", "B", "--json")
+    named = ("--system", "system", "--outcome", "ok")
+    for options in (["--a", "A", "--b", "B"], ["--a", "A"], ["--b", "B"]):
+        status, out, err = run_cli(capsys, flipped, *named, *options, "--json")
+        assert status == 0, err
+        assert json.loads(out)["decision"] == json.loads(out_w)["decision"]
+    status, out, _ = run_cli(capsys, flipped, *named)
+    assert "A = 'B', B = 'A': the systems in the order they first appear" in out
+
+
+def test_the_gate_waits_for_the_systems_to_be_named(capsys, wide_and_long):
+    _, long = wide_and_long
+    named = ("--system", "system", "--outcome", "ok")
+    status, out, err = run_cli(capsys, long, *named, "--fail-if-worse")
+    assert status == 2 and out == ""
+    assert "name which system of the long file is A and which is B with --a NAME" in one_line(err)
+    status, _, err = run_cli(capsys, long, *named, "--fail-if-worse", "--a", "A", "--b", "B")
+    assert status in (0, 1), err
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--a", "C"], "--a 'C': no such system in column 'system' of"),
+        (["--a", "A", "--b", "A"], "--a and --b name the same system, 'A'"),
+    ],
+)
+def test_a_system_named_wrong_is_refused(capsys, wide_and_long, options, said):
     _, long = wide_and_long
     status, out, err = run_cli(capsys, long, "--system", "system", "--outcome", "ok", *options)
     assert status == 2 and out == ""

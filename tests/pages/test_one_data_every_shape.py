@@ -1,10 +1,11 @@
 """One data set through every input shape, every question and every surface.
 
 The same 40 cases (20 both pass, 12 only A, 3 only B, 5 both fail) are written as a typed
-table, a per-case file, two per-case files joined on an id, lm-eval samples, an Inspect log and
-a HELM run. Each shape is asked every question (different, better, worse, better by more than 5
-points, non-inferior at 5 points, equivalent within 10 points) and the release gate, on the
-command line (text and JSON) and on the page (AppTest). Every path must give the same decision:
+table, a per-case file, two per-case files joined on an id, a long file (a row per case and
+system), lm-eval samples, an Inspect log and a HELM run. Each shape is asked every question
+(different, better, worse, better by more than 5 points, non-inferior at 5 points, equivalent
+within 10 points) and the release gate, on the command line (text and JSON) and on the page
+(AppTest). Every path must give the same decision:
 the same test, p, interval, verdict and sentence, or the same refusal.
 
 The reference is the typed table's own JSON (``table 20 12 3 5``), whose numbers are checked
@@ -68,6 +69,16 @@ def _two_files(folder: Path) -> list[str]:
     rows = [f"q{i},{b}\n" for i, (_, b) in enumerate(OUTCOMES)]
     (folder / "b.csv").write_text("id,B\n" + "".join(reversed(rows)))
     return [str(folder / "a.csv"), str(folder / "b.csv"), "--id", "id", "--a", "A", "--b", "B"]
+
+
+def _long(folder: Path) -> list[str]:
+    # One row per case and system, shuffled the way a data frame's export may order them.
+    rows = [
+        f"q{i},{'AB'[side]},{pair[side]}\n" for i, pair in enumerate(OUTCOMES) for side in (0, 1)
+    ]
+    (folder / "long.csv").write_text("id,system,outcome\n" + "".join(rows[1::2] + rows[::2]))
+    given = [str(folder / "long.csv"), "--system", "system", "--id", "id", "--outcome", "outcome"]
+    return [*given, "--a", "A", "--b", "B"]  # the rows put B first: the roles are named
 
 
 def lm_eval_files(side: int) -> dict[str, bytes]:
@@ -166,6 +177,7 @@ def _logs(make: Callable[[int], dict[str, bytes]]) -> Callable[[Path], list[str]
 SHAPES: dict[str, Callable[[Path], list[str]]] = {
     "per-case file": _per_case,
     "two per-case files": _two_files,
+    "long file": _long,
     **{name: _logs(make) for name, make in LOG_SHAPES.items()},
 }
 
@@ -276,11 +288,16 @@ def test_the_per_case_page_answers_as_the_command_line(capsys, question):
     assert reference["report"] in _texts(at)
 
 
+@pytest.mark.parametrize("question", list(QUESTIONS))
 @pytest.mark.parametrize("shape", list(LOG_SHAPES))
-def test_the_pages_logs_section_reports_as_the_command_line(tmp_path, capsys, shape):
-    reference = _reference(capsys, [])
+def test_the_pages_logs_section_answers_as_the_command_line(capsys, shape, question):
+    options, query = QUESTIONS[question]
+    reference = _reference(capsys, options)
     at = open_page("app_pages/cases.py")
     at.checkbox(key="logs_show").check().run()
+    at.selectbox(key="logs_question").set_value(query["question"]).run()
+    if "margin" in query:
+        at.number_input(key="logs_margin").set_value(float(query["margin"])).run()
     for side in (0, 1):
         files = [
             (name, data, "application/octet-stream")
@@ -289,4 +306,6 @@ def test_the_pages_logs_section_reports_as_the_command_line(tmp_path, capsys, sh
         ]
         at.file_uploader(key=f"logs_{'ab'[side]}").set_value(files).run()
     assert not at.exception, at.exception
+    # The report holds the decision's sentence whenever it says more than the figures.
     assert reference["report"] in _texts(at)
+    assert (reference["decision"]["sentence"] in reference["report"]) == (question != "different")

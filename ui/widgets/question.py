@@ -12,18 +12,18 @@ import streamlit as st
 from calculator.chooser import Ask, OptionRefused
 from calculator.report.refusals import refusal_text
 from ui import question_words as words
+from ui.decision_words import asked, takes_margin
+from ui.params import PAGE_QUESTIONS
 from ui.words import escape_markdown
 
 __all__ = ["Asked", "question_inputs", "show_refusal"]
 
-#: The questions asked against the margin; for the others its box is disabled.
-MARGIN_QUESTIONS = ("non-inferior", "equivalent")
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Asked:
-    """What the inputs hold: the question's name, the margin as typed (points of pass rate or
-    the scores' units, read once the outcomes are known) and which scores are better."""
+    """What the inputs hold: the question (a key of :data:`ui.params.PAGE_QUESTIONS`, as the
+    Decision section asks it), the margin as typed (points of pass rate or the scores' units,
+    read once the outcomes are known) and which scores are better."""
 
     question: str = "different"
     margin: float = 0.0
@@ -39,14 +39,16 @@ class Asked:
         0.02
         >>> Asked(question="better").ask(scores=True).side
         'greater'
+        >>> Asked(question="superior", margin=2.0).ask(scores=True).margin
+        2.0
         """
-        margin = None
-        if self.question in MARGIN_QUESTIONS and self.margin > 0:
-            margin = self.margin if scores else self.margin / 100.0
+        question, margin = asked(self.question, self.margin, per=1.0 if scores else 100.0)
+        if margin is not None and margin <= 0:  # no margin typed: the chooser says it needs one
+            margin = None
         better = self.better
         if not scores and better == "higher":  # passing is better: what "higher" says
             better = None
-        return Ask(question=self.question, margin=margin, better=better)
+        return Ask(question=question, margin=margin, better=better)
 
 
 def question_inputs(key_prefix: str, *, better: bool) -> Asked:
@@ -54,8 +56,9 @@ def question_inputs(key_prefix: str, *, better: bool) -> Asked:
     columns = st.columns(3 if better else 2)
     question = columns[0].selectbox(
         words.QUESTION_LABEL,
-        words.QUESTIONS,
+        PAGE_QUESTIONS,
         key=f"{key_prefix}question",
+        format_func=words.QUESTION_NAMES.get,
         help=words.QUESTION_HELP,
     )
     margin = columns[1].number_input(
@@ -64,7 +67,7 @@ def question_inputs(key_prefix: str, *, better: bool) -> Asked:
         value=0.0,
         key=f"{key_prefix}margin",
         help=words.MARGIN_HELP,
-        disabled=question not in MARGIN_QUESTIONS,  # never a margin typed and left unused
+        disabled=not takes_margin(str(question)),  # never a margin typed and left unused
     )
     chosen = None
     if better:
