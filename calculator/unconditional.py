@@ -21,7 +21,7 @@ from scipy import optimize, special
 
 from calculator._validation import check_bounded_count, check_choice, check_count, message
 from calculator.errors import CalculatorError, CalculatorTypeError
-from calculator.tails import beta_quantile
+from calculator.tails import beta_quantile, half_cdf
 
 __all__ = [
     "DEFAULT_GAMMA",
@@ -49,6 +49,12 @@ MAXIMISATIONS = ("refined", "grid")
 MAX_UNCONDITIONAL_N = 200_000
 # At gamma = 0, a second grid covers the 1 - _NEAR_GAMMA interval for pi.
 _NEAR_GAMMA = 1e-6
+# Below this a conditional tail is computed in the log domain, where it cannot underflow.
+_TINY_TAIL = 1e-250
+# At gamma = 0, a largest log P below this is computed again with every tail in the log domain.
+_TINY_LOG_P = math.log(1e-240)
+# Far tails are computed in blocks of this many rows of similar decay.
+_FAR_BLOCK = 1024
 # Grids are evaluated in blocks of this many values of pi, to bound the memory of a block.
 _BLOCK = 16
 
@@ -64,6 +70,8 @@ class UnconditionalTestResult:
     pvalue : float
         The largest tail probability over the nuisance parameter searched, plus `gamma`,
         capped at 1.
+    log10_pvalue : float
+        Its base-10 log, computed in the log domain (finite where p underflows at gamma = 0).
     gamma : float
         Berger & Boos's gamma; 0 searches every pi from 0 to 1 and adds nothing.
     nuisance_low, nuisance_high : float
@@ -81,6 +89,7 @@ class UnconditionalTestResult:
 
     statistic: float | None
     pvalue: float
+    log10_pvalue: float
     gamma: float
     nuisance_low: float
     nuisance_high: float
@@ -151,9 +160,14 @@ def mcnemar_unconditional(
     default) is the better-conditioned one. Without discordant pairs no table is as extreme
     (T is undefined) and p = 1.
 
+    P is summed in the log domain, so at gamma = 0 a p-value below the doubles still has its
+    finite `log10_pvalue`; with gamma > 0, p is at least gamma.
+
     Cost: for each value of pi, the terms with m within 6 sqrt(n) + 1 of n pi (the rest weigh
     below 1e-31), so n is refused above :data:`MAX_UNCONDITIONAL_N`, where a call with the
-    default grid takes about a second on one core, and n x grid_points above 1,000 times that.
+    default grid took up to about 1.5 s on the development machine, and n x grid_points
+    above 1,000 times that. One case is slower: at gamma = 0, a p-value below 1e-240 has its
+    conditional tails computed again in the log domain (up to about 3 s at the bound).
 
     References
     ----------
@@ -183,26 +197,39 @@ def mcnemar_unconditional(
         return UnconditionalTestResult(
             statistic=None,
             pvalue=1.0,
+            log10_pvalue=0.0,
             nuisance_low=low,
             nuisance_high=high,
             nuisance_at_maximum=None,
             **common,
         )
-    tails, log_choose = _conditional_tails(b, c, n), _log_choose(n)
     grid = _grid(b + c, n, gamma, grid_points)
-    values = _tail_probabilities(grid, tails, log_choose)
-    best = int(np.argmax(values))
-    where, largest = float(grid[best]), float(values[best])
-    if maximisation == "refined":
-        where, largest = _refine(grid, best, tails, log_choose, where, largest)
+    where, largest = _maximum(grid, b, c, n, refine=maximisation == "refined", far=False)
+    if gamma == 0.0 and largest < _TINY_LOG_P:  # p is tiny: every tail in the log domain
+        where, largest = _maximum(grid, b, c, n, refine=maximisation == "refined", far=True)
+    pvalue = min(1.0, math.exp(largest) + gamma)
     return UnconditionalTestResult(
         statistic=(b - c) ** 2 / (b + c),
-        pvalue=min(1.0, largest + gamma),
+        pvalue=pvalue,
+        log10_pvalue=math.log10(pvalue) if gamma > 0 else largest / math.log(10.0),
         nuisance_low=low,
         nuisance_high=high,
         nuisance_at_maximum=where,
         **common,
     )
+
+
+def _maximum(
+    grid: np.ndarray, b: int, c: int, n: int, *, refine: bool, far: bool
+) -> tuple[float, float]:
+    """Where log P is largest on the grid (refined between its neighbours), and its value."""
+    log_tails, log_choose = _conditional_tails(b, c, n, far=far), _log_choose(n)
+    values = _log_tail_probabilities(grid, log_tails, log_choose)
+    best = int(np.argmax(values))
+    where, largest = float(grid[best]), float(values[best])
+    if refine:
+        where, largest = _refine(grid, best, log_tails, log_choose, where, largest)
+    return where, largest
 
 
 def _check_gamma(gamma: object) -> float:
@@ -250,12 +277,16 @@ def _nuisance_range(m: int, n: int, gamma: float) -> tuple[float, float]:
     return low, high
 
 
-def _conditional_tails(b: int, c: int, n: int) -> np.ndarray:
-    """q_m for m = 0..n: the chance, given m discordant cases, that T is at least T(b, c)."""
+def _conditional_tails(b: int, c: int, n: int, *, far: bool) -> np.ndarray:
+    """log q_m for m = 0..n: the log chance, given m discordant cases, that T >= T(b, c).
+
+    Tails below 1e-250 are taken from the doubles (0 below about 1e-308) unless `far`, which
+    computes them in the log domain: slower, and needed only when P itself is that small.
+    """
     m = np.arange(n + 1, dtype=np.int64)
     gap2, seen = (b - c) ** 2, b + c
     if gap2 == 0:  # T(b, c) = 0: every table with a discordant case is as extreme
-        return (m > 0).astype(np.float64)
+        return np.where(m > 0, 0.0, -np.inf)
     # The largest x <= m/2 with (m - 2x)^2 seen >= gap2 m, from a float guess checked in
     # integers (all below 2^63 for n up to MAX_UNCONDITIONAL_N).
     guess = np.floor((m - np.sqrt(gap2 * m / seen)) / 2).astype(np.int64)
@@ -265,9 +296,37 @@ def _conditional_tails(b: int, c: int, n: int) -> np.ndarray:
     down = (guess >= 0) & ((m - 2 * guess) ** 2 * seen < gap2 * m)
     guess = np.where(down, guess - 1, guess)
     # The two tails x <= k and x >= m - k are disjoint here (k < m/2), each of size cdf(k).
-    tails = np.where(guess >= 0, 2.0 * special.bdtr(np.maximum(guess, 0), m, 0.5), 0.0)
-    tails[0] = 0.0  # no discordant case: T is undefined, never as extreme
-    return tails
+    tails = 2.0 * half_cdf(guess, m)
+    with np.errstate(divide="ignore"):
+        log_tails = np.log(tails)
+    tiny = (guess >= 0) & (tails < _TINY_TAIL) & far
+    if tiny.any():
+        log_tails[tiny] = math.log(2.0) + _log_far_tail(guess[tiny], m[tiny])
+    log_tails[0] = -np.inf  # no discordant case: T is undefined, never as extreme
+    return log_tails
+
+
+def _log_far_tail(k: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """log P[Binomial(m, 1/2) <= k] far in the lower tail, where it may underflow: the pmf at k
+    times the sum of the ratios pmf(k - t) / pmf(k). Each step's ratio (k - t) / (m - k + t + 1)
+    is at most r = k / (m - k + 1) < 1, so the terms beyond T with r^T < e^-45 do not count;
+    rows are taken in blocks of similar r, each with its own T."""
+    k, m = k.astype(np.float64), m.astype(np.float64)
+    ratio = k / (m - k + 1.0)
+    order = np.argsort(ratio)
+    out = np.empty(len(k))
+    for start in range(0, len(k), _FAR_BLOCK):
+        rows = order[start : start + _FAR_BLOCK]
+        kk, mm, worst = k[rows], m[rows], float(ratio[rows].max())
+        needed = math.ceil(45.0 / -math.log(worst)) if worst > 0 else 0
+        t = np.arange(1, min(int(kk.max()) + 1, needed + 16), dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            steps = np.log(kk[:, None] - t + 1.0) - np.log(mm[:, None] - kk[:, None] + t)
+        steps = np.where(kk[:, None] - t + 1.0 > 0, steps, -np.inf)
+        terms = np.concatenate([np.zeros((len(rows), 1)), np.cumsum(steps, axis=1)], axis=1)
+        log_pmf = special.gammaln(mm + 1) - special.gammaln(kk + 1) - special.gammaln(mm - kk + 1)
+        out[rows] = log_pmf - mm * math.log(2.0) + special.logsumexp(terms, axis=1)
+    return out
 
 
 def _log_choose(n: int) -> np.ndarray:
@@ -276,13 +335,16 @@ def _log_choose(n: int) -> np.ndarray:
     return special.gammaln(n + 1.0) - special.gammaln(m + 1.0) - special.gammaln(n - m + 1.0)
 
 
-def _tail_probabilities(pis: np.ndarray, tails: np.ndarray, log_choose: np.ndarray) -> np.ndarray:
-    """P(pi) = sum_m Binomial(n, pi)(m) q_m at each pi in `pis`.
+def _log_tail_probabilities(
+    pis: np.ndarray, log_tails: np.ndarray, log_choose: np.ndarray
+) -> np.ndarray:
+    """log P(pi), P(pi) = sum_m Binomial(n, pi)(m) q_m, at each pi in `pis`.
 
     For a block of values of pi from p0 to p1, only m within 6 sqrt(n) + 1 of [n p0, n p1] is
-    summed: by Hoeffding's inequality the rest has probability below 2 exp(-72), about 1e-31.
+    summed: by Hoeffding's inequality the rest has probability below 2 exp(-72), about 1e-31,
+    and P at its maximum is at least max_m q_m / (n + 1), so the maximum loses nothing.
     """
-    n = len(tails) - 1
+    n = len(log_tails) - 1
     out = np.empty(len(pis))
     reach = 6.0 * math.sqrt(n) + 1.0
     for start in range(0, len(pis), _BLOCK):
@@ -290,29 +352,31 @@ def _tail_probabilities(pis: np.ndarray, tails: np.ndarray, log_choose: np.ndarr
         first = max(0, math.floor(n * float(block.min()) - reach))
         last = min(n, math.ceil(n * float(block.max()) + reach))
         m = np.arange(first, last + 1, dtype=np.float64)
-        log_pmf = (
+        terms = (
             log_choose[first : last + 1]
             + special.xlogy(m, block[:, None])
             + special.xlog1py(n - m, -block[:, None])
+            + log_tails[first : last + 1]
         )
-        out[start : start + _BLOCK] = np.exp(log_pmf) @ tails[first : last + 1]
-    return np.minimum(out, 1.0)
+        out[start : start + _BLOCK] = special.logsumexp(terms, axis=1)
+    return np.minimum(out, 0.0)
 
 
 def _refine(
     grid: np.ndarray,
     best: int,
-    tails: np.ndarray,
+    log_tails: np.ndarray,
     log_choose: np.ndarray,
     where: float,
     largest: float,
 ) -> tuple[float, float]:
-    """The maximum of P between the grid points either side of `best`, if above the grid's."""
+    """The maximum of log P between the grid points either side of `best`, if above the
+    grid's."""
     left, right = grid[max(best - 1, 0)], grid[min(best + 1, len(grid) - 1)]
     if right <= left:
         return where, largest
     found = optimize.minimize_scalar(
-        lambda pi: -float(_tail_probabilities(np.array([pi]), tails, log_choose)[0]),
+        lambda pi: -float(_log_tail_probabilities(np.array([pi]), log_tails, log_choose)[0]),
         bounds=(float(left), float(right)),
         method="bounded",
         options={"xatol": 1e-12 * max(1.0, float(right))},

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from calculator.errors import CalculatorError
-from calculator.mcnemar import mcnemar_chi2
+from calculator.mcnemar import mcnemar_chi2, mcnemar_exact
 from calculator.unconditional import (
     DEFAULT_GAMMA,
     MAX_UNCONDITIONAL_N,
@@ -171,3 +171,21 @@ def test_refining_never_lowers_the_grid_maximum(a, b, c, d):
     grid = mcnemar_unconditional(a, b, c, d, grid_points=50, maximisation="grid")
     refined = mcnemar_unconditional(a, b, c, d, grid_points=50)
     assert refined.pvalue >= grid.pvalue
+
+
+# --- Far below the doubles, at gamma = 0: with every case discordant one way, (0, 0, 5000, 0),
+# only the observed split and its mirror are as extreme, so P(pi) = pi^5000 2^-4999, largest at
+# pi = 1: p = 2^-4999, log10 p = -4999 log10(2) = -1504.8489483242...; with n = b + c the
+# unconditional test is the exact conditional one, whose log10 p the library has already.
+def test_log10_pvalue_is_finite_where_p_underflows():
+    result = mcnemar_unconditional(0, 0, 5000, 0, gamma=0.0)
+    assert result.pvalue == 0.0
+    assert result.log10_pvalue == pytest.approx(-4999 * math.log10(2), rel=1e-12)
+    same = mcnemar_unconditional(0, 3, 2000, 0, gamma=0.0)
+    assert same.log10_pvalue == pytest.approx(mcnemar_exact(3, 2000).log10_pvalue, rel=1e-12)
+
+
+@given(small, small, small, small, st.sampled_from([0.0, 1e-4]))
+def test_log10_pvalue_is_the_log_of_p(a, b, c, d, gamma):
+    result = mcnemar_unconditional(a, b, c, d, gamma=gamma, grid_points=100)
+    assert result.log10_pvalue == pytest.approx(math.log10(result.pvalue), abs=1e-12)
