@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from calculator.cli import cases, compare, plan, table, teach
+from calculator.cli import cases, compare, plan, square, table, teach
 from calculator.cli.arguments import EXIT_USAGE, Parser, UsageError
 from calculator.cli.output import flush, silence_stdout
 from calculator.errors import CalculatorError
@@ -32,7 +32,7 @@ EXIT_INTERRUPTED = 130
 EXIT_BUG = 3
 
 #: The subcommand modules, in the order ``--help`` lists them.
-SUBCOMMANDS = (table, cases, compare, plan, teach)
+SUBCOMMANDS = (table, cases, compare, plan, teach, square)
 
 
 def build_parser(prog: str = "python -m calculator") -> Parser:
