@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from calculator._validation import check_count, shown
 from calculator.errors import CalculatorError, CalculatorTypeError
+from calculator.text import plural
 
 __all__ = ["MAX_CATEGORIES", "SquareTable", "square_table", "table_from_labels"]
 
@@ -89,16 +90,14 @@ def square_table(counts: object, labels: Sequence[str] | None = None) -> SquareT
     Traceback (most recent call last):
     ...
     calculator.errors.CalculatorError: `table` must be a square table of counts with 2 to 10 \
-categories (k rows of k counts), but got 2 rows of 3, 3 counts.
+categories (k rows of k counts), but got 2 rows of 3 counts.
     """
     if isinstance(counts, SquareTable):
         counts = counts.counts
     rows = _rows(counts)
     k = len(rows)
     if k > MAX_CATEGORIES or k < 2 or any(len(row) != k for row in rows):
-        lengths = ", ".join(str(len(row)) for row in rows[:12]) + (", ..." if k > 12 else "")
-        got = f"{k} row{'s' if k != 1 else ''} of {lengths} counts" if k else "no rows"
-        raise CalculatorError(f"`table` must be {_ALLOWED}, but got {got}.")
+        raise CalculatorError(f"`table` must be {_ALLOWED}, but got {_shape(rows)}.")
     checked = tuple(
         tuple(
             check_count(value, f"table row {i + 1}, column {j + 1}") for j, value in enumerate(row)
@@ -106,6 +105,18 @@ categories (k rows of k counts), but got 2 rows of 3, 3 counts.
         for i, row in enumerate(rows)
     )
     return SquareTable(counts=checked, labels=_labels(labels, k))
+
+
+def _shape(rows: list[list[object]]) -> str:
+    """ "3 rows of 2 counts", or "2 rows of 3, 2 counts" when the rows differ."""
+    if not rows:
+        return "no rows"
+    sizes = {len(row) for row in rows}
+    if len(sizes) == 1:
+        size = sizes.pop()
+        return f"{plural(len(rows), 'row')} of {plural(size, 'count')}"
+    lengths = ", ".join(str(len(row)) for row in rows[:12]) + (", ..." if len(rows) > 12 else "")
+    return f"{plural(len(rows), 'row')} of {lengths} counts"
 
 
 def _rows(counts: object) -> list[list[object]]:

@@ -163,8 +163,9 @@ REFUSALS = [
     ([[1, 2, 3], [4, 5, 6]], "`table` must be a square table of counts with 2 to 10 categories"),
     ([[1, -2], [3, 4]], "`table row 1, column 2` must be a non-negative integer, but got -2."),
     ([[1, 2.5], [3, 4]], "`table row 1, column 2` must be a non-negative integer, but got 2.5."),
-    ([[1]], "but got 1 row of 1 counts."),
-    ([[0] * 11] * 11, f"with 2 to {MAX_CATEGORIES} categories .*, but got 11 rows of"),
+    ([[1]], "but got 1 row of 1 count."),
+    ([[1, 2], [3]], "but got 2 rows of 2, 1 counts."),
+    ([[0] * 11] * 11, f"with 2 to {MAX_CATEGORIES} categories .*, but got 11 rows of 11 counts."),
     ("1 2; 3 4", "`table` must be a square table of counts"),
 ]
 
