@@ -86,6 +86,7 @@ def live_calculator() -> None:
         results.table_results(wording, counts, analysis)
         if analysis is not None:
             odds_ratio_section(wording, analysis)
+            results.unconditional_test(counts)
             results.pvalue_chart(wording, counts, options, gate_options["alpha"], large=present)
     if analysis is not None:
         with gate_cards:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from calculator.chooser import OptionRefused
-from calculator.cli import cases, compare, plan, table, teach
+from calculator.cli import cases, compare, plan, square, table, teach
 from calculator.cli.arguments import EXIT_USAGE, Parser, UsageError
 from calculator.cli.output import flush, silence_stdout
 from calculator.cli.question import refusal_words
@@ -34,7 +34,7 @@ EXIT_INTERRUPTED = 130
 EXIT_BUG = 3
 
 #: The subcommand modules, in the order ``--help`` lists them.
-SUBCOMMANDS = (table, cases, compare, plan, teach)
+SUBCOMMANDS = (table, cases, compare, plan, teach, square)
 
 
 def build_parser(prog: str = "python -m calculator") -> Parser:

@@ -19,6 +19,7 @@ from calculator.cli.question import (
     decision_lines,
     question_arguments,
 )
+from calculator.errors import CalculatorError
 from calculator.gates import MAX_GATES
 from calculator.intervals import CI_METHODS
 from calculator.mcnemar import CONVENTIONS
@@ -31,7 +32,9 @@ from calculator.report.formatting import (
     format_ratio,
     method_words,
 )
+from calculator.report.square import unconditional_payload
 from calculator.report.words import payload
+from calculator.unconditional import mcnemar_unconditional
 
 __all__ = ["add_parser", "run", "text_lines"]
 
@@ -87,10 +90,19 @@ def run(args: argparse.Namespace) -> int:
         **choose(shape_of(None), question_arguments(args)).analyze_options(),
     )
     if args.json:
-        print_json(payload(result))
+        print_json({**payload(result), "unconditional": _unconditional(args)})
         return 0
     print_lines(text_lines(result))
     return 0
+
+
+def _unconditional(args: argparse.Namespace) -> dict[str, object]:
+    """McNemar's exact unconditional test for the JSON, or, above its bound on n, its refusal
+    (the counts themselves were checked by ``analyze``)."""
+    try:
+        return unconditional_payload(mcnemar_unconditional(args.A, args.B, args.C, args.D))
+    except CalculatorError as error:
+        return {"refused": str(error)}
 
 
 def text_lines(result: Analysis) -> list[str]:

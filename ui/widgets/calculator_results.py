@@ -13,6 +13,9 @@ from functools import partial
 import streamlit as st
 
 from calculator import Analysis
+from calculator.errors import CalculatorError
+from calculator.report.square import unconditional_sentence
+from calculator.unconditional import mcnemar_unconditional
 from ui import words
 from ui.explanations import SECTIONS, Formula
 from ui.export import export_dict, report_text, results_csv, results_json
@@ -25,6 +28,7 @@ from ui.params import (
     share_query,
     teaching_query,
 )
+from ui.unconditional_words import UNCONDITIONAL_HELP, UNCONDITIONAL_TOGGLE
 from ui.widgets import state
 from ui.widgets.cache import false_alarm_spec, pvalue_spec
 from ui.words import Card, Wording, escape_markdown, table_html
@@ -42,6 +46,7 @@ __all__ = [
     "share_link",
     "show_error",
     "table_results",
+    "unconditional_test",
 ]
 
 CHART_HEIGHT = 420  # pixels, legend and title included
@@ -83,6 +88,22 @@ def table_results(
         st.markdown(summary)
     if analysis is not None:
         _cards(words.result_cards(wording, analysis), st.columns(2) + st.columns(2))
+
+
+def unconditional_test(counts: tuple[int, int, int, int]) -> None:
+    """McNemar's exact unconditional test, computed only while its toggle is on (it costs up to
+    a second or so on large tables, which the page's live part must not pay on every rerun)."""
+    if st.toggle(UNCONDITIONAL_TOGGLE, key="unconditional", help=UNCONDITIONAL_HELP):
+        st.markdown(escape_markdown(_unconditional_words(*counts)))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _unconditional_words(a: int, b: int, c: int, d: int) -> str:
+    """The test's sentence, or its refusal (a table beyond its bound on n), said by name."""
+    try:
+        return unconditional_sentence(mcnemar_unconditional(a, b, c, d))
+    except CalculatorError as error:
+        return str(error)
 
 
 def pvalue_chart(

@@ -1,0 +1,172 @@
+"""``python -m calculator square``: a paired k x k table of two systems' categorical outcomes.
+
+    python -m calculator square --table "596 18 6 5; 0 2 0 0; 0 0 42 0; 11 0 0 0" [--labels L]
+    python -m calculator square --file cases.csv --a COLUMN --b COLUMN [--categories x,y,z]
+
+Rows are A's categories and columns B's (a row per ";", counts separated by spaces or commas;
+``--labels`` names the categories, comma-separated), or
+each case's two labels are read from a CSV file (TSV for .tsv and .tab) with a header line. A
+label that only one system gives is a category all the same, with a zero total for the other
+system. Options: ``--empty-pairs`` (Bowker's degrees of freedom), ``--ordered`` or ``--scores``
+(the score test of mean scores, in the table's or ``--categories``' order), ``--level``,
+``--json`` (:meth:`calculator.square.SquareAnalysis.to_dict` with its report). Exit status 0, or
+2 with one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+from pathlib import Path
+
+from calculator.cli.arguments import UsageError, file_name, level
+from calculator.cli.output import print_json, print_lines
+from calculator.errors import CalculatorError
+from calculator.report.square import square_payload, square_report
+from calculator.square import EMPTY_PAIRS, analyze_square, square_table, table_from_labels
+from calculator.square.table import SquareTable
+from calculator.text import clip
+
+__all__ = ["add_parser", "parse_table", "run"]
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``square`` subcommand to `subparsers`; it runs :func:`run`."""
+    parser = subparsers.add_parser(
+        "square",
+        help="analyse a paired k x k table (graded or multi-class outcomes)",
+        description="Bowker's test of symmetry, the Stuart-Maxwell and Bhapkar tests of "
+        "marginal homogeneity and each category against the rest, for two systems' categorical "
+        "outcomes on the same cases: rows for A, columns for B.",
+    )
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--table", help='the counts, a row per ";": "5 1 0; 2 7 1; 0 1 9"')
+    source.add_argument("--file", type=file_name, help="a CSV file with one case a line")
+    parser.add_argument("--a", help="with --file: the column of A's labels")
+    parser.add_argument("--b", help="with --file: the column of B's labels")
+    parser.add_argument("--labels", help="with --table: the categories' names, comma-separated")
+    parser.add_argument(
+        "--categories", help="with --file: every category in its order, comma-separated"
+    )
+    parser.add_argument(
+        "--empty-pairs",
+        choices=EMPTY_PAIRS,
+        default="every-pair",
+        help="Bowker's df: every pair of categories (k(k-1)/2), or only pairs with a case",
+    )
+    parser.add_argument(
+        "--ordered", action="store_true", help="the categories are ordered: add the score test"
+    )
+    parser.add_argument("--scores", help="scores of the ordered categories, comma-separated")
+    parser.add_argument("--level", type=level("--level"), default=0.95, help="level (0.95)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the analysis for parsed `args`; invalid values raise CalculatorError (exit 2)."""
+    table = _table(args)
+    result = analyze_square(
+        table,
+        empty_pairs=args.empty_pairs,
+        ordered=args.ordered,
+        scores=None if args.scores is None else _numbers(args.scores, "--scores"),
+        level=args.level,
+    )
+    if args.json:
+        print_json(square_payload(result))
+    else:
+        print_lines(square_report(result).splitlines())
+    return 0
+
+
+def _table(args: argparse.Namespace) -> SquareTable:
+    if args.table is not None:
+        if args.a is not None or args.b is not None or args.categories is not None:
+            raise UsageError("--a, --b and --categories go with --file, not with --table")
+        labels = None if args.labels is None else _names(args.labels)
+        return square_table(parse_table(args.table), labels)
+    if args.labels is not None:
+        raise UsageError("--labels goes with --table; with --file use --categories")
+    if args.a is None or args.b is None:
+        raise UsageError("--file needs --a and --b, the columns of A's and B's labels")
+    a, b = _read_columns(Path(args.file), args.a, args.b)
+    categories = None if args.categories is None else _names(args.categories)
+    return table_from_labels(a, b, categories)
+
+
+def parse_table(text: str) -> list[list[object]]:
+    """The counts of ``--table``: rows split at ";" or newlines, counts at spaces or commas.
+
+    A count is returned as an int, or as a float when it is a decimal number (for the library
+    to refuse by name); any other word is refused here.
+
+    Examples
+    --------
+    >>> parse_table("5 1; 2,7")
+    [[5, 1], [2, 7]]
+    """
+    rows = [row for row in text.replace("\n", ";").split(";") if row.strip()]
+    return [[_cell(cell) for cell in row.replace(",", " ").split()] for row in rows]
+
+
+def _cell(cell: str) -> object:
+    try:
+        return int(cell)
+    except ValueError:
+        pass
+    try:
+        return float(cell)
+    except ValueError:
+        raise CalculatorError(
+            f"`--table` must hold whole-number counts, rows separated by ';', but got "
+            f"{clip(cell, 40)!r}."
+        ) from None
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",")]
+
+
+def _numbers(text: str, option: str) -> list[float]:
+    try:
+        return [float(value) for value in text.split(",")]
+    except ValueError:
+        raise CalculatorError(
+            f"`{option}` must be numbers separated by commas, but got {clip(text, 60)!r}."
+        ) from None
+
+
+def _read_columns(path: Path, column_a: str, column_b: str) -> tuple[list[str], list[str]]:
+    """A's and B's labels from the two columns of a CSV (or TSV) file, stripped."""
+    delimiter = "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            reader = csv.DictReader(handle, delimiter=delimiter)
+            header = reader.fieldnames or []
+            for option, column in (("--a", column_a), ("--b", column_b)):
+                if column not in header:
+                    raise CalculatorError(
+                        f"`{option}` must name a column of {clip(str(path), 80)} "
+                        f"(its columns: {clip(', '.join(header), 200)}), but got {column!r}."
+                    )
+            a, b = [], []
+            for line, row in enumerate(reader, start=2):
+                first, second = ((row.get(column) or "").strip() for column in (column_a, column_b))
+                if not first or not second:
+                    empty = column_a if not first else column_b
+                    raise CalculatorError(
+                        f"every case needs both labels, but line {line:,} of "
+                        f"{clip(str(path), 80)} has an empty {empty!r}."
+                    )
+                a.append(first)
+                b.append(second)
+    except UnicodeDecodeError:
+        raise CalculatorError(
+            f"the file must be UTF-8 text, but {clip(str(path), 80)} is not."
+        ) from None
+    except csv.Error as error:
+        raise CalculatorError(
+            f"{clip(str(path), 80)} is not a readable CSV file: {error}."
+        ) from None
+    return a, b

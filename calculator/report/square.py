@@ -1,0 +1,158 @@
+"""The words of a paired k x k analysis and of McNemar's exact unconditional test.
+
+:func:`calculator.square.analyze_square` and
+:func:`calculator.unconditional.mcnemar_unconditional` compute the numbers; this module words
+them once, for the command line's text and JSON alike.
+
+- :func:`square_report`, :func:`square_payload`: a k x k analysis.
+- :func:`unconditional_sentence`, :func:`unconditional_payload`: the unconditional test.
+"""
+
+from __future__ import annotations
+
+from calculator.report.formatting import (
+    format_confidence,
+    format_p_equals,
+    format_percent,
+    format_points,
+)
+from calculator.square import CategoryComparison, ChiSquareTest, MeanScoreTest, SquareAnalysis
+from calculator.text import plural, printable
+from calculator.unconditional import UnconditionalTestResult
+
+__all__ = [
+    "square_payload",
+    "square_report",
+    "unconditional_payload",
+    "unconditional_sentence",
+]
+
+
+def square_report(result: SquareAnalysis) -> str:
+    """The report of a k x k analysis: the agreement, the two hypotheses, each category.
+
+    Examples
+    --------
+    >>> from calculator.square import analyze_square
+    >>> r = analyze_square([[35, 5, 0], [15, 20, 5], [10, 5, 5]], ["low", "mid", "high"])
+    >>> print(square_report(r).splitlines()[0])
+    A and B put the same 100 cases into 3 categories (low, mid, high) and agreed on 60 (60.0%).
+    """
+    table = result.table
+    agreed = sum(table.counts[i][i] for i in range(table.k))
+    names = ", ".join(printable(label) for label in table.labels)
+    lines = [
+        f"A and B put the same {plural(table.n, 'case')} into {table.k} categories ({names}) "
+        f"and agreed on {agreed:,} ({format_percent(agreed / table.n) if table.n else 'none'}).",
+        _bowker_sentence(result.bowker, result.empty_pairs, table.k),
+        _homogeneity_sentence(result.stuart_maxwell, result.bhapkar),
+    ]
+    if result.ordinal is not None:
+        lines.append(_ordinal_sentence(result.ordinal))
+    lines.append(
+        f"Each category against the rest ({format_confidence(result.level)} Bonferroni-type "
+        "intervals that hold for all categories together; exact McNemar test of the cases "
+        f"only A or only B put there, doubled tail, Holm adjusted over the {table.k}):"
+    )
+    lines.extend(_category_line(category) for category in result.categories)
+    return "\n".join(lines)
+
+
+def _bowker_sentence(test: ChiSquareTest, empty_pairs: str, k: int) -> str:
+    asks = (
+        "Symmetry (Bowker's test: is each kind of disagreement, A saying i where B says j, "
+        "as common as the reverse?)"
+    )
+    if test.statistic is None:
+        return f"{asks}: undefined, since A and B never disagree; p = 1."
+    pairs = k * (k - 1) // 2
+    if empty_pairs == "every-pair":
+        counted = f"all {plural(pairs, 'pair')} of categories counted, with a disagreement or not"
+    else:
+        counted = f"only the {test.df} of {pairs} pairs of categories with a disagreement counted"
+    return (
+        f"{asks}: chi-square {test.statistic:.3f} on {test.df} df ({counted}), "
+        f"{format_p_equals(test.pvalue, test.log10_pvalue)}."
+    )
+
+
+def _homogeneity_sentence(stuart: ChiSquareTest, bhapkar: ChiSquareTest) -> str:
+    asks = "Marginal homogeneity (does A use each category as often as B?)"
+    if stuart.statistic is None:
+        return f"{asks}: undefined, since A and B never disagree; p = 1."
+    if bhapkar.statistic is None:
+        bhapkar_text = (
+            "Bhapkar's version is undefined here (the sample covariance of the differences "
+            "between the margins is singular, as when every case is a disagreement in the "
+            "same direction)"
+        )
+    else:
+        bhapkar_text = (
+            f"Bhapkar's version chi-square {bhapkar.statistic:.3f}, "
+            f"{format_p_equals(bhapkar.pvalue, bhapkar.log10_pvalue)}"
+        )
+    return (
+        f"{asks}: Stuart-Maxwell chi-square {stuart.statistic:.3f} on {stuart.df} df, "
+        f"{format_p_equals(stuart.pvalue, stuart.log10_pvalue)}; {bhapkar_text}."
+    )
+
+
+def _ordinal_sentence(test: MeanScoreTest) -> str:
+    scores = ", ".join(f"{score:g}" for score in test.scores)
+    asks = f"Ordered categories (score test of equal mean scores, scores {scores})"
+    if test.statistic is None:
+        return f"{asks}: undefined, since A and B never disagree; p = 1."
+    return (
+        f"{asks}: A's mean score less B's is {test.estimate:+.3f} "
+        f"({format_confidence(test.level)} Wald CI {test.low:+.3f} to {test.high:+.3f}), "
+        f"z = {test.statistic:.3f}, {format_p_equals(test.pvalue, test.log10_pvalue)}."
+    )
+
+
+def _category_line(category: CategoryComparison) -> str:
+    return (
+        f"  {printable(category.label)}: A {format_percent(category.share_a)}, "
+        f"B {format_percent(category.share_b)}, difference {format_points(category.difference)} "
+        f"points ({format_points(category.low)} to {format_points(category.high)}); "
+        f"only A {category.only_a:,}, only B {category.only_b:,}, "
+        f"exact {format_p_equals(category.pvalue, category.log10_pvalue)}, Holm-adjusted "
+        f"{format_p_equals(category.adjusted_pvalue, category.log10_adjusted_pvalue)}"
+    )
+
+
+def square_payload(result: SquareAnalysis) -> dict[str, object]:
+    """The JSON of a k x k analysis: its numbers and its report."""
+    return {**result.to_dict(), "report": square_report(result)}
+
+
+def unconditional_sentence(result: UnconditionalTestResult) -> str:
+    """The unconditional test in one sentence, its search and gamma named.
+
+    Examples
+    --------
+    >>> from calculator.unconditional import mcnemar_unconditional
+    >>> print(unconditional_sentence(mcnemar_unconditional(5, 0, 1, 8)))
+    McNemar's exact unconditional test (Suissa-Shuster; the largest tail over the chance \
+that a case is discordant, searched within its 99.99% Clopper-Pearson interval, from 0.0000 \
+to 0.6053, with Berger-Boos gamma = 0.0001 added): p = 0.542.
+    """
+    name = "McNemar's exact unconditional test"
+    if result.statistic is None:
+        return f"{name}: p = 1, since no case is discordant (none tells the systems apart)."
+    if result.gamma == 0:
+        search = "searched over every value from 0 to 1, no gamma added"
+    else:
+        search = (
+            f"searched within its {format_confidence(1 - result.gamma)} Clopper-Pearson "
+            f"interval, from {result.nuisance_low:.4f} to {result.nuisance_high:.4f}, with "
+            f"Berger-Boos gamma = {result.gamma:g} added"
+        )
+    return (
+        f"{name} (Suissa-Shuster; the largest tail over the chance that a case is discordant, "
+        f"{search}): {format_p_equals(result.pvalue)}."
+    )
+
+
+def unconditional_payload(result: UnconditionalTestResult) -> dict[str, object]:
+    """The JSON of the unconditional test: its numbers and its sentence."""
+    return {**result.to_dict(), "sentence": unconditional_sentence(result)}
