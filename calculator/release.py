@@ -137,7 +137,7 @@ def gate_fails(result: Analysis | Decision) -> bool:
         return not decision.reject
     if decision.question == "worse":
         return decision.reject
-    return decision.reject and decision.estimate < 0
+    return decision.reject and decision.estimate > 0  # A - B: A ahead, B worse
 
 
 def gate_question(question: str, margin: float | None) -> tuple[str, float | None]:

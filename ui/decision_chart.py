@@ -1,7 +1,9 @@
 """The decision's interval against the margin (pure): a result in, an Altair chart out.
 
-The interval for B - A is a bar with the estimate as a point; zero and, for a margin question,
-minus and plus the margin are vertical rules, so whether the bar clears the margin is visible.
+The interval for A - B (the direction of the headline and of the decision's sentence) is a bar
+with the estimate as a point; zero and, for a margin question, the margin the sentence names are
+vertical rules (+margin for non-inferiority of B, -margin for B better by more than the margin,
+both for equivalence), so whether the bar clears it is visible.
 ``large=True`` draws it bigger for the presenting view (sizes from :mod:`ui.chart_sizes`).
 """
 
@@ -29,7 +31,7 @@ _HEIGHT = 170
 
 
 def interval_frame(decision: Decision) -> pd.DataFrame:
-    """One row: the interval limits and the estimate of B - A, in percentage points."""
+    """One row: the interval limits and the estimate of A - B, in percentage points."""
     return pd.DataFrame(
         {
             "low": [100.0 * decision.low],
@@ -45,12 +47,17 @@ def interval_frame(decision: Decision) -> pd.DataFrame:
 
 
 def rule_frame(decision: Decision) -> pd.DataFrame:
-    """The vertical rules: zero, and -margin and +margin when the question has a margin."""
+    """The vertical rules: zero, and the margin(s) the question's interval must clear in A - B:
+    +margin for non-inferiority of B (the interval must lie below it), -margin for B better by
+    more than the margin (below it), both for equivalence (inside them)."""
     rows = [{"at": 0.0, "rule": "no difference", "at_text": format_points(0.0)}]
     if decision.margin is not None:
         points = 100.0 * decision.margin
-        rows.append({"at": -points, "rule": "− margin", "at_text": format_points(-decision.margin)})
         if decision.question != "non-inferior":
+            rows.append(
+                {"at": -points, "rule": "− margin", "at_text": format_points(-decision.margin)}
+            )
+        if decision.question != "better":
             rows.append(
                 {"at": points, "rule": "+ margin", "at_text": format_points(decision.margin)}
             )
@@ -70,7 +77,7 @@ def decision_chart(decision: Decision, wording: Wording, *, large: bool = False)
     )
     domain = [-1.1 * reach, 1.1 * reach]
     rate = "accuracy" if wording.classifier else "pass rate"
-    x_title = f"{wording.name_b}'s {rate} minus {wording.name_a}'s (points)"
+    x_title = f"{_difference(wording, rate)} (points)"
     x = alt.X("low:Q", title=x_title, scale=alt.Scale(domain=domain, nice=False), axis=axis(large))
     interval = (
         alt.Chart(bar)
@@ -94,22 +101,31 @@ def decision_chart(decision: Decision, wording: Wording, *, large: bool = False)
         )
     )
     return (_rule_layer(rules, domain, large) + interval + estimate).properties(
-        height=grown(_HEIGHT, large), description=_description(wording, rate, len(rules))
+        height=grown(_HEIGHT, large), description=_description(wording, rate, list(rules["rule"]))
     )
 
 
-def _description(wording: Wording, rate: str, rules: int) -> str:
+def _difference(wording: Wording, rate: str) -> str:
+    """ "Pass-rate difference A − B", as the headline and the decision's sentence name it."""
+    rate = "pass-rate" if rate == "pass rate" else rate
+    return f"{rate[0].upper()}{rate[1:]} difference {wording.name_a} − {wording.name_b}"
+
+
+def _description(wording: Wording, rate: str, rules: list[str]) -> str:
     """The chart's alt text: what it draws, without the figures (the answer beside it says
     them, and the page swaps new figures into a chart of the same kind of question)."""
     margins = {
-        1: "",
-        2: "; a dashed red rule marks minus the margin",
-        3: "; dashed red rules mark minus and plus the margin",
-    }[rules]
+        ("no difference",): "",
+        ("no difference", "+ margin"): "; a dashed red rule marks plus the margin",
+        ("no difference", "− margin"): "; a dashed red rule marks minus the margin",
+        ("no difference", "− margin", "+ margin"): (
+            "; dashed red rules mark minus and plus the margin"
+        ),
+    }[tuple(rules)]
     return (
-        f"The interval for {wording.name_b}'s {rate} minus {wording.name_a}'s, in percentage "
-        f"points, as a bar, with the observed difference as a dot; a dotted grey rule marks "
-        f"zero{margins}."
+        f"The {'pass-rate' if rate == 'pass rate' else rate} difference {wording.name_a} − "
+        f"{wording.name_b} in percentage points: its interval as a bar, with the observed "
+        f"difference as a dot; a dotted grey rule marks zero{margins}."
     )
 
 

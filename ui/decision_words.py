@@ -68,9 +68,10 @@ DECISION_EXPLANATION = """\
 **Not significant is not "no worse".** A two-sided test at zero that finds no significant difference
 says only that these cases cannot tell the systems apart. With few disagreements that is the usual
 outcome even when the new system is clearly worse: the interval for the difference is then wide and
-reaches well below zero. To claim that the new system is no worse, test that claim: non-inferiority
-at a margin rejects "worse by the margin or more" and succeeds only when the whole one-sided
-interval lies above minus the margin. Too few cases then fail the check instead of passing it.
+reaches well past zero. To claim that the new system is no worse, test that claim: non-inferiority
+at a margin rejects "worse by the margin or more" and succeeds only when the whole interval for
+the difference A − B (old minus new, as the results show it) lies below the margin. Too few
+cases then fail the check instead of passing it.
 
 **Choosing a margin before looking.** The margin is a product decision: the largest drop in
 pass rate you would accept in exchange for what the new system brings (cost, speed, a simpler

@@ -40,8 +40,8 @@ def test_whole_margin_in_the_plan_reads_1_point_not_1_0_points(capsys):
     out = run(capsys, "plan", "--margin", "0.01", "--p10", "0.05", "--p01", "0.05", "--n", "100")
     assert "by more than 1 point with" in out
     assert "1.0 points" not in out
-    assert "margin              1 point (B - A > -1 point to be shown)" in out
-    assert "true B - A 0.0 points" in out  # was "+0", a share where the sentence has points
+    assert "margin              1 point (A - B < +1 point to be shown)" in out
+    assert "true A - B 0.0 points" in out  # was "+0", a share where the sentence has points
     assert "size if B never wins 0 at" in out  # an exact zero, not "0.0000"
 
 
@@ -131,13 +131,13 @@ def test_a_long_system_name_keeps_a_space_before_its_probability(capsys, tmp_pat
 
 def test_an_interval_that_contradicts_the_test_is_said_to(capsys):
     # 0, 3, 0, 0 asked "worse": the one-sided exact p is 2^-3 = 0.125 (not shown), while the 90%
-    # Agresti-Min interval for B - A is -100.0 to -11.2 points, entirely below 0.
+    # Agresti-Min interval for A - B is +11.2 to +100.0 points, entirely above 0.
     argv = ("table", "0", "3", "0", "0", "--alternative", "less")
     out = run(capsys, *argv)
     sentence = json.loads(run(capsys, *argv, "--json"))["decision"]["sentence"]
     for text in (out, sentence):
         assert "B is not shown to be worse than A" in text
-        assert "The interval lies entirely below 0 although the test does not reject" in text
+        assert "The interval lies entirely above 0 although the test does not reject" in text
 
 
 def test_scores_margin_gate_states_its_p(capsys, tmp_path):

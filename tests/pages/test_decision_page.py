@@ -129,15 +129,25 @@ def test_url_keys_parse_and_defaults_stay_out_of_the_shared_link():
 # ---------------------------------------------------------------------------------------------
 # The chart (pure builder, Vega-Lite spec)
 # ---------------------------------------------------------------------------------------------
-def test_non_inferiority_chart_has_the_interval_bar_zero_and_minus_margin():
+def test_non_inferiority_chart_has_the_interval_bar_zero_and_plus_margin():
+    # The interval for A - B, as the sentence beside it quotes it (-17.6 to -2.8 points), and the
+    # margin where the sentence puts it: "lies below +5 points" (issue 30).
     decision = analyze(60, 5, 15, 20, margin=0.05).decision
     spec = decision_chart(decision, Wording("old", "new")).to_dict()
     marks = [layer["mark"]["type"] for layer in spec["layer"]]
     assert marks == ["rule", "bar", "point"]
-    assert list(rule_frame(decision)["at"]) == [0.0, -5.0]
+    assert list(rule_frame(decision)["at"]) == [0.0, 5.0]
     bar = interval_frame(decision).iloc[0]
     assert (bar["low"], bar["high"]) == pytest.approx((100 * decision.low, 100 * decision.high))
-    assert spec["layer"][1]["encoding"]["x"]["title"] == "new's pass rate minus old's (points)"
+    assert (round(bar["low"], 1), round(bar["high"], 1), bar["estimate"]) == (-17.6, -2.8, -10.0)
+    assert spec["layer"][1]["encoding"]["x"]["title"] == "Pass-rate difference old − new (points)"
+    assert "-17.6 to -2.8 points, lies below +5 points" in text(decision)
+
+
+def test_better_by_a_margin_chart_draws_minus_the_margin_the_sentence_names():
+    decision = analyze(60, 2, 40, 20, question="better", margin=0.05).decision
+    assert list(rule_frame(decision)["at"]) == [0.0, -5.0]
+    assert "lies below -5 points" in text(decision)
 
 
 def test_equivalence_chart_draws_both_margins_and_the_domain_holds_them():
@@ -156,7 +166,7 @@ def test_two_sided_chart_has_only_the_zero_rule():
 def test_classifier_framing_labels_the_axis_with_accuracy():
     decision = analyze(72, 6, 14, 8, framing="correct").decision
     spec = decision_chart(decision, Wording(framing="correct")).to_dict()
-    assert spec["layer"][1]["encoding"]["x"]["title"] == "B's accuracy minus A's (points)"
+    assert spec["layer"][1]["encoding"]["x"]["title"] == "Accuracy difference A − B (points)"
 
 
 # ---------------------------------------------------------------------------------------------
