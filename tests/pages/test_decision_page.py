@@ -201,7 +201,7 @@ def test_a_failing_plain_gate_says_why_it_fails_without_the_passing_caveat():
     decision = analyze(60, 15, 5, 20).decision  # exact two-sided p = 0.041: B worse
     text = gate_sentence(Wording(), decision, fails=True)
     assert text.startswith(
-        "As a release gate (command line: cases --fail-if-worse) this comparison fails: the "
+        "As a release gate without a margin, this comparison fails: the "
         "two-sided exact test shows B worse than A at α = 0.05."
     )
     assert "too few cases" not in text and "Choose non-inferior" not in text
@@ -228,8 +228,8 @@ def test_per_case_page_answers_non_inferiority_and_describes_the_gate():
     assert text(expected) in answers(at)
     gate = [unescape(m.value) for m in at.markdown if "release gate" in unescape(m.value)]
     assert gate == [
-        "As a release gate (command line: cases --fail-if-worse --margin 1pt) this comparison "
-        "fails: new is not shown non-inferior to old at a margin of 1 point."
+        "As a release gate at the margin set above, this comparison fails: new is not shown "
+        "non-inferior to old at a margin of 1 point."
     ]
 
 
@@ -283,8 +283,21 @@ def test_per_case_page_gate_is_the_command_lines_whatever_the_question(question)
     assert not at.exception
     gate = [unescape(m.value) for m in at.markdown if "release gate" in unescape(m.value)]
     assert len(gate) == 1
-    assert gate[0].startswith(
-        "As a release gate (command line: cases --fail-if-worse) this comparison fails: "
-    )
+    assert gate[0].startswith("As a release gate without a margin, this comparison fails: ")
     expected = analyze(50, 30, 2, 0, names=("old", "new"))
     assert gate_fails(expected) is True
+
+
+@pytest.mark.parametrize(
+    ("table", "margin"),
+    [((50, 1, 0, 0), None), ((60, 15, 5, 20), None), ((50, 1, 0, 0), 0.01), ((50, 1, 0, 0), 0.2)],
+)
+@pytest.mark.parametrize("fails", [False, True])
+def test_the_pages_gate_is_worded_in_the_pages_terms(table, margin, fails):
+    # Statistics 4 (issue 31c): the page's gate sentence named a command line ("command line:
+    # cases --fail-if-worse --margin 1pt") the page's user never typed; it now speaks of the
+    # margin set above, or of none.
+    decision = analyze(*table, margin=margin).decision
+    sentence = gate_sentence(Wording(), decision, fails=fails)
+    assert sentence.startswith("As a release gate")
+    assert "command line" not in sentence and "--" not in sentence and "pt)" not in sentence
