@@ -82,7 +82,7 @@ def _text(result: NonInferiorityPlan) -> str:
     way = "above" if result.size_when_b_never_wins > result.alpha else "within"
     lines.append(
         f"size if B never wins {size} at the null boundary "
-        f"p10 = margin, p01 = 0 ({way} alpha = {result.alpha:g}: the score test is a "
+        f"p10 = margin, p01 = 0 ({way} α = {result.alpha:g}: the score test is a "
         "large-sample test)"
     )
     return "\n".join(lines)

@@ -32,7 +32,7 @@ def power_plan_sentence(plan: PowerPlan) -> str:
     )
     if plan.solved_for == "n":
         text = (
-            f"With {_cases(plan.n)}, a two-sided {test} at alpha = {plan.alpha:g} has "
+            f"With {_cases(plan.n)}, a two-sided {test} at α = {plan.alpha:g} has "
             f"{format_percent(plan.power)} power {assumption}; Connor's approximation gives "
             f"{plan.connor_n:,}."
         )
@@ -44,7 +44,7 @@ def power_plan_sentence(plan: PowerPlan) -> str:
             )
         return text
     text = (
-        f"With {_cases(plan.n)}, a two-sided {test} at alpha = {plan.alpha:g} has "
+        f"With {_cases(plan.n)}, a two-sided {test} at α = {plan.alpha:g} has "
         f"{format_percent(plan.power)} power {assumption}."
     )
     if plan.minimum_detectable_difference is not None:

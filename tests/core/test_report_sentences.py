@@ -234,7 +234,7 @@ def test_scores_gate_verdict_with_a_margin_states_the_level_it_was_decided_at() 
             break
     verdict = scores_gate_verdict(result, 0.05)
     assert verdict.startswith("FAIL: B is not shown non-inferior")
-    assert verdict.endswith(", alpha = 0.025)")
+    assert verdict.endswith(", α = 0.025)")
     printed = float(re.search(r"p = " + NUMBER, verdict).group(1))
     assert printed > 0.025
 
