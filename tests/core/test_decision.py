@@ -1,4 +1,4 @@
-"""The release question through `analyze`: the decision, its interval for B - A, its sentence."""
+"""The release question through `analyze`: the decision, its interval for A - B, its sentence."""
 
 import json
 import math
