@@ -99,13 +99,36 @@ class Words:
     def rate(self) -> str:
         return "pass rate" if self.framing == "pass" else "accuracy"
 
+    @property
+    def errors(self) -> bool:
+        """The classifier framing: the difference is printed as the error-rate difference
+        A − B, as the headline prints it, which is minus the pass-rate difference the numbers
+        hold (METHODS.md: a framing switch relabels, never changes a test)."""
+        return self.framing != "pass"
+
+    def ends(self, decision: Decision) -> tuple[float, float]:
+        """The interval's ends as printed: A − B in pass rate, or in error rate (ends swapped)."""
+        return (-decision.high, -decision.low) if self.errors else (decision.low, decision.high)
+
+    @property
+    def worse(self) -> str:
+        """Where the printed difference lies when B does worse: "above" (pass rate: A − B
+        positive) or "below" (error rate: A − B negative)."""
+        return "below" if self.errors else "above"
+
+    @property
+    def better(self) -> str:
+        """Where the printed difference lies when B does better: the other side."""
+        return "above" if self.errors else "below"
+
     def p(self, decision: Decision) -> str:
         text = format_p_equals(decision.pvalue, decision.log10_pvalue, alpha=self.alpha)
         return f"{text}, α = {self.alpha:g}"
 
     def interval(self, decision: Decision) -> str:
         """ "the 95% Agresti-Min interval for the pass-rate difference A − B, -1.0 to +2.0
-        points": the decision's interval, in the headline's direction."""
+        points": the decision's interval, in the headline's direction and quantity (the
+        error-rate difference A − B in the classifier framing)."""
         name_a, name_b = self.names
         method = method_words(decision.interval_method)
         if method == "Tango score":
@@ -113,11 +136,12 @@ class Words:
         if _clustered(decision):
             method = "cluster-robust"
         bounds = [-decision.margin, decision.margin] if decision.margin else []
-        rate = "pass-rate" if self.rate == "pass rate" else self.rate
+        rate = "error-rate" if self.errors else "pass-rate"
+        low, high = self.ends(decision)
         return (
             f"the {format_confidence(decision.level)} {method} interval for the {rate} "
-            f"difference {name_a} − {name_b}, {limit_points(decision.low, bounds)} to "
-            f"{limit_points(decision.high, bounds)} points"
+            f"difference {name_a} − {name_b}, {limit_points(low, bounds)} to "
+            f"{limit_points(high, bounds)} points"
         )
 
 
@@ -239,7 +263,7 @@ def no_margin_sentence(decision: Decision, table: PairedTable, words: Words) -> 
             f"{named_test(decision)} gives p = 1, and these cases carry no evidence either way; "
             f"{words.interval(decision)}, gives the differences the data still allow."
         )
-    return _no_margin_answer(decision, words) + _test_and_interval_differ(decision)
+    return _no_margin_answer(decision, words) + _test_and_interval_differ(decision, words)
 
 
 def _no_margin_answer(decision: Decision, words: Words) -> str:
@@ -266,7 +290,8 @@ def _no_margin_answer(decision: Decision, words: Words) -> str:
     # The interval on the far side of 0: the data lean against the direction asked.
     other = decision.low > 0 if claim == "better" else decision.high < 0
     against = (
-        f" The interval lies entirely {'above' if claim == 'better' else 'below'} 0: the data "
+        f" The interval lies entirely {words.worse if claim == 'better' else words.better} 0: "
+        "the data "
         f"point the other way, to {name_b} being {'worse' if claim == 'better' else 'better'} "
         f"than {name_a}, which the one-sided question asked does not test."
         if other
@@ -278,7 +303,7 @@ def _no_margin_answer(decision: Decision, words: Words) -> str:
     )
 
 
-def _test_and_interval_differ(decision: Decision) -> str:
+def _test_and_interval_differ(decision: Decision, words: Words) -> str:
     """A sentence when the interval and the test answer the question differently, else "".
 
     The interval (A − B) supports the claim when it excludes 0 on the claim's side (below 0 for
@@ -294,7 +319,7 @@ def _test_and_interval_differ(decision: Decision) -> str:
             " The interval still reaches 0 although the test rejects: the two are different "
             "procedures and can disagree near the edge; the answer rests on the test's p."
         )
-    side = "above" if low > 0 else "below"
+    side = words.worse if low > 0 else words.better  # low > 0: B worse
     return (
         f" The interval lies entirely {side} 0 although the test does not reject: the two are "
         "different procedures and can disagree near the edge; the answer rests on the test's p."

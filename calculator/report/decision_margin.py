@@ -7,6 +7,10 @@ direction of the analysis' headline, at level 1 − 2α. With a margin Δ:
 - B better than A by more than Δ is shown when it lies below -Δ;
 - equivalence is shown when it lies inside -Δ to +Δ.
 
+In the classifier framing the headline prints the error-rate difference A − B, minus the
+pass-rate one, so the interval is printed so too and every side turns round (non-inferiority:
+above -Δ); :class:`~calculator.report.decision.Words` says which side is which.
+
 "Not shown" covers data that settle nothing as well as data that point past a margin or to one
 side of 0, so a failed question is worded by where the interval lies. What one end of a
 1 − 2α interval says is a one-sided result at α, and is said as one: a two-sided test of no
@@ -57,12 +61,23 @@ class _Margin:
     minus: str
     plus: str
     unit: str
+    worse: str
+    better: str
 
     @classmethod
-    def of(cls, margin: float) -> _Margin:
+    def of(cls, margin: float, words: Words) -> _Margin:
+        """`worse` is the bound on the side where B does worse (+Δ, or -Δ in error rate),
+        `better` the other."""
         number = margin_number(margin)
         unit = "point" if number == "1" else "points"
-        return cls(points_of(margin), f"-{number}", f"+{number}", unit)
+        minus, plus = f"-{number}", f"+{number}"
+        worse, better = (minus, plus) if words.errors else (plus, minus)
+        return cls(points_of(margin), minus, plus, unit, worse, better)
+
+
+def _inner_end(words: Words, b_worse: bool) -> str:
+    """The name of the interval's end nearer 0 when it lies on B's worse (or better) side."""
+    return "lower" if (words.worse == "above") == b_worse else "upper"
 
 
 def _one_sided(decision: Decision, words: Words, finding: str) -> str:
@@ -76,7 +91,7 @@ def _one_sided(decision: Decision, words: Words, finding: str) -> str:
 
 def _noninferiority_sentence(decision: Decision, words: Words) -> str:
     name_a, name_b = words.names
-    m = _Margin.of(decision.margin or 0.0)
+    m = _Margin.of(decision.margin or 0.0, words)
     interval = words.interval(decision)
     test = f"one-sided {words.score_test(decision)} of non-inferiority, {words.p(decision)}"
     margin = decision.margin or 0.0
@@ -84,31 +99,34 @@ def _noninferiority_sentence(decision: Decision, words: Words) -> str:
         # Non-inferior and still worse: the interval can lie below +Delta and above 0.
         finding = f"{name_b} is also worse than {name_a}, by less than {m.delta}"
         worse = (
-            f" Its lower end lies above 0 as well: {_one_sided(decision, words, finding)}."
+            f" Its {_inner_end(words, True)} end lies {words.worse} 0 as well: "
+            f"{_one_sided(decision, words, finding)}."
             if decision.low > 0
             else ""
         )
         return (
             f"These cases show that {name_b} is not worse than {name_a} by more than "
-            f"{m.delta}: {interval}, lies below {m.plus} {m.unit} ({test}).{worse}"
+            f"{m.delta}: {interval}, lies {words.better} {m.worse} {m.unit} ({test}).{worse}"
         )
     head = f"{name_b} is not shown to be non-inferior to {name_a} at a margin of {m.delta}"
     if decision.low > margin:
         return (
-            f"{head} ({test}): {interval}, lies entirely above {m.plus} {m.unit}, so at "
+            f"{head} ({test}): {interval}, lies entirely {words.worse} {m.worse} {m.unit}, so at "
             f"one-sided α = {words.alpha:g} {name_b} is worse than {name_a} by more than "
             f"{m.delta}."
         )
     if decision.low > 0:
         finding = f"{name_b} is worse than {name_a}, by an amount these cases do not settle"
         return (
-            f"{head}: {interval}, reaches above {m.plus} {m.unit}, so a drop of {m.delta} or "
-            f"more is not ruled out ({test}). Its lower end lies above 0: "
+            f"{head}: {interval}, reaches {words.worse} {m.worse} {m.unit}, so a drop of "
+            f"{m.delta} or more is not ruled out ({test}). Its {_inner_end(words, True)} end "
+            f"lies {words.worse} 0: "
             f"{_one_sided(decision, words, finding)}."
         )
     return (
-        f"{head}: {interval}, does not lie entirely below {m.plus} {m.unit} ({test}). "
-        f"The interval also reaches below 0, so no difference is shown either way. This does "
+        f"{head}: {interval}, does not lie entirely {words.better} {m.worse} {m.unit} ({test}). "
+        f"The interval also reaches {words.better} 0, so no difference is shown either way. "
+        "This does "
         f"not show that {name_b} is worse; these cases cannot rule out a drop of {m.delta} or "
         "more."
     )
@@ -116,7 +134,7 @@ def _noninferiority_sentence(decision: Decision, words: Words) -> str:
 
 def _superiority_sentence(decision: Decision, words: Words) -> str:
     name_a, name_b = words.names
-    m = _Margin.of(decision.margin or 0.0)
+    m = _Margin.of(decision.margin or 0.0, words)
     interval = words.interval(decision)
     test = (
         f"one-sided {words.score_test(decision)} of superiority by the margin, {words.p(decision)}"
@@ -125,7 +143,7 @@ def _superiority_sentence(decision: Decision, words: Words) -> str:
     if decision.reject:
         return (
             f"These cases show that {name_b} is better than {name_a} by more than {m.delta}: "
-            f"{interval}, lies below {m.minus} {m.unit} ({test})."
+            f"{interval}, lies {words.better} {m.better} {m.unit} ({test})."
         )
     head = f"{name_b} is not shown to be better than {name_a} by more than {m.delta}"
     if decision.high < 0:
@@ -133,27 +151,28 @@ def _superiority_sentence(decision: Decision, words: Words) -> str:
             f"{name_b} is better than {name_a}, though not shown better by more than {m.delta}"
         )
         return (
-            f"{head}: {interval}, lies below 0 but reaches above {m.minus} {m.unit} ({test}). "
-            f"Its upper end lies below 0: {_one_sided(decision, words, finding)}."
+            f"{head}: {interval}, lies {words.better} 0 but reaches {words.worse} {m.better} "
+            f"{m.unit} ({test}). Its {_inner_end(words, False)} end lies {words.better} 0: "
+            f"{_one_sided(decision, words, finding)}."
         )
     if decision.low > -margin:
         worse = (
-            f" It lies entirely above 0 as well: at the same one-sided level the data point "
-            f"the other way, to {name_b} being worse than {name_a}."
+            f" It lies entirely {words.worse} 0 as well: at the same one-sided level the data "
+            f"point the other way, to {name_b} being worse than {name_a}."
             if decision.low > 0
             else ""
         )
         return (
-            f"{head}: {interval}, lies entirely above {m.minus} {m.unit}, so at one-sided "
+            f"{head}: {interval}, lies entirely {words.worse} {m.better} {m.unit}, so at one-sided "
             f"α = {words.alpha:g} these cases rule out a gain of {m.delta} or more "
             f"({test}).{worse}"
         )
-    return f"{head}: {interval}, does not lie entirely below {m.minus} {m.unit} ({test})."
+    return f"{head}: {interval}, does not lie entirely {words.better} {m.better} {m.unit} ({test})."
 
 
 def _equivalence_sentence(decision: Decision, words: Words) -> str:
     name_a, name_b = words.names
-    m = _Margin.of(decision.margin or 0.0)
+    m = _Margin.of(decision.margin or 0.0, words)
     interval = words.interval(decision)
     test = f"two one-sided {words.score_test(decision)}s, larger {words.p(decision)}"
     margin = decision.margin or 0.0
@@ -164,11 +183,11 @@ def _equivalence_sentence(decision: Decision, words: Words) -> str:
         )
     head = f"Equivalence of {name_a} and {name_b} within ±{m.delta} is not shown"
     if decision.low > margin or decision.high < -margin:
-        above = decision.low > margin  # A ahead by more than the margin: B lower
+        lower = decision.low > margin  # A ahead by more than the margin: B lower
+        side = f"{words.worse} {m.worse}" if lower else f"{words.better} {m.better}"
         return (
-            f"{head} ({test}): {interval}, lies entirely "
-            f"{'above ' + m.plus if above else 'below ' + m.minus} {m.unit}, so at one-sided "
-            f"α = {words.alpha:g} {name_b}'s {words.rate} is {'lower' if above else 'higher'} "
+            f"{head} ({test}): {interval}, lies entirely {side} {m.unit}, so at one-sided "
+            f"α = {words.alpha:g} {name_b}'s {words.rate} is {'lower' if lower else 'higher'} "
             f"than {name_a}'s by more than {m.delta}."
         )
     if decision.low > 0 or decision.high < 0:

@@ -226,7 +226,8 @@ def test_a_nonsignificant_difference_is_not_called_equality():
 
 def test_correct_framing_speaks_of_accuracy():
     result = analyze(72, 6, 14, 8, margin=0.02, framing="correct")
-    assert "interval for the accuracy difference A − B" in text(result.decision)
+    # The interval in the headline's quantity too: the error-rate difference A − B (issue 30).
+    assert "interval for the error-rate difference A − B" in text(result.decision)
     assert "pass rate" not in text(result.decision)
 
 

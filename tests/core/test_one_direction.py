@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from calculator import analyze
 from calculator.cli import main
+from calculator.report.words import text
 
 QUESTION_FLAGS = {
     "different": [],
@@ -116,3 +117,33 @@ def test_a_margin_decision_is_tangos_interval_turned_to_a_minus_b(cells, questio
         assert decision.reject == (decision.low < decision.high < -margin)
     else:
         assert decision.reject == (-margin < decision.low and decision.high < margin)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    cells=st.tuples(*[st.integers(0, 120)] * 4).filter(lambda t: t[1] != t[2]),
+    question=st.sampled_from(
+        [{}, {"alternative": "greater"}, {"alternative": "less"}, {"margin": 0.05}]
+        + [{"question": "better", "margin": 0.05}, {"question": "equivalent", "margin": 0.05}]
+    ),
+    framing=st.sampled_from(["pass", "correct"]),
+)
+def test_an_interval_clear_of_zero_has_the_sign_of_the_headline_beside_it(cells, question, framing):
+    # The headline prints the pass-rate difference A − B, or in the classifier framing the
+    # error-rate difference A − B (minus it); the decision's interval is printed in the same
+    # quantity, so an interval clear of 0 never has the other sign than the headline's estimate
+    # when they agree on the side (the estimate lies inside the Tango and Newcombe intervals).
+    analysis = analyze(*cells, framing=framing, ci_method="newcombe", **question)
+    report = text(analysis)
+    headline = re.search(r"difference A − B of " + NUMBER + " points", report)
+    decided = re.search(r"difference A − B, " + NUMBER + " to " + NUMBER + " points", report)
+    if decided is None:  # the default question's decision is not in the text report
+        decided = re.search(
+            r"difference A − B, " + NUMBER + " to " + NUMBER + " points", text(analysis.decision)
+        )
+    assert headline and decided, report
+    estimate, low, high = float(headline[1]), float(decided[1]), float(decided[2])
+    if low > 0 or high < 0:
+        assert estimate == 0 or (estimate > 0) == (low > 0), report
+    kind = "error-rate" if framing == "correct" else "pass-rate"
+    assert f"interval for the {kind} difference A − B" in text(analysis.decision)

@@ -92,7 +92,10 @@ def test_decision_sentence_agrees_with_its_numbers(
     limits = re.search(r"interval for .*?, " + NUMBER + " to " + NUMBER + " points", sentence)
     assert limits, sentence
     bounds = [0.0] if decision.margin is None else [0.0, decision.margin, -decision.margin]
-    for printed_limit, value in zip(limits.groups(), (decision.low, decision.high), strict=True):
+    # Printed in the headline's quantity: the pass-rate difference A − B, or in the classifier
+    # framing the error-rate difference A − B, minus it (issue 30).
+    ends = (decision.low, decision.high) if framing == "pass" else (-decision.high, -decision.low)
+    for printed_limit, value in zip(limits.groups(), ends, strict=True):
         shown = float(printed_limit) / 100.0
         for bound in bounds:
             assert _side(shown, bound) == _side(value, bound), (sentence, value, bound)

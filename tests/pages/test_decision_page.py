@@ -166,7 +166,16 @@ def test_two_sided_chart_has_only_the_zero_rule():
 def test_classifier_framing_labels_the_axis_with_accuracy():
     decision = analyze(72, 6, 14, 8, framing="correct").decision
     spec = decision_chart(decision, Wording(framing="correct")).to_dict()
-    assert spec["layer"][1]["encoding"]["x"]["title"] == "Accuracy difference A − B (points)"
+    # The error-rate difference A − B, as the classifier framing's headline and sentence print it.
+    assert spec["layer"][1]["encoding"]["x"]["title"] == "Error-rate difference A − B (points)"
+    bar = interval_frame(decision).iloc[0]
+    assert (bar["low"], bar["high"]) == pytest.approx((-100 * decision.high, -100 * decision.low))
+    assert list(
+        rule_frame(analyze(72, 6, 14, 8, margin=0.05, framing="correct").decision)["at"]
+    ) == [
+        0.0,
+        -5.0,
+    ]  # non-inferiority of B in error rate: the interval must lie above -5 points
 
 
 # ---------------------------------------------------------------------------------------------
