@@ -1,4 +1,4 @@
-"""The release question and its answer: one test and its interval for B - A.
+"""The release question and its answer: one test and its interval for A - B.
 
 A release asks one of five questions about system B against system A:
 
@@ -8,7 +8,10 @@ A release asks one of five questions about system B against system A:
 - "non-inferior": is B no worse than A by more than a margin? (Tango's score test)
 - "equivalent": are they within +/- a margin of each other? (two one-sided score tests)
 
-:func:`decide` answers it; every difference here is B minus A (positive: B passes more often).
+:func:`decide` answers it; every difference a :class:`Decision` holds is A minus B (positive: A
+passes more often), the direction of the analysis' headline. The tests underneath keep their own
+parametrisation (Tango's statistic and the cluster-robust test are written for pB - pA); the
+decision turns their numbers round once, here.
 The answer in words is :func:`calculator.report.decision.decision_sentence`'s, reached through
 :func:`calculator.report.words.text`.
 """
@@ -75,8 +78,9 @@ class Decision:
         The test, one of :data:`METHODS` (a code; its name in words is
         :func:`calculator.report.naming.named_test`'s).
     statistic : float or None
-        z for pB - pA at the null boundary (positive when B does better than it) for a score
-        test; None for the exact McNemar test, whose statistic is the count b of the table.
+        z for pA - pB at the null boundary (negative when B does better than the boundary) for
+        a score test; None for the exact McNemar test, whose statistic is the count b of the
+        table.
     pvalue, log10_pvalue : float
         The p-value (for equivalence the larger of the two one-sided ones) and its log10.
     alpha : float
@@ -84,9 +88,9 @@ class Decision:
     reject : bool
         True when p <= alpha: the question's claim is shown.
     estimate : float
-        The observed pB - pA.
+        The observed pA - pB = (b - c)/n.
     low, high, level : float
-        Interval for pB - pA; with a margin the Tango interval at level 1 - 2 alpha.
+        Interval for pA - pB; with a margin the Tango interval at level 1 - 2 alpha.
     interval_method : str
         Key of the interval method (see :data:`calculator.CI_METHODS`).
     table : PairedTable
@@ -109,6 +113,13 @@ class Decision:
         False when the clusters are too few or too unequal in size to bound the difference
         (effective clusters at most z^2 of the interval's level): ``low`` and ``high`` are then
         -1 and 1, the whole range, and carry no information.
+    boundary_size : float or None
+        For Tango's test of non-inferiority or of superiority by the margin: its exact size for
+        this n at the null boundary where one system never beats the other (B never beats A
+        and trails by the margin; for "better", A never beats B and B leads by it), which the
+        large-sample test can push above alpha
+        (:func:`calculator.planning.noninferiority.boundary_size`). None for other questions,
+        with clusters, and where the cases are too many to sum it quickly.
 
     The answer in words, to quote in a release note, is
     ``calculator.report.words.text(decision)``.
@@ -136,9 +147,10 @@ class Decision:
     clusters: int | None = None
     effective_clusters: float | None = None
     interval_bounded: bool = True
+    boundary_size: float | None = None
 
     def to_dict(self) -> dict[str, object]:
-        """Plain JSON types; the interval is for pB - pA. The fields that say what was asked
+        """Plain JSON types; the interval is for pA - pB. The fields that say what was asked
         (table, names, framing, levels, clusters) are the analysis' keys, not repeated here;
         with clusters, "effective_clusters" and "interval_bounded" say whether the interval
         bounds anything;
@@ -163,12 +175,13 @@ class Decision:
             "alpha": self.alpha,
             "reject": self.reject,
             "estimate": self.estimate,
+            "boundary_size": self.boundary_size,
             "interval": {
                 "low": self.low,
                 "high": self.high,
                 "level": self.level,
                 "method": self.interval_method,
-                "of": "pB - pA",
+                "of": "pA - pB",
             },
             **counted,
         }
@@ -194,7 +207,7 @@ def decide(
     table : PairedTable
         The paired table; n >= 1.
     difference : DifferenceInterval
-        The interval for pA - pB shown with a test against no difference (mirrored to B - A).
+        The interval for pA - pB shown with a test against no difference.
     question, alternative, margin
         The question (see :func:`resolve_question`).
     alpha : float
@@ -219,10 +232,9 @@ def decide(
     a two-sided question, 1 - 2 alpha for a one-sided or margin question.
 
     Without a margin the decision is the exact McNemar test's with the chosen convention and
-    alternative, and the interval is `difference`'s method at that level, mirrored to
-    pB - pA. With a margin it is
+    alternative, and the interval is `difference`'s method at that level. With a margin it is
     Tango's score test (:func:`calculator.noninferiority.margin_test`): "non-inferior" tests
-    H0: pB - pA <= -Delta, "better" H0: pB - pA <= Delta, "equivalent" both ends (TOST), and
+    H0: pA - pB >= Delta, "better" H0: pA - pB >= -Delta, "equivalent" both ends (TOST), and
     the interval is Tango's at level 1 - 2 alpha, so that the test rejects exactly when the
     interval clears the margin. With `clusters`, every question (two-sided, one-sided, margin)
     uses the cluster-aware score test and the matching cluster-robust interval, whose
@@ -238,8 +250,10 @@ def decide(
     >>> from calculator.report.words import text
     >>> print(text(d))  # doctest: +NORMALIZE_WHITESPACE
     These cases show that B is not worse than A by more than 2 points: the 90% Tango interval
-    for B's pass rate minus A's, +2.8 to +17.6 points, lies above -2 points (one-sided score
-    test of non-inferiority, p = 0.004, α = 0.05).
+    for the pass-rate difference A − B, -17.6 to -2.8 points, lies below +2 points (one-sided
+    score test of non-inferiority, p = 0.004, α = 0.05).
+    >>> round(d.estimate, 2), round(d.low, 3), round(d.high, 3)  # A - B = (b - c)/n
+    (-0.1, -0.176, -0.028)
     """
     question, margin = resolve_question(question, alternative, margin)
     check_choice(convention, "convention", CONVENTIONS)
@@ -310,9 +324,9 @@ def _exact(
         log10_pvalue=float(log10_pvalue),
         alpha=alpha,
         reject=reject,
-        estimate=-difference.estimate,
-        low=-difference.high,
-        high=-difference.low,
+        estimate=difference.estimate,
+        low=difference.low,
+        high=difference.high,
         level=difference.level,
         interval_method=difference.method,
         table=table,
@@ -320,7 +334,10 @@ def _exact(
 
 
 def _tango(table: PairedTable, question: str, margin: float, alpha: float) -> Decision:
-    """Tango's score test against the margin, with Tango's interval at level 1 - 2 alpha."""
+    """Tango's score test against the margin, with Tango's interval at level 1 - 2 alpha, and
+    its exact size where one system never beats the other (not for equivalence)."""
+    from calculator.planning.noninferiority import boundary_size
+
     result = margin_test(
         table.a,
         table.b,
@@ -335,17 +352,20 @@ def _tango(table: PairedTable, question: str, margin: float, alpha: float) -> De
         alternative=QUESTION_ALTERNATIVE[question],
         margin=margin,
         method="tost" if question == "equivalent" else "tango",
-        statistic=result.statistic,
+        statistic=-result.statistic,  # margin_test's z is for pB - pA
         pvalue=result.pvalue,
         log10_pvalue=result.log10_pvalue,
         alpha=alpha,
         reject=result.reject,
-        estimate=result.estimate,
-        low=result.low,
-        high=result.high,
+        estimate=(table.b - table.c) / table.n,
+        low=-result.high,
+        high=-result.low,
         level=result.level,
         interval_method="tango",
         table=table,
+        boundary_size=None
+        if question == "equivalent"
+        else boundary_size(table.n, margin, alpha, superiority=question == "better"),
     )
 
 
@@ -422,14 +442,14 @@ def _clustered(
         margin=margin,
         method="cluster",
         held_at=held_at,
-        statistic=result.statistic,
+        statistic=-result.statistic,  # the cluster-aware test's z is for pB - pA
         pvalue=pvalue,
         log10_pvalue=log10_p,
         alpha=alpha,
         reject=rejects(log10_p, alpha),
-        estimate=(table.c - table.b) / table.n,
-        low=result.low,
-        high=result.high,
+        estimate=(table.b - table.c) / table.n,
+        low=-result.high,
+        high=-result.low,
         level=level,
         interval_method="cluster-robust",
         table=table,

@@ -90,7 +90,7 @@ def is_worse(analysis: Analysis, alpha: float) -> bool:
     -----
     The comparison is :func:`calculator.significance.exact_test_rejects`, the one rule for
     p <= alpha: an exact p equal to alpha in exact arithmetic (b = 6, c = 0 gives
-    2/64 = 0.03125) rejects at alpha = 0.03125, in the gate and in the JSON alike. A B that
+    2/64 = 0.03125) rejects at α = 0.03125, in the gate and in the JSON alike. A B that
     passes more cases than A never fails the gate, however small p is.
 
     Examples
@@ -137,7 +137,7 @@ def gate_fails(result: Analysis | Decision) -> bool:
         return not decision.reject
     if decision.question == "worse":
         return decision.reject
-    return decision.reject and decision.estimate < 0
+    return decision.reject and decision.estimate > 0  # A - B: A ahead, B worse
 
 
 def gate_question(question: str, margin: float | None) -> tuple[str, float | None]:
@@ -236,10 +236,10 @@ def _undecided(resamples: int, alpha: float) -> str:
         f"at least {needed:,} resamples can decide it"
         if needed <= MAX_RESAMPLES
         else f"that takes {needed:,} resamples, more than the {MAX_RESAMPLES:,} allowed, so "
-        f"the permutation test cannot decide a gate below alpha = 1/{MAX_RESAMPLES + 1:,}"
+        f"the permutation test cannot decide a gate below α = 1/{MAX_RESAMPLES + 1:,}"
     )
     return (
-        f"the release gate is not decided at alpha = {alpha:g}: none of the {resamples:,} "
+        f"the release gate is not decided at α = {alpha:g}: none of the {resamples:,} "
         "random sign patterns was as extreme as the data, so all they show is p ≤ "
-        f"1/{resamples + 1:,}, above alpha; {advice}"
+        f"1/{resamples + 1:,}, above α; {advice}"
     )

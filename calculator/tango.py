@@ -1,6 +1,7 @@
 """Tango's (1998) score statistic and score interval for the paired difference, over arrays.
 
 - :func:`tango_score`: T(d0) for one table (the non-inferiority test uses it).
+- :func:`tango_scores`: T(d0) for many tables at one d0 (the test's exact size sums over them).
 - :func:`tango_limits`: the interval {d0 : |T(d0)| <= z} for many tables at once.
 - :func:`tango_covers`: whether each table's interval holds a value, without its limits.
 """
@@ -11,7 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["tango_covers", "tango_limits", "tango_score"]
+__all__ = ["tango_covers", "tango_limits", "tango_score", "tango_scores"]
 
 #: Halvings of [-1, 1] that put each limit within a double of the root (2^-64 < 1e-19); at
 #: this setting the limits come from false position instead, which gets there in fewer steps.
@@ -67,6 +68,23 @@ def tango_score(b: int, c: int, n: int, d0: float) -> float:
         return -tango_score(c, b, n, -d0)
     score = _score_function(np.float64(b), np.float64(c), np.float64(n))
     return float(score(np.array([d0], dtype=np.float64))[0])
+
+
+def tango_scores(b: np.ndarray, c: np.ndarray | float, n: float, d0: float) -> np.ndarray:
+    """T(d0) of many tables of n cases with b >= c each, at one d0: the arithmetic of
+    :func:`tango_score` elementwise, so each value is the one it gives for that table.
+
+    Examples
+    --------
+    >>> scores = tango_scores(np.arange(3), 0.0, 100, 0.05)
+    >>> [float(t) == tango_score(b, 0, 100, 0.05) for b, t in enumerate(scores)]
+    [True, True, True]
+    """
+    big = np.asarray(b, dtype=np.float64)
+    if np.any(big < np.asarray(c, dtype=np.float64)):
+        raise ValueError("tango_scores takes tables with b >= c")
+    score = _score_function(big, np.asarray(c, dtype=np.float64), np.float64(n))
+    return score(np.asarray([d0], dtype=np.float64))
 
 
 def _bisect(below, low: np.ndarray, high: np.ndarray, halvings: int) -> np.ndarray:  # noqa: ANN001

@@ -94,7 +94,7 @@ def heatmap_caption(result: SystemComparison) -> str:
     """What the heatmap's colours, numbers and outlines mean."""
     return (
         "Each cell is the row system's pass rate minus the column system's, in percentage "
-        "points (blue: the row passes more often). Outlined, starred cells differ at alpha = "
+        "points (blue: the row passes more often). Outlined, starred cells differ at α = "
         f"{result.alpha:g} after {ADJUSTMENT_NAMES[result.adjust]}'s adjustment for "
         f"{plural(result.family_size, 'pair')} (exact McNemar tests)."
     )

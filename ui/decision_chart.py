@@ -1,7 +1,9 @@
 """The decision's interval against the margin (pure): a result in, an Altair chart out.
 
-The interval for B - A is a bar with the estimate as a point; zero and, for a margin question,
-minus and plus the margin are vertical rules, so whether the bar clears the margin is visible.
+The interval for A - B (the direction of the headline and of the decision's sentence) is a bar
+with the estimate as a point; zero and, for a margin question, the margin the sentence names are
+vertical rules (+margin for non-inferiority of B, -margin for B better by more than the margin,
+both for equivalence), so whether the bar clears it is visible.
 ``large=True`` draws it bigger for the presenting view (sizes from :mod:`ui.chart_sizes`).
 """
 
@@ -28,29 +30,49 @@ _RULES = {
 _HEIGHT = 170
 
 
+def _shown(decision: Decision) -> tuple[float, float, float]:
+    """The low end, the high end and the estimate as drawn: A - B in pass rate, or in error rate
+    in the classifier framing (minus the pass-rate difference, ends swapped), as the sentence
+    beside the chart prints them (:class:`calculator.report.decision.Words`)."""
+    if decision.framing == "pass":
+        return decision.low, decision.high, decision.estimate
+    return -decision.high, -decision.low, -decision.estimate
+
+
 def interval_frame(decision: Decision) -> pd.DataFrame:
-    """One row: the interval limits and the estimate of B - A, in percentage points."""
+    """One row: the interval limits and the estimate of A - B, in percentage points."""
+    low, high, estimate = _shown(decision)
     return pd.DataFrame(
         {
-            "low": [100.0 * decision.low],
-            "high": [100.0 * decision.high],
-            "estimate": [100.0 * decision.estimate],
+            "low": [100.0 * low],
+            "high": [100.0 * high],
+            "estimate": [100.0 * estimate],
             "what": [f"{format_confidence(decision.level)} interval"],
             # The tooltips' text: a non-zero limit never reads "+0.00" (format_points).
-            "low_text": [format_points(decision.low)],
-            "high_text": [format_points(decision.high)],
-            "estimate_text": [format_points(decision.estimate)],
+            "low_text": [format_points(low)],
+            "high_text": [format_points(high)],
+            "estimate_text": [format_points(estimate)],
         }
     )
 
 
 def rule_frame(decision: Decision) -> pd.DataFrame:
-    """The vertical rules: zero, and -margin and +margin when the question has a margin."""
+    """The vertical rules: zero, and the margin(s) the question's interval must clear in A - B:
+    +margin for non-inferiority of B (the interval must lie below it), -margin for B better by
+    more than the margin (below it), both for equivalence (inside them); in error rate, the
+    classifier framing, the one-sided margins change sides as the interval does."""
     rows = [{"at": 0.0, "rule": "no difference", "at_text": format_points(0.0)}]
     if decision.margin is not None:
         points = 100.0 * decision.margin
-        rows.append({"at": -points, "rule": "− margin", "at_text": format_points(-decision.margin)})
-        if decision.question != "non-inferior":
+        errors = decision.framing != "pass"
+        # The margin on the side where B does worse (+ in pass rate) and on the other side.
+        worse, better = ("−", "+") if errors else ("+", "−")
+        wanted = {"non-inferior": {worse}, "better": {better}}.get(decision.question, {"−", "+"})
+        if "−" in wanted:
+            rows.append(
+                {"at": -points, "rule": "− margin", "at_text": format_points(-decision.margin)}
+            )
+        if "+" in wanted:
             rows.append(
                 {"at": points, "rule": "+ margin", "at_text": format_points(decision.margin)}
             )
@@ -69,8 +91,8 @@ def decision_chart(decision: Decision, wording: Wording, *, large: bool = False)
         0.5,
     )
     domain = [-1.1 * reach, 1.1 * reach]
-    rate = "accuracy" if wording.classifier else "pass rate"
-    x_title = f"{wording.name_b}'s {rate} minus {wording.name_a}'s (points)"
+    named = _difference(wording)
+    x_title = f"{named[0].upper()}{named[1:]} (points)"  # not capitalize(): it lowers the names
     x = alt.X("low:Q", title=x_title, scale=alt.Scale(domain=domain, nice=False), axis=axis(large))
     interval = (
         alt.Chart(bar)
@@ -94,22 +116,31 @@ def decision_chart(decision: Decision, wording: Wording, *, large: bool = False)
         )
     )
     return (_rule_layer(rules, domain, large) + interval + estimate).properties(
-        height=grown(_HEIGHT, large), description=_description(wording, rate, len(rules))
+        height=grown(_HEIGHT, large), description=_description(wording, list(rules["rule"]))
     )
 
 
-def _description(wording: Wording, rate: str, rules: int) -> str:
+def _difference(wording: Wording) -> str:
+    """ "pass-rate difference A − B" ("error-rate" in the classifier framing), as the headline
+    and the decision's sentence name it."""
+    kind = "error-rate" if wording.classifier else "pass-rate"
+    return f"{kind} difference {wording.name_a} − {wording.name_b}"
+
+
+def _description(wording: Wording, rules: list[str]) -> str:
     """The chart's alt text: what it draws, without the figures (the answer beside it says
     them, and the page swaps new figures into a chart of the same kind of question)."""
     margins = {
-        1: "",
-        2: "; a dashed red rule marks minus the margin",
-        3: "; dashed red rules mark minus and plus the margin",
-    }[rules]
+        ("no difference",): "",
+        ("no difference", "+ margin"): "; a dashed red rule marks plus the margin",
+        ("no difference", "− margin"): "; a dashed red rule marks minus the margin",
+        ("no difference", "− margin", "+ margin"): (
+            "; dashed red rules mark minus and plus the margin"
+        ),
+    }[tuple(rules)]
     return (
-        f"The interval for {wording.name_b}'s {rate} minus {wording.name_a}'s, in percentage "
-        f"points, as a bar, with the observed difference as a dot; a dotted grey rule marks "
-        f"zero{margins}."
+        f"The {_difference(wording)} in percentage points: its interval as a bar, with the "
+        f"observed difference as a dot; a dotted grey rule marks zero{margins}."
     )
 
 

@@ -11,7 +11,6 @@ from calculator.release import GATE_MARGIN_LIMIT, gate_margin_too_wide
 from calculator.report.decision import CLUSTER_TEST, decision_pvalue
 from calculator.report.formatting import (
     format_probability,
-    margin_number,
     points_of,
 )
 from calculator.report.gate import too_wide_for_a_gate
@@ -69,9 +68,10 @@ DECISION_EXPLANATION = """\
 **Not significant is not "no worse".** A two-sided test at zero that finds no significant difference
 says only that these cases cannot tell the systems apart. With few disagreements that is the usual
 outcome even when the new system is clearly worse: the interval for the difference is then wide and
-reaches well below zero. To claim that the new system is no worse, test that claim: non-inferiority
-at a margin rejects "worse by the margin or more" and succeeds only when the whole one-sided
-interval lies above minus the margin. Too few cases then fail the check instead of passing it.
+reaches well past zero. To claim that the new system is no worse, test that claim: non-inferiority
+at a margin rejects "worse by the margin or more" and succeeds only when the whole interval for
+the difference A − B (old minus new, as the results show it) lies below the margin. Too few
+cases then fail the check instead of passing it.
 
 **Choosing a margin before looking.** The margin is a product decision: the largest drop in
 pass rate you would accept in exchange for what the new system brings (cost, speed, a simpler
@@ -195,25 +195,25 @@ def two_questions(wording: Wording) -> str:
 
 
 def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
-    """What the release gate of the command line would do: `decision` is the gate's own
-    question (:func:`calculator.release.gate_question`), non-inferior with a margin, else the
-    two-sided test. A margin wider than a gate takes
-    (:func:`calculator.release.gate_margin_too_wide`) gets no verdict, as the command line
-    refuses it; `fails` is then not read.
+    """What a release gate would do with these cases, in the page's own terms (the margin set
+    above, or none): `decision` is the gate's own question
+    (:func:`calculator.release.gate_question`), non-inferior with a margin, else the two-sided
+    test, the rule of the command line's gate (``cases --fail-if-worse``) that the page does
+    not name. A margin wider than a gate takes
+    (:func:`calculator.release.gate_margin_too_wide`) gets no verdict; `fails` is then not read.
 
     Examples
     --------
     >>> from calculator import analyze
     >>> d = analyze(1000, 0, 0, 0, margin=0.01).decision
     >>> print(gate_sentence(Wording(), d, fails=False))  # doctest: +NORMALIZE_WHITESPACE
-    As a release gate (command line: cases --fail-if-worse --margin 1pt) this comparison
-    passes: B is shown non-inferior to A at a margin of 1 point.
+    As a release gate at the margin set above, this comparison passes: B is shown
+    non-inferior to A at a margin of 1 point.
     >>> d = analyze(1000, 0, 0, 0, margin=0.2).decision
     >>> print(gate_sentence(Wording(), d, fails=False))  # doctest: +NORMALIZE_WHITESPACE
-    As a release gate this comparison has no verdict at a margin of 20 points: the command
-    line (cases --fail-if-worse --margin 20pt) refuses it, since that margin lets the gate pass
-    B up to 20 points worse than A, more than the 10 points a release gate takes. A margin of
-    at most 10 points gives the gate's verdict.
+    As a release gate this comparison has no verdict at a margin of 20 points: that margin lets
+    the gate pass B up to 20 points worse than A, more than the 10 points a release gate takes.
+    A margin of at most 10 points gives the gate's verdict.
     """
     a, b = wording.name_a, wording.name_b
     verdict = "fails" if fails else "passes"
@@ -221,18 +221,14 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
         margin = decision.margin or 0.0
         return (
             f"As a release gate this comparison has no verdict at a margin of "
-            f"{points_of(margin)}: the command line (cases --fail-if-worse --margin "
-            f"{margin_number(margin)}pt) refuses it, since that margin "
-            f"{too_wide_for_a_gate(margin, (a, b))}. A margin of at most "
-            f"{points_of(GATE_MARGIN_LIMIT)} gives the gate's verdict."
+            f"{points_of(margin)}: that margin {too_wide_for_a_gate(margin, (a, b))}. A margin "
+            f"of at most {points_of(GATE_MARGIN_LIMIT)} gives the gate's verdict."
         )
     if decision.question == "non-inferior" and decision.margin is not None:
         shown = "not shown" if fails else "shown"
         return (
-            f"As a release gate (command line: cases --fail-if-worse --margin "
-            f"{margin_number(decision.margin)}pt) this comparison {verdict}: {b} is "
-            f"{shown} non-inferior to "
-            f"{a} at a margin of {points_of(decision.margin)}."
+            f"As a release gate at the margin set above, this comparison {verdict}: {b} is "
+            f"{shown} non-inferior to {a} at a margin of {points_of(decision.margin)}."
         )
     if decision.interval_method == "cluster-robust":
         test = CLUSTER_TEST
@@ -258,7 +254,7 @@ def gate_sentence(wording: Wording, decision: Decision, *, fails: bool) -> str:
         "than a margin."
     )
     return (
-        f"As a release gate (command line: cases --fail-if-worse) this comparison {verdict}: "
+        f"As a release gate without a margin, this comparison {verdict}: "
         f"{reason} It looks in that one direction, so on a change that does nothing it fails "
         f"{bound} α/2 = {decision.alpha / 2:g} of the time.{advice}"
     )

@@ -262,7 +262,7 @@ def _systems_header(result: SystemComparison) -> str:
     return (
         f"ranked by pass rate ({100 * result.level:g}% Wilson interval, passes/cases; 2= marks "
         "a tie); "
-        f"separation after {result.adjust.capitalize()}'s adjustment at alpha = {result.alpha:g}"
+        f"separation after {result.adjust.capitalize()}'s adjustment at α = {result.alpha:g}"
     )
 
 

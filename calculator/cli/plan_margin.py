@@ -1,6 +1,6 @@
 """``python -m calculator plan --margin M``: pairs for a non-inferiority comparison, or its power.
 
-B is to be shown no worse than A by more than the margin (pB - pA > -M), by Tango's score test
+B is to be shown no worse than A by more than the margin (pA - pB < M), by Tango's score test
 at the one-sided level ``--alpha``. The effect is given as for the other plans (``--p10`` and
 ``--p01``, or the rates); ``--n N`` reports the power at N, otherwise the smallest n reaching
 ``--power`` (0.8) is found. ``--json`` prints
@@ -62,8 +62,8 @@ def _text(result: NonInferiorityPlan) -> str:
         text(result),
         "",
         cells_line(result.p10, result.p01),
-        f"margin              {points_of(result.margin)} (B - A > -{points_of(result.margin)} "
-        f"to be shown); true B - A {format_points(result.difference)} points",
+        f"margin              {points_of(result.margin)} (A - B < +{points_of(result.margin)} "
+        f"to be shown); true A - B {format_points(result.difference)} points",
     ]
     if result.solved_for == "n":
         lines.append(required_line(result.n, result.power, result.target_power))
@@ -82,7 +82,7 @@ def _text(result: NonInferiorityPlan) -> str:
     way = "above" if result.size_when_b_never_wins > result.alpha else "within"
     lines.append(
         f"size if B never wins {size} at the null boundary "
-        f"p10 = margin, p01 = 0 ({way} alpha = {result.alpha:g}: the score test is a "
+        f"p10 = margin, p01 = 0 ({way} α = {result.alpha:g}: the score test is a "
         "large-sample test)"
     )
     return "\n".join(lines)

@@ -140,7 +140,7 @@ def _null_text(null: NullDistribution) -> list[str]:
         f"{format_p_equals(null.pvalue, null.log10_pvalue, alpha=null.alpha)} "
         f"({null.convention}, {null.alternative})",
         f"smallest p          {smallest} (the most lopsided split of {m:,} pairs)",
-        f"actual size         {_against(null.size, null.alpha)} at alpha {null.alpha:g}",
+        f"actual size         {_against(null.size, null.alpha)} at α = {null.alpha:g}",
     ]
     if not null.reachable:
         lines.append(f"                    {unreachable_sentence(m, null.alpha)}")
@@ -198,7 +198,7 @@ def _oc_text(oc: OperatingCharacteristics) -> list[str]:
     lines = [
         f"n = {plural(oc.n, 'pair')}, p10 = {oc.p10:.4g}, p01 = {oc.p01:.4g}; true difference "
         f"A - B = {format_points(oc.difference)} points",
-        f"test                            size (alpha {oc.alpha:g})   power",
+        f"test                            size (α = {oc.alpha:g})   power",
         *(
             f"  {t.name:<30}{_against(t.size, oc.alpha):>10}   {_four(t.power):>8}"
             for t in oc.tests

@@ -43,7 +43,7 @@ def describe_cochran(result: SystemComparison) -> str:
     >>> print(describe_cochran(r))  # doctest: +NORMALIZE_WHITESPACE
     Cochran's Q = 2.00 on 2 degrees of freedom: chi-square p = 0.368; permutation p = 0.556
     (exact, given each case's number of passes). By the exact permutation p, the data do not
-    show that the pass rates of the 3 systems differ at alpha = 0.05.
+    show that the pass rates of the 3 systems differ at α = 0.05.
     """
     q = result.cochran
     k = len(result.names)
@@ -62,9 +62,9 @@ def describe_cochran(result: SystemComparison) -> str:
         undecided = floor_undecided(q.resamples, result.alpha)
         return f"{head} {undecided[0].upper()}{undecided[1:]}."
     verdict = (
-        f"equal pass rates of the {k} systems are rejected at alpha = {result.alpha:g}"
+        f"equal pass rates of the {k} systems are rejected at α = {result.alpha:g}"
         if rejects
-        else f"the data do not show that the pass rates of the {k} systems differ at alpha = "
+        else f"the data do not show that the pass rates of the {k} systems differ at α = "
         f"{result.alpha:g}"
     )
     return f"{head} By the {_basis(q)}, {verdict}."
@@ -119,14 +119,14 @@ def describe_pairs(result: SystemComparison) -> str:
     >>> from calculator.compare import compare_systems
     >>> r = compare_systems([[1, 0, 0]] * 12 + [[0, 1, 1]], ["A", "B", "C"])
     >>> print(describe_pairs(r))  # doctest: +NORMALIZE_WHITESPACE
-    2 of the 3 pairs differ at alpha = 0.05 after Holm's adjustment for 3 comparisons (exact
+    2 of the 3 pairs differ at α = 0.05 after Holm's adjustment for 3 comparisons (exact
     McNemar tests): A passes more often than B (+84.6 points, 95% CI +41.5 to +100.0,
     adjusted p = 0.010); A passes more often than C (+84.6 points, 95% CI +41.5 to +100.0,
     adjusted p = 0.010). Each interval is a 95% interval for its pair alone, not adjusted for
-    the number of pairs. This pair can never be separated at alpha = 0.05, whichever way their
+    the number of pairs. This pair can never be separated at α = 0.05, whichever way their
     discordant cases split: B and C (no case separates them). With m discordant cases the most
     lopsided split, m to 0, gives the exact p = 2^(1 − m) (1 when m ≤ 1) even before the
-    adjustment, which here exceeds alpha; not being separated says little about whether they
+    adjustment, which here exceeds α; not being separated says little about whether they
     differ.
     """
     adjusted = ADJUSTMENT_NAMES[result.adjust]
@@ -139,7 +139,7 @@ def describe_pairs(result: SystemComparison) -> str:
     else:
         head = f"{len(separated)} of the {plural(family, 'pair')} differ"
     text = (
-        f"{head} at alpha = {result.alpha:g} after {adjusted}'s adjustment for "
+        f"{head} at α = {result.alpha:g} after {adjusted}'s adjustment for "
         f"{plural(family, 'comparison')} (exact McNemar tests)"
     )
     if not separated:
@@ -230,9 +230,9 @@ def _never_separable_sentence(pairs: list[PairComparison], result: SystemCompari
     )
     verb = "This pair" if len(pairs) == 1 else "These pairs"
     return (
-        f"{verb} can never be separated at alpha = {result.alpha:g}, whichever way their "
+        f"{verb} can never be separated at α = {result.alpha:g}, whichever way their "
         f"discordant cases split: {names}. With m discordant cases the most lopsided split, m "
-        f"to 0, gives {where}, which here exceeds alpha; not being separated says little "
+        f"to 0, gives {where}, which here exceeds α; not being separated says little "
         "about whether they differ."
     )
 

@@ -3,11 +3,9 @@
 :func:`calculator.decide` computes the numbers; :func:`decision_sentence` words them, and the
 page, the command line and the JSON quote it (:func:`calculator.report.words.text`).
 
-The outcome of a test against a margin is worded by where the interval for pB - pA lies, since
-"not shown non-inferior" covers data that show B worse by more than the margin as well as data
-that settle nothing: above -Delta (non-inferior shown); entirely below -Delta (B shown worse by
-more than Delta); below 0 but across -Delta (B worse, by how much not settled); across 0 (no
-difference shown).
+Every difference is worded as A − B (positive: A passes more often), the direction of the
+analysis' headline, and named once as such beside its figures. The outcome of a test against a
+margin is worded by where that interval lies (:mod:`calculator.report.decision_margin`).
 """
 
 from __future__ import annotations
@@ -16,12 +14,12 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from calculator.report.decision_margin import margin_sentence
 from calculator.report.formatting import (
     format_confidence,
     format_p_equals,
     format_pvalue,
     limit_points,
-    margin_number,
     method_words,
     plural,
     points_of,
@@ -101,12 +99,36 @@ class Words:
     def rate(self) -> str:
         return "pass rate" if self.framing == "pass" else "accuracy"
 
+    @property
+    def errors(self) -> bool:
+        """The classifier framing: the difference is printed as the error-rate difference
+        A − B, as the headline prints it, which is minus the pass-rate difference the numbers
+        hold (METHODS.md: a framing switch relabels, never changes a test)."""
+        return self.framing != "pass"
+
+    def ends(self, decision: Decision) -> tuple[float, float]:
+        """The interval's ends as printed: A − B in pass rate, or in error rate (ends swapped)."""
+        return (-decision.high, -decision.low) if self.errors else (decision.low, decision.high)
+
+    @property
+    def worse(self) -> str:
+        """Where the printed difference lies when B does worse: "above" (pass rate: A − B
+        positive) or "below" (error rate: A − B negative)."""
+        return "below" if self.errors else "above"
+
+    @property
+    def better(self) -> str:
+        """Where the printed difference lies when B does better: the other side."""
+        return "above" if self.errors else "below"
+
     def p(self, decision: Decision) -> str:
         text = format_p_equals(decision.pvalue, decision.log10_pvalue, alpha=self.alpha)
         return f"{text}, α = {self.alpha:g}"
 
     def interval(self, decision: Decision) -> str:
-        """ "the 95% Agresti-Min interval for B's pass rate minus A's, -1.0 to +2.0 points"."""
+        """ "the 95% Agresti-Min interval for the pass-rate difference A − B, -1.0 to +2.0
+        points": the decision's interval, in the headline's direction and quantity (the
+        error-rate difference A − B in the classifier framing)."""
         name_a, name_b = self.names
         method = method_words(decision.interval_method)
         if method == "Tango score":
@@ -114,10 +136,12 @@ class Words:
         if _clustered(decision):
             method = "cluster-robust"
         bounds = [-decision.margin, decision.margin] if decision.margin else []
+        rate = "error-rate" if self.errors else "pass-rate"
+        low, high = self.ends(decision)
         return (
-            f"the {format_confidence(decision.level)} {method} interval for "
-            f"{name_b}'s {self.rate} minus {name_a}'s, {limit_points(decision.low, bounds)} to "
-            f"{limit_points(decision.high, bounds)} points"
+            f"the {format_confidence(decision.level)} {method} interval for the {rate} "
+            f"difference {name_a} − {name_b}, {limit_points(low, bounds)} to "
+            f"{limit_points(high, bounds)} points"
         )
 
 
@@ -221,11 +245,12 @@ def posterior_left_out(decision: Decision) -> str | None:
 
 
 def _moved(estimate: float, rate: str, names: tuple[str, str]) -> str:
-    """ "B's pass rate is 2.0 points higher than A's" on these cases."""
+    """ "B's pass rate is 2.0 points higher than A's" on these cases, from the estimate of
+    A − B (no sign in the words, so none to misread)."""
     name_a, name_b = names
     if estimate == 0:
         return f"{name_b}'s {rate} equals {name_a}'s"
-    way = "higher" if estimate > 0 else "lower"
+    way = "higher" if estimate < 0 else "lower"
     size = limit_points(abs(estimate), [])[1:]  # without its "+"
     return f"{name_b}'s {rate} is {size} points {way} than {name_a}'s"
 
@@ -238,7 +263,7 @@ def no_margin_sentence(decision: Decision, table: PairedTable, words: Words) -> 
             f"{named_test(decision)} gives p = 1, and these cases carry no evidence either way; "
             f"{words.interval(decision)}, gives the differences the data still allow."
         )
-    return _no_margin_answer(decision, words) + _test_and_interval_differ(decision)
+    return _no_margin_answer(decision, words) + _test_and_interval_differ(decision, words)
 
 
 def _no_margin_answer(decision: Decision, words: Words) -> str:
@@ -263,9 +288,10 @@ def _no_margin_answer(decision: Decision, words: Words) -> str:
             f"{interval})."
         )
     # The interval on the far side of 0: the data lean against the direction asked.
-    other = decision.high < 0 if claim == "better" else decision.low > 0
+    other = decision.low > 0 if claim == "better" else decision.high < 0
     against = (
-        f" The interval lies entirely {'below' if claim == 'better' else 'above'} 0: the data "
+        f" The interval lies entirely {words.worse if claim == 'better' else words.better} 0: "
+        "the data "
         f"point the other way, to {name_b} being {'worse' if claim == 'better' else 'better'} "
         f"than {name_a}, which the one-sided question asked does not test."
         if other
@@ -277,14 +303,15 @@ def _no_margin_answer(decision: Decision, words: Words) -> str:
     )
 
 
-def _test_and_interval_differ(decision: Decision) -> str:
+def _test_and_interval_differ(decision: Decision, words: Words) -> str:
     """A sentence when the interval and the test answer the question differently, else "".
 
-    The interval (B - A) supports the claim when it excludes 0 on the claim's side; an exact
+    The interval (A − B) supports the claim when it excludes 0 on the claim's side (below 0 for
+    "better", above for "worse"); an exact
     test and a large-sample interval are different procedures and can disagree near the edge.
     """
     low, high = decision.low, decision.high
-    supports = {"different": low > 0 or high < 0, "better": low > 0, "worse": high < 0}
+    supports = {"different": low > 0 or high < 0, "better": high < 0, "worse": low > 0}
     if decision.question not in supports or supports[decision.question] == decision.reject:
         return ""
     if decision.reject:
@@ -292,7 +319,7 @@ def _test_and_interval_differ(decision: Decision) -> str:
             " The interval still reaches 0 although the test rejects: the two are different "
             "procedures and can disagree near the edge; the answer rests on the test's p."
         )
-    side = "above" if low > 0 else "below"
+    side = words.worse if low > 0 else words.better  # low > 0: B worse
     return (
         f" The interval lies entirely {side} 0 although the test does not reject: the two are "
         "different procedures and can disagree near the edge; the answer rests on the test's p."
@@ -323,137 +350,6 @@ def no_disagreement_note(decision: Decision, table: PairedTable, rate: str = "pa
         f"in {rates} needs cases on which the systems disagree, and agreement on {cases} "
         "bounds how often they can disagree, so enough agreeing cases can show this on their "
         "own."
-    )
-
-
-def margin_sentence(decision: Decision, table: PairedTable, words: Words) -> str:
-    """The answer to a question asked against a margin, worded by where the interval lies."""
-    del table  # the interval and the margin say everything
-    if decision.question == "non-inferior":
-        return _noninferiority_sentence(decision, words)
-    if decision.question == "better":
-        return _superiority_sentence(decision, words)
-    return _equivalence_sentence(decision, words)
-
-
-@dataclass(frozen=True, slots=True)
-class _Margin:
-    """The margin in the forms a sentence needs: "2 points", "-2", "+2", "point(s)"."""
-
-    delta: str
-    minus: str
-    plus: str
-    unit: str
-
-    @classmethod
-    def of(cls, margin: float) -> _Margin:
-        number = margin_number(margin)
-        unit = "point" if number == "1" else "points"
-        return cls(points_of(margin), f"-{number}", f"+{number}", unit)
-
-
-def _noninferiority_sentence(decision: Decision, words: Words) -> str:
-    name_a, name_b = words.names
-    m = _Margin.of(decision.margin or 0.0)
-    interval = words.interval(decision)
-    test = f"one-sided {words.score_test(decision)} of non-inferiority, {words.p(decision)}"
-    margin = decision.margin or 0.0
-    if decision.reject:
-        # Non-inferior and still worse: the interval can clear -Delta and lie below 0.
-        worse = (
-            f" It lies entirely below 0 as well, so {name_b} is also worse than {name_a}, by "
-            f"less than {m.delta}."
-            if decision.high < 0
-            else ""
-        )
-        return (
-            f"These cases show that {name_b} is not worse than {name_a} by more than "
-            f"{m.delta}: {interval}, lies above {m.minus} {m.unit} ({test}).{worse}"
-        )
-    head = f"{name_b} is not shown to be non-inferior to {name_a} at a margin of {m.delta}"
-    if decision.high < -margin:
-        return (
-            f"{head}: these cases show that {name_b} is worse than {name_a} by more than "
-            f"{m.delta}, since {interval}, lies entirely below {m.minus} {m.unit} ({test})."
-        )
-    if decision.high < 0:
-        return (
-            f"{head}: these cases show that {name_b} is worse than {name_a}, but not by how "
-            f"much: {interval}, lies below 0 and reaches below {m.minus} {m.unit}, so a drop "
-            f"of {m.delta} or more is not ruled out ({test})."
-        )
-    return (
-        f"{head}: {interval}, does not lie entirely above {m.minus} {m.unit} ({test}). "
-        f"The interval also reaches above 0, so no difference is shown either way. This does "
-        f"not show that {name_b} is worse; these cases cannot rule out a drop of {m.delta} or "
-        "more."
-    )
-
-
-def _superiority_sentence(decision: Decision, words: Words) -> str:
-    name_a, name_b = words.names
-    m = _Margin.of(decision.margin or 0.0)
-    interval = words.interval(decision)
-    test = (
-        f"one-sided {words.score_test(decision)} of superiority by the margin, {words.p(decision)}"
-    )
-    margin = decision.margin or 0.0
-    if decision.reject:
-        return (
-            f"These cases show that {name_b} is better than {name_a} by more than {m.delta}: "
-            f"{interval}, lies above {m.plus} {m.unit} ({test})."
-        )
-    head = f"{name_b} is not shown to be better than {name_a} by more than {m.delta}"
-    if decision.low > 0:
-        return (
-            f"{head}: {interval}, lies above 0 but reaches below {m.plus} {m.unit}, so these "
-            f"cases show that {name_b} is better, but not that it is better by more than "
-            f"{m.delta} ({test})."
-        )
-    if decision.high < margin:
-        worse = (
-            f" It lies entirely below 0 as well: the data point the other way, to {name_b} "
-            f"being worse than {name_a}."
-            if decision.high < 0
-            else ""
-        )
-        return (
-            f"{head}: {interval}, lies entirely below {m.plus} {m.unit}, so these cases rule "
-            f"out a gain of {m.delta} or more ({test}).{worse}"
-        )
-    return f"{head}: {interval}, does not lie entirely above {m.plus} {m.unit} ({test})."
-
-
-def _equivalence_sentence(decision: Decision, words: Words) -> str:
-    name_a, name_b = words.names
-    m = _Margin.of(decision.margin or 0.0)
-    interval = words.interval(decision)
-    test = f"two one-sided {words.score_test(decision)}s, larger {words.p(decision)}"
-    margin = decision.margin or 0.0
-    if decision.reject:
-        return (
-            f"These cases show that {name_a} and {name_b} are equivalent within ±{m.delta}: "
-            f"{interval}, lies inside {m.minus} to {m.plus} points ({test})."
-        )
-    head = f"Equivalence of {name_a} and {name_b} within ±{m.delta} is not shown"
-    if decision.low > margin or decision.high < -margin:
-        way = "higher" if decision.low > margin else "lower"
-        return (
-            f"{head}: these cases show that {name_b}'s {words.rate} is {way} than "
-            f"{name_a}'s by more than {m.delta}, since {interval}, lies entirely "
-            f"{'above ' + m.plus if way == 'higher' else 'below ' + m.minus} {m.unit} ({test})."
-        )
-    if decision.low > 0 or decision.high < 0:
-        way = "higher" if decision.low > 0 else "lower"
-        return (
-            f"{head}: these cases show that {name_b}'s {words.rate} is {way} than "
-            f"{name_a}'s, but not by how much: {interval}, excludes 0 and reaches beyond "
-            f"the margin, so a difference of {m.delta} or more is not ruled out ({test})."
-        )
-    return (
-        f"{head}: {interval}, does not lie inside {m.minus} to {m.plus} points ({test}). No "
-        f"difference is shown either way, and these cases cannot rule out a difference of "
-        f"{m.delta} or more."
     )
 
 

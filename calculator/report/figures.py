@@ -135,10 +135,10 @@ def floor_undecided(resamples: int, alpha: float, what: str = "resamples") -> st
     Examples
     --------
     >>> floor_undecided(10_000, 1e-5)  # doctest: +NORMALIZE_WHITESPACE
-    'the 10,000 resamples cannot tell whether p ≤ alpha = 1e-05, which lies below their floor
+    'the 10,000 resamples cannot tell whether p ≤ α = 1e-05, which lies below their floor
     of 1/10,001: more resamples are needed to decide'
     """
     return (
-        f"the {resamples:,} {what} cannot tell whether p ≤ alpha = {alpha:g}, which lies below "
+        f"the {resamples:,} {what} cannot tell whether p ≤ α = {alpha:g}, which lies below "
         f"their floor of 1/{resamples + 1:,}: more resamples are needed to decide"
     )

@@ -33,6 +33,7 @@ __all__ = [
     "format_p_equals",
     "format_percent",
     "format_probability",
+    "format_size",
     "format_points",
     "format_pvalue",
     "format_pvalue_figures",
@@ -127,6 +128,22 @@ def format_percent(fraction: float) -> str:
     """
     fraction = _check_finite(fraction, "fraction")
     return f"{_fixed(100.0 * fraction, 1, keep=(100.0,))}%"
+
+
+def format_size(size: float, alpha: float) -> str:
+    """A test's actual size as a percentage, with digits added until it reads above or below
+    `alpha` as it lies (5.02% beside α = 0.05, never "5.0%").
+
+    Examples
+    --------
+    >>> format_size(0.0601837, 0.05), format_size(0.0502, 0.05), format_size(0.05000001, 0.05)
+    ('6.0%', '5.02%', '5.000001%')
+    """
+    for decimals in range(1, 12):
+        shown = round(100.0 * size, decimals)
+        if side_of(shown / 100.0, alpha) == side_of(size, alpha) or decimals == 11:
+            return f"{shown:.{decimals}f}%"
+    return f"{100.0 * size:.1f}%"  # not reached
 
 
 def format_level(value: float) -> str:

@@ -66,7 +66,7 @@ def gate_verdict(analysis: Analysis, alpha: float) -> str:
     --------
     >>> from calculator import analyze
     >>> gate_verdict(analyze(60, 15, 5, 20), 0.05)
-    'FAIL: B is worse than A at alpha = 0.05 (two-sided exact McNemar test, p = 0.041)'
+    'FAIL: B is worse than A at α = 0.05 (two-sided exact McNemar test, p = 0.041)'
     >>> gate_verdict(analyze(10, 0, 0, 0, margin=0.01), 0.05)
     'FAIL: B is not shown non-inferior to A at a margin of 1 point (p = 0.375 > α = 0.05)'
     """
@@ -93,7 +93,7 @@ def gate_verdict(analysis: Analysis, alpha: float) -> str:
         else f"; with {plural(m, 'discordant pair')} no split could fail it"
     )
     return (
-        f"{verdict} than {name_a} at alpha = {alpha:g} ({test}, "
+        f"{verdict} than {name_a} at α = {alpha:g} ({test}, "
         f"{format_p_equals(decision.pvalue, decision.log10_pvalue, alpha=alpha)}){vacuous}"
     )
 
@@ -185,7 +185,7 @@ def scores_gate_verdict(result: ScoresComparison, alpha: float) -> str:
     >>> from calculator.scores import compare_scores
     >>> a, b = [0.9, 0.8, 0.75, 1.0, 0.6, 0.7], [0.5, 0.4, 0.35, 0.6, 0.2, 0.3]
     >>> scores_gate_verdict(compare_scores(a, b), 0.05)  # doctest: +NORMALIZE_WHITESPACE
-    'FAIL: B is worse than A at alpha = 0.05, higher scores taken as better (two-sided
+    'FAIL: B is worse than A at α = 0.05, higher scores taken as better (two-sided
     sign-flip permutation test, p = 0.031)'
     """
     name_a, name_b = result.names
@@ -193,7 +193,7 @@ def scores_gate_verdict(result: ScoresComparison, alpha: float) -> str:
         test = result.permutation
         sides = "two-sided" if result.alternative == "two-sided" else "one-sided"
         return (
-            f"undecided: whether {name_b} is worse than {name_a} at alpha = {alpha:g}, "
+            f"undecided: whether {name_b} is worse than {name_a} at α = {alpha:g}, "
             f"{_direction(result)} ({sides} sign-flip permutation test, {permutation_p(test)}): "
             f"{floor_undecided(test.patterns, alpha, 'random sign patterns')}"
         )
@@ -212,7 +212,7 @@ def scores_gate_verdict(result: ScoresComparison, alpha: float) -> str:
         return (
             f"{verdict}: {name_b} is {shown} non-inferior to {name_a} at a margin of "
             f"{margin_number(decided.margin, points=False)} (one-sided paired t test, {p}, "
-            f"alpha = {decided.alpha:g})"
+            f"α = {decided.alpha:g})"
         )
     verdict = f"FAIL: {name_b} is worse" if fails else f"pass: {name_b} is not shown worse"
     sides = "two-sided" if result.alternative == "two-sided" else "one-sided"
@@ -222,7 +222,7 @@ def scores_gate_verdict(result: ScoresComparison, alpha: float) -> str:
         t = result.t_test
         shown = "t undefined" if t.pvalue is None else format_p_equals(t.pvalue, alpha=alpha)
         test = f"{sides} paired t test, {shown}"
-    return f"{verdict} than {name_a} at alpha = {alpha:g}, {_direction(result)} ({test})"
+    return f"{verdict} than {name_a} at α = {alpha:g}, {_direction(result)} ({test})"
 
 
 def scores_gate_payload(result: ScoresComparison, alpha: float) -> dict[str, object]:

@@ -32,7 +32,7 @@ def power_plan_sentence(plan: PowerPlan) -> str:
     )
     if plan.solved_for == "n":
         text = (
-            f"With {_cases(plan.n)}, a two-sided {test} at alpha = {plan.alpha:g} has "
+            f"With {_cases(plan.n)}, a two-sided {test} at α = {plan.alpha:g} has "
             f"{format_percent(plan.power)} power {assumption}; Connor's approximation gives "
             f"{plan.connor_n:,}."
         )
@@ -44,7 +44,7 @@ def power_plan_sentence(plan: PowerPlan) -> str:
             )
         return text
     text = (
-        f"With {_cases(plan.n)}, a two-sided {test} at alpha = {plan.alpha:g} has "
+        f"With {_cases(plan.n)}, a two-sided {test} at α = {plan.alpha:g} has "
         f"{format_percent(plan.power)} power {assumption}."
     )
     if plan.minimum_detectable_difference is not None:
@@ -66,8 +66,8 @@ def noninferiority_plan_sentence(plan: NonInferiorityPlan) -> str:
     >>> print(noninferiority_plan_sentence(noninferiority_plan(p10=0.1, p01=0.1, margin=0.05)))
     ... # doctest: +NORMALIZE_WHITESPACE
     Both systems are run on the same 501 cases, and B is declared non-inferior to A if Tango's
-    score test for paired proportions rejects H0: pB - pA <= -5 points at one-sided α = 0.05.
-    Assuming only A passes 10.0% of cases and only B passes 10.0% (B - A = 0.0 points), the
+    score test for paired proportions rejects H0: pA - pB >= 5 points at one-sided α = 0.05.
+    Assuming only A passes 10.0% of cases and only B passes 10.0% (A - B = 0.0 points), the
     test's exact power is 80.0%: it shows B no worse than A by more than 5 points with that
     probability.
     """
@@ -75,9 +75,9 @@ def noninferiority_plan_sentence(plan: NonInferiorityPlan) -> str:
     cases = "1 case" if plan.n == 1 else f"{plan.n:,} cases"
     return (
         f"Both systems are run on the same {cases}, and B is declared non-inferior to A if "
-        f"Tango's score test for paired proportions rejects H0: pB - pA <= -{margin} at "
+        f"Tango's score test for paired proportions rejects H0: pA - pB >= {margin} at "
         f"one-sided α = {plan.alpha:g}. Assuming only A passes {format_percent(plan.p10)} of "
-        f"cases and only B passes {format_percent(plan.p01)} (B - A = "
+        f"cases and only B passes {format_percent(plan.p01)} (A - B = "
         f"{format_points(plan.difference)} points), the test's exact power is "
         f"{format_percent(plan.power)}: it shows B no worse than A by more than {margin} with "
         "that probability."

@@ -262,7 +262,7 @@ def margin_sentence(decision: MarginDecision) -> str:
             f"interval it rests on is undefined: {decision.undefined}."
         )
     # In A − B, as the headline beside it: positive means B lower, the drop the margin bounds.
-    low, high = decision.a_minus_b  # type: ignore[misc]
+    low, high = decision.low, decision.high
     keep = (margin, 0.0)
     interval = (
         f"the {format_confidence(decision.confidence_level)} t interval for {name_a} − {name_b}, "

@@ -164,8 +164,8 @@ def compare_scores(
         As everywhere in the calculator, "greater" asks whether B's mean is higher than A's,
         "less" whether it is lower. The intervals stay two-sided.
     margin : float or None
-        In the scores' units: test non-inferiority of B (the t interval for B - A against
-        -margin); see :mod:`calculator.scores.margin`. Only with `alternative` "two-sided".
+        In the scores' units: test non-inferiority of B (the t interval for A - B against
+        +margin); see :mod:`calculator.scores.margin`. Only with `alternative` "two-sided".
     resamples : int or None
         Bootstrap resamples and Monte Carlo sign patterns, 1,000 to 1,000,000. None: 10,000,
         fewer (not below 1,000) when that would exceed the bound on random draws, and none
@@ -222,7 +222,7 @@ def compare_scores(
             'answered for higher-is-better scores only; with `better` "lower" leave it out'
         )
     if margin is not None and alternative != "two-sided":
-        # margin_decision answers non-inferiority (H0: mean(B - A) <= -margin); "greater" would
+        # margin_decision answers non-inferiority (H0: mean(A - B) >= margin); "greater" would
         # ask superiority by the margin, "less" no margin question at all: never answered
         # silently as another question.
         raise CalculatorError(

@@ -1,18 +1,21 @@
-"""Non-inferiority of B on the mean score: the t interval for B - A against minus the margin.
+"""Non-inferiority of B on the mean score: the t interval for A - B against the margin.
 
 The release question of :mod:`calculator.decision`, asked of a mean score instead of a pass
 rate, and answered by where the interval lies (the same rule the pass/fail decision follows):
 
-- entirely above -margin: B is shown non-inferior ("non-inferior");
-- entirely below -margin: B is shown worse by more than the margin ("worse-beyond-margin");
-- below 0 but reaching across -margin: B is shown worse, by an amount the cases do not settle
+Every difference here is A - B (positive: A's mean is higher), the direction of the comparison's
+headline and of the pass/fail decision.
+
+- entirely below +margin: B is shown non-inferior ("non-inferior");
+- entirely above +margin: B is shown worse by more than the margin ("worse-beyond-margin");
+- above 0 but reaching across +margin: B is shown worse, by an amount the cases do not settle
   ("worse-unsettled");
-- reaching from below -margin to 0 or above: nothing is shown, neither a difference nor
+- reaching from above +margin to 0 or below: nothing is shown, neither a difference nor
   non-inferiority ("not-shown");
 - no interval (t undefined): "undetermined".
 
-The interval is the two-sided t interval at the comparison's level, so "above -margin" is the
-one-sided t test of H0: mean(B - A) <= -margin at alpha = (1 - level)/2 (a 95% interval, a
+The interval is the two-sided t interval at the comparison's level, so "below +margin" is the
+one-sided t test of H0: mean(A - B) >= margin at alpha = (1 - level)/2 (a 95% interval, a
 2.5% one-sided test, as in ICH E9 and CONSORT's non-inferiority extension).
 """
 
@@ -50,12 +53,12 @@ class MarginDecision:
     non_inferior : bool
         True only for "non-inferior".
     estimate : float
-        mean(B - A), the observed difference the other way round.
+        mean(A - B), the observed difference, as the comparison's headline gives it.
     low, high : float or None
-        The t interval for mean(B - A) at `confidence_level`; None when undetermined.
+        The t interval for mean(A - B) at `confidence_level`; None when undetermined.
     confidence_level : float
     pvalue : float or None
-        One-sided t test of H0: mean(B - A) <= -margin.
+        One-sided t test of H0: mean(A - B) >= margin.
     alpha : float
         (1 - confidence_level) / 2 to 12 significant figures (0.05 for a 90% interval, not
         0.04999999999999999): B is non-inferior when pvalue <= alpha.
@@ -79,23 +82,15 @@ class MarginDecision:
     names: tuple[str, str] = ("A", "B")
     undefined: str | None = None
 
-    @property
-    def a_minus_b(self) -> tuple[float, float] | None:
-        """The same interval for mean(A - B), the direction of the comparison's headline; None
-        when undetermined."""
-        if self.low is None or self.high is None:
-            return None
-        return -self.high, -self.low
-
     def to_dict(self) -> dict[str, object]:
-        """Plain JSON types; the interval is for mean(B - A). The names and the reason are the
+        """Plain JSON types; the interval is for mean(A - B). The names and the reason are the
         comparison's, not repeated here; :func:`calculator.report.words.payload` adds the words."""
         numbers = {
             field.name: getattr(self, field.name)
             for field in fields(self)
             if field.name not in ("names", "undefined")
         }
-        return {**numbers, "of": "mean(B - A)"}
+        return {**numbers, "of": "mean(A - B)"}
 
 
 def margin_decision(
@@ -112,12 +107,12 @@ def margin_decision(
         low = high = None
         outcome = "undetermined"
     else:
-        low, high = -ci.high, -ci.low  # B - A
-        if pvalue_rejects(pvalue, alpha) and low > -margin:
+        low, high = ci.low, ci.high  # A - B
+        if pvalue_rejects(pvalue, alpha) and high < margin:
             outcome = "non-inferior"
-        elif high < -margin:
+        elif low > margin:
             outcome = "worse-beyond-margin"
-        elif high < 0:
+        elif low > 0:
             outcome = "worse-unsettled"
         else:
             outcome = "not-shown"
@@ -125,7 +120,7 @@ def margin_decision(
         margin=margin,
         outcome=outcome,
         non_inferior=outcome == "non-inferior",
-        estimate=-estimate,
+        estimate=estimate,
         low=low,
         high=high,
         confidence_level=level,

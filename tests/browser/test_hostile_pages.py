@@ -109,7 +109,7 @@ def test_names_from_a_link_are_shown_as_typed(new_page, app_server, name_a, name
     )
     # The chart (SVG text, its description) and the answer's radio captions carry them too.
     chart = page.locator(".st-key-decision_chart [data-testid=stVegaLiteChart] svg").first
-    expect(chart).to_contain_text(f"{shown_b}'s pass rate minus")
+    expect(chart).to_contain_text(f"Pass-rate difference {shown_a} − {shown_b}")
     captions = page.locator(".st-key-question [data-testid=stCaptionContainer]")
     expect(captions.filter(has_text=f"Is {shown_b} better than {shown_a}?")).to_have_count(1)
     assert page.evaluate(INJECTED, HOST) == []

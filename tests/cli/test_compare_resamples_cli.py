@@ -70,7 +70,7 @@ def test_a_pvalue_at_the_floor_prints_as_a_bound(tmp_path, capsys, monkeypatch):
     assert "permutation p ≤ 1/100 (Monte Carlo: none of 99 resamples" in out
     assert main([*argv, "--alpha", "0.001"]) == 0
     out = capsys.readouterr().out
-    assert "cannot tell whether p ≤ alpha = 0.001" in out
+    assert "cannot tell whether p ≤ α = 0.001" in out
 
 
 def test_a_permutation_p_left_out_says_whether_resamples_were_asked_for(tmp_path, capsys):

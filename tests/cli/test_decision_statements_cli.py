@@ -26,14 +26,17 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 # A failed non-inferiority test is worded by where the interval lies
 # ---------------------------------------------------------------------------------------------
 def test_table_margin_that_b_misses_by_far_says_b_is_worse_by_more(capsys):
-    # 60, 15, 5, 20: the 90% Tango interval for pB - pA is -17.6 to -2.8 points, all below -1.
+    # 60, 15, 5, 20: the 90% Tango interval for A - B is +2.8 to +17.6 points, all above +1
+    # (issue 30); a one-sided result at alpha, said as one (issue 31a).
+    says = "lies entirely above +1 point, so at one-sided α = 0.05 B is worse than A by more than"
     status, out, _ = run(capsys, "table", "60", "15", "5", "20", "--margin", "0.01")
     assert status == 0
-    assert "these cases show that B is worse than A by more than 1 point" in out
+    assert "the 90% Tango interval for the pass-rate difference A − B, +2.8 to +17.6" in out
+    assert says in out
     assert "does not show that B is worse" not in out
     status, out, _ = run(capsys, "table", "60", "15", "5", "20", "--margin", "0.01", "--json")
     sentence = json.loads(out)["decision"]["sentence"]
-    assert "these cases show that B is worse than A by more than 1 point" in sentence
+    assert says in sentence
     assert "does not show that B is worse" not in sentence
 
 
@@ -84,7 +87,7 @@ def test_gate_with_a_margin_counts_clusters(tmp_path, capsys):
     status, out, _ = run(capsys, *argv)
     assert status == 1
     assert "gate      FAIL: new is not shown non-inferior" in out
-    assert "cluster-robust interval for new's pass rate minus old's, -8.6 to +8.6" in out
+    assert "cluster-robust interval for the pass-rate difference old − new, -8.6 to +8.6" in out
     status, out, _ = run(capsys, *argv, "--json")
     assert status == 1
     decision = json.loads(out)["decision"]
@@ -111,10 +114,10 @@ def test_gate_without_a_margin_uses_the_cluster_adjusted_p(tmp_path, capsys):
 # ---------------------------------------------------------------------------------------------
 def test_one_sided_decision_quotes_a_90_percent_interval(capsys):
     # 60, 10, 20, 20 with --alternative greater: one-sided exact p = 0.049; the 95% interval
-    # reached below 0 beside "B is better"; the 90% one lies above it.
+    # reached across 0 beside "B is better"; the 90% one for A - B lies below it.
     status, out, _ = run(capsys, "table", "60", "10", "20", "20", "--alternative", "greater")
     assert status == 0
-    assert "the 90% Agresti-Min interval for B's pass rate minus A's, +0.9 to +17.0" in out
+    assert "the 90% Agresti-Min interval for the pass-rate difference A − B, -17.0 to -0.9" in out
     assert "1 − 2α for a one-sided test" in out
     status, out, _ = run(
         capsys, "table", "60", "10", "20", "20", "--alternative", "greater", "--json"

@@ -246,7 +246,7 @@ def test_gate_line_keeps_p_on_its_side_of_alpha(tmp_path, capsys):
     )
     assert status == 0
     (gate,) = (line for line in out.splitlines() if line.startswith("gate"))
-    assert "gate      pass: new is not shown worse than old at alpha = 0.0312" in gate
+    assert "gate      pass: new is not shown worse than old at α = 0.0312" in gate
     # 6 to 0 is the most lopsided split there is, so the line also says the gate cannot fail.
     assert gate.endswith(
         "McNemar test, p = 0.0313); with 6 discordant pairs no split could fail it"

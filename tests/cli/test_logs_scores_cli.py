@@ -129,7 +129,7 @@ def test_a_margin_on_a_graded_metric_is_in_its_own_units(logs, capsys):
     status, out, err = run_cli(capsys, *logs, "--margin", "2", "--json")
     assert status == 0, err
     margin = json.loads(out)["scores"]["margin"]
-    assert margin["margin"] == 2.0 and margin["of"] == "mean(B - A)"
+    assert margin["margin"] == 2.0 and margin["of"] == "mean(A - B)"  # issue 30
     # The gate's bound is half the range the scores span (20.05 here), not 10 points of rate.
     status, out, err = run_cli(capsys, *logs, "--margin", "5", "--fail-if-worse")
     assert "gate      " in out and status in (0, 1), err

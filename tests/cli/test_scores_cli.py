@@ -142,7 +142,7 @@ def test_gate_without_margin_fails_when_b_is_significantly_lower(tmp_path, capsy
     assert status == 1
     # The gate says which way it read "worse" (hostile review 4, S4).
     assert (
-        "gate      FAIL: new is worse than old at alpha = 0.05, higher scores taken as better "
+        "gate      FAIL: new is worse than old at α = 0.05, higher scores taken as better "
         "(two-sided sign-flip" in out
     )
 

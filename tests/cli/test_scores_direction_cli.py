@@ -46,7 +46,7 @@ def test_better_lower_fails_the_gate_when_b_is_higher(tmp_path, capsys):
     assert status == 1
     gate = next(line for line in out.splitlines() if line.startswith("gate"))
     assert gate.startswith(
-        "gate      FAIL: wer_new is worse than wer_old at alpha = 0.05, lower scores taken"
+        "gate      FAIL: wer_new is worse than wer_old at α = 0.05, lower scores taken"
     )
     assert "p = 1.9e-06" in gate  # 2 / 2^20 = 1.907e-06
 

@@ -86,7 +86,7 @@ def test_cli_resamples_lets_the_gate_decide(tmp_path, capsys):
     status = main([*argv, "--resamples", "99999"])
     out, _ = capsys.readouterr()
     assert status == 1
-    assert "FAIL: B is worse than A at alpha = 1e-05" in out
+    assert "FAIL: B is worse than A at α = 1e-05" in out
     assert "p ≤ 1/100,000" in out
     assert "(99,999 resamples of the 100 cases" in out  # the bootstrap takes them too
 

@@ -40,8 +40,8 @@ def test_whole_margin_in_the_plan_reads_1_point_not_1_0_points(capsys):
     out = run(capsys, "plan", "--margin", "0.01", "--p10", "0.05", "--p01", "0.05", "--n", "100")
     assert "by more than 1 point with" in out
     assert "1.0 points" not in out
-    assert "margin              1 point (B - A > -1 point to be shown)" in out
-    assert "true B - A 0.0 points" in out  # was "+0", a share where the sentence has points
+    assert "margin              1 point (A - B < +1 point to be shown)" in out
+    assert "true A - B 0.0 points" in out  # was "+0", a share where the sentence has points
     assert "size if B never wins 0 at" in out  # an exact zero, not "0.0000"
 
 
@@ -58,7 +58,7 @@ def test_pairs_with_too_few_discordant_cases_are_said_never_separable(capsys, tm
     # Every pair has 3 or 4 discordant cases: even 4 to 0 gives p = 2^(1 - 4) = 0.125 > 0.05.
     path = systems_file(tmp_path, ["1,0,0", "0,1,0", "1,1,0", "1,1,1", "0,0,1", "1,0,1"])
     out = run(capsys, "compare", path)
-    assert "These pairs can never be separated at alpha = 0.05" in out
+    assert "These pairs can never be separated at α = 0.05" in out
     assert "y and z (4 cases separate them)" in out
     assert "not separated (too few discordant cases ever to be)" in out
 
@@ -71,7 +71,7 @@ def test_adjusted_p_equal_to_alpha_separates_the_pair(capsys, tmp_path):
     argv = ("compare", path, "--alpha", "0.09375", "--adjust", "bonferroni")
     pairs = json.loads(run(capsys, *argv, "--json"))["pairs"]
     assert [pair["reject"] for pair in pairs] == [True, True, False]
-    assert "2 of the 3 pairs differ at alpha = 0.09375" in run(capsys, *argv)
+    assert "2 of the 3 pairs differ at α = 0.09375" in run(capsys, *argv)
 
 
 def test_teach_prints_p_and_size_at_a_tie_as_equal_to_alpha(capsys):
@@ -79,7 +79,7 @@ def test_teach_prints_p_and_size_at_a_tie_as_equal_to_alpha(capsys):
     out = run(capsys, "teach", "--table", "10", "6", "0", "10", "--alpha", "0.03125")
     assert "observed b = 6, p = 0.03125 (doubling" in out
     assert "smallest p          0.03125 (" in out
-    assert "actual size         0.03125 at alpha 0.03125" in out
+    assert "actual size         0.03125 at α = 0.03125" in out
     assert "no split of 6 discordant pairs can reach" not in out
     null = json.loads(
         run(capsys, "teach", "--table", "10", "6", "0", "10", "--alpha", "0.03125", "--json")
@@ -131,13 +131,13 @@ def test_a_long_system_name_keeps_a_space_before_its_probability(capsys, tmp_pat
 
 def test_an_interval_that_contradicts_the_test_is_said_to(capsys):
     # 0, 3, 0, 0 asked "worse": the one-sided exact p is 2^-3 = 0.125 (not shown), while the 90%
-    # Agresti-Min interval for B - A is -100.0 to -11.2 points, entirely below 0.
+    # Agresti-Min interval for A - B is +11.2 to +100.0 points, entirely above 0.
     argv = ("table", "0", "3", "0", "0", "--alternative", "less")
     out = run(capsys, *argv)
     sentence = json.loads(run(capsys, *argv, "--json"))["decision"]["sentence"]
     for text in (out, sentence):
         assert "B is not shown to be worse than A" in text
-        assert "The interval lies entirely below 0 although the test does not reject" in text
+        assert "The interval lies entirely above 0 although the test does not reject" in text
 
 
 def test_scores_margin_gate_states_its_p(capsys, tmp_path):
@@ -150,7 +150,7 @@ def test_scores_margin_gate_states_its_p(capsys, tmp_path):
     )
     out = capsys.readouterr().out
     assert status != 0
-    assert "(one-sided paired t test, p = 0.0581, alpha = 0.05)" in out
+    assert "(one-sided paired t test, p = 0.0581, α = 0.05)" in out
 
 
 def test_the_decisions_level_is_written_exactly_not_rounded(capsys):

@@ -78,7 +78,7 @@ def test_when_q_rejects_the_pairs_sentence_names_the_same_basis():
     x = np.array([[1, 0, 0]] * 12 + [[0, 0, 1]] * 10 + [[0, 1, 1]], dtype=bool)
     result = compare_systems(x, ["A", "B", "C"])
     assert result.cochran.rejects(0.05) is True
-    assert "rejected at alpha = 0.05" in describe_cochran(result)
+    assert "rejected at α = 0.05" in describe_cochran(result)
     pairs = describe_pairs(result)
     if "Cochran's Q rejects" in pairs:
         assert "by the exact permutation p" in pairs
@@ -98,7 +98,7 @@ def test_a_monte_carlo_p_at_its_floor_is_written_as_a_bound(monkeypatch):
     text = describe_cochran(result)
     assert "permutation p ≤ 1/1,000 (Monte Carlo: none of 999 resamples" in text
     assert "permutation p = 0.001" not in text
-    assert q.rejects(0.05) is True and "rejected at alpha = 0.05" in text
+    assert q.rejects(0.05) is True and "rejected at α = 0.05" in text
     assert result.to_dict()["cochran"]["at_floor"] is True
 
 
@@ -107,7 +107,7 @@ def test_a_monte_carlo_p_at_its_floor_never_decides_below_it(monkeypatch):
     result = compare_systems(floor_data(), ["A", "B", "C"], resamples=999, alpha=0.0005)
     assert result.cochran.rejects(0.0005) is None
     text = describe_cochran(result)
-    assert "cannot tell whether p ≤ alpha = 0.0005" in text and "more resamples" in text
+    assert "cannot tell whether p ≤ α = 0.0005" in text and "more resamples" in text
     assert "do not show" not in text and "rejected" not in text
     assert "Cochran's Q rejects" not in describe_pairs(result)
     # Enough resamples decide it.

@@ -446,7 +446,7 @@ def test_sentences_for_the_drugs_example_say_q_rejects_but_no_pair_is_located():
         cochran_text
     )
     pairs_text = describe_pairs(result)
-    assert pairs_text.startswith("0 of the 3 pairs differ at alpha = 0.05 after Holm's")
+    assert pairs_text.startswith("0 of the 3 pairs differ at α = 0.05 after Holm's")
     assert "yet no single pair is separated" in pairs_text
     assert describe_agreement(result).startswith("All 3 systems agree on 12 of the 46 cases")
 

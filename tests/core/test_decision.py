@@ -1,4 +1,4 @@
-"""The release question through `analyze`: the decision, its interval for B - A, its sentence."""
+"""The release question through `analyze`: the decision, its interval for A - B, its sentence."""
 
 import json
 import math
@@ -79,8 +79,9 @@ def test_default_decision_is_the_two_sided_exact_test_and_leaves_the_report_alon
     )
     assert decision.pvalue == result.exact.pvalue
     assert decision.reject is True
-    # The interval is the analysis' own, mirrored to B - A.
-    assert (decision.low, decision.high) == (-result.difference.high, -result.difference.low)
+    # The interval is the analysis' own, in the headline's direction A - B (issue 30).
+    assert (decision.low, decision.high) == (result.difference.low, result.difference.high)
+    assert decision.estimate == result.difference.estimate == (15 - 5) / 100
     assert text(decision) not in text(result)
 
 
@@ -104,13 +105,15 @@ def test_margin_decision_is_tangos_test_with_its_one_minus_two_alpha_interval():
     assert data["question"] == "non-inferior"
     assert data["alternative"] == "greater"
     assert data["margin"] == 0.05
-    assert data["pvalue"] == expected.pvalue and data["statistic"] == expected.statistic
+    # margin_test keeps Tango's parametrisation (pB - pA); the decision exposes A - B (issue 30).
+    assert data["pvalue"] == expected.pvalue and data["statistic"] == -expected.statistic
+    assert data["estimate"] == -expected.estimate == (5 - 15) / 100
     assert data["interval"] == {
-        "low": expected.low,
-        "high": expected.high,
+        "low": -expected.high,
+        "high": -expected.low,
         "level": pytest.approx(0.95),
         "method": "tango",
-        "of": "pB - pA",
+        "of": "pA - pB",
     }
     assert data["reject"] is True
 
@@ -155,22 +158,36 @@ def test_noninferiority_sentences_in_both_outcomes():
     assert shown.startswith(
         "These cases show that new is not worse than old by more than 5 points:"
     )
-    assert "lies above -5 points" in shown
-    # 60, 12, 8, 20: the 90% Tango interval, -11.7 to +3.5 points, reaches above 0 and below -5.
+    assert "interval for the pass-rate difference old − new, -17.6 to -2.8 points" in shown
+    assert "lies below +5 points" in shown
+    # 60, 12, 8, 20: the 90% Tango interval for A - B, -3.5 to +11.7 points, reaches below 0
+    # and above +5.
     not_shown = text(analyze(60, 12, 8, 20, margin=0.05, names=("old", "new")).decision)
     assert not_shown.startswith("new is not shown to be non-inferior to old at a margin of 5")
-    assert "does not lie entirely above -5 points" in not_shown
+    assert "-3.5 to +11.7 points, does not lie entirely below +5 points" in not_shown
     assert "This does not show that new is worse" in not_shown
 
 
-# Where the 90% Tango interval for pB - pA lies against -margin and 0 decides the words of a failed
-# non-inferiority test; 60, 15, 5, 20 has the interval -17.6 to -2.8 points (Tango 1998's score
-# interval, checked in tests/core/test_noninferiority.py).
+# Where the 90% Tango interval for A - B lies against +margin and 0 decides the words of a failed
+# non-inferiority test; 60, 15, 5, 20 has the interval +2.8 to +17.6 points (Tango 1998's score
+# interval, checked in tests/core/test_noninferiority.py). What the interval's end says about 0
+# or past the margin is a one-sided result at alpha, and is worded as one (review 4, C13; issue
+# 31a).
 @pytest.mark.parametrize(
     ("margin", "says", "never"),
     [
-        (0.01, "show that B is worse than A by more than 1 point", "does not show that B is worse"),
-        (0.10, "show that B is worse than A, but not by how much", "does not show that B is worse"),
+        (
+            0.01,
+            "lies entirely above +1 point, so at one-sided α = 0.05 B is worse than A by more than "
+            "1 point",
+            "does not show that B is worse",
+        ),
+        (
+            0.10,
+            "Its lower end lies above 0: at one-sided α = 0.05, B is worse than A, by an amount "
+            "these cases do not settle (a one-sided reading of the 90% interval",
+            "these cases show that B is worse",
+        ),
     ],
 )
 def test_a_failed_noninferiority_test_says_where_the_interval_lies(margin, says, never):
@@ -183,8 +200,16 @@ def test_a_failed_noninferiority_test_says_where_the_interval_lies(margin, says,
 @pytest.mark.parametrize(
     ("table", "says"),
     [
-        ((60, 15, 5, 20), "show that B's pass rate is lower than A's by more than 1 point"),
-        ((60, 5, 15, 20), "show that B's pass rate is higher than A's by more than 1 point"),
+        (
+            (60, 15, 5, 20),
+            "lies entirely above +1 point, so at one-sided α = 0.05 B's pass rate is lower than "
+            "A's by more than 1 point",
+        ),
+        (
+            (60, 5, 15, 20),
+            "lies entirely below -1 point, so at one-sided α = 0.05 B's pass rate is higher than "
+            "A's by more than 1 point",
+        ),
     ],
 )
 def test_a_failed_equivalence_test_beyond_the_margin_says_so(table, says):
@@ -201,7 +226,8 @@ def test_a_nonsignificant_difference_is_not_called_equality():
 
 def test_correct_framing_speaks_of_accuracy():
     result = analyze(72, 6, 14, 8, margin=0.02, framing="correct")
-    assert "B's accuracy minus A's" in text(result.decision)
+    # The interval in the headline's quantity too: the error-rate difference A − B (issue 30).
+    assert "interval for the error-rate difference A − B" in text(result.decision)
     assert "pass rate" not in text(result.decision)
 
 

@@ -159,7 +159,7 @@ def test_decide_words_its_own_context() -> None:
     decision = decide(table, difference, margin=0.02, names=("old", "new"), framing="correct")
     assert decision.names == ("old", "new") and decision.table == table
     assert text(decision).startswith("new is not shown to be non-inferior to old")
-    assert "new's accuracy minus old's" in text(decision)
+    assert "the error-rate difference old − new" in text(decision)
     assert "sentence" in payload(decision) and "sentence" not in decision.to_dict()
     assert "names" not in payload(decision)
 

@@ -92,14 +92,18 @@ def test_decision_sentence_agrees_with_its_numbers(
     limits = re.search(r"interval for .*?, " + NUMBER + " to " + NUMBER + " points", sentence)
     assert limits, sentence
     bounds = [0.0] if decision.margin is None else [0.0, decision.margin, -decision.margin]
-    for printed_limit, value in zip(limits.groups(), (decision.low, decision.high), strict=True):
+    # Printed in the headline's quantity: the pass-rate difference A − B, or in the classifier
+    # framing the error-rate difference A − B, minus it (issue 30).
+    ends = (decision.low, decision.high) if framing == "pass" else (-decision.high, -decision.low)
+    for printed_limit, value in zip(limits.groups(), ends, strict=True):
         shown = float(printed_limit) / 100.0
         for bound in bounds:
             assert _side(shown, bound) == _side(value, bound), (sentence, value, bound)
     moved = re.search(r"is " + NUMBER + r" points (higher|lower) than", sentence)
     if moved:
         assert float(moved.group(1)) != 0, sentence
-        assert (moved.group(2) == "higher") == (decision.estimate > 0), sentence
+        # The estimate is A - B (issue 30): B's rate is higher when it is negative.
+        assert (moved.group(2) == "higher") == (decision.estimate < 0), sentence
     wrong_word = "pass rate" if framing == "correct" else "accuracy"
     assert wrong_word not in sentence, sentence
 
@@ -233,7 +237,7 @@ def test_scores_gate_verdict_with_a_margin_states_the_level_it_was_decided_at() 
             break
     verdict = scores_gate_verdict(result, 0.05)
     assert verdict.startswith("FAIL: B is not shown non-inferior")
-    assert verdict.endswith(", alpha = 0.025)")
+    assert verdict.endswith(", α = 0.025)")
     printed = float(re.search(r"p = " + NUMBER, verdict).group(1))
     assert printed > 0.025
 
@@ -241,9 +245,10 @@ def test_scores_gate_verdict_with_a_margin_states_the_level_it_was_decided_at() 
 def test_margin_keeps_every_figure_it_was_given() -> None:
     # Rounded to six figures, a margin of 12.345649 points read 12.3456, and a limit printed
     # -12.3456 was said to "lie above -12.3456 points"; a margin of 1e-13 read "0 points".
+    # (The interval is for A - B since issue 30: non-inferiority lies below +margin.)
     analysis = analyze(500, 30, 40, 500, margin=0.12345649)
-    decision = dataclasses.replace(analysis.decision, low=-0.1234563, high=0.05, reject=True)
-    assert "lies above -12.345649 points" in text(decision)
+    decision = dataclasses.replace(analysis.decision, low=-0.05, high=0.1234563, reject=True)
+    assert "lies below +12.345649 points" in text(decision)
     assert "12.3456 " not in text(decision)
     assert "at a margin of 1e-11 points" in text(analyze(500, 30, 40, 500, margin=1e-13))
     scores = compare_scores(

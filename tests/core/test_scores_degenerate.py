@@ -188,9 +188,9 @@ def test_tiny_and_huge_scores_keep_their_figures():
 @pytest.mark.parametrize(
     ("shift", "outcome"),
     [
-        (0.0, "non-inferior"),  # B - A around 0, narrow: above -0.1
-        (0.3, "worse-beyond-margin"),  # B - A around -0.3: entirely below -0.1
-        (0.1, "worse-unsettled"),  # B - A around -0.1: below 0, across -0.1
+        (0.0, "non-inferior"),  # A - B around 0, narrow: below +0.1
+        (0.3, "worse-beyond-margin"),  # A - B around +0.3: entirely above +0.1
+        (0.1, "worse-unsettled"),  # A - B around +0.1: above 0, across +0.1
     ],
 )
 def test_margin_outcomes_follow_where_the_interval_lies(shift, outcome):
@@ -201,8 +201,9 @@ def test_margin_outcomes_follow_where_the_interval_lies(shift, outcome):
     decision = r.margin
     assert decision.outcome == outcome
     assert decision.non_inferior == (outcome == "non-inferior")
+    # The margin's interval is the headline's, for A - B (issue 30).
     assert (decision.low, decision.high) == pytest.approx(
-        (-r.confidence_interval.high, -r.confidence_interval.low)
+        (r.confidence_interval.low, r.confidence_interval.high)
     )
     assert (decision.pvalue <= decision.alpha) == decision.non_inferior
     assert text(decision) in text(r)
@@ -211,7 +212,7 @@ def test_margin_outcomes_follow_where_the_interval_lies(shift, outcome):
 def test_margin_not_shown_when_interval_spans_minus_margin_and_zero():
     r = compare_scores([0.9, 0.1, 0.6, 0.3, 0.8], [0.2, 0.8, 0.5, 0.4, 0.6], margin=0.05)
     assert r.margin.outcome == "not-shown"
-    assert r.margin.low < -0.05 and r.margin.high > 0
+    assert r.margin.high > 0.05 and r.margin.low < 0  # A - B
     assert "No difference is shown either way" in text(r.margin)
 
 

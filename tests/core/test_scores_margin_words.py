@@ -2,8 +2,8 @@
 
 The headline gave "a mean difference A − B of +1.94 (90% t interval -0.549 to +4.44)" and the
 margin sentence the same interval the other way round ("for B's mean score minus A's, -4.44 to
-+0.549"): a skim read the sign wrong. Both now quote the one interval, in A − B; the JSON's
-margin block keeps mean(B - A) and says so ("of").
++0.549"): a skim read the sign wrong. Both now quote the one interval, in A − B, and since issue
+30 the margin block's numbers and its JSON are in A − B too ("of": "mean(A - B)").
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def test_the_margin_sentence_quotes_the_headline_interval(shift, spread, outcome
     assert headline is not None
     quoted = f"the 90% t interval for A − B, {headline[1]} to {headline[2]}, {where}"
     assert quoted in text(result.margin), text(result.margin)
-    low, high = result.margin.a_minus_b
-    assert (low, high) == (-result.margin.high, -result.margin.low)
+    low, high = result.margin.low, result.margin.high
     assert (low, high) == tuple(result.confidence_interval)
-    assert result.margin.to_dict()["of"] == "mean(B - A)"
+    assert result.margin.estimate == result.statistic  # the headline's mean(A - B)
+    assert result.margin.to_dict()["of"] == "mean(A - B)"

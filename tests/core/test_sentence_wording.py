@@ -5,8 +5,8 @@ limit is not rounded to a number it is not (-0.000692 points is not printed as -
 sentence has a verb, and p = 1 without discordant pairs is no evidence, not "no difference".
 
 Reference values: the Agresti-Min interval of 1,000,000/3/0/0 for pA - pB is
-(-9.2e-7, 6.92e-6) as a fraction (adds 1/2 to every cell; Agresti & Min 2005), so B - A runs
-from -0.000692 to +0.000092 points; the report prints these as -0.0007 and +0.00009.
+(-9.2e-7, 6.92e-6) as a fraction (adds 1/2 to every cell; Agresti & Min 2005), from -0.000092
+to +0.000692 points; the report prints these as -0.00009 and +0.0007.
 """
 
 from __future__ import annotations
@@ -47,9 +47,9 @@ def test_decision_limits_read_as_the_report_prints_them():
     # 90% interval, the decision's level).
     analysis = analyze(1_000_000, 3, 0, 0)
     sentence = text(analysis.decision)
-    assert "-0.0007 to +0.00009 points" in sentence
-    assert "-0.001" not in sentence  # -0.000692 is not -0.001
-    # The same interval, mirrored, in the report's own line.
+    # Since issue 30 the decision's interval is A - B, as the report's own line.
+    assert "-0.00009 to +0.0007 points" in sentence
+    assert "+0.001" not in sentence  # +0.000692 is not +0.001
     assert "-0.00009 to +0.0007" in text(analysis)
 
 

@@ -255,7 +255,8 @@ def test_normal_page_chart_is_unchanged_by_large(specs, name):
 def test_decision_legend_lists_the_rules_drawn_each_with_its_own_dash(specs, large):
     for name, drawn in [
         ("decision, two-sided", ["no difference"]),
-        ("decision, non-inferior", ["no difference", "− margin"]),
+        # A - B (issue 30): non-inferiority of B is the interval lying below +margin.
+        ("decision, non-inferior", ["no difference", "+ margin"]),
         ("decision, equivalent", ["no difference", "− margin", "+ margin"]),
     ]:
         encoding = specs[large][name]["layer"][0]["encoding"]
@@ -270,9 +271,9 @@ def test_decision_chart_alt_text_says_what_is_drawn_without_figures(specs):
         name: specs[False][name]["description"] for name in CHART_NAMES if "decision" in name
     }
     assert described["decision, non-inferior"] == (
-        "The interval for new's pass rate minus old's, in percentage points, as a bar, with the "
-        "observed difference as a dot; a dotted grey rule marks zero; a dashed red rule marks "
-        "minus the margin."
+        "The pass-rate difference old − new in percentage points: its interval as a bar, with "
+        "the observed difference as a dot; a dotted grey rule marks zero; a dashed red rule "
+        "marks plus the margin."
     )
     assert described["decision, equivalent"].endswith("rules mark minus and plus the margin.")
     assert described["decision, two-sided"].endswith("a dotted grey rule marks zero.")
@@ -285,7 +286,7 @@ def test_decision_tooltips_never_show_a_non_zero_limit_as_zero():
     decision = analyze(10**9 - 3, 2, 1, 0).decision
     interval = interval_frame(decision).iloc[0]
     assert interval["estimate_text"] == format_points(decision.estimate)
-    assert interval["estimate_text"].startswith("-")
+    assert interval["estimate_text"].startswith("+")  # A - B = (b - c)/n (issue 30)
     assert float(interval["estimate_text"]) != 0.0
     spec = decision_chart(decision, Wording()).to_dict()
     fields = json.dumps(spec)

@@ -129,15 +129,25 @@ def test_url_keys_parse_and_defaults_stay_out_of_the_shared_link():
 # ---------------------------------------------------------------------------------------------
 # The chart (pure builder, Vega-Lite spec)
 # ---------------------------------------------------------------------------------------------
-def test_non_inferiority_chart_has_the_interval_bar_zero_and_minus_margin():
+def test_non_inferiority_chart_has_the_interval_bar_zero_and_plus_margin():
+    # The interval for A - B, as the sentence beside it quotes it (-17.6 to -2.8 points), and the
+    # margin where the sentence puts it: "lies below +5 points" (issue 30).
     decision = analyze(60, 5, 15, 20, margin=0.05).decision
     spec = decision_chart(decision, Wording("old", "new")).to_dict()
     marks = [layer["mark"]["type"] for layer in spec["layer"]]
     assert marks == ["rule", "bar", "point"]
-    assert list(rule_frame(decision)["at"]) == [0.0, -5.0]
+    assert list(rule_frame(decision)["at"]) == [0.0, 5.0]
     bar = interval_frame(decision).iloc[0]
     assert (bar["low"], bar["high"]) == pytest.approx((100 * decision.low, 100 * decision.high))
-    assert spec["layer"][1]["encoding"]["x"]["title"] == "new's pass rate minus old's (points)"
+    assert (round(bar["low"], 1), round(bar["high"], 1), bar["estimate"]) == (-17.6, -2.8, -10.0)
+    assert spec["layer"][1]["encoding"]["x"]["title"] == "Pass-rate difference old − new (points)"
+    assert "-17.6 to -2.8 points, lies below +5 points" in text(decision)
+
+
+def test_better_by_a_margin_chart_draws_minus_the_margin_the_sentence_names():
+    decision = analyze(60, 2, 40, 20, question="better", margin=0.05).decision
+    assert list(rule_frame(decision)["at"]) == [0.0, -5.0]
+    assert "lies below -5 points" in text(decision)
 
 
 def test_equivalence_chart_draws_both_margins_and_the_domain_holds_them():
@@ -156,7 +166,16 @@ def test_two_sided_chart_has_only_the_zero_rule():
 def test_classifier_framing_labels_the_axis_with_accuracy():
     decision = analyze(72, 6, 14, 8, framing="correct").decision
     spec = decision_chart(decision, Wording(framing="correct")).to_dict()
-    assert spec["layer"][1]["encoding"]["x"]["title"] == "B's accuracy minus A's (points)"
+    # The error-rate difference A − B, as the classifier framing's headline and sentence print it.
+    assert spec["layer"][1]["encoding"]["x"]["title"] == "Error-rate difference A − B (points)"
+    bar = interval_frame(decision).iloc[0]
+    assert (bar["low"], bar["high"]) == pytest.approx((-100 * decision.high, -100 * decision.low))
+    assert list(
+        rule_frame(analyze(72, 6, 14, 8, margin=0.05, framing="correct").decision)["at"]
+    ) == [
+        0.0,
+        -5.0,
+    ]  # non-inferiority of B in error rate: the interval must lie above -5 points
 
 
 # ---------------------------------------------------------------------------------------------
@@ -191,7 +210,7 @@ def test_a_failing_plain_gate_says_why_it_fails_without_the_passing_caveat():
     decision = analyze(60, 15, 5, 20).decision  # exact two-sided p = 0.041: B worse
     text = gate_sentence(Wording(), decision, fails=True)
     assert text.startswith(
-        "As a release gate (command line: cases --fail-if-worse) this comparison fails: the "
+        "As a release gate without a margin, this comparison fails: the "
         "two-sided exact test shows B worse than A at α = 0.05."
     )
     assert "too few cases" not in text and "Choose non-inferior" not in text
@@ -218,8 +237,8 @@ def test_per_case_page_answers_non_inferiority_and_describes_the_gate():
     assert text(expected) in answers(at)
     gate = [unescape(m.value) for m in at.markdown if "release gate" in unescape(m.value)]
     assert gate == [
-        "As a release gate (command line: cases --fail-if-worse --margin 1pt) this comparison "
-        "fails: new is not shown non-inferior to old at a margin of 1 point."
+        "As a release gate at the margin set above, this comparison fails: new is not shown "
+        "non-inferior to old at a margin of 1 point."
     ]
 
 
@@ -273,8 +292,21 @@ def test_per_case_page_gate_is_the_command_lines_whatever_the_question(question)
     assert not at.exception
     gate = [unescape(m.value) for m in at.markdown if "release gate" in unescape(m.value)]
     assert len(gate) == 1
-    assert gate[0].startswith(
-        "As a release gate (command line: cases --fail-if-worse) this comparison fails: "
-    )
+    assert gate[0].startswith("As a release gate without a margin, this comparison fails: ")
     expected = analyze(50, 30, 2, 0, names=("old", "new"))
     assert gate_fails(expected) is True
+
+
+@pytest.mark.parametrize(
+    ("table", "margin"),
+    [((50, 1, 0, 0), None), ((60, 15, 5, 20), None), ((50, 1, 0, 0), 0.01), ((50, 1, 0, 0), 0.2)],
+)
+@pytest.mark.parametrize("fails", [False, True])
+def test_the_pages_gate_is_worded_in_the_pages_terms(table, margin, fails):
+    # Statistics 4 (issue 31c): the page's gate sentence named a command line ("command line:
+    # cases --fail-if-worse --margin 1pt") the page's user never typed; it now speaks of the
+    # margin set above, or of none.
+    decision = analyze(*table, margin=margin).decision
+    sentence = gate_sentence(Wording(), decision, fails=fails)
+    assert sentence.startswith("As a release gate")
+    assert "command line" not in sentence and "--" not in sentence and "pt)" not in sentence

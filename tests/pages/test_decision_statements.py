@@ -45,7 +45,8 @@ def test_failed_noninferiority_far_below_the_margin_says_b_is_worse_by_more():
     at = run_app({"question": "non-inferior", "margin": "1"})  # the default table 60, 15, 5, 20
     assert not at.exception
     sentence = answer(at)
-    assert "these cases show that B is worse than A by more than 1 point" in sentence
+    # The interval for A - B, +2.8 to +17.6, lies above +1: a one-sided result (issues 30, 31a).
+    assert "at one-sided α = 0.05 B is worse than A by more than 1 point" in sentence
     assert "does not show that B is worse" not in sentence
 
 
@@ -53,7 +54,9 @@ def test_one_sided_answer_quotes_the_decisions_level_and_says_why():
     at = run_app({"question": "better", "a": "60", "b": "10", "c": "20", "d": "20"})
     assert not at.exception
     sentence = answer(at)
-    assert "the 90% Agresti-Min interval for B's pass rate minus A's, +0.9 to +17.0" in sentence
+    assert "the 90% Agresti-Min interval for the pass-rate difference A − B, -17.0 to -0.9" in (
+        sentence
+    )
     assert "1 − 2α for a one-sided test" in sentence
 
 
@@ -83,7 +86,9 @@ def test_cases_page_with_a_group_column_answers_counting_clusters():
     assert not at.exception
     sentence = answer(at)
     assert "not shown to be non-inferior" in sentence
-    assert "cluster-robust interval for new's pass rate minus old's, -8.6 to +8.6" in sentence
+    assert "cluster-robust interval for the pass-rate difference old − new, -8.6 to +8.6" in (
+        sentence
+    )
     gate = [unescape(m.value) for m in at.markdown if "As a release gate" in unescape(m.value)]
     assert gate and "this comparison fails" in gate[0]
 

@@ -6,8 +6,8 @@ that very command is refused (exit 2): a gate takes margins up to 10 points
 (:data:`calculator.release.GATE_MARGIN_LIMIT`). Now both read
 :func:`calculator.release.gate_margin_too_wide` and the page words no verdict there.
 
-The table 60, 15, 5, 20 is the review's t60.csv: its 90% Tango interval for B - A,
--17.6 to -2.8 points, lies above -20 points, so the decision's answer is "non-inferior".
+The table 60, 15, 5, 20 is the review's t60.csv: its 90% Tango interval for A - B,
++2.8 to +17.6 points, lies below +20 points, so the decision's answer is "non-inferior".
 """
 
 from __future__ import annotations
