@@ -55,5 +55,5 @@ PAGE_OPTION_NAMES = {
     "better lower": f"“{BETTER_LABEL}: lower”",
     "better higher": f"“{BETTER_LABEL}: higher”",
     "resamples": "the number of resamples",
-    "alpha": "alpha",
+    "alpha": "α",
 }

@@ -51,7 +51,7 @@ _DEFAULT_NAMES = {
     "better lower": "lower scores better",
     "better higher": "higher scores better",
     "resamples": "the number of resamples",
-    "alpha": "alpha",
+    "alpha": "α",
 }
 
 _TEMPLATES = {
@@ -79,7 +79,7 @@ _TEMPLATES = {
     ("alternative", "gate-toward-better"): "{gate} gates on B being worse; with {direction} "
     "scores better, leave out {alternative toward}",
     ("alpha", "one-sided-at-half"): "{alpha} must be below 0.5 with {margin} or a one-sided "
-    "{alternative} (the interval is then at 1 - 2 alpha)",
+    "{alternative} (the interval is then at 1 − 2α)",
     ("better", "unstated-for-gate"): "{gate}: {name} reads as a score where lower is better (an "
     "error rate, loss or distance), but the gate takes higher scores as better; say which with "
     "{better lower} (or {better higher})",
