@@ -16,7 +16,13 @@ from calculator.report.formatting import (
     format_percent,
     format_points,
 )
-from calculator.square import CategoryComparison, ChiSquareTest, MeanScoreTest, SquareAnalysis
+from calculator.square import (
+    CategoryComparison,
+    ChiSquareTest,
+    MeanScoreTest,
+    SquareAnalysis,
+    SquareTable,
+)
 from calculator.text import plural, printable
 from calculator.unconditional import UnconditionalTestResult
 
@@ -44,6 +50,7 @@ def square_report(result: SquareAnalysis) -> str:
     lines = [
         f"A and B put the same {plural(table.n, 'case')} into {table.k} categories ({names}) "
         f"and agreed on {agreed:,} ({format_percent(agreed / table.n) if table.n else 'none'}).",
+        *_unused_categories(table),
         _bowker_sentence(result.bowker, result.empty_pairs, table.k),
         _homogeneity_sentence(result.stuart_maxwell, result.bhapkar),
     ]
@@ -56,6 +63,31 @@ def square_report(result: SquareAnalysis) -> str:
     )
     lines.extend(_category_line(category) for category in result.categories)
     return "\n".join(lines)
+
+
+def _unused_categories(table: SquareTable) -> list[str]:
+    """A sentence for each category one system never used (a zero total), or neither did.
+
+    Examples
+    --------
+    >>> from calculator.square import square_table
+    >>> _unused_categories(square_table([[2, 1, 0], [0, 3, 1], [0, 0, 0]], ["x", "y", "z"]))
+    ["A never put a case in z, which B put 1 case in: the category is kept, with A's total 0, \
+as that difference between the margins is part of what is tested."]
+    """
+    lines = []
+    for label, row, column in zip(table.labels, table.rows, table.columns, strict=True):
+        name = printable(label)
+        if row == column == 0:
+            lines.append(f"Neither system put a case in {name}, so its difference is 0.")
+        elif row == 0 or column == 0:
+            never, other, count = ("A", "B", column) if row == 0 else ("B", "A", row)
+            lines.append(
+                f"{never} never put a case in {name}, which {other} put "
+                f"{plural(count, 'case')} in: the category is kept, with {never}'s total 0, as "
+                "that difference between the margins is part of what is tested."
+            )
+    return lines
 
 
 def _bowker_sentence(test: ChiSquareTest, empty_pairs: str, k: int) -> str:
