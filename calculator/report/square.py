@@ -5,7 +5,8 @@
 them once, for the command line's text and JSON alike.
 
 - :func:`square_report`, :func:`square_payload`: a k x k analysis.
-- :func:`unconditional_sentence`, :func:`unconditional_payload`: the unconditional test.
+- :func:`unconditional_sentence`, :func:`unconditional_line`, :func:`unconditional_payload`: the
+  unconditional test.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from calculator.report.formatting import (
     format_p_equals,
     format_percent,
     format_points,
+    format_pvalue,
 )
 from calculator.square import (
     CategoryComparison,
@@ -29,6 +31,7 @@ from calculator.unconditional import UnconditionalTestResult
 __all__ = [
     "square_payload",
     "square_report",
+    "unconditional_line",
     "unconditional_payload",
     "unconditional_sentence",
 ]
@@ -158,30 +161,55 @@ def square_payload(result: SquareAnalysis) -> dict[str, object]:
 
 
 def unconditional_sentence(result: UnconditionalTestResult) -> str:
-    """The unconditional test in one sentence, its search and gamma named.
+    """The unconditional test in one sentence, its search and γ named.
+
+    The ends of the search are percentages that never print as 0% unless they are 0.
 
     Examples
     --------
     >>> from calculator.unconditional import mcnemar_unconditional
     >>> print(unconditional_sentence(mcnemar_unconditional(5, 0, 1, 8)))
     McNemar's exact unconditional test (Suissa-Shuster; the largest tail over the chance \
-that a case is discordant, searched within its 99.99% Clopper-Pearson interval, from 0.0000 \
-to 0.6053, with Berger-Boos gamma = 0.0001 added): p = 0.542.
+that a case is discordant, searched within its 99.99% Clopper-Pearson interval, from 0.0004% \
+to 60.5%, with Berger-Boos γ = 0.0001 added): p = 0.542.
     """
     name = "McNemar's exact unconditional test"
     if result.statistic is None:
         return f"{name}: p = 1, since no case is discordant (none tells the systems apart)."
-    if result.gamma == 0:
-        search = "searched over every value from 0 to 1, no gamma added"
-    else:
-        search = (
-            f"searched within its {format_confidence(1 - result.gamma)} Clopper-Pearson "
-            f"interval, from {result.nuisance_low:.4f} to {result.nuisance_high:.4f}, with "
-            f"Berger-Boos gamma = {result.gamma:g} added"
-        )
     return (
         f"{name} (Suissa-Shuster; the largest tail over the chance that a case is discordant, "
-        f"{search}): {format_p_equals(result.pvalue)}."
+        f"{_search(result)}): {format_p_equals(result.pvalue, result.log10_pvalue)}."
+    )
+
+
+def unconditional_line(result: UnconditionalTestResult, *, alpha: float | None = None) -> str:
+    """The unconditional test's p and its method in brief, for a report of one line a figure;
+    with `alpha`, the p never prints on the wrong side of it.
+
+    Examples
+    --------
+    >>> from calculator.unconditional import mcnemar_unconditional
+    >>> print(unconditional_line(mcnemar_unconditional(5, 0, 1, 8)))
+    0.542 (Suissa-Shuster: the largest tail over the chance that a case is discordant, \
+searched within its 99.99% Clopper-Pearson interval, from 0.0004% to 60.5%, with Berger-Boos \
+γ = 0.0001 added)
+    """
+    if result.statistic is None:
+        return "1 (no case is discordant)"
+    pvalue = format_pvalue(result.pvalue, result.log10_pvalue, alpha=alpha)
+    return (
+        f"{pvalue} (Suissa-Shuster: the largest tail over the chance that a case is "
+        f"discordant, {_search(result)})"
+    )
+
+
+def _search(result: UnconditionalTestResult) -> str:
+    if result.gamma == 0:
+        return "searched over every value from 0% to 100%, no γ added"
+    return (
+        f"searched within its {format_confidence(1 - result.gamma)} Clopper-Pearson "
+        f"interval, from {format_percent(result.nuisance_low)} to "
+        f"{format_percent(result.nuisance_high)}, with Berger-Boos γ = {result.gamma:g} added"
     )
 
 

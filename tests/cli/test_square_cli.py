@@ -152,3 +152,23 @@ def test_table_json_refuses_the_unconditional_test_by_name_beyond_its_bound(caps
     assert unconditional["refused"].startswith(
         f"`n` must be at most {MAX_UNCONDITIONAL_N:,} cases for the exact unconditional test"
     )
+
+
+def test_table_text_has_the_unconditional_line_as_the_json_words_it(capsys):
+    status, out, _ = run(capsys, "table", "5", "0", "1", "8")
+    assert status == 0
+    line = out.splitlines()[-1]
+    assert line.startswith("unconditional p     0.542 (Suissa-Shuster: the largest tail")
+    assert "from 0.0004% to 60.5%, with Berger-Boos γ = 0.0001 added)" in line
+    status, out, _ = run(capsys, "table", str(MAX_UNCONDITIONAL_N), "1", "0", "0")
+    assert out.splitlines()[-1].startswith("unconditional p     not computed: `n` must be at most")
+
+
+@pytest.mark.parametrize("cells", [(5, 0, 1, 8), (900, 0, 1, 99), (10, 3, 9, 2)])
+def test_the_search_range_never_prints_a_nonzero_end_as_zero(capsys, cells):
+    status, out, _ = run(capsys, "table", *map(str, cells), "--json")
+    unconditional = json.loads(out)["unconditional"]
+    sentence = unconditional["sentence"]
+    low = sentence.split("interval, from ")[1].split("%")[0]
+    assert unconditional["nuisance_low"] > 0 and float(low) > 0
+    assert "gamma" not in sentence and "γ = 0.0001" in sentence
