@@ -25,7 +25,7 @@ from calculator.cli.square_file import print_result, read_file_table
 from calculator.errors import CalculatorError
 from calculator.report.square import square_payload, square_report
 from calculator.square import EMPTY_PAIRS, analyze_square, square_table
-from calculator.square.table import SquareTable
+from calculator.square.table import SquareTable, parse_counts
 from calculator.text import clip
 
 __all__ = ["add_parser", "parse_table", "run"]
@@ -106,32 +106,14 @@ def _labelled(args: argparse.Namespace):  # noqa: ANN202 - a LabelledCases (pand
 
 
 def parse_table(text: str) -> list[list[object]]:
-    """The counts of ``--table``: rows split at ";" or newlines, counts at spaces or commas.
-
-    A count is returned as an int, or as a float when it is a decimal number (for the library
-    to refuse by name); any other word is refused here.
+    """The counts of ``--table`` (:func:`calculator.square.table.parse_counts`).
 
     Examples
     --------
     >>> parse_table("5 1; 2,7")
     [[5, 1], [2, 7]]
     """
-    rows = [row for row in text.replace("\n", ";").split(";") if row.strip()]
-    return [[_cell(cell) for cell in row.replace(",", " ").split()] for row in rows]
-
-
-def _cell(cell: str) -> object:
-    try:
-        return int(cell)
-    except ValueError:
-        pass
-    try:
-        return float(cell)
-    except ValueError:
-        raise CalculatorError(
-            f"`--table` must hold whole-number counts, rows separated by ';', but got "
-            f"{clip(cell, 40)!r}."
-        ) from None
+    return parse_counts(text, "--table")
 
 
 def _names(text: str) -> list[str]:
