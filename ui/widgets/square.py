@@ -125,9 +125,10 @@ def _results(result: SquareAnalysis) -> None:
     lines = square_report(result).splitlines()
     body = [line for line in lines if not line.startswith("  ")]
     categories = [line.strip() for line in lines if line.startswith("  ")]
-    for line in body:
-        st.markdown(escape_markdown(line))
-    st.markdown("\n".join(f"- {escape_markdown(line)}" for line in categories))
+    with st.container(key="sq_results"):
+        for line in body:
+            st.markdown(escape_markdown(line))
+        st.markdown("\n".join(f"- {escape_markdown(line)}" for line in categories))
 
 
 @st.fragment
