@@ -18,6 +18,7 @@ from ui.widgets import calculator_results as results
 from ui.widgets import decision, state, teaching
 from ui.widgets.cache import cached_analysis
 from ui.widgets.odds_ratio import odds_ratio_section
+from ui.widgets.square import square_section
 from ui.words import Wording
 
 
@@ -122,4 +123,6 @@ if not present:
     inputs.worked_examples()
 live_calculator()
 if not present:
+    st.divider()
+    square_section()  # the k x k table: its own fragment, computed only while its toggle is on
     results.explanations()

@@ -78,6 +78,7 @@ from page_measures import (  # noqa: E402
     FLOOR_OUTPUTS,
     FLOOR_RENDERED,
     GATES_SLIDER,
+    KXK_CELL,
     PressTimeout,
     Target,
     cold_start,
@@ -97,6 +98,9 @@ MEMORY_GROWTH_TOLERANCE = 0.02  # "no growth": within 2% of the memory after the
 # The gates slider spans 1-50 at the default m = 6, too short for 50 fresh values; from
 # m = 101 it spans 1-200 (the gates chart is then on its log-spaced grid).
 SINGLE_SESSION_QUERY = "?gates=101&logp=true"
+#: Issue 36: the same page with its k x k section open (a page of its own, so that the other
+#: measures keep the page as a new visitor sees it, with the section closed).
+KXK_QUERY = SINGLE_SESSION_QUERY + "&sq=true"
 MB = 1024 * 1024
 
 Row = tuple[str, str, str, str, str, str, str, str]
@@ -205,6 +209,46 @@ async def single_session(browser, targets: dict[str, Target], presses: int) -> d
     return {"ms": ms, "timeouts": timeouts, "idle": idle_rate, "cpu": cpu, "rss": rss}
 
 
+async def kxk_session(browser, target: Target, presses: int) -> dict:  # noqa: ANN001
+    """Issue 36: in one calculator page with the k x k section open, the b key and ArrowUp in
+    a grid cell, alternating, so that the two keys meet the same load; None for a timeout."""
+    page = await open_page(browser, target, KXK_QUERY)
+    plan = (
+        ("b", B_SLIDER, ("table", "cards", "chart1"), "ArrowRight"),
+        ("kxk", KXK_CELL, ("kxk",), "ArrowUp"),
+    )
+    ms: dict[str, list[float | None]] = {"b": [], "kxk": []}
+    for _ in range(presses):
+        for out, selector, outputs, key in plan:
+            try:
+                ms[out].append(await press(page, selector, outputs, key=key))
+            except PressTimeout:
+                ms[out].append(None)
+    await page.context.close()
+    return ms
+
+
+def kxk_rows(ms: dict[str, list[float | None]]) -> list[tuple[str, ...]]:
+    """The k x k key beside the b key: medians, p95 and their ratio, timeouts."""
+    done = {name: [v for v in values if v is not None] for name, values in ms.items()}
+    med = {name: statistics.median(values) for name, values in done.items() if values}
+    if len(med) < 2:
+        return [("k x k cell key: no press completed", "-", "-", "-", "", "")]
+    ok = med["kxk"] <= med["b"]
+    return [
+        (f"key -> its outputs: median of {len(done['kxk'])} (ms)", f"{med['b']:.0f}",
+         f"{med['kxk']:.0f}", ratio(med["kxk"], med["b"]), "<= 1x b key", verdict(ok)),
+        ("key: p95 (ms)", f"{percentile(done['b'], 95):.0f}",
+         f"{percentile(done['kxk'], 95):.0f}",
+         ratio(percentile(done["kxk"], 95), percentile(done["b"], 95)), "", ""),
+        ("presses timed out", str(ms["b"].count(None)), str(ms["kxk"].count(None)), "", "0",
+         verdict(ms["kxk"].count(None) == 0)),
+    ]  # fmt: skip
+
+
+KXK_HEADS = ("measure", "b key (2 x 2)", "k x k cell key", "k x k / b", "target", "met")
+
+
 async def browser_measures(args: argparse.Namespace, scratch: Path) -> dict:
     cold: dict[str, list[float]] = {name: [] for name in NAMES}
     warm: dict[str, list[float]] = {name: [] for name in NAMES}
@@ -234,6 +278,8 @@ async def browser_measures(args: argparse.Namespace, scratch: Path) -> dict:
             progress(f"warm loads (s): {json.dumps(warm)}")
             single = await single_session(browser, targets, args.presses)
             progress("single session done")
+            kxk = await kxk_session(browser, targets["calculator"], args.presses)
+            progress(f"k x k key beside the b key (ms): {json.dumps(kxk)}")
             for sessions in args.sessions:
                 for name in NAMES:
                     loads[name, sessions] = await asyncio.wait_for(
@@ -249,7 +295,7 @@ async def browser_measures(args: argparse.Namespace, scratch: Path) -> dict:
     errors = {name: t.errors for name, t in targets.items()}
     return {
         "cold": cold, "warm": warm, "js": js, "idle_rss": idle_rss, "single": single,
-        "loads": loads, "errors": errors,
+        "loads": loads, "errors": errors, "kxk": kxk,
     }  # fmt: skip
 
 
@@ -473,6 +519,12 @@ def main() -> None:
         if lines:
             print("\nprotocol load errors by kind (count x kind, first message):")
             print("\n".join(lines))
+    print(
+        "\nIssue 36: the k x k section open (?sq=true), ArrowUp in its grid cell (row 1, column"
+        " 2)\nto its results redrawn, beside the b key to the 2 x 2's outputs, alternating in"
+        " one page:\n"
+    )
+    print_table(kxk_rows(measured["kxk"]), KXK_HEADS)
     if sections is not None:
         print(
             "\nIssue 13: the teaching sections folded as shipped, against the same page without"

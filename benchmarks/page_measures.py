@@ -42,6 +42,9 @@ APP_OUTPUTS = {
     ".map(k => document.querySelector('.st-key-card_' + k).innerText).join('|')",
     "chart1": "return chartDrawing(0)",
     "chart2": "return chartDrawing(1)",
+    # Issue 36: the k x k section's results (open with ?sq=true).
+    "kxk": "return Array.from(document.querySelectorAll('.st-key-sq_results p'))"
+    ".map(p => p.innerText).join('|')",
 }
 # A chart as drawn: its description, its lines and its rules (cheap enough to read on every
 # mutation, even in twenty pages at once).
@@ -63,6 +66,8 @@ CHART_FLOOR_OUTPUTS = {
 }
 B_SLIDER = ".st-key-b_slider input[type=range]"
 GATES_SLIDER = ".st-key-gates_slider input[type=range]"
+#: A cell of the k x k grid (row 1, column 2): ArrowUp adds one case to it.
+KXK_CELL = ".st-key-sq_0_1 input"
 FLOOR_SLIDER = ".st-key-value input[type=range]"
 #: JavaScript the page downloaded (uncompressed bytes), from the Resource Timing entries.
 JS_BYTES = """() => performance.getEntriesByType('resource')
@@ -157,12 +162,15 @@ async def open_page(browser: Browser, target: Target, query: str = "") -> Page:
     return page
 
 
-async def press(page: Page, slider: str, outputs: list[str] | tuple[str, ...]) -> float:
-    """ArrowRight on `slider`; milliseconds from keydown until the last of `outputs` changed."""
+async def press(
+    page: Page, slider: str, outputs: list[str] | tuple[str, ...], key: str = "ArrowRight"
+) -> float:
+    """`key` (ArrowRight) on `slider`; milliseconds from keydown until the last of `outputs`
+    changed."""
     outputs = list(outputs)
     await page.locator(slider).focus()
     await page.evaluate("() => window.__bench.arm()")
-    await page.keyboard.press("ArrowRight")
+    await page.keyboard.press(key)
     try:
         await page.wait_for_function(
             f"() => window.__bench.done({json.dumps(outputs)}, {QUIET_MS})",

@@ -21,6 +21,7 @@ from calculator.analysis import FRAMINGS, MAX_NAME_LENGTH
 from calculator.gates import MAX_GATES
 from calculator.mcnemar import CONVENTIONS
 from calculator.text import clip, has_control, printable
+from ui.square_params import SQUARE_DEFAULTS, SQUARE_PARSERS
 from ui.words import escape_markdown
 
 __all__ = [
@@ -168,6 +169,7 @@ _PARSERS: dict[str, Callable[[str], object]] = {
     "agree": _whole(0, COUNT_MAX),
     "question": _choice(PAGE_QUESTIONS),
     "margin": _decimal(*MARGIN_RANGE),
+    **SQUARE_PARSERS,  # the k x k section (ui/square_params.py)
 }
 
 
@@ -270,7 +272,7 @@ def check_query(params: Mapping[str, str]) -> QueryCheck:
 
 
 def _format_default(key: str) -> str:
-    default = {**DEFAULTS, **TEACHING_DEFAULTS, **DECISION_DEFAULTS}[key]
+    default = {**DEFAULTS, **TEACHING_DEFAULTS, **DECISION_DEFAULTS, **SQUARE_DEFAULTS}[key]
     if key == "agree":
         return str(default)
     if isinstance(default, bool):

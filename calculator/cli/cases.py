@@ -52,6 +52,7 @@ from calculator.cli.shared import (
     gate_line,
     require_cases_extra,
 )
+from calculator.cli.square_file import add_categories_argument, is_categories_input, run_categories
 from calculator.errors import CalculatorError
 from calculator.release import gate_fails
 from calculator.report import words
@@ -132,6 +133,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     add_question_arguments(parser, scores=True)  # the margin's unit follows the outcomes
     add_long_arguments(parser)
+    add_categories_argument(parser)  # categorical outcomes: the k x k table (square_file.py)
     parser.set_defaults(func=run)
 
 
@@ -147,6 +149,8 @@ def run(args: argparse.Namespace) -> int:
     """
     require_cases_extra()
     check_paths([p for p in (args.file, args.file_b) if p is not None])
+    if is_categories_input(args):  # labels, not pass/fail: the k x k analysis
+        return run_categories(args)
     if is_long_input(args):  # one row per case and system: read as two logs
         return run_long(args)
     if is_log_input(args):  # the question is read once the logs show pass/fail or scores

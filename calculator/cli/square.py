@@ -1,13 +1,15 @@
 """``python -m calculator square``: a paired k x k table of two systems' categorical outcomes.
 
     python -m calculator square --table "596 18 6 5; 0 2 0 0; 0 0 42 0; 11 0 0 0" [--labels L]
-    python -m calculator square --file cases.csv --a COLUMN --b COLUMN [--categories x,y,z]
+    python -m calculator square --file cases.csv --a COL --b COL [--id COL] [--categories x,y,z]
 
 Rows are A's categories and columns B's (a row per ";", counts separated by spaces or commas;
 ``--labels`` names the categories, comma-separated), or
-each case's two labels are read from a CSV file (TSV for .tsv and .tab) with a header line. A
-label that only one system gives is a category all the same, with a zero total for the other
-system. Options: ``--empty-pairs`` (Bowker's degrees of freedom), ``--ordered`` or ``--scores``
+each case's two labels are read from a per-case file (CSV, TSV, JSON Lines or Parquet) by the
+reader of ``cases``, whose ledger of rows read, used and left out (with their lines) is printed
+above the report (:mod:`calculator.cli.square_file`). A label that only one system gives is a
+category all the same, with a zero total for the other system, and the report says so.
+Options: ``--empty-pairs`` (Bowker's degrees of freedom), ``--ordered`` or ``--scores``
 (the score test of mean scores, in the table's or ``--categories``' order), ``--level``,
 ``--json`` (:meth:`calculator.square.SquareAnalysis.to_dict` with its report). Exit status 0, or
 2 with one line on stderr.
@@ -16,15 +18,14 @@ system. Options: ``--empty-pairs`` (Bowker's degrees of freedom), ``--ordered`` 
 from __future__ import annotations
 
 import argparse
-import csv
-from pathlib import Path
 
 from calculator.cli.arguments import UsageError, file_name, level
 from calculator.cli.output import print_json, print_lines
+from calculator.cli.square_file import print_result, read_file_table
 from calculator.errors import CalculatorError
 from calculator.report.square import square_payload, square_report
-from calculator.square import EMPTY_PAIRS, analyze_square, square_table, table_from_labels
-from calculator.square.table import SquareTable
+from calculator.square import EMPTY_PAIRS, analyze_square, square_table
+from calculator.square.table import SquareTable, parse_counts
 from calculator.text import clip
 
 __all__ = ["add_parser", "parse_table", "run"]
@@ -41,9 +42,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--table", help='the counts, a row per ";": "5 1 0; 2 7 1; 0 1 9"')
-    source.add_argument("--file", type=file_name, help="a CSV file with one case a line")
+    source.add_argument(
+        "--file", type=file_name, help="a per-case file (CSV, TSV, JSON Lines, Parquet)"
+    )
     parser.add_argument("--a", help="with --file: the column of A's labels")
     parser.add_argument("--b", help="with --file: the column of B's labels")
+    parser.add_argument("--id", help="with --file: the case id column (repeated ids left out)")
     parser.add_argument("--labels", help="with --table: the categories' names, comma-separated")
     parser.add_argument(
         "--categories", help="with --file: every category in its order, comma-separated"
@@ -65,7 +69,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the analysis for parsed `args`; invalid values raise CalculatorError (exit 2)."""
-    table = _table(args)
+    labelled = None
+    if args.file is not None:
+        labelled = _labelled(args)
+        table = labelled.table
+    else:
+        table = _table(args)
     result = analyze_square(
         table,
         empty_pairs=args.empty_pairs,
@@ -73,7 +82,9 @@ def run(args: argparse.Namespace) -> int:
         scores=None if args.scores is None else _numbers(args.scores, "--scores"),
         level=args.level,
     )
-    if args.json:
+    if labelled is not None:
+        print_result(labelled, result, as_json=args.json)
+    elif args.json:
         print_json(square_payload(result))
     else:
         print_lines(square_report(result).splitlines())
@@ -81,47 +92,28 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _table(args: argparse.Namespace) -> SquareTable:
-    if args.table is not None:
-        if args.a is not None or args.b is not None or args.categories is not None:
-            raise UsageError("--a, --b and --categories go with --file, not with --table")
-        labels = None if args.labels is None else _names(args.labels)
-        return square_table(parse_table(args.table), labels)
+    if args.a is not None or args.b is not None or args.categories is not None or args.id:
+        raise UsageError("--a, --b, --id and --categories go with --file, not with --table")
+    labels = None if args.labels is None else _names(args.labels)
+    return square_table(parse_table(args.table), labels)
+
+
+def _labelled(args: argparse.Namespace):  # noqa: ANN202 - a LabelledCases (pandas, lazily)
     if args.labels is not None:
         raise UsageError("--labels goes with --table; with --file use --categories")
-    if args.a is None or args.b is None:
-        raise UsageError("--file needs --a and --b, the columns of A's and B's labels")
-    a, b = _read_columns(Path(args.file), args.a, args.b)
     categories = None if args.categories is None else _names(args.categories)
-    return table_from_labels(a, b, categories)
+    return read_file_table(args.file, args.a, args.b, args.id, categories)
 
 
 def parse_table(text: str) -> list[list[object]]:
-    """The counts of ``--table``: rows split at ";" or newlines, counts at spaces or commas.
-
-    A count is returned as an int, or as a float when it is a decimal number (for the library
-    to refuse by name); any other word is refused here.
+    """The counts of ``--table`` (:func:`calculator.square.table.parse_counts`).
 
     Examples
     --------
     >>> parse_table("5 1; 2,7")
     [[5, 1], [2, 7]]
     """
-    rows = [row for row in text.replace("\n", ";").split(";") if row.strip()]
-    return [[_cell(cell) for cell in row.replace(",", " ").split()] for row in rows]
-
-
-def _cell(cell: str) -> object:
-    try:
-        return int(cell)
-    except ValueError:
-        pass
-    try:
-        return float(cell)
-    except ValueError:
-        raise CalculatorError(
-            f"`--table` must hold whole-number counts, rows separated by ';', but got "
-            f"{clip(cell, 40)!r}."
-        ) from None
+    return parse_counts(text, "--table")
 
 
 def _names(text: str) -> list[str]:
@@ -135,38 +127,3 @@ def _numbers(text: str, option: str) -> list[float]:
         raise CalculatorError(
             f"`{option}` must be numbers separated by commas, but got {clip(text, 60)!r}."
         ) from None
-
-
-def _read_columns(path: Path, column_a: str, column_b: str) -> tuple[list[str], list[str]]:
-    """A's and B's labels from the two columns of a CSV (or TSV) file, stripped."""
-    delimiter = "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
-    try:
-        with path.open(encoding="utf-8-sig", newline="") as handle:
-            reader = csv.DictReader(handle, delimiter=delimiter)
-            header = reader.fieldnames or []
-            for option, column in (("--a", column_a), ("--b", column_b)):
-                if column not in header:
-                    raise CalculatorError(
-                        f"`{option}` must name a column of {clip(str(path), 80)} "
-                        f"(its columns: {clip(', '.join(header), 200)}), but got {column!r}."
-                    )
-            a, b = [], []
-            for line, row in enumerate(reader, start=2):
-                first, second = ((row.get(column) or "").strip() for column in (column_a, column_b))
-                if not first or not second:
-                    empty = column_a if not first else column_b
-                    raise CalculatorError(
-                        f"every case needs both labels, but line {line:,} of "
-                        f"{clip(str(path), 80)} has an empty {empty!r}."
-                    )
-                a.append(first)
-                b.append(second)
-    except UnicodeDecodeError:
-        raise CalculatorError(
-            f"the file must be UTF-8 text, but {clip(str(path), 80)} is not."
-        ) from None
-    except csv.Error as error:
-        raise CalculatorError(
-            f"{clip(str(path), 80)} is not a readable CSV file: {error}."
-        ) from None
-    return a, b

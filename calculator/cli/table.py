@@ -32,7 +32,7 @@ from calculator.report.formatting import (
     format_ratio,
     method_words,
 )
-from calculator.report.square import unconditional_payload
+from calculator.report.square import unconditional_line, unconditional_payload
 from calculator.report.words import payload
 from calculator.unconditional import mcnemar_unconditional
 
@@ -92,8 +92,18 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({**payload(result), "unconditional": _unconditional(args)})
         return 0
-    print_lines(text_lines(result))
+    print_lines([*text_lines(result), _unconditional_text(args, result.gates.alpha)])
     return 0
+
+
+def _unconditional_text(args: argparse.Namespace, alpha: float) -> str:
+    """The text report's line for McNemar's exact unconditional test, or its refusal."""
+    label = "unconditional p     "
+    try:
+        test = mcnemar_unconditional(args.A, args.B, args.C, args.D)
+        return label + unconditional_line(test, alpha=alpha)
+    except CalculatorError as error:
+        return label + f"not computed: {error}"
 
 
 def _unconditional(args: argparse.Namespace) -> dict[str, object]:

@@ -5,7 +5,8 @@
 them once, for the command line's text and JSON alike.
 
 - :func:`square_report`, :func:`square_payload`: a k x k analysis.
-- :func:`unconditional_sentence`, :func:`unconditional_payload`: the unconditional test.
+- :func:`unconditional_sentence`, :func:`unconditional_line`, :func:`unconditional_payload`: the
+  unconditional test.
 """
 
 from __future__ import annotations
@@ -15,14 +16,22 @@ from calculator.report.formatting import (
     format_p_equals,
     format_percent,
     format_points,
+    format_pvalue,
 )
-from calculator.square import CategoryComparison, ChiSquareTest, MeanScoreTest, SquareAnalysis
+from calculator.square import (
+    CategoryComparison,
+    ChiSquareTest,
+    MeanScoreTest,
+    SquareAnalysis,
+    SquareTable,
+)
 from calculator.text import plural, printable
 from calculator.unconditional import UnconditionalTestResult
 
 __all__ = [
     "square_payload",
     "square_report",
+    "unconditional_line",
     "unconditional_payload",
     "unconditional_sentence",
 ]
@@ -44,6 +53,7 @@ def square_report(result: SquareAnalysis) -> str:
     lines = [
         f"A and B put the same {plural(table.n, 'case')} into {table.k} categories ({names}) "
         f"and agreed on {agreed:,} ({format_percent(agreed / table.n) if table.n else 'none'}).",
+        *_unused_categories(table),
         _bowker_sentence(result.bowker, result.empty_pairs, table.k),
         _homogeneity_sentence(result.stuart_maxwell, result.bhapkar),
     ]
@@ -56,6 +66,31 @@ def square_report(result: SquareAnalysis) -> str:
     )
     lines.extend(_category_line(category) for category in result.categories)
     return "\n".join(lines)
+
+
+def _unused_categories(table: SquareTable) -> list[str]:
+    """A sentence for each category one system never used (a zero total), or neither did.
+
+    Examples
+    --------
+    >>> from calculator.square import square_table
+    >>> _unused_categories(square_table([[2, 1, 0], [0, 3, 1], [0, 0, 0]], ["x", "y", "z"]))
+    ["A never put a case in z, which B put 1 case in: the category is kept, with A's total 0, \
+as that difference between the margins is part of what is tested."]
+    """
+    lines = []
+    for label, row, column in zip(table.labels, table.rows, table.columns, strict=True):
+        name = printable(label)
+        if row == column == 0:
+            lines.append(f"Neither system put a case in {name}, so its difference is 0.")
+        elif row == 0 or column == 0:
+            never, other, count = ("A", "B", column) if row == 0 else ("B", "A", row)
+            lines.append(
+                f"{never} never put a case in {name}, which {other} put "
+                f"{plural(count, 'case')} in: the category is kept, with {never}'s total 0, as "
+                "that difference between the margins is part of what is tested."
+            )
+    return lines
 
 
 def _bowker_sentence(test: ChiSquareTest, empty_pairs: str, k: int) -> str:
@@ -126,30 +161,55 @@ def square_payload(result: SquareAnalysis) -> dict[str, object]:
 
 
 def unconditional_sentence(result: UnconditionalTestResult) -> str:
-    """The unconditional test in one sentence, its search and gamma named.
+    """The unconditional test in one sentence, its search and γ named.
+
+    The ends of the search are percentages that never print as 0% unless they are 0.
 
     Examples
     --------
     >>> from calculator.unconditional import mcnemar_unconditional
     >>> print(unconditional_sentence(mcnemar_unconditional(5, 0, 1, 8)))
     McNemar's exact unconditional test (Suissa-Shuster; the largest tail over the chance \
-that a case is discordant, searched within its 99.99% Clopper-Pearson interval, from 0.0000 \
-to 0.6053, with Berger-Boos gamma = 0.0001 added): p = 0.542.
+that a case is discordant, searched within its 99.99% Clopper-Pearson interval, from 0.0004% \
+to 60.5%, with Berger-Boos γ = 0.0001 added): p = 0.542.
     """
     name = "McNemar's exact unconditional test"
     if result.statistic is None:
         return f"{name}: p = 1, since no case is discordant (none tells the systems apart)."
-    if result.gamma == 0:
-        search = "searched over every value from 0 to 1, no gamma added"
-    else:
-        search = (
-            f"searched within its {format_confidence(1 - result.gamma)} Clopper-Pearson "
-            f"interval, from {result.nuisance_low:.4f} to {result.nuisance_high:.4f}, with "
-            f"Berger-Boos gamma = {result.gamma:g} added"
-        )
     return (
         f"{name} (Suissa-Shuster; the largest tail over the chance that a case is discordant, "
-        f"{search}): {format_p_equals(result.pvalue)}."
+        f"{_search(result)}): {format_p_equals(result.pvalue, result.log10_pvalue)}."
+    )
+
+
+def unconditional_line(result: UnconditionalTestResult, *, alpha: float | None = None) -> str:
+    """The unconditional test's p and its method in brief, for a report of one line a figure;
+    with `alpha`, the p never prints on the wrong side of it.
+
+    Examples
+    --------
+    >>> from calculator.unconditional import mcnemar_unconditional
+    >>> print(unconditional_line(mcnemar_unconditional(5, 0, 1, 8)))
+    0.542 (Suissa-Shuster: the largest tail over the chance that a case is discordant, \
+searched within its 99.99% Clopper-Pearson interval, from 0.0004% to 60.5%, with Berger-Boos \
+γ = 0.0001 added)
+    """
+    if result.statistic is None:
+        return "1 (no case is discordant)"
+    pvalue = format_pvalue(result.pvalue, result.log10_pvalue, alpha=alpha)
+    return (
+        f"{pvalue} (Suissa-Shuster: the largest tail over the chance that a case is "
+        f"discordant, {_search(result)})"
+    )
+
+
+def _search(result: UnconditionalTestResult) -> str:
+    if result.gamma == 0:
+        return "searched over every value from 0% to 100%, no γ added"
+    return (
+        f"searched within its {format_confidence(1 - result.gamma)} Clopper-Pearson "
+        f"interval, from {format_percent(result.nuisance_low)} to "
+        f"{format_percent(result.nuisance_high)}, with Berger-Boos γ = {result.gamma:g} added"
     )
 
 

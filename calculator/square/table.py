@@ -5,7 +5,8 @@ counts the cases on which they agree.
 
 - :data:`MAX_CATEGORIES`: the most categories accepted.
 - :class:`SquareTable`, :func:`square_table` (from counts), :func:`table_from_labels` (from
-  each case's two labels).
+  each case's two labels), :func:`parse_counts` (counts written as text, as the command line's
+  ``--table`` and the page's grid write them).
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from dataclasses import dataclass
 
 from calculator._validation import check_count, shown
 from calculator.errors import CalculatorError, CalculatorTypeError
-from calculator.text import plural
+from calculator.text import clip, plural
 
-__all__ = ["MAX_CATEGORIES", "SquareTable", "square_table", "table_from_labels"]
+__all__ = ["MAX_CATEGORIES", "SquareTable", "parse_counts", "square_table", "table_from_labels"]
 
 #: The most categories a table may have: the tests' chi-square approximations need several
 #: cases per pair of categories, and a report of 45 pairs is no longer read.
@@ -105,6 +106,41 @@ categories (k rows of k counts), but got 2 rows of 3 counts.
         for i, row in enumerate(rows)
     )
     return SquareTable(counts=checked, labels=_labels(labels, k))
+
+
+def parse_counts(text: str, name: str = "table") -> list[list[object]]:
+    """Counts written as text: rows split at ";" or line breaks, counts at spaces or commas.
+
+    A count is returned as an int, or as a float when it is a decimal number (for
+    :func:`square_table` to refuse by name); any other word is refused here, `name` naming
+    the input.
+
+    Examples
+    --------
+    >>> parse_counts("5 1; 2,7")
+    [[5, 1], [2, 7]]
+    >>> parse_counts("5 x; 2 7", "--table")
+    Traceback (most recent call last):
+    ...
+    calculator.errors.CalculatorError: `--table` must hold whole-number counts, rows separated \
+by ';', but got 'x'.
+    """
+    rows = [row for row in text.replace("\n", ";").split(";") if row.strip()]
+    return [[_cell(cell, name) for cell in row.replace(",", " ").split()] for row in rows]
+
+
+def _cell(cell: str, name: str) -> object:
+    try:
+        return int(cell)
+    except ValueError:
+        pass
+    try:
+        return float(cell)
+    except ValueError:
+        raise CalculatorError(
+            f"`{name}` must hold whole-number counts, rows separated by ';', but got "
+            f"{clip(cell, 40)!r}."
+        ) from None
 
 
 def _shape(rows: list[list[object]]) -> str:

@@ -28,9 +28,11 @@ from ui.params import (
     share_query,
     teaching_query,
 )
+from ui.square_params import square_query
 from ui.unconditional_words import UNCONDITIONAL_HELP, UNCONDITIONAL_TOGGLE
 from ui.widgets import state
 from ui.widgets.cache import false_alarm_spec, pvalue_spec
+from ui.widgets.square import share_values as square_values
 from ui.words import Card, Wording, escape_markdown, table_html
 
 __all__ = [
@@ -201,7 +203,8 @@ def share_link() -> None:
         {key: st.session_state.get(key) for key in TEACHING_DEFAULTS},
         entered_a=int(state.current("a")),
     )
-    query = "&".join(part for part in (query, decision, teaching) if part)
+    square = square_query(square_values())  # the k x k section's, drawn below the link
+    query = "&".join(part for part in (query, decision, teaching, square) if part)
     st.markdown(share_markdown(st.context.url or "", query))
     st.caption(
         "The link holds every input that differs from the defaults, and the teaching sections "
