@@ -156,22 +156,19 @@ class PerTask(Once):
         values: object,
         option_string: str | None = None,
     ) -> None:
+        from calculator.logs.table import LogError
+        from calculator.logs.task_choice import Asked
+
         text = str(values)
         if "=" not in text:
             super().__call__(parser, namespace, values, option_string)
             return
-        task, _, name = text.rpartition("=")
-        if not task or not name:
-            raise argparse.ArgumentError(
-                self, f"{text!r}: give NAME for every task, or TASK=NAME for one task"
-            )
         chosen = getattr(namespace, f"{self.dest}_by_task", None) or {}
-        if task in chosen:
-            raise argparse.ArgumentError(
-                self,
-                f"task {task!r} given twice ({chosen[task]!r}, then {name!r}); name each task once",
-            )
-        setattr(namespace, f"{self.dest}_by_task", {**chosen, task: name})
+        try:
+            asked = Asked(by_task=chosen).add(text)
+        except LogError as error:
+            raise argparse.ArgumentError(self, str(error)) from None
+        setattr(namespace, f"{self.dest}_by_task", dict(asked.by_task))
 
 
 def add_log_arguments(parser: argparse.ArgumentParser) -> None:

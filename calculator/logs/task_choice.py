@@ -45,6 +45,33 @@ class Asked:
     every: str | None = None
     by_task: Mapping[str, str] = field(default_factory=dict)
 
+    def add(self, text: str) -> Asked:
+        """This with `text` added: ``NAME`` (for every task: at most once) or ``TASK=NAME``
+        (the task before the last "=", as HELM's run names hold "="; each task at most once).
+
+        Raises
+        ------
+        LogError
+            For an empty side of "=", a second plain name, or a task named twice.
+        """
+        task, equals, name = text.strip().rpartition("=")
+        if not equals:
+            if self.every is not None:
+                raise LogError(
+                    f"given twice ({self.every!r}, then {name!r}); one name is used for every "
+                    "task that logs it: give it once (one task's: TASK=NAME)"
+                )
+            return Asked(every=name, by_task=self.by_task)
+        task, name = task.strip(), name.strip()
+        if not task or not name:
+            raise LogError(f"{text!r}: give NAME for every task, or TASK=NAME for one task")
+        if task in self.by_task:
+            raise LogError(
+                f"task {task!r} given twice ({self.by_task[task]!r}, then {name!r}); name each "
+                "task once"
+            )
+        return Asked(every=self.every, by_task={**self.by_task, task: name})
+
     def of(self, task: str, logged: list[str]) -> tuple[str | None, str]:
         """The name asked for `task` among `logged`, and its reason (None: none asked)."""
         if task in self.by_task:
