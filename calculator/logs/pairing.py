@@ -191,7 +191,7 @@ def pair_logs(
         raise LogError(
             f"the logs share no task (A: {', '.join(tasks_a[:5])}; B: {', '.join(tasks_b[:5])})."
         )
-    choice = overall_choice(picked.metrics)
+    choice = overall_choice(picked.metrics, (a, b))
     as_scores = scores and picked.graded and threshold is None
     rows = list(picked.rows)
     for frame in rows:

@@ -148,12 +148,16 @@ def choose_by_task(
     )
 
 
-def overall_choice(metrics: dict[str, MetricChoice]) -> MetricChoice:
-    """One choice for every task when they agree; else ``metric`` None (see each task's)."""
+def overall_choice(
+    metrics: dict[str, MetricChoice], tables: tuple[LogTable, LogTable]
+) -> MetricChoice:
+    """One choice for every task when they agree; else ``metric`` None (see each task's). The
+    others are every metric both logs hold that no task uses (bookkeeping left out)."""
     names = {choice.metric for choice in metrics.values()}
     reasons = {choice.reason for choice in metrics.values()}
     first = next(iter(metrics.values()))
-    others = tuple(dict.fromkeys(m for c in metrics.values() for m in c.others if m not in names))
+    both = set(tables[1].metrics)
+    others = tuple(m for m in tables[0].metrics if m in both and m not in names and _usable(m))
     if len(names) == 1 and len(reasons) == 1:
         return MetricChoice(
             metric=first.metric, reason=first.reason, others=others, graded=first.graded
