@@ -263,10 +263,17 @@ def _logs_shape(paired: object) -> Shape:
         outcome=SCORES if paired.scores else PASS_FAIL,
         tasks=len(paired.tasks),
         repeats=repeats,
-        score_names=(str(paired.metric.metric),) if paired.scores else (),
+        score_names=_score_names(paired) if paired.scores else (),
         uneven_task=uneven,
         score_range=_score_range([t.cases for t in paired.tasks]) if paired.scores else None,
     )
+
+
+def _score_names(paired: object) -> tuple[str, ...]:
+    """The metrics compared as scores: one, or each task's own (issue #32)."""
+    if paired.metric.metric is not None or not paired.task_metrics:
+        return (str(paired.metric.metric),)
+    return tuple(dict.fromkeys(str(c.metric) for c in paired.task_metrics.values()))
 
 
 def choose(shape: Shape, ask: Ask) -> Choice:

@@ -108,28 +108,33 @@ def compare_score_cases(
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LogChoice:
-    """What is compared in two harness logs: the metric and filter (None: each log's default,
-    stated in the input summary), a threshold that cuts a graded metric into pass/fail (None:
-    a graded metric is compared as scores), and whether more than the usual share of
-    unpaired cases may be left out."""
+    """What is compared in two harness logs: the metric and filter for every task that logs
+    it, and per task (None and none: each task's own primary one, stated in the input
+    summary), a threshold that cuts a graded metric into pass/fail (None: a graded metric is
+    compared as scores), and whether more than the usual share of unpaired cases may be left
+    out."""
 
     metric: str | None = None
     filter: str | None = None
     threshold: float | None = None
     allow_exclusions: bool = False
+    #: (task, name) pairs: the metric, the filter, of one task (``--metric TASK=NAME``).
+    metric_by_task: tuple[tuple[str, str], ...] = ()
+    filter_by_task: tuple[tuple[str, str], ...] = ()
 
 
 def pair_two_logs(a: LogTable, b: LogTable, choice: LogChoice | None = None) -> PairedLogs:
     """A's and B's logs paired task by task on `choice`; a graded metric without a threshold
     is paired as scores (:func:`calculator.logs.pair_logs`)."""
     from calculator.logs import pair_logs
+    from calculator.logs.task_choice import Asked
 
     choice = choice or LogChoice()
     return pair_logs(
         a,
         b,
-        metric=choice.metric,
-        filter=choice.filter,
+        metric=Asked(every=choice.metric, by_task=dict(choice.metric_by_task)),
+        filter=Asked(every=choice.filter, by_task=dict(choice.filter_by_task)),
         threshold=choice.threshold,
         allow_exclusions=choice.allow_exclusions,
         scores=True,

@@ -9,6 +9,9 @@ from __future__ import annotations
 from calculator.report.logs import Controls
 
 __all__ = [
+    "NAME_SEPARATOR",
+    "PAGE_CONTROLS",
+    "page_message",
     "ALLOW_HELP",
     "BAD_THRESHOLD",
     "ALLOW_LABEL",
@@ -36,17 +39,32 @@ __all__ = [
 TITLE = "Compare evaluation-harness logs directly (lm-eval, Inspect, HELM)"
 INTRO = (
     "Give each system's log: lm-evaluation-harness samples files (one per task; select every "
-    "file of a results folder), Inspect .eval or JSON logs, or HELM per_instance_stats.json. "
+    "file of a results folder, its results_*.json too for the model's name), Inspect .eval or "
+    "JSON logs, or HELM per_instance_stats.json (with its run_spec.json, or several runs as a "
+    "zip of their folders). "
     "The cases are paired task by task on the harness's own ids; the metric used is named with "
     "the reason it was chosen."
 )
 A_LABEL = "Logs of A"
+#: The command line's options as this section's controls, for the logs' own refusals (which
+#: name the command line's options): longest first, so that no option is replaced in part.
+PAGE_CONTROLS = (
+    ("--allow-exclusions", "the box 'Analyse what pairs even when rows are left out'"),
+    ("--threshold X", "the Threshold box"),
+    ("--threshold", "the Threshold box"),
+    ("--metric NAME", "the Metric box"),
+    ("--metric", "the Metric box"),
+    ("--filter NAME", "the lm-eval filter box"),
+    ("--filter", "the lm-eval filter box"),
+    ("--split", "the HELM split (a command-line option: python -m calculator cases --split)"),
+)
 B_LABEL = "Logs of B"
-LOG_TYPES = ("jsonl", "json", "eval")
+LOG_TYPES = ("jsonl", "json", "eval", "zip")
 METRIC_LABEL = "Metric (optional)"
 METRIC_HELP = (
-    "The lm-eval metric key, the Inspect scorer or the HELM stat; chosen when empty "
-    "(--metric on the command line)."
+    "The lm-eval metric key, the Inspect scorer or the HELM stat, for every task that logs it; "
+    "TASK=NAME for one task, several separated by ';' (toy_add=acc_norm; gsm8k=exact_match). "
+    "Empty: each task's own first pass/fail metric (--metric on the command line)."
 )
 #: How the report's reader changes what was compared here: the page's boxes, never the command
 #: line's options.
@@ -57,9 +75,11 @@ CONTROLS = Controls(
 )
 FILTER_LABEL = "lm-eval filter (optional)"
 FILTER_HELP = (
-    "Needed when a task is logged under several filters, such as strict-match (--filter on the "
-    "command line)."
+    "The filter for every task that logs it, such as strict-match; TASK=NAME for one task, "
+    "several separated by ';'. Empty: each task's first filter (--filter on the command line)."
 )
+#: What separates several names in the Metric and filter boxes.
+NAME_SEPARATOR = ";"
 THRESHOLD_LABEL = "Threshold (optional)"
 THRESHOLD_HELP = (
     "Scores (partial credit, graded stats) pass when at least this value, for McNemar's test "
@@ -116,3 +136,11 @@ SCORES_POOLED = (
     "over every task: with several tasks each task is a cluster, with repeated samples of one "
     "task each question is."
 )
+
+
+def page_message(message: str) -> str:
+    """A refusal of the logs in this section's words: the command line's options it names
+    become the boxes that do the same here."""
+    for option, control in PAGE_CONTROLS:
+        message = message.replace(option, control)
+    return message

@@ -139,26 +139,57 @@ class Once(argparse.Action):
             raise argparse.ArgumentError(
                 self,
                 f"given twice ({before!r}, then {values!r}); one value is used for every task "
-                "and file: give it once",
+                "and file: give it once (a log option may name one task: TASK=NAME)",
             )
         setattr(namespace, self.dest, values)
 
 
+class PerTask(Once):
+    """``--metric NAME`` (every task that logs it: at most once, as :class:`Once`) or
+    ``--metric TASK=NAME`` (that task; several tasks, each at most once), gathered in
+    ``<dest>_by_task``. The task is what precedes the last "=" (HELM's run names hold "=")."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from calculator.logs.table import LogError
+        from calculator.logs.task_choice import Asked
+
+        text = str(values)
+        if "=" not in text:
+            super().__call__(parser, namespace, values, option_string)
+            return
+        chosen = getattr(namespace, f"{self.dest}_by_task", None) or {}
+        try:
+            asked = Asked(by_task=chosen).add(text)
+        except LogError as error:
+            raise argparse.ArgumentError(self, str(error)) from None
+        setattr(namespace, f"{self.dest}_by_task", dict(asked.by_task))
+
+
 def add_log_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options of evaluation-harness logs: ``--metric``, ``--filter`` (each at most once:
-    :class:`Once`), ``--allow-exclusions``."""
+    """Options of evaluation-harness logs: ``--metric``, ``--filter`` (a plain name at most
+    once, ``TASK=NAME`` once per task: :class:`PerTask`), ``--allow-exclusions``."""
     parser.add_argument(
         "--metric",
-        action=Once,
-        metavar="NAME",
-        help="harness logs: the metric compared (lm-eval metric key, Inspect scorer, HELM stat)",
+        action=PerTask,
+        metavar="[TASK=]NAME",
+        help="harness logs: the metric compared (lm-eval metric key, Inspect scorer, HELM "
+        "stat) for every task that logs it, or TASK=NAME for one task (repeatable); by "
+        "default each task's own first pass/fail metric",
     )
     parser.add_argument(
         "--filter",
-        action=Once,
-        metavar="NAME",
-        help="lm-eval logs: the filter compared (strict-match...)",
+        action=PerTask,
+        metavar="[TASK=]NAME",
+        help="lm-eval logs: the filter compared (strict-match...) for every task that logs "
+        "it, or TASK=NAME for one task (repeatable); by default each task's first filter",
     )
+    parser.set_defaults(metric_by_task=None, filter_by_task=None)
     parser.add_argument(
         "--allow-exclusions",
         action="store_true",

@@ -155,8 +155,8 @@ def run(args: argparse.Namespace) -> int:
         return run_long(args)
     if is_log_input(args):  # the question is read once the logs show pass/fail or scores
         return run_logs(args)
-    if args.metric or args.filter:
-        option = "--metric" if args.metric else "--filter"
+    if args.metric or args.filter or args.metric_by_task or args.filter_by_task:
+        option = "--metric" if args.metric or args.metric_by_task else "--filter"
         raise UsageError(
             f"{option} applies to evaluation-harness logs; {args.file} is a per-case file: name "
             "its outcome columns with --a and --b"

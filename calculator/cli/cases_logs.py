@@ -85,6 +85,8 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
         filter=args.filter,
         threshold=args.threshold,
         allow_exclusions=args.allow_exclusions,
+        metric_by_task=tuple((getattr(args, "metric_by_task", None) or {}).items()),
+        filter_by_task=tuple((getattr(args, "filter_by_task", None) or {}).items()),
     )
     paired = pair_two_logs(*logs, choice)
     if paired.scores:

@@ -49,6 +49,12 @@ _OTHER_OPTIONS = (
         "chooses a harness log's metric; name a long file's outcome column with --outcome",
     ),
     ("filter", "--filter", "chooses an lm-eval log's filter; a long file has none"),
+    (
+        "metric_by_task",
+        "--metric",
+        "chooses a harness log's metric; name a long file's outcome column with --outcome",
+    ),
+    ("filter_by_task", "--filter", "chooses an lm-eval log's filter; a long file has none"),
     ("split", "--split", "chooses a HELM log's split; a long file has none"),
 )
 

@@ -305,6 +305,12 @@ def compare_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
     from calculator.logs.systems import load_log_systems
     from calculator.report.logs import filter_lines
 
+    for option in ("metric", "filter"):
+        if getattr(args, f"{option}_by_task", None):
+            raise UsageError(
+                f"--{option} TASK=NAME chooses per task when two logs are compared (cases); "
+                f"compare analyses every task on one --{option} NAME"
+            )
     cases, choice, task_filters = load_log_systems(
         logs,
         metric=args.metric,

@@ -140,6 +140,7 @@ def input_summary(paired: PairedLogs) -> dict[str, object]:
         "other_metrics": list(paired.metric.others),
         "filter": paired.filter,
         "filters_by_task": dict(paired.task_filters),
+        "by_task": paired.choices_by_task(),
         "threshold": paired.threshold,
         "files": {"A": list(paired.sources[0]), "B": list(paired.sources[1])},
         "names": list(paired.names),

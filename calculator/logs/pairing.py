@@ -10,7 +10,6 @@ cluster; the per-question pass shares are compared too, by the exact sign-flip t
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -22,12 +21,12 @@ from calculator.logs.pairing_checks import refuse_large_exclusions, refuse_uneve
 from calculator.logs.question_means import pair_question_means
 from calculator.logs.select import (
     MetricChoice,
-    choose_filter,
     choose_metric,
     refuse_duplicates,
     refuse_mixed,
 )
 from calculator.logs.table import LogError, LogTable
+from calculator.logs.task_choice import Asked, choose_by_task, overall_choice
 from calculator.text import clip, printable
 
 if TYPE_CHECKING:
@@ -111,6 +110,23 @@ class PairedLogs:
     notes: tuple[str, ...]
     threshold: float | None
     scores: bool = False
+    #: Each paired task's metric and why (:mod:`calculator.logs.task_choice`); `metric` is
+    #: their common choice, its name None when the tasks use different metrics.
+    task_metrics: dict[str, MetricChoice] = field(default_factory=dict)
+    #: Why each task's filter in `task_filters` was chosen.
+    filter_reasons: dict[str, str] = field(default_factory=dict)
+
+    def choices_by_task(self) -> dict[str, dict[str, object]]:
+        """Each paired task's metric and filter with why, as plain JSON types."""
+        return {
+            task: {
+                "metric": choice.metric,
+                "metric_reason": choice.reason,
+                "filter": self.task_filters.get(task),
+                "filter_reason": self.filter_reasons.get(task),
+            }
+            for task, choice in sorted(self.task_metrics.items())
+        }
 
     @property
     def analysed_as(self) -> str:
@@ -123,14 +139,17 @@ def pair_logs(
     a: LogTable,
     b: LogTable,
     *,
-    metric: str | None = None,
-    filter: str | None = None,  # noqa: A002 - the harness's own word
+    metric: str | Asked | None = None,
+    filter: str | Asked | None = None,  # noqa: A002 - the harness's own word
     threshold: float | None = None,
     allow_exclusions: bool = False,
     max_excluded_share: float = MAX_EXCLUDED_SHARE,
     scores: bool = False,
 ) -> PairedLogs:
-    """Pair two systems' logs on one metric, task by task.
+    """Pair two systems' logs task by task, each task on its own metric and filter: the one
+    asked for (`metric`, `filter`: a name for every task that has it, or an
+    :class:`~calculator.logs.task_choice.Asked` with names per task), else the task's primary
+    one (:mod:`calculator.logs.task_choice`).
 
     With `scores`, a graded metric (values other than 0 and 1: BLEU, F1, a judge's grade,
     Inspect's partial credit) given without `threshold` is paired as scores, each finite value
@@ -155,32 +174,36 @@ def pair_logs(
             "always gives p = 1; give B's log as the second."
         )
     frames = align_tasks([a.frame, b.frame], (a, b))
-    choice = choose_metric(frames[0], frames[1], (a, b), metric, threshold, scores)
-    as_scores = scores and choice.graded and threshold is None
-    # The filter is chosen among the rows of the metric compared: a task that does not log it
-    # (a generation task beside multiple-choice ones) does not need one.
-    with_metric = [f[f["metric"] == choice.metric] for f in frames]
-    a_rows, b_rows, filters = choose_filter(
-        dataclasses.replace(a, frame=with_metric[0]),
-        dataclasses.replace(b, frame=with_metric[1]),
-        filter,
-        (a.filters, b.filters),
+    picked = choose_by_task(
+        frames,
+        (a, b),
+        metric if isinstance(metric, Asked) else Asked(every=metric),
+        filter if isinstance(filter, Asked) else Asked(every=filter),
+        threshold,
+        scores,
     )
-    used_filters = sorted(set(filters.values()))
-    rows = [a_rows, b_rows]
-    for frame in rows:
-        refuse_duplicates(frame, choice.metric, allow_exclusions)
-    refuse_mixed(rows[0], rows[1], choice, allow_exclusions or threshold is not None or as_scores)
-    without = sorted((_tasks(frames[0]) | _tasks(frames[1])) - (_tasks(rows[0]) | _tasks(rows[1])))
-    notes = [*a.notes, *b.notes]
-    if without:
-        notes.append(
-            f"{len(without)} task(s) do not log {choice.metric!r} and are left out: "
-            f"{', '.join(without[:5])}" + (" ..." if len(without) > 5 else "")
+    if not picked.metrics and picked.left_out:  # no task has a metric: the logs' refusal
+        asked = metric.every if isinstance(metric, Asked) else metric
+        choose_metric(frames[0], frames[1], (a, b), asked, threshold, scores)
+        raise LogError(next(iter(picked.left_out.values()), "the logs share no task."))
+    if not picked.metrics:
+        tasks_a, tasks_b = (sorted(f["task"].unique()) for f in frames)
+        raise LogError(
+            f"the logs share no task (A: {', '.join(tasks_a[:5])}; B: {', '.join(tasks_b[:5])})."
         )
+    choice = overall_choice(picked.metrics, (a, b))
+    as_scores = scores and picked.graded and threshold is None
+    rows = list(picked.rows)
+    for frame in rows:
+        refuse_duplicates(frame, None, allow_exclusions)
+    _refuse_mixed_by_metric(
+        rows, picked.metrics, allow_exclusions or threshold is not None or as_scores
+    )
+    notes = [*a.notes, *b.notes, *picked.left_out.values()]
     refuse_different_documents(rows[0], rows[1], log_format=a.format)
     names = _names(a.system, b.system)
-    tasks_a, tasks_b = _tasks(rows[0]), _tasks(rows[1])
+    tasks_a = _tasks(rows[0]) - set(picked.left_out)
+    tasks_b = _tasks(rows[1]) - set(picked.left_out)
     tasks = []
     by_task = [dict(tuple(frame.groupby("task", sort=False))) for frame in rows]  # split once
     for task in sorted(tasks_a & tasks_b):
@@ -196,10 +219,10 @@ def pair_logs(
         names=names,
         sources=(a.sources, b.sources),
         metric=choice,
-        filter=filter
-        if filter is not None
-        else (used_filters[0] if len(used_filters) == 1 else None),
-        task_filters=filters,
+        filter=_one_filter(picked.filters, filter),
+        task_filters=picked.filters,
+        task_metrics=picked.metrics,
+        filter_reasons=picked.filter_reasons,
         tasks=tuple(tasks),
         unpaired_tasks=(tuple(sorted(tasks_a - tasks_b)), tuple(sorted(tasks_b - tasks_a))),
         notes=tuple(dict.fromkeys(notes)),
@@ -210,6 +233,24 @@ def pair_logs(
         refuse_uneven_repeats(paired, rows, max_excluded_share)
         refuse_large_exclusions(paired, rows, max_excluded_share)
     return paired
+
+
+def _refuse_mixed_by_metric(rows: list[pd.DataFrame], metrics: dict, allow: bool) -> None:
+    """:func:`~calculator.logs.select.refuse_mixed` for each metric the tasks use."""
+    for name in dict.fromkeys(choice.metric for choice in metrics.values()):
+        one = next(choice for choice in metrics.values() if choice.metric == name)
+        refuse_mixed(*(r[r["metric"] == name] for r in rows), one, allow)
+
+
+def _one_filter(filters: dict[str, str], asked: str | Asked | None) -> str | None:
+    """The filter asked for every task, else the one filter every task used (None: several,
+    or none)."""
+    if isinstance(asked, Asked):
+        asked = asked.every if not asked.by_task else None
+    if asked is not None:
+        return asked
+    used = set(filters.values())
+    return used.pop() if len(used) == 1 else None
 
 
 def _tasks(frame: pd.DataFrame) -> set[str]:

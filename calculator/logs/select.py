@@ -20,7 +20,15 @@ from calculator.logs.table import LogError, LogTable
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["MetricChoice", "choose_filter", "choose_metric", "refuse_duplicates", "refuse_mixed"]
+__all__ = [
+    "MetricChoice",
+    "choose_filter",
+    "choose_metric",
+    "metric_kinds",
+    "preferred_metric",
+    "refuse_duplicates",
+    "refuse_mixed",
+]
 
 #: HELM's correctness stats, strictest first: the first logged by both runs is used.
 HELM_ORDER = (
@@ -38,9 +46,11 @@ _SHOWN_VALUES = 6
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MetricChoice:
-    """The metric compared, why it was chosen, and the other metrics of the logs."""
+    """The metric compared, why it was chosen, and the other metrics of the logs; `metric` is
+    None when the tasks of two logs are compared on different metrics (each task's own
+    choice is in :attr:`calculator.logs.PairedLogs.task_metrics`)."""
 
-    metric: str
+    metric: str | None
     reason: str
     others: tuple[str, ...]
     graded: bool
@@ -246,9 +256,10 @@ def refuse_mixed(a: pd.DataFrame, b: pd.DataFrame, choice: MetricChoice, allow: 
         )
 
 
-def refuse_duplicates(frame: pd.DataFrame, metric: str, allow: bool) -> None:
-    """Refuse a log holding the same (task, case, repeat) twice for `metric`, unless `allow`."""
-    rows = frame[frame["metric"] == metric]
+def refuse_duplicates(frame: pd.DataFrame, metric: str | None, allow: bool) -> None:
+    """Refuse a log holding the same (task, case, repeat) twice for `metric` (None: rows
+    already of one metric per task), unless `allow`."""
+    rows = frame if metric is None else frame[frame["metric"] == metric]
     twice = rows.duplicated(["task", "case", "repeat"], keep=False)
     if allow or not twice.any():
         return
@@ -259,6 +270,17 @@ def refuse_duplicates(frame: pd.DataFrame, metric: str, allow: bool) -> None:
         "mixes runs, tasks or filters: give one run per task, or pass --allow-exclusions to "
         "leave every repeated case out."
     )
+
+
+def metric_kinds(a: pd.DataFrame, b: pd.DataFrame, metrics: list[str]) -> dict[str, str]:
+    """Each metric's kind over both logs' rows: "pass/fail", "graded" or "none"."""
+    return {metric: _kind(a, b, metric) for metric in metrics}
+
+
+def preferred_metric(candidates: list[str], log_format: str, kind: str) -> tuple[str, str]:
+    """The metric chosen among `candidates` (of `kind`: "pass/fail", "threshold", "scores")
+    and why: HELM's strictest correctness stat, else the first."""
+    return _preferred(candidates, log_format, kind)
 
 
 def _kind(a: pd.DataFrame, b: pd.DataFrame, metric: str) -> str:

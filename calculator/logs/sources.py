@@ -34,6 +34,7 @@ from calculator.logs.lmeval import (
     read_lm_eval,
 )
 from calculator.logs.table import LogError, LogTable, check_rows
+from calculator.logs.uploads import gather_uploads
 
 __all__ = ["MAX_LOG_BYTES", "log_format", "read_log", "read_log_data"]
 
@@ -135,8 +136,11 @@ def read_log_data(
             f"{len(files):,} files given as one system, over the limit of {_MAX_FILES:,} (a "
             "folder's)."
         )
+    gathered = gather_uploads(list(files), MAX_LOG_BYTES)
+    if sum(len(data) for _, data in gathered.files) > MAX_FOLDER_BYTES:
+        raise LogError(f"the logs given as one system are over {MAX_FOLDER_BYTES:,} bytes in all.")
     entries = []
-    for name, data in files:
+    for name, data in gathered.files:
         if len(data) > MAX_LOG_BYTES:
             raise LogError(f"{name}: {len(data):,} bytes, over the limit of {MAX_LOG_BYTES:,}.")
         kind, parsed = _sniff(name, data)
@@ -150,17 +154,20 @@ def read_log_data(
         raise LogError(
             f"the files given as one system are logs of several harnesses ({', '.join(kinds)})."
         )
-    return _read_parsed(kinds[0], entries, system=system or Path(files[0][0]).stem, split=split)
+    system = gathered.model or system or Path(files[0][0]).stem
+    return _read_parsed(kinds[0], entries, system=system, split=split, specs=gathered.specs)
 
 
 def _data(source: Path | bytes) -> bytes:
     return source if isinstance(source, bytes) else _read(source)
 
 
-def _read_parsed(kind: str, files: list, *, system: str, split: str) -> LogTable:
+def _read_parsed(
+    kind: str, files: list, *, system: str, split: str, specs: dict | None = None
+) -> LogTable:
     """The log of `files`: (name, path or bytes, kind, parsed document or None) each, with
-    at most :data:`MAX_TASKS` tasks."""
-    table = _read_kind(kind, files, system=system, split=split)
+    at most :data:`MAX_TASKS` tasks; `specs`: HELM run specs given with uploads, by name."""
+    table = _read_kind(kind, files, system=system, split=split, specs=specs or {})
     check_rows(len(table.frame), table.sources[0])
     tasks = table.frame["task"].nunique()
     if tasks > MAX_TASKS:
@@ -172,7 +179,7 @@ def _read_parsed(kind: str, files: list, *, system: str, split: str) -> LogTable
     return table
 
 
-def _read_kind(kind: str, files: list, *, system: str, split: str) -> LogTable:
+def _read_kind(kind: str, files: list, *, system: str, split: str, specs: dict) -> LogTable:
     """The log of `files` read by the reader of `kind`."""
     if kind == "lm-eval":
         records = {name: parsed for name, _, _, parsed in files if parsed is not None}
@@ -183,7 +190,7 @@ def _read_kind(kind: str, files: list, *, system: str, split: str) -> LogTable:
         )
     if kind == "helm":
         runs = [
-            (name, parsed, None if isinstance(source, bytes) else _run_spec(source))
+            (name, parsed, specs.get(name) if isinstance(source, bytes) else _run_spec(source))
             for name, source, _, parsed in files
         ]
         return read_helm(runs, system=system, split=split)

@@ -92,7 +92,7 @@ def input_lines(paired: PairedLogs, *, controls: Controls = COMMAND_LINE) -> lis
         + (" ..." if len(paired.sources[0]) > 3 else "")
         + f"; {name_b} = {', '.join(paired.sources[1][:3])}"
         + (" ..." if len(paired.sources[1]) > 3 else ""),
-        f"metric    {choice.metric} ({choice.reason})"
+        f"metric    {_metric_words(paired)}"
         + (
             f"; also logged: {', '.join(choice.others[:8])}; {controls.metric}"
             if choice.others
@@ -102,6 +102,11 @@ def input_lines(paired: PairedLogs, *, controls: Controls = COMMAND_LINE) -> lis
     if paired.threshold is not None:
         lines.append(f"          pass when the value is at least {paired.threshold:g}")
     lines += filter_lines(paired.task_filters, paired.filter)
+    lines += [
+        f"          {task}: filter {paired.task_filters[task]}, {reason}"
+        for task, reason in sorted(paired.filter_reasons.items())
+        if reason.startswith("the task's first filter")
+    ]
     for side, tasks in zip(paired.names, paired.unpaired_tasks, strict=True):
         if tasks:
             lines.append(
@@ -112,6 +117,21 @@ def input_lines(paired: PairedLogs, *, controls: Controls = COMMAND_LINE) -> lis
     lines.append(_analysed_line(paired, controls))
     lines.append("")
     return lines
+
+
+def _metric_words(paired: PairedLogs) -> str:
+    """The metric and why; tasks compared on different metrics (issue #32) each with theirs."""
+    choice = paired.metric
+    if choice.metric is not None or not paired.task_metrics:
+        return f"{choice.metric} ({choice.reason})"
+    groups: dict[tuple[str, str], list[str]] = {}
+    for task, chosen in sorted(paired.task_metrics.items()):
+        groups.setdefault((str(chosen.metric), chosen.reason), []).append(task)
+    listed = "; ".join(
+        f"{metric} ({', '.join(tasks[:3])}{', ...' if len(tasks) > 3 else ''}: {reason})"
+        for (metric, reason), tasks in groups.items()
+    )
+    return f"by task: {listed}"
 
 
 def filter_lines(task_filters: dict[str, str], asked: str | None) -> list[str]:

@@ -8,6 +8,7 @@ The logs are the generated lm-eval folders of tests/data/evallogs (SOURCES.md).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -109,3 +110,39 @@ def test_refusals_carry_one_error_prefix(tmp_path, capsys):
     assert err == f"error: --split applies to HELM logs; {plain} is a per-case file\n"
     _, _, err = run(capsys, "compare", str(plain), str(plain), "--system", "s")
     assert err.startswith("error: --system names") and "error: error" not in err
+
+
+# --- issue #32: TASK=NAME forms choose per task; a task named twice is refused -------------
+
+
+def test_several_task_forms_are_taken_each_for_its_task(capsys):
+    options = ["--metric", "toy_add=acc_norm", "--metric", "toy_mul=acc", "--metric", "exact_match"]
+    status, out, _ = run(capsys, "cases", str(SEED1), str(SEED2), *options, "--json")
+    assert status == 0
+    by_task = json.loads(out)["input"]["by_task"]
+    assert by_task["toy_add"]["metric"] == "acc_norm"
+    assert by_task["toy_add"]["metric_reason"] == "the one asked for this task"
+    assert by_task["toy_mul"]["metric"] == "acc"
+    assert by_task["toy_gen"] == {
+        "metric": "exact_match",
+        "metric_reason": "the one asked for",
+        "filter": "strict-match",
+        "filter_reason": "the task's first filter",
+    }
+
+
+@pytest.mark.parametrize("option", ["--metric", "--filter"])
+def test_a_task_named_twice_is_refused_by_name(capsys, option):
+    status, out, err = run(
+        capsys, "cases", str(SEED1), str(SEED2), option, "toy_gen=a", option, "toy_gen=b"
+    )
+    assert status == 2 and out == ""
+    assert f"argument {option}: task 'toy_gen' given twice ('a', then 'b')" in err
+    assert err.count("\n") == 1
+
+
+def test_a_task_form_on_compare_is_refused_by_name(capsys):
+    status, out, err = run(
+        capsys, "compare", str(SEED1), str(SEED2), str(SEED2), "--metric", "toy_add=acc"
+    )
+    assert status == 2 and out == "" and "--metric TASK=NAME" in err and err.count("\n") == 1

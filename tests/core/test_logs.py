@@ -127,9 +127,20 @@ def test_lm_eval_results_folder_per_task_pooled_clustered_and_holm():
     assert any("toy_gen" in note for note in result.paired.notes)
 
 
-def test_lm_eval_several_filters_without_a_choice_are_refused_naming_them():
-    with pytest.raises(LogError, match="flexible-extract, strict-match.*--filter"):
-        pair_logs(read_log(DUMMY1), read_log(DUMMY2), metric="exact_match")
+def test_lm_eval_several_filters_without_a_choice_use_the_task_first_filter_and_say_so():
+    # Issue #32: it was refused ("choose one with --filter NAME"); each task now uses its own
+    # first filter (lm-eval's filter_list order, strict-match in toy_gen.yaml), stated per task,
+    # and --metric exact_match keeps its meaning for toy_gen only: the others use their own acc.
+    paired = pair_logs(read_log(DUMMY1), read_log(DUMMY2), metric="exact_match")
+    assert paired.task_filters == {"toy_add": "none", "toy_gen": "strict-match", "toy_mul": "none"}
+    assert paired.filter_reasons["toy_gen"] == "the task's first filter"
+    assert paired.filter_reasons["toy_add"] == "the task's only filter"
+    by_task = paired.choices_by_task()
+    assert by_task["toy_gen"]["metric"] == "exact_match"
+    assert by_task["toy_gen"]["metric_reason"] == "the one asked for"
+    assert by_task["toy_add"]["metric"] == by_task["toy_mul"]["metric"] == "acc"
+    assert paired.metric.metric is None  # different metrics by task
+    assert {t.task for t in paired.tasks} == {"toy_add", "toy_gen", "toy_mul"}
 
 
 def test_lm_eval_filter_picks_the_rows_and_a_constant_metric_is_never_used(tmp_path):

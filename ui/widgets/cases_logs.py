@@ -15,6 +15,7 @@ from calculator.chooser import OptionRefused
 from calculator.errors import CalculatorError
 from calculator.logs import LogAnalysis, read_log_data
 from calculator.logs.scores import LogScores
+from calculator.logs.task_choice import Asked
 from calculator.report.logs import (
     input_lines,
     question_means_note,
@@ -29,7 +30,8 @@ from calculator.workflow import (
     pair_two_logs,
 )
 from ui import logs_words as words
-from ui.widgets.question import Asked, question_inputs, show_refusal
+from ui.widgets.question import Asked as Question
+from ui.widgets.question import question_inputs, show_refusal
 from ui.words import escape_markdown
 
 __all__ = ["logs_section", "score_task_frame", "task_frame"]
@@ -45,16 +47,31 @@ def _compare(
     chosen_filter: str | None,
     threshold: float | None,
     allow: bool,
-    asked: Asked,
+    asked: Question,
 ) -> LogAnalysis | LogScores:
     logs = read_log_data(a, system="A"), read_log_data(b, system="B")
+    metrics, filters = _asked(metric), _asked(chosen_filter)
     choice = LogChoice(
-        metric=metric, filter=chosen_filter, threshold=threshold, allow_exclusions=allow
+        metric=metrics.every,
+        filter=filters.every,
+        threshold=threshold,
+        allow_exclusions=allow,
+        metric_by_task=tuple(metrics.by_task.items()),
+        filter_by_task=tuple(filters.by_task.items()),
     )
     # A graded metric without a threshold is compared as scores, as on the command line; the
     # question's margin is then in the scores' units.
     paired = pair_two_logs(*logs, choice)
     return compare_logs(paired, asked.ask(scores=paired.scores))
+
+
+def _asked(text: str | None) -> Asked:
+    """The names typed in a box: one for every task, TASK=NAME forms, separated by ';'."""
+    asked = Asked()
+    for part in (text or "").split(words.NAME_SEPARATOR):
+        if part.strip():
+            asked = asked.add(part)
+    return asked
 
 
 def _number(text: str) -> float | None | bool:
@@ -171,7 +188,7 @@ def logs_section() -> None:
             show_refusal(error)
             return
         except CalculatorError as error:  # the logs' refusals, and those of their scores
-            st.error(escape_markdown(str(error)))
+            st.error(escape_markdown(words.page_message(str(error))))
             return
         if isinstance(result, LogScores):
             _show_scores(result)
