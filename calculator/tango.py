@@ -12,6 +12,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from calculator.errors import CalculatorError
+
 __all__ = ["tango_covers", "tango_limits", "tango_score", "tango_scores"]
 
 #: Halvings of [-1, 1] that put each limit within a double of the root (2^-64 < 1e-19); at
@@ -82,7 +84,7 @@ def tango_scores(b: np.ndarray, c: np.ndarray | float, n: float, d0: float) -> n
     """
     big = np.asarray(b, dtype=np.float64)
     if np.any(big < np.asarray(c, dtype=np.float64)):
-        raise ValueError("tango_scores takes tables with b >= c")
+        raise CalculatorError("tango_scores takes tables with b >= c")
     score = _score_function(big, np.asarray(c, dtype=np.float64), np.float64(n))
     return score(np.asarray([d0], dtype=np.float64))
 
