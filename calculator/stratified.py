@@ -76,7 +76,7 @@ def stratified_null(m_counts: Sequence[int] | np.ndarray) -> np.ndarray:
     """The null law of B = sum of b_t, each Binomial(m_t, 1/2) independently: the
     convolution of the tasks' binomials, P[B = 0], ..., P[B = sum m_t].
 
-    >>> [round(p, 12) for p in stratified_null([1, 1])]
+    >>> [round(float(p), 12) for p in stratified_null([1, 1])]
     [0.25, 0.5, 0.25]
     """
     m = np.asarray(m_counts, dtype=np.int64)
