@@ -18,7 +18,12 @@ mid-p, one-sided) is that of the exact McNemar test of the summed table
 (b = sum b_t, c = sum c_t). The stratified exact test is the summed table's exact test,
 exactly: no approximation, and conditional on each task's discordant count, not only on
 their sum. Its interval is the summed table's; a margin (Tango's score test on the summed
-table) asks the same of the micro-averaged difference (sum b_t - sum c_t)/sum n_t.
+table) asks the same of the micro-averaged difference (sum b_t - sum c_t)/sum n_t. That test
+is not conditional, and its variance comes from the summed table: with n_t questions in task
+t, the pooled variance (psi - delta^2)/n is at least the stratified sum of
+n_t (psi_t - delta_t^2)/n^2 (psi and delta the n_t-weighted averages of the tasks' psi_t and
+delta_t, and delta^2 <= sum (n_t/n) delta_t^2 by Jensen), so the tasks' strata can only
+make it careful.
 
 It answers for *these* questions. Whether a lead would carry over to other tasks like these
 is another question, answered by the tasks as clusters (:mod:`calculator.clustered_exact`),

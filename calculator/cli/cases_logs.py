@@ -20,6 +20,7 @@ from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, gat
 from calculator.report import words
 from calculator.report.formatting import format_p_equals, plural
 from calculator.report.gate import gate_payload, scores_gate_payload
+from calculator.report.suite import suite_gate_clause, suite_gate_test, suite_payload
 from calculator.workflow import LogChoice, compare_logs, pair_two_logs
 
 if TYPE_CHECKING:
@@ -93,7 +94,11 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
     if args.json:
         document = build_log_payload(result)
         if args.fail_if_worse:
-            document["gate"] = gate_payload(result.pooled, args.alpha)
+            gate = gate_payload(result.pooled, args.alpha)
+            # The test that decided, and over what: with several tasks, the suite's answer.
+            gate["test"] = suite_gate_test(result, gate["test"])
+            gate["sentence"] += suite_gate_clause(result)  # as the text's gate line
+            document["gate"] = gate
         print_json(document)
     else:
         lines = report_lines(result, alpha=args.alpha)
@@ -105,7 +110,7 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
             if not (result.repeats and line == answer)
         ]
         if args.fail_if_worse:
-            lines.append(gate_line(result.pooled, args.alpha))
+            lines.append(gate_line(result.pooled, args.alpha) + suite_gate_clause(result))
         print_lines(lines)
     from calculator.release import gate_fails
 
@@ -128,6 +133,8 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
         }
     else:
         payload = words.payload(pooled)
+    if len(result.tasks) > 1:  # which test decided: the task-stratified one, over every task
+        payload["decision"]["suite"] = suite_payload(result)
     payload["analysed_as"] = ANALYSED_AS_PASS_FAIL
     payload["input"] = {**result.input_summary(), **_counts(result)}
     several = len(result.tasks) > 1
