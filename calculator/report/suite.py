@@ -126,13 +126,15 @@ def suite_gate_clause(result: LogAnalysis) -> str:
 def suite_payload(result: LogAnalysis) -> dict[str, object]:
     """The JSON's "suite" object, in the decision and the gate: "method" (the code of
     :func:`calculator.stratified.suite_method`), "tasks", "clusters" ("question" with repeats,
-    else None), "test" (the test that decided, in words) and "contrast" (the key of the
+    else None) and "questions" (the clusters counted with repeats, else None), "test" (the
+    test that decided, in words) and "contrast" (the key of the
     task-clustered test, shown for contrast, and what it asks)."""
     several = len(result.tasks) > 1
     return {
         "method": result.method,
         "tasks": len(result.tasks),
         "clusters": "question" if result.repeats else None,
+        "questions": result.pooled.decision.clusters if result.repeats else None,
         "test": suite_test_words(result) or named_test(result.pooled.decision),
         "contrast": {"key": "clustered_by_task", "asks": CONTRAST} if several else None,
     }

@@ -85,3 +85,43 @@ def test_the_stratified_answer_is_named_in_words(capsys):
     _, out, _ = run(capsys, "cases", DUMMY1, DUMMY2)
     assert "two-sided exact McNemar test, doubled tail, task-stratified" in out
     assert "Holm-adjusted across tasks p = 1" in out  # the per-task results stay
+
+
+def _inspect_suite(tmp_path: Path) -> tuple[Path, Path]:
+    """Inspect logs of 3 tasks x 12 questions x 3 epochs per system; the same question ids in
+    every task, which are still different questions."""
+    rng = __import__("random").Random(3)
+    folders = tmp_path / "A", tmp_path / "B"
+    for folder in folders:
+        folder.mkdir()
+    for task, rates in (("arith", (0.8, 0.6)), ("trivia", (0.7, 0.55)), ("logic", (0.5, 0.45))):
+        for folder, rate, model in zip(folders, rates, ("m/A", "m/B"), strict=True):
+            samples = [
+                {
+                    "id": f"q{q}",
+                    "epoch": e,
+                    "scores": {"match": {"value": "C" if rng.random() < rate else "I"}},
+                }
+                for q in range(12)
+                for e in (1, 2, 3)
+            ]
+            spec = {"task": task, "model": model, "scorers": [{"name": "match"}]}
+            (folder / f"{task}.json").write_text(json.dumps({"eval": spec, "samples": samples}))
+    return folders
+
+
+def test_epochs_over_several_tasks_count_questions_within_tasks(capsys, tmp_path):
+    a, b = _inspect_suite(tmp_path)
+    status, out, err = run(capsys, "cases", a, b, "--fail-if-worse", "--json")
+    payload = json.loads(out)
+    assert err == "" and status == (payload["gate"]["verdict"] == "fail")
+    decision = payload["decision"]
+    assert decision["suite"]["method"] == "stratified-by-question"
+    assert decision["suite"]["clusters"] == "question"
+    assert decision["suite"]["questions"] == 36  # q0 of arith is not q0 of logic
+    assert decision["effective_clusters"] == 36
+    assert "each a cluster of its repeats (stratified by task)" in payload["gate"]["test"]
+    status, out, _ = run(capsys, "cases", a, b, "--fail-if-worse")
+    (answer,) = [line for line in out.splitlines() if line.startswith("answer    ")]
+    assert "over all 36 questions (108 samples) of the 3 tasks" in answer
+    assert "stratified by task, questions as clusters" in answer
