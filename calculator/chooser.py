@@ -36,8 +36,8 @@ scores         gate, unequal-repeats                 a gate where A and B repeat
 
 The method: "by-question" with repeats of one task, "stratified-by-question" with repeats
 of several tasks, "stratified" with several tasks, "cluster" with a group column, else "exact"
-(:func:`calculator.stratified.suite_method`); scores: "scores-by-task", "scores-by-question",
-"scores-cluster", "scores".
+(:func:`calculator.stratified.suite_method`); scores: "scores-stratified" (several tasks: every
+question counted once, stratified by task), "scores-by-question", "scores-cluster", "scores".
 
 Several tasks (a suite) are answered, every question and the gate, over all the suite's
 questions, each counted once: the task-stratified exact McNemar test is the exact test of the
@@ -283,7 +283,7 @@ def choose(shape: Shape, ask: Ask) -> Choice:
     if shape.outcome == SCORES:
         _check_scores(shape, ask)
         if shape.tasks > 1:
-            method = "scores-by-task"
+            method = "scores-stratified"
         elif shape.repeats != "none":
             method = "scores-by-question"
         else:

@@ -13,15 +13,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from calculator.rejection import smallest_pvalue
 from calculator.report.decision import named_test
 from calculator.report.formatting import format_p_equals, plural
+from calculator.report.scores import permutation_p
+from calculator.stratified import suite_method
 
 if TYPE_CHECKING:
     from calculator.logs.analysis import LogAnalysis
+    from calculator.logs.scores import LogScores
 
 __all__ = [
     "CONTRAST",
     "answer_line",
+    "scores_gate_clause",
+    "scores_suite_lines",
+    "scores_suite_payload",
     "suite_gate_clause",
     "suite_gate_test",
     "suite_payload",
@@ -124,7 +131,7 @@ def suite_gate_clause(result: LogAnalysis) -> str:
 
 
 def suite_payload(result: LogAnalysis) -> dict[str, object]:
-    """The JSON's "suite" object, in the decision and the gate: "method" (the code of
+    """The JSON's "suite" object, in the decision: "method" (the code of
     :func:`calculator.stratified.suite_method`), "tasks", "clusters" ("question" with repeats,
     else None) and "questions" (the clusters counted with repeats, else None), "test" (the
     test that decided, in words) and "contrast" (the key of the
@@ -138,3 +145,68 @@ def suite_payload(result: LogAnalysis) -> dict[str, object]:
         "test": suite_test_words(result) or named_test(result.pooled.decision),
         "contrast": {"key": "clustered_by_task", "asks": CONTRAST} if several else None,
     }
+
+
+def scores_suite_lines(result: LogScores, alpha: float = 0.05) -> tuple[list[str], list[str]]:
+    """Logs compared as scores over several tasks: the line that says which comparison answers
+    (before the pooled comparison), and the task-clustered one, shown for contrast (after it);
+    both empty for one task."""
+    contrast = result.by_task
+    if contrast is None:
+        return [], []
+    pooled = result.pooled
+    k = len(result.tasks)
+    over = (
+        f"all {plural(pooled.clusters, 'question')} ({plural(pooled.n, 'sample')}) of the "
+        f"{plural(k, 'task')}, each question a cluster of its repeats within its task"
+        if pooled.clusters is not None
+        else f"all {plural(pooled.n, 'question')} of the {plural(k, 'task')}, each counted once"
+    )
+    answer = [
+        f"answer    over {over}: the comparison below, stratified by task (its sign flip flips "
+        "each question alone, so the tasks add nothing to its strata), whose p answers the "
+        "question asked. The tests by task answer each task alone (Holm-adjusted across "
+        "tasks); the task-clustered comparison is shown for contrast"
+    ]
+    test = contrast.permutation
+    if test is not None:
+        p = permutation_p(test, alpha)
+        method = f"sign-flip permutation test, task as cluster ({plural(k, 'task')}), {p}"
+    else:
+        t = contrast.t_test
+        shown = "t undefined" if t.pvalue is None else format_p_equals(t.pvalue, alpha=alpha)
+        method = f"paired t test, task as cluster ({plural(k, 'task')}), {shown}"
+    lines = [f"by task   {CONTRAST}; {method}"]
+    leaning = 0 if test is None else test.nonzero_units
+    smallest = smallest_pvalue(leaning, "doubling")
+    if leaning and smallest > alpha:  # a power of two: exact at a tie
+        lines.append(
+            f"          With only {plural(leaning, 'task')} leaning either way it cannot give "
+            f"p ≤ {alpha:g}: the exact sign flip of the tasks cannot go below 2^(1 − "
+            f"{leaning:,}) = {smallest:.4g}"
+        )
+    return answer, lines
+
+
+def scores_suite_payload(result: LogScores) -> dict[str, object] | None:
+    """The JSON's "suite" object for logs compared as scores (None for one task): "method",
+    "tasks", "clusters" and "contrast", as :func:`suite_payload`."""
+    if result.by_task is None:
+        return None
+    return {
+        "method": suite_method(len(result.tasks), result.pooled.clusters is not None),
+        "tasks": len(result.tasks),
+        "clusters": None if result.pooled.clusters is None else "question",
+        "contrast": {"key": "scores_by_task", "asks": CONTRAST},
+    }
+
+
+def scores_gate_clause(result: LogScores) -> str:
+    """What a gate on scores decided by, after its verdict, for several tasks ("" for one)."""
+    if result.by_task is None:
+        return ""
+    each = "" if result.pooled.clusters is None else ", each a cluster of its repeats"
+    return (
+        f"; decided over every question of the {plural(len(result.tasks), 'task')}{each}, "
+        "stratified by task (the suite's answer)"
+    )

@@ -76,8 +76,8 @@ RULE = [
     (SCORES, Ask(alternative="less", better="lower"), "scores"),
     (SCORE_GROUPS, Ask(margin=0.1), "scores-cluster"),
     (SCORE_REPEATS, Ask(gate=True), "scores-by-question"),
-    (SCORE_TASKS, Ask(alternative="greater", margin=None), "scores-by-task"),
-    (SCORE_TASKS, Ask(margin=0.1, gate=True), "scores-by-task"),
+    (SCORE_TASKS, Ask(alternative="greater", margin=None), "scores-stratified"),
+    (SCORE_TASKS, Ask(margin=0.1, gate=True), "scores-stratified"),
     # scores refuse what their test cannot answer
     (SCORES, Ask(alternative="greater", margin=0.1), ("alternative", "greater-with-margin")),
     (SCORES, Ask(margin=0.1, question="equivalent"), ("equivalence", "scores")),
