@@ -1,9 +1,11 @@
 """``cases A B`` when A and B are evaluation-harness logs (lm-eval, Inspect, HELM) or folders.
 
 The logs are read by :mod:`calculator.logs` and analysed task by task: a table and a test per
-task, the pooled table, with several tasks the clustered McNemar test with the task as the
-cluster and Holm's adjustment across tasks; with repeats (epochs, train trials), the tests by
-question. Text words and JSON keys live here; the figures come from the core.
+task, Holm's adjustment across tasks, and the suite's answer over every question, each counted
+once (the task-stratified exact test, the summed table's: :mod:`calculator.stratified`), which
+the question and the gate are asked of; the clustered McNemar test with the task as the
+cluster is shown for contrast; with repeats (epochs, train trials), the tests by question.
+Text words and JSON keys live here; the figures come from the core.
 """
 
 from __future__ import annotations
