@@ -22,9 +22,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from calculator.clustered_exact import cluster_sign_flip
 from calculator.compare.multiplicity import adjust_pvalues
-from calculator.compare.systems import SystemComparison, compare_systems
+from calculator.compare.systems import PairComparison, SystemComparison, compare_systems
 from calculator.errors import CalculatorError
+from calculator.scores.signflip import SignFlipTest
 
 __all__ = ["SuiteComparison", "compare_suite"]
 
@@ -45,12 +47,18 @@ class SuiteComparison:
     pooled : SystemComparison
         Every task's cases together: the suite's comparison, stratified by task (the module's
         docstring says why it stays exact).
+    task_clustered : tuple of SignFlipTest
+        For each pair of `pooled.pairs`, the exact sign-flip test of the tasks' leans (only
+        the first minus only the second, per task), the task as the cluster: whether the lead
+        would carry over to other tasks like these. Shown for contrast; with K leaning tasks
+        its p cannot go below 2^(1 - K).
     """
 
     tasks: tuple[str, ...]
     by_task: tuple[SystemComparison, ...]
     holm_pvalues: tuple[float, ...]
     pooled: SystemComparison
+    task_clustered: tuple[SignFlipTest, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types: "method" ("stratified": the pooled comparison is the suite's,
@@ -63,6 +71,10 @@ class SuiteComparison:
                 for task, comparison, holm in zip(
                     self.tasks, self.by_task, self.holm_pvalues, strict=True
                 )
+            ],
+            "task_clustered_pairs": [
+                {"a": pair.a, "b": pair.b, "sign_flip": test.to_dict()}
+                for pair, test in zip(self.pooled.pairs, self.task_clustered, strict=True)
             ],
         }
 
@@ -99,9 +111,17 @@ def compare_suite(
     )
     decided = [comparison.cochran.decision_pvalue for comparison in by_task]
     holm = tuple(float(p) for p in adjust_pvalues(decided, method="holm"))
+    pooled = pooled if pooled is not None else compare_systems(outcomes, list(names), **options)
     return SuiteComparison(
         tasks=order,
         by_task=by_task,
         holm_pvalues=holm,
-        pooled=pooled if pooled is not None else compare_systems(outcomes, list(names), **options),
+        pooled=pooled,
+        task_clustered=tuple(_task_clustered(pair, by_task) for pair in pooled.pairs),
     )
+
+
+def _task_clustered(pair: PairComparison, by_task: tuple[SystemComparison, ...]) -> SignFlipTest:
+    """The pair's exact sign flip of the tasks' leans (:func:`cluster_sign_flip`)."""
+    tables = [comparison.pair(pair.a, pair.b) for comparison in by_task]
+    return cluster_sign_flip([t.b_count for t in tables], [t.c_count for t in tables], unit="task")

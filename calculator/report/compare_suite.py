@@ -45,8 +45,23 @@ def suite_lines(suite: SuiteComparison) -> list[str]:
         "task answer each task alone, Cochran's p Holm-adjusted across tasks; whether a "
         "ranking would carry over to other tasks like these is another question, which "
         f"{plural(len(suite.tasks), 'task')} can barely answer",
+        _contrast_line(suite),
     ]
     return lines
+
+
+def _contrast_line(suite: SuiteComparison) -> str:
+    """Each pair's exact sign flip with the task as the cluster, shown for contrast."""
+    pairs = "; ".join(
+        f"{pair.a} − {pair.b} {format_p_equals(test.pvalue, alpha=suite.pooled.alpha)}"
+        for pair, test in zip(suite.pooled.pairs, suite.task_clustered, strict=True)
+    )
+    k = len(suite.tasks)
+    return (
+        "by task   shown for contrast, not the answer: each pair's exact sign-flip test of the "
+        f"tasks' leans, the task as the cluster (unadjusted): {pairs}; with {k} tasks no p "
+        f"can go below 2^(1 − {k}) = {2.0 ** (1 - k):.4g}"
+    )
 
 
 def _rows(suite: SuiteComparison) -> list[tuple[str, SystemComparison, float]]:

@@ -70,3 +70,21 @@ def test_the_text_names_the_pooled_comparison_as_stratified_by_task(capsys, tmp_
     assert "all 120 questions of the 3 tasks, stratified by task: the suite's answer" in pooled
     assert "pooling the questions over tasks keeps it exact" in pooled
     assert lines.index(pooled) < next(i for i, x in enumerate(lines) if x.startswith("Cochran"))
+
+
+def test_the_task_clustered_contrast_is_each_pairs_sign_flip_of_the_tasks_leans(capsys, tmp_path):
+    from calculator.clustered_exact import cluster_sign_flip
+
+    status, out, _ = run(capsys, long_file(tmp_path, TASKS), "--task", "task", "--json")
+    suite = json.loads(out)["suite"]
+    for contrast in suite["task_clustered_pairs"]:
+        counts = [
+            next(p for p in row["pairs"] if (p["a"], p["b"]) == (contrast["a"], contrast["b"]))
+            for row in suite["tasks"]
+        ]
+        expected = cluster_sign_flip([p["b_count"] for p in counts], [p["c_count"] for p in counts])
+        assert contrast["sign_flip"]["pvalue"] == expected.pvalue
+        assert contrast["sign_flip"]["pvalue"] >= 2.0 ** (1 - 3)  # 3 tasks: its floor
+    status, out, _ = run(capsys, long_file(tmp_path, TASKS), "--task", "task")
+    (line,) = [x for x in out.splitlines() if x.startswith("by task   ")]
+    assert line.startswith("by task   shown for contrast, not the answer")
