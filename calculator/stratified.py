@@ -25,6 +25,12 @@ n_t (psi_t - delta_t^2)/n^2 (psi and delta the n_t-weighted averages of the task
 delta_t, and delta^2 <= sum (n_t/n) delta_t^2 by Jensen), so the tasks' strata can only
 make it careful.
 
+The null it is exact under is the sharp one: within every task no difference. It is also a
+valid test of the weaker null of the micro-average, that the expected leans cancel over the
+suite (sum m_t (2 pi_t - 1) = 0, with pi_t the chance that a discordant question of task t
+favours A): then B has mean M/2 and variance sum m_t pi_t (1 - pi_t) <= M/4, so the
+Binomial(M, 1/2) reference is, in large samples, careful.
+
 It answers for *these* questions. Whether a lead would carry over to other tasks like these
 is another question, answered by the tasks as clusters (:mod:`calculator.clustered_exact`),
 whose exact sign-flip p cannot go below 2^(1 - K) with K leaning tasks: shown for contrast.
