@@ -21,8 +21,6 @@ any            margin, needs-margin                  "non-inferior" without a ma
 any            margin, with-less                     a margin with the alternative "less"
 pass/fail      margin, too-wide-for-gate             a gate with a margin over 10 points
 pass/fail      gate, equivalence-or-greater          a gate on equivalence or on "greater"
-pass/fail      gate / alternative / margin,          several tasks without repeats: the pooled
-               several-tasks                         per-case test would take them as one sample
 scores         alternative, greater-with-margin      "greater" with a margin
 scores         equivalence, scores                   equivalence
 scores         margin, lower-is-better               a margin with lower scores better
@@ -36,18 +34,27 @@ scores         gate, unequal-repeats                 a gate where A and B repeat
                                                      different number of times
 =============  ====================================  ==========================================
 
-The method: "by-question" with repeats, "by-task" with several tasks, "cluster" with a group
-column, else "exact"; scores: "scores-by-task", "scores-by-question", "scores-cluster",
-"scores".
+The method: "by-question" with repeats of one task, "stratified-by-question" with repeats
+of several tasks, "stratified" with several tasks, "cluster" with a group column, else "exact"
+(:func:`calculator.stratified.suite_method`); scores: "scores-stratified" (several tasks: every
+question counted once, stratified by task), "scores-by-question", "scores-cluster", "scores".
+
+Several tasks (a suite) are answered, every question and the gate, over all the suite's
+questions, each counted once: the task-stratified exact McNemar test is the exact test of the
+tasks' summed table (:mod:`calculator.stratified` proves it), and with repeats each question
+is a cluster of its repeats within its task. The task-clustered test, which asks whether a
+lead would carry over to other tasks, is shown beside it for contrast, never as the answer.
 
 Examples
 --------
 >>> choose(Shape(), Ask(alternative="greater")).method
 'exact'
->>> choose(Shape(tasks=3), Ask(margin=0.02))
+>>> choose(Shape(tasks=3), Ask(margin=0.02, gate=True)).method
+'stratified'
+>>> choose(Shape(), Ask(margin=0.2, gate=True))
 Traceback (most recent call last):
 ...
-calculator.chooser.OptionRefused: margin refused: several-tasks
+calculator.chooser.OptionRefused: margin refused: too-wide-for-gate
 """
 
 from __future__ import annotations
@@ -60,6 +67,7 @@ import numpy as np
 from calculator.decision import decision_level
 from calculator.errors import CalculatorError
 from calculator.release import gate_margin_too_wide
+from calculator.stratified import suite_method
 
 __all__ = [
     "Ask",
@@ -282,19 +290,16 @@ def choose(shape: Shape, ask: Ask) -> Choice:
     if shape.outcome == SCORES:
         _check_scores(shape, ask)
         if shape.tasks > 1:
-            method = "scores-by-task"
+            method = "scores-stratified"
         elif shape.repeats != "none":
             method = "scores-by-question"
         else:
             method = "scores-cluster" if shape.clusters else "scores"
         return Choice(method=method, ask=replace(ask, better=ask.better or "higher"))
-    _check_pass_fail(shape, ask)
-    if shape.repeats != "none":
-        method = "by-question"
-    elif shape.tasks > 1:
-        method = "by-task"
-    else:
-        method = "cluster" if shape.clusters else "exact"
+    _check_pass_fail(ask)
+    method = suite_method(shape.tasks, shape.repeats != "none")
+    if method == "exact" and shape.clusters:
+        method = "cluster"
     return Choice(method=method, ask=ask)
 
 
@@ -308,7 +313,7 @@ def _check_question(ask: Ask) -> None:
         raise OptionRefused("margin", "with-less", ask)
 
 
-def _check_pass_fail(shape: Shape, ask: Ask) -> None:
+def _check_pass_fail(ask: Ask) -> None:
     if ask.better is not None:
         raise OptionRefused("better", "pass-fail", ask)
     if ask.resamples is not None:
@@ -318,14 +323,6 @@ def _check_pass_fail(shape: Shape, ask: Ask) -> None:
         raise OptionRefused("margin", "too-wide-for-gate", ask, ask.margin)
     if ask.gate and (ask.equivalence or ask.side == "greater"):
         raise OptionRefused("gate", "equivalence-or-greater", ask)
-    if shape.tasks > 1 and shape.repeats == "none":
-        for option, given in (
-            ("gate", ask.gate),
-            ("alternative", ask.side != "two-sided"),
-            ("margin", ask.margin is not None),
-        ):
-            if given:
-                raise OptionRefused(option, "several-tasks", ask)
 
 
 def _check_scores(shape: Shape, ask: Ask) -> None:

@@ -133,8 +133,9 @@ SCORES_POOLED = (
     "In the table, p is the sign-flip permutation test's (the paired t test's where that test "
     "was not run); with several tasks, the Holm-adjusted p allows for testing every task. "
     "Below, the comparison pooled "
-    "over every task: with several tasks each task is a cluster, with repeated samples of one "
-    "task each question is."
+    "over every task's questions, each counted once (with repeated samples, each question a "
+    "cluster of its repeats): with several tasks it is the suite's answer, stratified by task, "
+    "and the comparison with each task as a cluster follows it, shown for contrast."
 )
 
 

@@ -1,9 +1,11 @@
 """``cases A B`` when A and B are evaluation-harness logs (lm-eval, Inspect, HELM) or folders.
 
 The logs are read by :mod:`calculator.logs` and analysed task by task: a table and a test per
-task, the pooled table, with several tasks the clustered McNemar test with the task as the
-cluster and Holm's adjustment across tasks; with repeats (epochs, train trials), the tests by
-question. Text words and JSON keys live here; the figures come from the core.
+task, Holm's adjustment across tasks, and the suite's answer over every question, each counted
+once (the task-stratified exact test, the summed table's: :mod:`calculator.stratified`), which
+the question and the gate are asked of; the clustered McNemar test with the task as the
+cluster is shown for contrast; with repeats (epochs, train trials), the tests by question.
+Text words and JSON keys live here; the figures come from the core.
 """
 
 from __future__ import annotations
@@ -20,6 +22,14 @@ from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, gat
 from calculator.report import words
 from calculator.report.formatting import format_p_equals, plural
 from calculator.report.gate import gate_payload, scores_gate_payload
+from calculator.report.suite import (
+    scores_gate_clause,
+    scores_suite_lines,
+    scores_suite_payload,
+    suite_gate_clause,
+    suite_gate_test,
+    suite_payload,
+)
 from calculator.workflow import LogChoice, compare_logs, pair_two_logs
 
 if TYPE_CHECKING:
@@ -95,7 +105,11 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
     if args.json:
         document = build_log_payload(result)
         if args.fail_if_worse:
-            document["gate"] = gate_payload(result.pooled, args.alpha)
+            gate = gate_payload(result.pooled, args.alpha)
+            # The test that decided, and over what: with several tasks, the suite's answer.
+            gate["test"] = suite_gate_test(result, gate["test"])
+            gate["sentence"] += suite_gate_clause(result)  # as the text's gate line
+            document["gate"] = gate
         print_json(document)
     else:
         lines = report_lines(result, alpha=args.alpha)
@@ -107,7 +121,7 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
             if not (result.repeats and line == answer)
         ]
         if args.fail_if_worse:
-            lines.append(gate_line(result.pooled, args.alpha))
+            lines.append(gate_line(result.pooled, args.alpha) + suite_gate_clause(result))
         print_lines(lines)
     from calculator.release import gate_fails
 
@@ -130,6 +144,8 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
         }
     else:
         payload = words.payload(pooled)
+    if len(result.tasks) > 1:  # which test decided: the task-stratified one, over every task
+        payload["decision"]["suite"] = suite_payload(result)
     payload["analysed_as"] = ANALYSED_AS_PASS_FAIL
     payload["input"] = {**result.input_summary(), **_counts(result)}
     several = len(result.tasks) > 1
@@ -162,12 +178,14 @@ def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
     if args.json:
         document = build_log_scores_payload(result)
         if args.fail_if_worse:
-            document["gate"] = scores_gate_payload(result.pooled, args.alpha)
+            gate = scores_gate_payload(result.pooled, args.alpha)
+            gate["sentence"] += scores_gate_clause(result)  # as the text's gate line
+            document["gate"] = gate
         print_json(document)
     else:
         lines = _scores_text(result, args.alpha)
         if args.fail_if_worse:
-            lines.append(scores_gate_line(result.pooled, args.alpha))
+            lines.append(scores_gate_line(result.pooled, args.alpha) + scores_gate_clause(result))
         print_lines(lines)
     if args.fail_if_worse and scores_gate_fails(result.pooled, args.alpha):
         return 1
@@ -179,7 +197,7 @@ def build_log_scores_payload(result: LogScores) -> dict[str, object]:
     its own "scores"), "scores" (pooled over the tasks, as a per-case file's) and "pooled_by"."""
     from calculator.logs.analysis import input_summary
 
-    return {
+    document = {
         "analysed_as": ANALYSED_AS_SCORES,
         "input": {**input_summary(result.paired), **_counts(result)},
         "tasks": [
@@ -189,12 +207,18 @@ def build_log_scores_payload(result: LogScores) -> dict[str, object]:
         "pooled_by": _pooled_by(result),
         "multiplicity": {"method": "holm", "family": len(result.tasks)},
     }
+    if result.by_task is not None:  # several tasks: the suite's answer, and the contrast
+        document["suite"] = scores_suite_payload(result)
+        document["scores_by_task"] = words.payload(result.by_task)
+    return document
 
 
 def _pooled_by(result: LogScores) -> str | None:
-    """What the pooled comparison resamples and flips: "task", "question" or None (cases)."""
+    """What the pooled comparison resamples and flips: "question" (each question's repeats
+    together, within its task) or None (each case, a question, alone). With several tasks the
+    pooled comparison is the suite's; the one by task is shown for contrast."""
     if len(result.tasks) > 1:
-        return "task"
+        return None if result.pooled.clusters is None else "question"
     return "question" if result.repeats else None
 
 
@@ -240,8 +264,9 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
             f"{plural(result.pooled.clusters, by)} (each {by}'s cases resampled and sign-flipped "
             "together)"
         )
-    lines += ["", f"pooled    {plural(len(result.tasks), 'task')}"]
-    return lines + comparison_lines(result.pooled, clusters, alpha=alpha)
+    answer, contrast = scores_suite_lines(result, alpha)
+    lines += ["", f"pooled    {plural(len(result.tasks), 'task')}", *answer]
+    return lines + comparison_lines(result.pooled, clusters, alpha=alpha) + contrast
 
 
 def _counts(result: LogAnalysis | LogScores) -> dict[str, object]:

@@ -302,7 +302,9 @@ def compare_logs(args: argparse.Namespace) -> int:
 
 def compare_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
     """The systems' log tables (harness logs, or a long file's systems) compared."""
-    from calculator.logs.systems import load_log_systems
+    from calculator.compare.suite import compare_suite
+    from calculator.logs.systems import load_log_suite
+    from calculator.report.compare_suite import suite_lines
     from calculator.report.logs import filter_lines
 
     for option in ("metric", "filter"):
@@ -311,7 +313,7 @@ def compare_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
                 f"--{option} TASK=NAME chooses per task when two logs are compared (cases); "
                 f"compare analyses every task on one --{option} NAME"
             )
-    cases, choice, task_filters = load_log_systems(
+    cases, choice, task_filters, tasks = load_log_suite(
         logs,
         metric=args.metric,
         filter=args.filter,
@@ -323,10 +325,18 @@ def compare_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
             f"{', '.join(map(str, args.files))}: the logs share no question with a usable "
             "outcome in every one"
         )
-    result = cases.compare(alpha=args.alpha, adjust=args.adjust, ci_method=args.ci_method)
+    options = {"alpha": args.alpha, "adjust": args.adjust, "ci_method": args.ci_method}
+    result = cases.compare(**options)
+    several = len(set(tasks)) > 1
+    # Several tasks: each alone, and the pooled comparison named as the suite's, by task.
+    suite = (
+        compare_suite(cases.outcomes, cases.names, tasks, result, **options) if several else None
+    )
     notes = [note for log in logs for note in log.notes]  # what each reader noticed
     if args.json:
         payload = build_payload(cases, result)
+        if suite is not None:
+            payload["suite"] = suite.to_dict()
         payload["input"].update(
             {"format": logs[0].format, "metric": choice.metric, "metric_reason": choice.reason}
         )
@@ -341,5 +351,9 @@ def compare_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
         lines = [f"metric    {choice.metric} ({choice.reason}){others}"]
         lines += filter_lines(task_filters, args.filter)
         lines += [f"  ! {note}" for note in notes]
-        print_lines(lines + text_report(cases, result))
+        report = text_report(cases, result)
+        if suite is not None:  # the input's lines, the tasks, then the suite's comparison
+            cut = report.index("")
+            report = report[:cut] + ["", *suite_lines(suite)] + report[cut:]
+        print_lines(lines + report)
     return 0

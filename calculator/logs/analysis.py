@@ -29,6 +29,7 @@ from calculator.logs.share_permutation import (
 )
 from calculator.scores.lattice import LatticeTooWide
 from calculator.scores.signflip import SignFlipTest, lattice_sign_flip
+from calculator.stratified import suite_method
 
 __all__ = ["TASK_TESTS", "LogAnalysis", "TaskAnalysis", "analyze_logs", "input_summary"]
 
@@ -95,9 +96,14 @@ class LogAnalysis:
     tasks : tuple of TaskAnalysis
         One per task, Holm-adjusted across tasks when there are several.
     pooled : Analysis
-        The analysis of the pooled table (every task's cases).
+        The analysis of the summed table (every task's cases, each question counted once). Its
+        decision is the suite's answer (:attr:`method`): with several tasks the task-stratified
+        exact McNemar test, which is the summed table's exact test
+        (:mod:`calculator.stratified`), and with a margin Tango's test of the micro-averaged
+        difference on that table.
     by_task : ClusteredTestResult or None
-        With several tasks, the clustered McNemar test with the task as the cluster.
+        With several tasks, the clustered McNemar test with the task as the cluster: another
+        question (would the lead carry over to other tasks like these?), shown for contrast.
     by_task_exact : SignFlipTest or None
         With several tasks, the exact sign-flip test of the tasks' leans, which `by_task`
         approximates and is held at (:attr:`by_task_pvalue`).
@@ -124,6 +130,14 @@ class LogAnalysis:
             return None
         _, held = held_at_exact(self.by_task.log10_pvalue, log10_of(self.by_task_exact.pvalue))
         return (self.by_task_exact.pvalue if held else self.by_task.pvalue), held
+
+    @property
+    def method(self) -> str:
+        """The code of the test that answers the suite's question
+        (:func:`calculator.stratified.suite_method`): "stratified" for several tasks, with
+        repeats "stratified-by-question" (each question a cluster of its repeats, within its
+        task), "by-question" for one task of repeats, "exact" for one task."""
+        return suite_method(len(self.tasks), self.repeats)
 
     def input_summary(self) -> dict[str, object]:
         """The "input" section: format, metric (with why and the others), filter, files."""
@@ -237,7 +251,9 @@ def _task(task: TaskCases, names: tuple[str, str], alpha: float, question: dict)
 
 def _question_clusters(tasks: list[TaskAnalysis]) -> Clusters:
     """Every task's cases by question (each case its own cluster in a task without repeats),
-    so that the pooled decision and gate count questions, as ``cases --group`` counts groups."""
+    so that the pooled decision and gate count questions, as ``cases --group`` counts groups.
+    A label is the task's number and the question's id, so a question is a cluster within its
+    task: the decision is stratified by task with the questions as clusters."""
     a_pass, b_pass, labels = [], [], []
     for number, task in enumerate(tasks):
         cases = task.paired.cases

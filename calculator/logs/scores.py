@@ -3,9 +3,13 @@
 A graded metric (HELM's graded stats, Inspect's partial credit P = 0.5, lm-eval's per-sample
 BLEU, ROUGE or F1) given without a threshold is compared by its mean with
 :func:`calculator.compare_scores`: per task with the question as the cluster when the cases are
-repeats of questions, and pooled over every task with the task as the cluster when there are
-several (a task's cases share its questions' difficulty and its prompt). Holm's adjustment runs
-across the tasks' p-values, as for pass/fail logs.
+repeats of questions, and pooled over every task's questions, each counted once, when there are
+several: the suite's answer, as for pass/fail logs (:mod:`calculator.stratified`). Its sign flip
+flips each question's difference alone (with repeats, each question's cluster within its task),
+so it is stratified by task as it stands: the task adds no constraint a question's own sign
+does not. The comparison with the task as the cluster asks another question (would the lead
+carry over to other tasks like these?) and is kept beside it, for contrast (`by_task`). Holm's
+adjustment runs across the tasks' p-values, as for pass/fail logs.
 """
 
 from __future__ import annotations
@@ -61,16 +65,20 @@ class LogScores:
     tasks : tuple of TaskScores
         Holm-adjusted across tasks when there are several.
     pooled : ScoresComparison
-        Every task's pairs; clustered by task with several tasks, by question with one task
-        of repeats.
+        Every task's pairs, each question counted once: the suite's answer (clustered by
+        question within its task with repeats).
     repeats : bool
         Whether some task's cases are repeats of questions.
+    by_task : ScoresComparison or None
+        With several tasks, every task's pairs with the task as the cluster: shown for
+        contrast, never the answer.
     """
 
     paired: PairedLogs
     tasks: tuple[TaskScores, ...]
     pooled: ScoresComparison
     repeats: bool
+    by_task: ScoresComparison | None = None
 
 
 def headline_pvalue(comparison: ScoresComparison) -> float:
@@ -131,12 +139,34 @@ def analyze_log_scores(paired: PairedLogs, **options: object) -> LogScores:
         a = np.concatenate([part[0] for part in parts])
         b = np.concatenate([part[1] for part in parts])
         labels = np.concatenate([np.full(part[0].size, part[3], dtype=object) for part in parts])
-        pooled = compare_scores(a, b, clusters=labels, names=paired.names, **options)
+        questions = _question_labels(parts)
+        pooled = compare_scores(a, b, clusters=questions, names=paired.names, **options)
+        by_task = compare_scores(a, b, clusters=labels, names=paired.names, **options)
     else:
-        pooled = tasks[0].comparison
+        pooled, by_task = tasks[0].comparison, None
     return LogScores(
         paired=paired,
         tasks=tuple(tasks),
         pooled=pooled,
         repeats=any(task.repeats for task in paired.tasks),
+        by_task=by_task,
+    )
+
+
+def _question_labels(parts: list[tuple]) -> np.ndarray | None:
+    """Each case's question within its task (the task's number and the question), when some
+    task's cases are repeats of questions; None when every case is its own question."""
+    if all(part[2] is None for part in parts):
+        return None
+    return np.concatenate(
+        [
+            np.asarray(
+                [
+                    f"{number}\x00{label}"
+                    for label in (np.arange(a.size) if clusters is None else clusters)
+                ],
+                dtype=object,
+            )
+            for number, (a, _, clusters, _) in enumerate(parts)
+        ]
     )

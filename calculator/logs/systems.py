@@ -13,6 +13,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from calculator.analysis import MAX_NAME_LENGTH
 from calculator.logs.pairing import MAX_EXCLUDED_SHARE, align_tasks, refuse_different_documents
 from calculator.logs.select import (
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
 
     from calculator.cases.systems_result import SystemCases
 
-__all__ = ["load_log_systems"]
+__all__ = ["load_log_suite", "load_log_systems"]
 
 
 def load_log_systems(
@@ -49,6 +51,26 @@ def load_log_systems(
     LogError
         As :func:`calculator.logs.pair_logs` does, and for repeated samples of a question.
     """
+    cases, choice, used, _ = load_log_suite(
+        logs,
+        metric=metric,
+        filter=filter,
+        threshold=threshold,
+        allow_exclusions=allow_exclusions,
+    )
+    return cases, choice, used
+
+
+def load_log_suite(
+    logs: Sequence[LogTable],
+    *,
+    metric: str | None = None,
+    filter: str | None = None,  # noqa: A002 - the harness's own word
+    threshold: float | None = None,
+    allow_exclusions: bool = False,
+) -> tuple[SystemCases, MetricChoice, dict[str, str], np.ndarray]:
+    """:func:`load_log_systems`, and the task of each case used (aligned with the rows of the
+    cases' outcomes), for the comparison by task (:func:`calculator.compare.suite`)."""
     import pandas as pd
 
     from calculator.cases.multi import load_systems
@@ -97,7 +119,18 @@ def load_log_systems(
     )
     if not allow_exclusions:
         _refuse_large_exclusions(cases, frames, names)
-    return cases, choice, used
+    return cases, choice, used, _tasks_of(cases, frames[0], several)
+
+
+def _tasks_of(cases: SystemCases, frame: pd.DataFrame, several: bool) -> np.ndarray:
+    """The task of each case used: its id is the task and the case joined by "/" (one id to
+    one case, or the cases' reader refused them as duplicates), looked up in the first log."""
+    if not several:
+        task = str(frame["task"].iloc[0]) if len(frame) else ""
+        return np.full(cases.n, task, dtype=object)
+    joined = frame["task"].str.cat(frame["case"], sep="/")
+    task_of = dict(zip(joined.astype(str), frame["task"].astype(str), strict=True))
+    return np.asarray([task_of[str(case)] for case in cases.case_ids], dtype=object)
 
 
 def _case_file(frame: pd.DataFrame, log: LogTable, several: bool):  # noqa: ANN202

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from calculator.report.caveats import few_clusters_caveat
 from calculator.report.formatting import format_p_equals, format_points, plural
 from calculator.report.scores import permutation_p
+from calculator.report.suite import CONTRAST, answer_line
 from calculator.report.words import text
 from calculator.scores.signflip import SignFlipTest
 
@@ -229,6 +230,7 @@ def _report_tail(
         f"pooled    {plural(len(result.tasks), 'task')}: both pass {t.a:,}, only {name_a} {t.b:,}, "
         f"only {name_b} {t.c:,}, both fail {t.d:,}",
     ]
+    lines += answer_line(result, alpha)
     if result.by_task is not None:
         lines += _by_task_lines(result, alpha)
     if result.repeats:
@@ -255,8 +257,8 @@ def _by_task_lines(result: LogAnalysis, alpha: float) -> list[str]:
     by_task, exact = result.by_task, result.by_task_exact
     pvalue, held = result.by_task_pvalue or (by_task.pvalue, False)
     line = (
-        f"by task   two-sided clustered McNemar test, task as cluster ({by_task.clusters:,} "
-        "tasks)"
+        f"by task   {CONTRAST}; two-sided clustered McNemar test, task as cluster "
+        f"({by_task.clusters:,} tasks)"
         + (", held at the exact sign-flip test's p, " if held else ": ")
         + format_p_equals(pvalue, alpha=alpha)
     )

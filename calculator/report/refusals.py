@@ -19,10 +19,10 @@ Examples
 --------
 >>> from calculator.chooser import Ask, Shape, choose
 >>> try:
-...     choose(Shape(tasks=2), Ask(alternative="greater"))
+...     choose(Shape(), Ask(alternative="less", margin=0.02))
 ... except Exception as error:
-...     print(refusal_text(error, {"alternative": "a one-sided question"})[:60])
-A one-sided question is answered for one task at a time: wit
+...     print(refusal_text(error, {"margin": "a margin"})[:59])
+A margin asks whether B is no worse than A by more than the
 """
 
 from __future__ import annotations
@@ -66,9 +66,6 @@ _TEMPLATES = {
     "it does not go with {alternative less}",
     ("gate", "equivalence-or-greater"): "{gate} gates on B being worse, or with {margin} on B "
     "being non-inferior; leave out {equivalence} and {alternative greater}",
-    ("several-tasks",): "{option} is answered for one task at a time: with several tasks the "
-    "pooled per-case test would treat the tasks' cases as one sample; leave it out for the "
-    "tests by task, or compare the tasks one at a time",
     ("alternative", "greater-with-margin"): "{alternative greater} with {margin} asks whether B "
     "is better than A by more than {DELTA}; on scores {margin} answers non-inferiority only (is "
     "B no worse than A by more than {DELTA}?): leave out {alternative greater}",
@@ -105,7 +102,6 @@ def refusal_text(refused: OptionRefused, option_names: Mapping[str, str]) -> str
         typed = names.get("margin typed") or f"{names['margin']} {ask.margin:.10g}"
         return _capital(f"{typed} {too_wide_for_a_gate(ask.margin)}{names.get('margin hint', '')}")
     fields = dict(names)
-    fields["option"] = names[refused.option]
     fields["score margin"] = f"{ask.margin:g}" if ask.margin is not None else ""
     detail = refused.detail
     if refused.reason in ("unstated-for-gate", "unequal-repeats"):
@@ -118,8 +114,7 @@ def refusal_text(refused: OptionRefused, option_names: Mapping[str, str]) -> str
     elif refused.reason == "gate-over-half-range":
         low, high, limit = detail
         fields.update(low=f"{low:g}", high=f"{high:g}", limit=f"{limit:.6g}")
-    several = refused.reason == "several-tasks"
-    key = ("several-tasks",) if several else (refused.option, refused.reason)
+    key = (refused.option, refused.reason)
     # One pass: a name from a log or file that holds braces is never read as a field.
     return _capital(re.sub(r"\{([^{}]+)\}", lambda found: fields[found[1]], _TEMPLATES[key]))
 

@@ -112,15 +112,47 @@ def test_corpus_metric_is_a_one_line_refusal(tmp_path, capsys):
         assert "cannot be split into per-case scores" in err
 
 
-def test_two_tasks_pool_by_task(tmp_path, capsys):
+def two_tasks(tmp_path):
     for side, values in (("a", A), ("b", B)):
         write_lm_eval(tmp_path / side, "one", dict(enumerate(values)))
         write_lm_eval(tmp_path / side, "two", dict(enumerate(values[::-1])))
-    payload = json.loads(run_cli(capsys, tmp_path / "a", tmp_path / "b", "--json")[1])
-    assert payload["pooled_by"] == "task" and payload["scores"]["clusters"] == 2
+    return tmp_path / "a", tmp_path / "b"
+
+
+def test_two_tasks_are_answered_over_every_question(tmp_path, capsys):
+    # Issue #32, a deliberate change: the pooled comparison took the task as the cluster (2
+    # clusters: its sign flip could not go below p = 0.5, so the gate could never fail); it is
+    # now the suite's answer over all 24 questions, each counted once, stratified by task, and
+    # the task-clustered comparison is kept beside it for contrast.
+    payload = json.loads(run_cli(capsys, *two_tasks(tmp_path), "--json")[1])
+    assert payload["pooled_by"] is None and payload["scores"]["clusters"] is None
+    assert payload["scores"]["n"] == 24
+    d = np.array(A + A[::-1]) - np.array(B + B[::-1])
+    assert payload["scores"]["mean_difference"] == pytest.approx(d.mean())
+    assert payload["suite"]["method"] == "stratified"
+    assert payload["suite"]["contrast"]["key"] == "scores_by_task"
+    assert payload["scores_by_task"]["clusters"] == 2
     assert payload["multiplicity"] == {"method": "holm", "family": 2}
     assert [t["task"] for t in payload["tasks"]] == ["one", "two"]
     assert payload["input"]["cases_used"] == 24
+
+
+def test_two_tasks_gate_on_the_suites_answer(tmp_path, capsys):
+    a, b = two_tasks(tmp_path)
+    status, out, _ = run_cli(capsys, b, a, "--fail-if-worse")  # B here is A above: higher
+    assert status == 0
+    status, out, _ = run_cli(capsys, a, b, "--fail-if-worse")
+    lines = out.splitlines()
+    (answer,) = [line for line in lines if line.startswith("answer    ")]
+    assert "over all 24 questions of the 2 tasks, each counted once" in answer
+    (by_task,) = [line for line in lines if line.startswith("by task   ")]
+    assert by_task.startswith("by task   shown for contrast, not the answer")
+    assert "2^(1 − 2) = 0.5" in out
+    (gate,) = [line for line in lines if line.startswith("gate      ")]
+    assert gate.endswith("stratified by task (the suite's answer)")
+    payload = json.loads(run_cli(capsys, a, b, "--fail-if-worse", "--json")[1])
+    assert status == (payload["gate"]["verdict"] == "fail")
+    assert payload["gate"]["pvalue"] == payload["scores"]["pvalue"]
 
 
 def test_a_margin_on_a_graded_metric_is_in_its_own_units(logs, capsys):

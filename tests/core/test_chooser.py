@@ -38,8 +38,9 @@ RULE = [
     (GROUPS, Ask(margin=0.02, gate=True), "cluster"),
     (REPEATS, Ask(alternative="less", gate=True), "by-question"),
     (UNEVEN, Ask(margin=0.02, gate=True), "by-question"),
-    (TASKS_REPEATS, Ask(margin=0.02), "by-question"),
-    (TASKS, Ask(), "by-task"),
+    (TASKS_REPEATS, Ask(margin=0.02), "stratified-by-question"),
+    (TASKS_REPEATS, Ask(margin=0.02, gate=True), "stratified-by-question"),
+    (TASKS, Ask(), "stratified"),
     # pass/fail refuses what only scores take
     (ONE, Ask(better="lower"), ("better", "pass-fail")),
     (GROUPS, Ask(better="higher"), ("better", "pass-fail")),
@@ -56,22 +57,27 @@ RULE = [
     (ONE, Ask(margin=0.02, question="equivalent", gate=True), ("gate", "equivalence-or-greater")),
     (ONE, Ask(alternative="greater", gate=True), ("gate", "equivalence-or-greater")),
     (ONE, Ask(question="better", gate=True), ("gate", "equivalence-or-greater")),
-    # several tasks without repeats: the pooled per-case test would take them as one sample
-    (TASKS, Ask(gate=True), ("gate", "several-tasks")),
-    (TASKS, Ask(alternative="greater"), ("alternative", "several-tasks")),
-    (TASKS, Ask(question="better"), ("alternative", "several-tasks")),
-    (TASKS, Ask(alternative="less"), ("alternative", "several-tasks")),
-    (TASKS, Ask(margin=0.02), ("margin", "several-tasks")),
-    (TASKS, Ask(question="non-inferior", margin=0.02), ("margin", "several-tasks")),
-    (TASKS, Ask(margin=0.02, question="equivalent"), ("margin", "several-tasks")),
+    # several tasks without repeats: every question is answered over the suite's questions by
+    # the task-stratified exact test, the summed table's (these rows were refusals, "answered
+    # for one task at a time", until issue #32); the gate's own refusals still hold
+    (TASKS, Ask(gate=True), "stratified"),
+    (TASKS, Ask(alternative="greater"), "stratified"),
+    (TASKS, Ask(question="better"), "stratified"),
+    (TASKS, Ask(alternative="less"), "stratified"),
+    (TASKS, Ask(margin=0.02), "stratified"),
+    (TASKS, Ask(question="non-inferior", margin=0.02), "stratified"),
+    (TASKS, Ask(margin=0.02, question="equivalent"), "stratified"),
+    (TASKS, Ask(margin=0.02, gate=True), "stratified"),
+    (TASKS, Ask(alternative="greater", gate=True), ("gate", "equivalence-or-greater")),
+    (TASKS, Ask(margin=0.105, gate=True), ("margin", "too-wide-for-gate")),
     # scores: the mean difference, cluster-resampled, by question, by task
     (SCORES, Ask(), "scores"),
     (SCORES, Ask(margin=0.1, gate=True, resamples=2000), "scores"),
     (SCORES, Ask(alternative="less", better="lower"), "scores"),
     (SCORE_GROUPS, Ask(margin=0.1), "scores-cluster"),
     (SCORE_REPEATS, Ask(gate=True), "scores-by-question"),
-    (SCORE_TASKS, Ask(alternative="greater", margin=None), "scores-by-task"),
-    (SCORE_TASKS, Ask(margin=0.1, gate=True), "scores-by-task"),
+    (SCORE_TASKS, Ask(alternative="greater", margin=None), "scores-stratified"),
+    (SCORE_TASKS, Ask(margin=0.1, gate=True), "scores-stratified"),
     # scores refuse what their test cannot answer
     (SCORES, Ask(alternative="greater", margin=0.1), ("alternative", "greater-with-margin")),
     (SCORES, Ask(margin=0.1, question="equivalent"), ("equivalence", "scores")),
@@ -122,13 +128,13 @@ def test_a_refusal_names_the_option_in_each_surfaces_words():
     from ui.question_words import PAGE_OPTION_NAMES
 
     with pytest.raises(OptionRefused) as refused:
-        choose(TASKS, Ask(question="better"))
+        choose(TASKS, Ask(question="better", gate=True))
     cli = refusal_text(refused.value, OPTION_NAMES)
     page = refusal_text(refused.value, PAGE_OPTION_NAMES)
-    assert cli.startswith("--alternative is answered for one task at a time")
-    assert page.startswith(
-        "A one-sided question (“better” or “worse”) is answered for one task at a time"
-    )
+    assert cli.startswith("--fail-if-worse gates on B being worse")
+    assert cli.endswith("leave out --equivalence and --alternative greater")
+    assert page.startswith("The release gate gates on B being worse")
+    assert page.endswith("the question “better”")
     assert "--" not in page
 
 

@@ -100,14 +100,18 @@ def test_corpus_level_pairs_are_refused_in_one_line():
         assert "\n" not in str(error.value)
 
 
-def test_several_tasks_pool_with_the_task_as_cluster():
+def test_several_tasks_pool_every_question_and_keep_the_task_clustered_contrast():
+    # Issue #32, a deliberate change: the pooled comparison (the suite's answer, gated on) took
+    # the task as the cluster; it now counts every question once, stratified by task, and the
+    # task-clustered comparison is `by_task`, shown for contrast.
     second_a = {k: v / 2 for k, v in ROUGE_A.items()}
     second_b = {k: v / 4 for k, v in ROUGE_B.items()}
     a = read_log_data([lm_eval_file("one", ROUGE_A), lm_eval_file("two", second_a)], system="A")
     b = read_log_data([lm_eval_file("one", ROUGE_B), lm_eval_file("two", second_b)], system="B")
     result = analyze_log_scores(pair_logs(a, b, scores=True))
     assert [t.task for t in result.tasks] == ["one", "two"]
-    assert result.pooled.n == 16 and result.pooled.clusters == 2
+    assert result.pooled.n == 16 and result.pooled.clusters is None
+    assert result.by_task.n == 16 and result.by_task.clusters == 2
     # Holm over two p-values: the smaller doubled, the larger kept (at least the smaller's).
     low, high = sorted(t.pvalue for t in result.tasks)
     holm = sorted(t.holm_pvalue for t in result.tasks)
@@ -117,6 +121,7 @@ def test_several_tasks_pool_with_the_task_as_cluster():
         second_a[k] - second_b[k] for k in range(8)
     ]
     assert result.pooled.statistic == pytest.approx(np.mean(everything), abs=1e-12)
+    assert result.by_task.statistic == pytest.approx(np.mean(everything), abs=1e-12)
 
 
 def test_inspect_partial_credit_is_compared_by_question():

@@ -145,8 +145,13 @@ def test_two_graded_tasks_get_a_row_each_with_holm_and_the_pooled_report():
     assert list(table["cases"]) == [30, 20]
     assert list(table["Holm-adjusted p"]) == [t.holm_pvalue for t in expected.tasks]
     assert list(table["mean A"]) == [t.comparison.mean_a for t in expected.tasks]
-    assert expected.pooled.clusters == 2  # pooled with the task as the cluster
-    assert text(expected.pooled) in "\n".join(t.value for t in at.text)
+    # Issue #32 (a deliberate change): pooled over every question, the suite's answer, with
+    # the task-clustered comparison after it for contrast (it was the pooled one).
+    assert expected.pooled.clusters is None and expected.by_task.clusters == 2
+    shown = "\n".join(t.value for t in at.text)
+    assert text(expected.pooled) in shown
+    assert "answer    over all 50 questions of the 2 tasks, each counted once" in shown
+    assert "by task   shown for contrast, not the answer" in shown
 
 
 def test_one_epoch_against_three_uses_every_sample_as_on_the_command_line():

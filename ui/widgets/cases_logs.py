@@ -22,6 +22,7 @@ from calculator.report.logs import (
     report_lines,
     task_test_words,
 )
+from calculator.report.suite import scores_suite_lines
 from calculator.report.words import text
 from calculator.text import printable
 from calculator.workflow import (
@@ -214,4 +215,6 @@ def _show_scores(result: LogScores) -> None:
     if notes:  # every repeat counted: the questions at their means, and the test by question
         st.text("\n".join(printable(line) for line in notes))
     st.caption(words.SCORES_POOLED)
-    st.text(printable(text(result.pooled)))
+    # Several tasks: which comparison answers, and the task-clustered one for contrast.
+    answer, contrast = scores_suite_lines(result)
+    st.text("\n".join(printable(line) for line in [*answer, text(result.pooled), *contrast]))
