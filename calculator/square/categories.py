@@ -14,6 +14,7 @@ from scipy import stats
 
 from calculator._validation import check_probability
 from calculator.compare.multiplicity import adjust_log10_pvalues, adjust_pvalues
+from calculator.intervals import difference_interval
 from calculator.mcnemar import mcnemar_exact
 from calculator.square.table import SquareTable
 
@@ -76,8 +77,11 @@ def compare_categories(
     The interval for delta_i = (n_i+ - n_+i) / n is Fagerland, Lydersen & Laake's
     Bonferroni-type simultaneous interval: the delta with
     (deltahat - delta)^2 <= c (s_i / n^2 - delta^2 / n), s_i = n_i+ + n_+i - 2 n_ii, where c is
-    the 1 - (1 - level) / k quantile of chi-square with 1 df; it is [-1, 1] when that set
-    is not a proper interval (no case off the diagonal in the category's row or column).
+    the 1 - (1 - level) / k quantile of chi-square with 1 df. Where that set is not a proper
+    interval (no case off the diagonal in the category's row or column, so the formula's
+    variance is 0 and it would give the single point 0), the interval is Tango's score
+    interval for the collapsed 2 x 2 table at the same Bonferroni level 1 - (1 - level)/k,
+    which stays proper at zero discordant cases and narrows as agreeing cases add up.
 
     References
     ----------
@@ -105,6 +109,13 @@ def compare_categories(
     out = []
     for i, test in enumerate(tests):
         low, high = _interval(rows[i], columns[i], counts[i][i], n, critical)
+        if low == -1.0 and high == 1.0 and n:  # not a proper interval: the 2 x 2's Tango
+            same, only_a, only_b = counts[i][i], rows[i] - counts[i][i], columns[i] - counts[i][i]
+            rest = n - same - only_a - only_b
+            tango = difference_interval(
+                same, only_a, only_b, rest, level=1.0 - (1.0 - level) / k, method="tango"
+            )
+            low, high = tango.low, tango.high
         out.append(
             CategoryComparison(
                 label=table.labels[i],

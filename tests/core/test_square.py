@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from calculator.errors import CalculatorError
+from calculator.intervals import difference_interval
 from calculator.mcnemar import mcnemar_chi2, mcnemar_exact
 from calculator.square import (
     MAX_CATEGORIES,
@@ -98,10 +99,8 @@ def test_ordinal_interval_and_null_error_reproduce_fischer_1999():
 # --- contingencytables 3.0.0, tests/testthat/test-ch9.R:
 #   Bonferroni_type_CIs_paired_cxc(peterson_2007):
 #     pi_4+ vs pi_+4: delta = 0.0088 (-0.0059 to 0.0233)
-#   Bonferroni_type_CIs_paired_cxc(matrix(c(1, 0, 0, 1), 2)): pi_2+ vs pi_+2: 0.0000 (-1 to 1)
 BONFERRONI_TYPE = [
     (PETERSON_2007, 3, 0.0088, -0.0059, 0.0233),
-    ([[1, 0], [0, 1]], 1, 0.0, -1.0, 1.0),
 ]
 
 
@@ -111,6 +110,21 @@ def test_category_intervals_reproduce_bonferroni_type_intervals(counts, index, d
     assert (category.difference, category.low, category.high) == pytest.approx(
         (delta, low, high), abs=5e-5
     )
+
+
+# contingencytables 3.0.0 gives (-1 to 1) where the formula degenerates:
+#   Bonferroni_type_CIs_paired_cxc(matrix(c(1, 0, 0, 1), 2)): pi_2+ vs pi_+2: 0.0000 (-1 to 1)
+# A deliberate departure: a category no case disagrees on gets Tango's score interval of its
+# collapsed 2 x 2 table at the same Bonferroni level, which narrows as agreeing cases add up,
+# where (-1, 1) made full agreement look less informative than two disagreements.
+@pytest.mark.parametrize("counts", [[[1, 0], [0, 1]], [[1, 2, 0], [2, 3, 0], [0, 0, 9]]])
+def test_a_category_no_case_disagrees_on_gets_the_collapsed_tables_tango_interval(counts):
+    table = square_table(counts)
+    last = compare_categories(table, level=0.95)[-1]
+    n, same = table.n, counts[-1][-1]
+    tango = difference_interval(same, 0, 0, n - same, level=1 - 0.05 / table.k, method="tango")
+    assert (last.low, last.high) == (tango.low, tango.high)
+    assert -1.0 < last.low < 0.0 < last.high < 1.0
 
 
 def test_each_category_against_the_rest_is_the_exact_mcnemar_test_holm_adjusted():
