@@ -27,6 +27,7 @@ from calculator.confidence_sequence import (
     confidence_sequence,
 )
 from calculator.mcnemar import ALTERNATIVES, mcnemar_exact
+from calculator.significance import rejects
 from calculator.tails import log_incomplete_beta_half
 
 __all__ = [
@@ -179,9 +180,11 @@ def anytime_test(
     final counts, 1/E_tau is still valid at any stopping time tau (optional stopping gives
     E[E_tau] <= 1): larger than the running version's p, never smaller. m = 0 gives E = 1, p = 1.
 
-    One-sided, the mixture is restricted to the alternative's half (theta < 1/2 for "greater",
-    B better) and renormalised, the "one-sided mixture" of the references. It stays a
-    supermartingale under every theta_0 on the null side, not only at 1/2: the expected
+    One-sided, the mixing distribution is restricted to the alternative's half (theta < 1/2 for
+    "greater", B better) and renormalised: a choice made here, by the construction of [2] and
+    [4] (a mixture of likelihood ratios over the alternative). It stays a supermartingale under
+    every theta_0 on the null side, not only at 1/2, so it tests the composite one-sided null
+    (B no better than A, theta >= 1/2 for "greater"): the expected
     one-step factor 2 (theta theta_0 + (1 - theta)(1 - theta_0)) = 1 + (2 theta - 1)(2 theta_0 - 1)
     is at most 1 when theta and theta_0 lie on opposite sides of 1/2. E is at most 1 when the
     counts lean the other way.
@@ -268,7 +271,7 @@ class AnytimeAnalysis:
     @property
     def rejects(self) -> bool:
         """Whether E has reached 1/alpha (the anytime p is at most alpha)."""
-        return self.test.log10_pvalue <= math.log10(self.alpha)
+        return rejects(self.test.log10_pvalue, self.alpha)
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy import special
 
-from calculator._validation import check_count, check_probability, message
+from calculator._validation import MAX_COUNT, check_count, check_probability, message
 from calculator.errors import CalculatorError, CalculatorTypeError
 from calculator.tails import beta_quantile
 
@@ -233,7 +233,7 @@ def confidence_sequence(
     low, high = mixture_limits(b, c, prior_shape, alpha)
     difference = (None, None)
     if n is not None:
-        n = check_count(n, "n", minimum=b + c)
+        n = check_count(n, "n", minimum=b + c, maximum=4 * MAX_COUNT)  # a table's four cells
         difference = _difference_limits(b, c, n, prior_shape, alpha)
     fixed_low, fixed_high = _clopper_pearson(b, c, alpha)
     return ConfidenceSequence(
