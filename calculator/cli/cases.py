@@ -36,6 +36,7 @@ from calculator.cli.cases_scores import (
     scores_columns,
     threshold_columns,
 )
+from calculator.cli.monitor import add_monitor_arguments, run_monitor
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
     add_question_arguments,
@@ -131,6 +132,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "loss, ...) needs it stated; pass/fail outcomes refuse it",
     )
     add_question_arguments(parser, scores=True)  # the margin's unit follows the outcomes
+    add_monitor_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -146,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
     """
     require_cases_extra()
     check_paths([p for p in (args.file, args.file_b) if p is not None])
+    if args.monitor:
+        return run_monitor(args)
     if is_log_input(args):  # the question is read once the logs show pass/fail or scores
         return run_logs(args)
     if args.metric or args.filter:

@@ -20,8 +20,16 @@ from calculator.report.formatting import (
 if TYPE_CHECKING:
     from calculator.anytime import AnytimeAnalysis, AnytimeTest
     from calculator.confidence_sequence import ConfidenceSequence
+    from calculator.monitor import Monitor
 
-__all__ = ["anytime_lines", "anytime_sentence", "mixture_name", "sequence_sentence"]
+__all__ = [
+    "anytime_lines",
+    "anytime_sentence",
+    "mixture_name",
+    "monitor_lines",
+    "monitor_sentence",
+    "sequence_sentence",
+]
 
 # The null hypothesis each e-value is evidence against.
 _NULL = {
@@ -154,3 +162,68 @@ def anytime_lines(result: AnytimeAnalysis) -> list[str]:
             f"{format_percent(sequence.fixed_low)} to {format_percent(sequence.fixed_high)})"
         )
     return lines
+
+
+def monitor_lines(monitor: Monitor) -> list[str]:
+    """One line a look: cases seen, b and c, the e-value, the anytime p and the sequence.
+
+    Examples
+    --------
+    >>> from calculator.monitor import monitor_outcomes
+    >>> a, b = [True] * 30 + [False] * 10, [False] * 30 + [True] * 10
+    >>> print("\\n".join(monitor_lines(monitor_outcomes(a, b, every=5))))
+    cases  only A  only B  e-value  anytime p  confidence sequence (95%, share favouring A)
+        5       5       0     5.33      0.188  38.4% to 100.0%
+       10      10       0     93.1      0.011  58.3% to 100.0%
+    """
+    lines = [
+        "cases  only A  only B  e-value  anytime p  confidence sequence "
+        f"({format_confidence(monitor.level)}, share favouring A)"
+    ]
+    for i in range(monitor.cases.size):
+        log10_e = float(monitor.log10_evalue[i])
+        e_text = format_ratio(10**log10_e) if -6 <= log10_e <= 6 else f"10^{log10_e:.2f}"
+        p = format_pvalue(
+            float(monitor.pvalue[i]), float(monitor.log10_pvalue[i]), alpha=monitor.alpha
+        )
+        low, high = float(monitor.low[i]), float(monitor.high[i])
+        sequence = "empty" if low != low else f"{format_percent(low)} to {format_percent(high)}"
+        lines.append(
+            f"{monitor.cases[i]:>5,}  {monitor.only_a[i]:>6,}  {monitor.only_b[i]:>6,}  "
+            f"{e_text:>7}  {p:>9}  {sequence}"
+        )
+    return lines
+
+
+def monitor_sentence(monitor: Monitor) -> str:
+    """Where the monitor stopped, and what that claim is worth.
+
+    Examples
+    --------
+    >>> from calculator.monitor import monitor_outcomes
+    >>> a, b = [True] * 30 + [False] * 10, [False] * 30 + [True] * 10
+    >>> print(monitor_sentence(monitor_outcomes(a, b, every=5)))  # doctest: +NORMALIZE_WHITESPACE
+    Monitored every 5 cases with the e-value of the uniform (Beta(1, 1)) mixture: it reached
+    1/alpha = 20 by case 10 (anytime-valid p 0.011 against "A and B pass equally often"), so
+    the monitor stopped there. Stopping at the first such look keeps the chance of a false
+    alarm at alpha = 0.05 however often one looks.
+    """
+    name = mixture_name(monitor.prior_shape, monitor.alternative)
+    start = f"Monitored every {monitor.every:,} cases with the e-value of {name}"
+    threshold = f"{1 / monitor.alpha:.4g}"
+    if monitor.crossed_at is None:
+        last = int(monitor.cases[-1])
+        p = format_pvalue(float(monitor.pvalue[-1]), float(monitor.log10_pvalue[-1]))
+        return (
+            f"{start}: it did not reach 1/alpha = {threshold} in the {last:,} cases read "
+            f"(anytime-valid p {p}). The monitor may go on as cases arrive: the p stays valid "
+            "however long it runs."
+        )
+    i = monitor.crossed_at
+    p = format_pvalue(float(monitor.pvalue[i]), float(monitor.log10_pvalue[i]))
+    return (
+        f"{start}: it reached 1/alpha = {threshold} by case {int(monitor.cases[i]):,} "
+        f'(anytime-valid p {p} against "{_NULL[monitor.alternative]}"), so the monitor '
+        "stopped there. Stopping at the first such look keeps the chance of a false alarm at "
+        f"alpha = {monitor.alpha:g} however often one looks."
+    )

@@ -23,10 +23,11 @@ from calculator.analysis import Analysis
 from calculator.anytime import AnytimeAnalysis
 from calculator.decision import Decision
 from calculator.errors import CalculatorTypeError
+from calculator.monitor import Monitor
 from calculator.planning.design import PowerPlan
 from calculator.planning.noninferiority import NonInferiorityPlan
 from calculator.report.analysis import analysis_report
-from calculator.report.anytime import anytime_sentence, sequence_sentence
+from calculator.report.anytime import anytime_sentence, monitor_sentence, sequence_sentence
 from calculator.report.decision import decision_sentence, named_test
 from calculator.report.planning import noninferiority_plan_sentence, power_plan_sentence
 from calculator.report.reconcile import reconciliation
@@ -78,6 +79,11 @@ def _(result: AnytimeAnalysis) -> str:
     return f"{anytime_sentence(result)} {sequence_sentence(result.sequence)}"
 
 
+@text.register
+def _(result: Monitor) -> str:
+    return monitor_sentence(result)
+
+
 def reconciliation_of(analysis: Analysis) -> str | None:
     """The sentence when the interval and the binomial test disagree at the interval's level,
     else None (:func:`calculator.report.reconcile.reconciliation`)."""
@@ -108,6 +114,11 @@ def _(result: Decision) -> dict[str, object]:
 
 @payload.register
 def _(result: AnytimeAnalysis) -> dict[str, object]:
+    return {**result.to_dict(), "sentence": text(result)}
+
+
+@payload.register
+def _(result: Monitor) -> dict[str, object]:
     return {**result.to_dict(), "sentence": text(result)}
 
 
