@@ -63,8 +63,8 @@ class AnytimeTest:
     log10_evalue : float
         log10 of E at the last look, finite for every count.
     max_log10_evalue : float
-        log10 of the largest E over the looks (E = 1 before the first pair); equal to
-        `log10_evalue` from the final counts alone.
+        log10 of the largest E over the looks (E = 1 before the first pair); from the final
+        counts alone, max(0, `log10_evalue`).
     pvalue : float
         The anytime-valid p, min(1, 1 / max E); may underflow to 0, see `log10_pvalue`.
     log10_pvalue : float
@@ -108,6 +108,9 @@ def log_mixture_evalue(b, c, prior_shape: float = 1.0, alternative: str = "two-s
     restricted to the alternative's half of [0, 1] and renormalised (each half holds 1/2):
     "greater" (theta < 1/2) adds log 2 + log I_{1/2}(b + k, c + k), "less" (theta > 1/2)
     log 2 + log I_{1/2}(c + k, b + k). A float for scalar input.
+
+    m log 2 and log B(b + k, c + k) nearly cancel, so log E carries an absolute error of about
+    m x 1e-16 (1e-10 at m = 10^6, 1e-4 at m = 10^12): far below the digits a p-value shows.
 
     Examples
     --------

@@ -75,9 +75,9 @@ def anytime_sentence(result: AnytimeAnalysis) -> str:
     >>> print(anytime_sentence(anytime_analysis(35, 15)))  # doctest: +NORMALIZE_WHITESPACE
     Anytime-valid test (e-value of the uniform (Beta(1, 1)) mixture over the share of
     disagreements that favour A): against "A and B pass equally often" it is E = 9.81, an
-    anytime-valid p of 0.102, not below alpha = 0.05. This p stays valid however the number of
-    cases was chosen: you may look after every case and stop whenever you like. The price is a
-    larger p at a fixed number of cases: the exact McNemar test, valid only when the number of
+    anytime-valid p of 0.102, not below alpha = 0.05. This p stays valid under any stopping
+    rule: you may look after every case and stop whenever you like, as long as the order of the
+    cases is not chosen by their outcomes. The price is a larger p at a fixed number of cases: the exact McNemar test, valid only when the number of
     cases is fixed before looking, gives 0.007 on these 50 discordant pairs.
     """
     test, alpha = result.test, result.alpha
@@ -96,8 +96,8 @@ def anytime_sentence(result: AnytimeAnalysis) -> str:
         f'over the share of disagreements that favour A): against "{_NULL[test.alternative]}" '
         f"it is E = {evalue_text(test)}, an anytime-valid p of {p}"
         f"{'' if not test.running else f' (from {source})'}, {verdict} alpha = {alpha:g}. "
-        "This p stays valid however the number of cases was chosen: you may look after every "
-        "case and stop whenever you like."
+        "This p stays valid under any stopping rule: you may look after every case and stop "
+        "whenever you like, as long as the order of the cases is not chosen by their outcomes."
     )
     if result.fixed_n_log10_pvalue < test.log10_pvalue:
         text += (
