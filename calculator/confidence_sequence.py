@@ -260,7 +260,8 @@ def confidence_sequence_path(
     Parameters
     ----------
     only_a : sequence of bool or 0/1
-        The discordant pairs in the order seen: 1 (True) where only A passes, 0 where only B.
+        The discordant pairs in the order seen: 1 (True) where only A passes, 0 where only B;
+        at most :data:`MAX_SEQUENCE_PATH` of them (the set at each is found by root-finding).
     level, prior_shape
         As in :func:`confidence_sequence`.
 
@@ -276,7 +277,7 @@ def confidence_sequence_path(
     >>> (cs.only_a, cs.only_b), round(cs.low, 3), round(cs.high, 3)
     ((30, 20), 0.394, 0.792)
     """
-    path = check_path(only_a)
+    path = check_path(only_a, MAX_SEQUENCE_PATH)
     level = check_probability(level, "level")
     prior_shape = check_prior_shape(prior_shape)
     b_path = np.cumsum(path)
@@ -300,18 +301,21 @@ def confidence_sequence_path(
     )
 
 
-#: Longest sequence of discordant pairs one call reads.
+#: Longest sequence of discordant pairs one call reads (the e-value's path, about 5 s).
 MAX_PATH = 10_000_000
+#: Longest sequence whose confidence sets are all intersected (a root-finding per pair: about
+#: 2 s at this length).
+MAX_SEQUENCE_PATH = 100_000
 
 
-def check_path(only_a: object) -> np.ndarray:
-    """`only_a` as a one-dimensional int64 array of 0s and 1s, at most :data:`MAX_PATH` long."""
-    allowed = f"a sequence of 0s and 1s (or booleans), at most {MAX_PATH:,} long"
+def check_path(only_a: object, maximum: int = MAX_PATH) -> np.ndarray:
+    """`only_a` as a one-dimensional int64 array of 0s and 1s, at most `maximum` long."""
+    allowed = f"a sequence of 0s and 1s (or booleans), at most {maximum:,} long"
     try:
         array = np.asarray(only_a)
     except (TypeError, ValueError):
         raise CalculatorError(message("only_a", allowed, only_a)) from None
-    if array.ndim != 1 or array.size > MAX_PATH:
+    if array.ndim != 1 or array.size > maximum:
         raise CalculatorError(message("only_a", allowed, only_a))
     if array.dtype == bool:
         return array.astype(np.int64)

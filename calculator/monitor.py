@@ -18,10 +18,14 @@ from calculator.confidence_sequence import check_prior_shape, mixture_limits
 from calculator.errors import CalculatorError
 from calculator.mcnemar import ALTERNATIVES
 
-__all__ = ["MAX_MONITORED", "Monitor", "monitor_outcomes"]
+__all__ = ["MAX_LOOKS", "MAX_MONITORED", "Monitor", "monitor_outcomes"]
 
 #: Most cases one monitor reads (the e-value and the sequence are computed at every case).
 MAX_MONITORED = 2_000_000
+#: Most looks one monitor takes: each is a line of its report, and its e-value and its set of
+#: the sequence are computed exactly (far against a one-sided alternative, a series per look),
+#: which bounds a call to a few seconds.
+MAX_LOOKS = 2_000
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,7 +44,7 @@ class Monitor:
         The anytime-valid p at each look, min(1, 1 / the largest E over every case so far).
     low, high : numpy.ndarray of float
         The running intersection of the confidence sequence for theta (the share of
-        disagreements where only A passes) over every case so far; NaN where it is empty.
+        disagreements where only A passes) over the looks so far; NaN where it is empty.
     crossed_at : int or None
         Index of the first look where the anytime p is at most alpha (the monitor stops there),
         or None if no look crossed.
@@ -106,7 +110,7 @@ def monitor_outcomes(
     a_pass: object,
     b_pass: object,
     *,
-    every: int = 1,
+    every: int | None = None,
     alpha: float = 0.05,
     alternative: str = "two-sided",
     prior_shape: float = 1.0,
@@ -117,8 +121,9 @@ def monitor_outcomes(
     ----------
     a_pass, b_pass : array of bool
         Whether A (B) passed each case, in the order the cases arrived.
-    every : int
-        Cases between looks, at least 1.
+    every : int, optional
+        Cases between looks, at least 1, and large enough for at most :data:`MAX_LOOKS` looks;
+        by default 1 up to MAX_LOOKS cases, and the smallest that keeps to MAX_LOOKS beyond.
     alpha : float
         The monitor stops at the first look where the anytime-valid p is at most alpha (the
         e-value has reached 1/alpha at some case so far); the sequence has level 1 - alpha.
@@ -131,12 +136,15 @@ def monitor_outcomes(
 
     Notes
     -----
-    The e-value and the confidence sequence are computed at every case (concordant cases leave
-    them as they were), and the p and the sequence at a look use every case up to it: the
-    largest E so far and the intersection of every set so far, both valid at any stopping
-    time (:func:`calculator.anytime.anytime_test_path`). Stopping at the first look with
-    p <= alpha keeps the chance of a false alarm at alpha whatever `every` is, when the cases'
-    splits are independent with a constant share, as in any order fixed before the outcomes
+    The e-value is computed at every case (concordant cases leave it as it was), and the p at a
+    look is min(1, 1 / the largest E at any case so far), valid at any stopping time
+    (:func:`calculator.anytime.anytime_test_path`). The confidence sequence at a look is the
+    intersection of its sets at the looks so far (each set holds theta at every time at once,
+    so any intersection of them does): with ``every=1``, of every set so far.
+
+    Stopping at the first look with p <= alpha keeps the chance of a false alarm at alpha
+    whatever `every` is, when the cases' splits are independent with a constant share, as in
+    any order fixed before the outcomes
     are seen.
 
     Examples
@@ -154,17 +162,20 @@ def monitor_outcomes(
         )
     if a.size == 0 or a.size > MAX_MONITORED:
         raise CalculatorError(message("a_pass", f"1 to {MAX_MONITORED:,} cases", a.size))
+    if every is None:
+        every = math.ceil(a.size / MAX_LOOKS)
     every = check_bounded_count(every, "every", 1, MAX_MONITORED)
+    if math.ceil(a.size / every) > MAX_LOOKS:
+        allowed = f"at least {math.ceil(a.size / MAX_LOOKS):,} for {a.size:,} cases"
+        raise CalculatorError(message("every", f"{allowed} (at most {MAX_LOOKS:,} looks)", every))
     alpha = check_probability(alpha, "alpha")
     check_choice(alternative, "alternative", ALTERNATIVES)
     k = check_prior_shape(prior_shape)
     b_path = np.cumsum(a & ~b)
     c_path = np.cumsum(~a & b)
     running_log_e = np.maximum.accumulate(
-        np.maximum(log_mixture_evalue(b_path, c_path, k, alternative), 0.0)
+        np.maximum(log_mixture_evalue(b_path, c_path, k, alternative, for_maximum=True), 0.0)
     )
-    lows, highs = mixture_limits(b_path, c_path, k, alpha)
-    lows, highs = np.maximum.accumulate(lows), np.minimum.accumulate(highs)
     looks = np.arange(every, a.size + 1, every) - 1
     if looks.size == 0 or looks[-1] != a.size - 1:
         looks = np.append(looks, a.size - 1)
@@ -172,7 +183,9 @@ def monitor_outcomes(
     crossed = np.flatnonzero(log10_p <= math.log10(alpha))
     end = looks.size if crossed.size == 0 else int(crossed[0]) + 1
     looks, log10_p = looks[:end], log10_p[:end]
-    empty = lows[looks] > highs[looks]
+    lows, highs = mixture_limits(b_path[looks], c_path[looks], k, alpha)
+    lows, highs = np.maximum.accumulate(lows), np.minimum.accumulate(highs)
+    empty = lows > highs
     return Monitor(
         cases=looks + 1,
         only_a=b_path[looks],
@@ -181,8 +194,8 @@ def monitor_outcomes(
         / math.log(10),
         pvalue=10.0**log10_p,
         log10_pvalue=log10_p,
-        low=np.where(empty, np.nan, lows[looks]),
-        high=np.where(empty, np.nan, highs[looks]),
+        low=np.where(empty, np.nan, lows),
+        high=np.where(empty, np.nan, highs),
         crossed_at=None if crossed.size == 0 else int(crossed[0]),
         cases_read=a.size,
         every=every,

@@ -45,9 +45,9 @@ def add_monitor_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--every",
         type=whole_number("--every", maximum=MAX_MONITORED),
-        default=1,
+        default=None,
         metavar="K",
-        help="with --monitor: cases between looks (1)",
+        help="with --monitor: cases between looks (1, or as many as keep to 2,000 looks)",
     )
     group.add_argument(
         "--order", metavar="COL", help="with --monitor: sort the cases by this column first"

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from calculator.anytime import anytime_test_path
-from calculator.confidence_sequence import confidence_sequence_path
+from calculator.confidence_sequence import confidence_sequence, confidence_sequence_path
 from calculator.errors import CalculatorError
-from calculator.monitor import monitor_outcomes
+from calculator.monitor import MAX_LOOKS, monitor_outcomes
 
 
 def outcomes(seed: int, n: int, pa: float, pb: float) -> tuple[np.ndarray, np.ndarray]:
@@ -29,21 +29,27 @@ def discordant_path(a: np.ndarray, b: np.ndarray, cases: int) -> list[int]:
 
 
 @pytest.mark.parametrize(("seed", "every"), [(1, 1), (2, 7), (3, 50), (4, 1000)])
-def test_each_look_quotes_the_path_test_and_the_running_sequence(seed, every):
+def test_each_look_quotes_the_path_test_and_the_sets_intersected_over_the_looks(seed, every):
     a, b = outcomes(seed, 300, 0.75, 0.7)
     result = monitor_outcomes(a, b, every=every)
+    low, high = 0.0, 1.0
     for i, cases in enumerate(result.cases):
         path = discordant_path(a, b, int(cases))
         test = anytime_test_path(path)
-        sequence = confidence_sequence_path(path)
         assert (result.only_a[i], result.only_b[i]) == (test.only_a, test.only_b)
         assert result.log10_evalue[i] == pytest.approx(test.log10_evalue, abs=1e-9)
         assert result.log10_pvalue[i] == pytest.approx(test.log10_pvalue, abs=1e-9)
-        if sequence.low is None:
-            assert math.isnan(result.low[i])
+        at_look = confidence_sequence(test.only_a, test.only_b)
+        low, high = max(low, at_look.low), min(high, at_look.high)
+        if low > high:
+            assert math.isnan(result.low[i]) and math.isnan(result.high[i])
         else:
-            assert result.low[i] == pytest.approx(sequence.low, abs=1e-12)
-            assert result.high[i] == pytest.approx(sequence.high, abs=1e-12)
+            assert (result.low[i], result.high[i]) == pytest.approx((low, high), abs=1e-12)
+    if every == 1:  # every set so far: the path's running intersection
+        sequence = confidence_sequence_path(discordant_path(a, b, int(result.cases[-1])))
+        if sequence.low is not None:
+            assert result.low[-1] == pytest.approx(sequence.low, abs=1e-12)
+            assert result.high[-1] == pytest.approx(sequence.high, abs=1e-12)
 
 
 def test_it_stops_at_the_first_look_whose_p_reaches_alpha():
@@ -52,6 +58,33 @@ def test_it_stops_at_the_first_look_whose_p_reaches_alpha():
     assert result.crossed_at == result.cases.size - 1
     assert result.pvalue[-1] <= 0.05 < result.pvalue[:-1].min()
     assert result.cases[-1] < result.cases_read
+
+
+def test_looks_are_bounded_and_every_defaults_to_the_smallest_that_keeps_to_the_bound():
+    a, b = outcomes(8, 3 * MAX_LOOKS + 1, 0.7, 0.7)
+    assert monitor_outcomes(a, b).every == 4
+    with pytest.raises(CalculatorError, match="`every` must be at least 4 for 6,001 cases"):
+        monitor_outcomes(a, b, every=3)
+    assert monitor_outcomes(a[:50], b[:50]).every == 1
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_one_sided_running_maxima_skip_only_values_that_cannot_count(alternative):
+    # The path's p skips one-sided values where E <= 1 is certain; recomputed exactly at every
+    # prefix, the maximum is the same.
+    rng = np.random.default_rng(9)
+    for share in (0.2, 0.5, 0.8):
+        path = (rng.random(400) < share).astype(int)
+        exact = max(
+            0.0,
+            *(
+                anytime_test_path(path[: i + 1], alternative=alternative).log10_evalue
+                for i in range(0, path.size, 1)
+            ),
+        )
+        assert anytime_test_path(path, alternative=alternative).max_log10_evalue == (
+            pytest.approx(exact, abs=1e-12)
+        )
 
 
 def test_without_a_crossing_every_look_is_kept_and_the_last_is_the_last_case():
