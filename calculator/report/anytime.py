@@ -117,8 +117,9 @@ def sequence_sentence(sequence: ConfidenceSequence) -> str:
     >>> print(sequence_sentence(confidence_sequence(35, 15, n=100)))
     ... # doctest: +NORMALIZE_WHITESPACE
     95% confidence sequence for the share of disagreements where only A passes: 48.3% to
-    86.9% (the fixed-n Clopper-Pearson interval: 55.4% to 82.1%). It holds at every number of
-    cases at once. For the pass-rate difference A - B, with the share of cases the systems
+    86.9% (the fixed-n Clopper-Pearson interval: 55.4% to 82.1%). With probability at least 95%
+    the sequence holds the true share at every number of cases at once. For the pass-rate
+    difference A - B, with the share of cases the systems
     disagree on: -4.3 to +50.2 points (each part at level 97.5%, together at least 95%).
     """
     level = format_confidence(sequence.level)
@@ -133,7 +134,8 @@ def sequence_sentence(sequence: ConfidenceSequence) -> str:
             f"{level} confidence sequence for the share of disagreements where only A passes: "
             f"{format_percent(sequence.low)} to {format_percent(sequence.high)} (the fixed-n "
             f"Clopper-Pearson interval: {format_percent(sequence.fixed_low)} to "
-            f"{format_percent(sequence.fixed_high)}). It holds at every number of cases at once."
+            f"{format_percent(sequence.fixed_high)}). With probability at least {level} the "
+            "sequence holds the true share at every number of cases at once."
         )
     if sequence.difference_low is None or sequence.difference_high is None:
         return share
