@@ -77,8 +77,9 @@ def anytime_sentence(result: AnytimeAnalysis) -> str:
     disagreements that favour A): against "A and B pass equally often" it is E = 9.81, an
     anytime-valid p of 0.102, not below alpha = 0.05. This p stays valid under any stopping
     rule: you may look after every case and stop whenever you like, as long as the order of the
-    cases is not chosen by their outcomes. The price is a larger p at a fixed number of cases: the exact McNemar test, valid only when the number of
-    cases is fixed before looking, gives 0.007 on these 50 discordant pairs.
+    cases is not chosen by their outcomes. The price is a larger p at a fixed number of cases:
+    the exact McNemar test, valid only when the number of cases is fixed before looking, gives
+    0.007 on these 50 discordant pairs.
     """
     test, alpha = result.test, result.alpha
     p = format_pvalue(test.pvalue, test.log10_pvalue, alpha=alpha)
