@@ -37,6 +37,7 @@ from calculator.cli.cases_scores import (
     scores_columns,
     threshold_columns,
 )
+from calculator.cli.monitor import add_monitor_arguments, run_monitor
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
     add_question_arguments,
@@ -134,6 +135,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_question_arguments(parser, scores=True)  # the margin's unit follows the outcomes
     add_long_arguments(parser)
     add_categories_argument(parser)  # categorical outcomes: the k x k table (square_file.py)
+    add_monitor_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -149,6 +151,8 @@ def run(args: argparse.Namespace) -> int:
     """
     require_cases_extra()
     check_paths([p for p in (args.file, args.file_b) if p is not None])
+    if args.monitor:  # refuses what it cannot watch (logs, long files, labels, clusters)
+        return run_monitor(args)
     if is_categories_input(args):  # labels, not pass/fail: the k x k analysis
         return run_categories(args)
     if is_long_input(args):  # one row per case and system: read as two logs

@@ -14,6 +14,7 @@ from calculator.cli.arguments import count
 from calculator.cli.output import print_json, write
 from calculator.cli.plan_margin import cells_line, power_line, required_line, run_margin
 from calculator.planning import MAX_N, PLAN_TESTS, PowerPlan, plan
+from calculator.report.exaggeration import exaggeration_line, exaggeration_sentence
 from calculator.report.figures import format_share
 from calculator.report.formatting import format_percent, format_points
 from calculator.report.words import text
@@ -114,5 +115,11 @@ def _text(result: PowerPlan) -> str:
                 if detectable is not None
                 else f"no difference reaches {target} power at this disagreement"
             ),
+        ]
+    if result.sign_magnitude is not None:
+        lines += [
+            exaggeration_line(result.sign_magnitude),
+            "",
+            exaggeration_sentence(result.sign_magnitude),
         ]
     return "\n".join(lines)

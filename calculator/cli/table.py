@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from calculator.analysis import Analysis, analyze
+from calculator.anytime import AnytimeAnalysis, anytime_analysis
 from calculator.chooser import choose, shape_of
 from calculator.cli.arguments import count
 from calculator.cli.output import print_json, print_lines
@@ -23,6 +24,7 @@ from calculator.errors import CalculatorError
 from calculator.gates import MAX_GATES
 from calculator.intervals import CI_METHODS
 from calculator.mcnemar import CONVENTIONS
+from calculator.report.anytime import anytime_lines
 from calculator.report.formatting import (
     format_confidence,
     format_p_equals,
@@ -36,7 +38,7 @@ from calculator.report.square import unconditional_line, unconditional_payload
 from calculator.report.words import payload
 from calculator.unconditional import mcnemar_unconditional
 
-__all__ = ["add_parser", "run", "text_lines"]
+__all__ = ["add_parser", "anytime_of", "run", "text_lines"]
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -69,6 +71,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="level of each gate and of the decision, below 0.5 (0.05)",
     )
     parser.add_argument("--rho", type=float, default=0.0, help="correlation between gates (0)")
+    parser.add_argument(
+        "--anytime-prior",
+        type=float,
+        default=1.0,
+        metavar="K",
+        help="k of the Beta(k, k) mixture of the anytime-valid test (1: uniform)",
+    )
     add_question_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.set_defaults(func=run)
@@ -89,10 +98,13 @@ def run(args: argparse.Namespace) -> int:
         rho=args.rho,
         **choose(shape_of(None), question_arguments(args)).analyze_options(),
     )
+    anytime = anytime_of(result, args.anytime_prior)
     if args.json:
-        print_json({**payload(result), "unconditional": _unconditional(args)})
+        document = {**payload(result), "unconditional": _unconditional(args)}
+        print_json({**document, "anytime": payload(anytime)})
         return 0
-    print_lines([*text_lines(result), _unconditional_text(args, result.gates.alpha)])
+    unconditional = _unconditional_text(args, result.gates.alpha)
+    print_lines([*text_lines(result), unconditional, *anytime_lines(anytime)])
     return 0
 
 
@@ -113,6 +125,21 @@ def _unconditional(args: argparse.Namespace) -> dict[str, object]:
         return unconditional_payload(mcnemar_unconditional(args.A, args.B, args.C, args.D))
     except CalculatorError as error:
         return {"refused": str(error)}
+
+
+def anytime_of(result: Analysis, prior_shape: float = 1.0) -> AnytimeAnalysis:
+    """The anytime-valid test of the table at the decision's level: for the question's
+    direction when it asks for one without a margin, two-sided otherwise."""
+    decision = result.decision
+    one_sided = decision.margin is None and decision.alternative in ("greater", "less")
+    return anytime_analysis(
+        result.table.b,
+        result.table.c,
+        n=result.table.n,
+        alternative=decision.alternative if one_sided else "two-sided",
+        alpha=decision.alpha,
+        prior_shape=prior_shape,
+    )
 
 
 def text_lines(result: Analysis) -> list[str]:

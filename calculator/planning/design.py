@@ -8,6 +8,7 @@ import numpy as np
 
 from calculator._validation import check_count, check_probability, message
 from calculator.errors import CalculatorError
+from calculator.planning.exaggeration import SignAndMagnitude, sign_and_magnitude
 from calculator.planning.inputs import (
     DEFAULT_MAX_N,
     MAX_N,
@@ -78,6 +79,10 @@ class PowerPlan:
         disagreement, or None if no difference is.
     pass_rate_a : float or None
         The pass rate of A, when the plan was given as rates.
+    sign_magnitude : SignAndMagnitude or None
+        At `n`: power in the true direction, Type M (the expected exaggeration of a significant
+        estimate) and Type S (its wrong-sign rate), by
+        :func:`~calculator.planning.exaggeration.sign_and_magnitude`.
     """
 
     p10: float
@@ -93,6 +98,7 @@ class PowerPlan:
     stable_n: int | None = None
     minimum_detectable_difference: float | None = None
     pass_rate_a: float | None = None
+    sign_magnitude: SignAndMagnitude | None = None
 
     @property
     def disagreement(self) -> float:
@@ -113,7 +119,8 @@ class PowerPlan:
         """Inputs and results as plain JSON types.
 
         Solving for n gives "n", "achieved_power", "connor_n", "non_monotone" and "stable_n";
-        a given n gives "n", "power", "connor_n" and "minimum_detectable_difference".
+        a given n gives "n", "power", "connor_n" and "minimum_detectable_difference". Both give
+        "power_true_direction", "type_m" and "type_s" at that n (None where undefined).
         """
         shape: dict[str, object] = {
             "p10": self.p10,
@@ -140,6 +147,12 @@ class PowerPlan:
                 "power": self.power,
                 "connor_n": self.connor_n,
                 "minimum_detectable_difference": self.minimum_detectable_difference,
+            }
+        if self.sign_magnitude is not None:
+            shape |= {
+                "power_true_direction": self.sign_magnitude.power_true_direction,
+                "type_m": self.sign_magnitude.type_m,
+                "type_s": self.sign_magnitude.type_s,
             }
         return shape
 
@@ -307,6 +320,7 @@ def plan(
         required = required_n(p10, p01, alpha, power, test, max_n)
         return PowerPlan(
             **common,
+            sign_magnitude=sign_and_magnitude(required.n, p10, p01, alpha=alpha, test=test),
             solved_for="n",
             n=required.n,
             power=required.power,
@@ -321,6 +335,7 @@ def plan(
         detectable = None
     return PowerPlan(
         **common,
+        sign_magnitude=sign_and_magnitude(n, p10, p01, alpha=alpha, test=test),
         solved_for="power",
         n=n,
         power=float(PowerModel(p10, p01, alpha, test).power(np.array([n]))[0]),

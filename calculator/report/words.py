@@ -20,11 +20,14 @@ from __future__ import annotations
 from functools import singledispatch
 
 from calculator.analysis import Analysis
+from calculator.anytime import AnytimeAnalysis
 from calculator.decision import Decision
 from calculator.errors import CalculatorTypeError
+from calculator.monitor import Monitor
 from calculator.planning.design import PowerPlan
 from calculator.planning.noninferiority import NonInferiorityPlan
 from calculator.report.analysis import analysis_report
+from calculator.report.anytime import anytime_sentence, monitor_sentence, sequence_sentence
 from calculator.report.decision import decision_sentence, named_test
 from calculator.report.planning import noninferiority_plan_sentence, power_plan_sentence
 from calculator.report.reconcile import reconciliation
@@ -71,6 +74,16 @@ def _(result: NonInferiorityPlan) -> str:
     return noninferiority_plan_sentence(result)
 
 
+@text.register
+def _(result: AnytimeAnalysis) -> str:
+    return f"{anytime_sentence(result)} {sequence_sentence(result.sequence)}"
+
+
+@text.register
+def _(result: Monitor) -> str:
+    return monitor_sentence(result)
+
+
 def reconciliation_of(analysis: Analysis) -> str | None:
     """The sentence when the interval and the binomial test disagree at the interval's level,
     else None (:func:`calculator.report.reconcile.reconciliation`)."""
@@ -97,6 +110,16 @@ def _(result: Analysis) -> dict[str, object]:
 def _(result: Decision) -> dict[str, object]:
     # "test": the test's name, as the JSON has always had it beside the codes.
     return {**result.to_dict(), "test": named_test(result), "sentence": text(result)}
+
+
+@payload.register
+def _(result: AnytimeAnalysis) -> dict[str, object]:
+    return {**result.to_dict(), "sentence": text(result)}
+
+
+@payload.register
+def _(result: Monitor) -> dict[str, object]:
+    return {**result.to_dict(), "sentence": text(result)}
 
 
 @payload.register
