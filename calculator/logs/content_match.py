@@ -48,8 +48,8 @@ def match_by_content(
     >>> a = pd.DataFrame({"task": ["x", "x"], "case": ["1", "2"], "hash": ["h1", "h2"]})
     >>> b = a.assign(task="x_v2")
     >>> frames, pairs, notes = match_by_content([a, b], "a digest")
-    >>> pairs, sorted(frames[1]["task"].unique()), notes
-    ((ContentPair(a='x', b='x_v2', samples=2),), ['x'], ())
+    >>> pairs, sorted(frames[1]["task"].unique()), len(notes)
+    ((ContentPair(a='x', b='x_v2', samples=2),), ['x'], 1)
     """
     tasks = [set(frame["task"].unique()) for frame in frames]
     only = (tasks[0] - tasks[1], tasks[1] - tasks[0])
