@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from calculator.cases.reading import MAX_FILE_BYTES
+from calculator.logs.eval_set import eval_set_logs
 from calculator.logs.helm import is_helm_stats, read_helm, run_model
 from calculator.logs.inspect_log import (
     is_inspect_json,
@@ -102,14 +103,14 @@ def read_log(
         kind, files, links = _folder_kind(path)
         if kind is None:
             raise LogError(_empty_folder(path, links))
+        files, notes = eval_set_logs(path, files, _read) if kind == "inspect" else (files, [])
         parsed = [
             (str(file.relative_to(path)), file, *_sniff(file.name, _read(file))) for file in files
         ]
         table = _read_parsed(kind, parsed, system=path.name, split=split, model=model, where=path)
         if links:
-            note = f"{path.name}: {_links_skipped(links)}"
-            table = dataclasses.replace(table, notes=(*table.notes, note))
-        return table
+            notes.append(f"{path.name}: {_links_skipped(links)}")
+        return dataclasses.replace(table, notes=(*notes, *table.notes)) if notes else table
     data = _read(path)
     kind, parsed = _sniff(path.name, data)
     if kind is None:
