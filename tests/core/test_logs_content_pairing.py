@@ -103,3 +103,28 @@ def test_an_ambiguous_match_is_left_unpaired_with_a_note(tmp_path):
         "task 'toy_sub' of A is not paired by content" in note and "'toy_sub_x'" in note
         for note in paired.notes
     )
+
+
+def test_real_lm_eval_logs_of_two_prompts_pair_by_doc_hash_when_named_apart(tmp_path):
+    # The shared real logs: Meta-Llama-3-8B-Instruct on asdiv, plain and chain-of-thought
+    # prompts (tests/data/evallogs/SOURCES.md); the second's file named after its task.
+    real = GENERATED.parent / "lm-eval"
+    plain = next(real.glob("results__asdiv__*samples_asdiv_*.jsonl"))
+    cot = next(real.glob("results__asdiv_cot__*samples_asdiv_*.jsonl"))
+    renamed = tmp_path / cot.name.replace("samples_asdiv_", "samples_asdiv_cot_")
+    shutil.copy(cot, renamed)
+    paired = pair_logs(read_log(plain), read_log(renamed))
+    assert [pair.to_dict() for pair in paired.content_pairs] == [
+        {"A": "asdiv", "B": "asdiv_cot", "samples": 50}
+    ]
+    a, b = (
+        {row["doc_id"]: row["acc"] == 1 for row in map(json.loads, path.read_text().splitlines())}
+        for path in (plain, cot)
+    )
+    counts = paired.tasks[0].cases.counts
+    assert tuple(counts) == (
+        sum(a[k] and b[k] for k in a),
+        sum(a[k] and not b[k] for k in a),
+        sum(b[k] and not a[k] for k in a),
+        sum(not a[k] and not b[k] for k in a),
+    )
