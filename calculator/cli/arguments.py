@@ -19,6 +19,7 @@ __all__ = [
     "Parser",
     "UsageError",
     "add_log_arguments",
+    "add_side_names_arguments",
     "Once",
     "count",
     "file_name",
@@ -195,6 +196,57 @@ def add_log_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="harness logs: analyse what pairs even when rows are left out systematically "
         "(repeated cases, partial credit, more than 5%% of a log unpaired)",
+    )
+
+
+def two_names(option: str, *, different: bool = True) -> Callable[[str], tuple[str, str]]:
+    """An argparse type for ``A,B``: two non-blank names (one per side), different unless
+    `different` is False.
+
+    Examples
+    --------
+    >>> two_names("--names")("gpt-4o, llama")
+    ('gpt-4o', 'llama')
+    >>> two_names("--names")("solo")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: --names takes two names, A's and B's, separated by a comma \
+(--names 'run 1,run 2'), but got 'solo'
+    """
+
+    def parse(text: str) -> tuple[str, str]:
+        parts = [part.strip() for part in text.split(",")]
+        same = different and len(parts) == 2 and parts[0] == parts[1]
+        if len(parts) != 2 or not all(parts) or same:
+            raise argparse.ArgumentTypeError(
+                f"{option} takes two names, A's and B's, separated by a comma ({option} "
+                f"'run 1,run 2'), but got {shown(text)}"
+                + ("; the two are the same" if same else "")
+            )
+        return parts[0], parts[1]
+
+    return parse
+
+
+def add_side_names_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--names A,B`` (what the two logs' systems are called) and ``--models A,B`` (the model
+    read from each side's folder when a folder holds several models' runs)."""
+    parser.add_argument(
+        "--names",
+        type=two_names("--names"),
+        action=Once,
+        metavar="A,B",
+        help="harness logs: the names of the two systems in the report (two logs of one model "
+        "name are otherwise called A and B)",
+    )
+    parser.add_argument(
+        "--models",
+        type=two_names("--models", different=False),
+        action=Once,
+        metavar="A,B",
+        help="harness logs: the model read from A's folder, then from B's, when a folder holds "
+        "several models' runs (a HELM suite folder, an Inspect eval-set folder; the same "
+        "folder may be given twice)",
     )
 
 

@@ -25,6 +25,7 @@ from calculator.analysis import Analysis
 from calculator.cli.arguments import (
     UsageError,
     add_log_arguments,
+    add_side_names_arguments,
     add_split_argument,
     file_name,
     finite_number,
@@ -86,6 +87,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "file_b", type=file_name, nargs="?", help="B's per-case results, joined on --id"
     )
     add_log_arguments(parser)
+    add_side_names_arguments(parser)
     add_split_argument(parser)
     parser.add_argument("--id", dest="id_column", metavar="COL", help="case id column")
     parser.add_argument("--a", dest="a_column", metavar="COL", help="A's outcome column")
@@ -167,6 +169,12 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.split is not None:
         raise UsageError(f"--split applies to HELM logs; {args.file} is a per-case file")
+    if args.names is not None or args.models is not None:
+        option = "--names" if args.names is not None else "--models"
+        raise UsageError(
+            f"{option} applies to evaluation-harness logs; {args.file} is a per-case file, "
+            "whose systems are named by their columns (--a and --b)"
+        )
     first, second = _read(args)
     columns = scores_columns(args, first, second)
     if columns is not None:  # numbers other than 0 and 1, no --threshold: compare mean scores

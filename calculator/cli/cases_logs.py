@@ -81,7 +81,12 @@ def run_logs(args: argparse.Namespace) -> int:
             f"{option} names a column of a per-case file; harness logs are paired by their own "
             "case ids: choose what is compared with --metric (and --filter)"
         )
-    logs = read_logs([args.file, args.file_b], args.split)
+    logs = read_logs(
+        [args.file, args.file_b],
+        args.split,
+        models=getattr(args, "models", None),
+        names=getattr(args, "names", None),
+    )
     return run_log_tables(args, logs)
 
 

@@ -56,6 +56,8 @@ _OTHER_OPTIONS = (
     ),
     ("filter_by_task", "--filter", "chooses an lm-eval log's filter; a long file has none"),
     ("split", "--split", "chooses a HELM log's split; a long file has none"),
+    ("names", "--names", "names two logs' systems; a long file's are its system column's"),
+    ("models", "--models", "chooses a model in a folder of logs; name them with --a and --b"),
 )
 
 

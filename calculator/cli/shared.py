@@ -70,17 +70,32 @@ def gate_line(analysis: Analysis, alpha: float) -> str:
     return f"gate      {gate_verdict(analysis, alpha)}"
 
 
-def read_logs(paths: list[str], split: str | None) -> list[LogTable]:
-    """Each system's log; `split` (``--split``) is HELM's split analysed, refused for others."""
+def read_logs(
+    paths: list[str],
+    split: str | None,
+    models: tuple[str, ...] | None = None,
+    names: tuple[str, ...] | None = None,
+) -> list[LogTable]:
+    """Each system's log; `split` (``--split``) is HELM's split analysed, refused for others;
+    `models` (``--models``) the model read from each path (a folder of several models' runs);
+    `names` (``--names``) the systems' names in the report, in place of the logs' own."""
+    import dataclasses
+
     from calculator.logs import read_log
 
-    if split is None:
-        return [read_log(path) for path in paths]
-    logs = [read_log(path, split=split) for path in paths]
+    chosen = models or (None,) * len(paths)
+    logs = [
+        read_log(path, model=model) if split is None else read_log(path, split=split, model=model)
+        for path, model in zip(paths, chosen, strict=True)
+    ]
     other = next((log for log in logs if log.format != "helm"), None)
-    if other is not None:
+    if split is not None and other is not None:
         raise UsageError(
             f"--split applies to HELM logs; {other.sources[0]} is an {other.format} log, "
             "whose cases have no split to choose"
         )
+    if names is not None:
+        logs = [
+            dataclasses.replace(log, system=name) for log, name in zip(logs, names, strict=True)
+        ]
     return logs

@@ -162,6 +162,7 @@ def input_summary(paired: PairedLogs) -> dict[str, object]:
             "A": list(paired.unpaired_tasks[0]),
             "B": list(paired.unpaired_tasks[1]),
         },
+        "tasks_paired_by_content": [pair.to_dict() for pair in paired.content_pairs],
         "notes": list(paired.notes),
     }
 

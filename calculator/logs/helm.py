@@ -25,7 +25,7 @@ from calculator.logs.table import (
     repeat_number,
 )
 
-__all__ = ["is_helm_stats", "read_helm", "run_name_parts"]
+__all__ = ["is_helm_stats", "read_helm", "run_model", "run_name_parts"]
 
 
 def is_helm_stats(document: object) -> bool:
@@ -123,6 +123,12 @@ def read_helm(
         data_key=digest.digest(),
         tasks_named=named,
     )
+
+
+def run_model(name: str, spec: dict | None) -> str | None:
+    """The model of a run (the file `name` read with its run spec `spec`, or None): the
+    spec's adapter model, else the ``model=`` of the run's name (the spec's, or its folder's)."""
+    return _model(spec) or run_name_parts(_run_name(name, spec)[0])[1]
 
 
 def _run_name(name: str, spec: dict | None) -> tuple[str, str | None]:

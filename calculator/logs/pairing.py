@@ -17,6 +17,7 @@ import numpy as np
 
 from calculator.analysis import MAX_NAME_LENGTH
 from calculator.cases import CaseFile, load_cases
+from calculator.logs.content_match import ContentPair, match_by_content
 from calculator.logs.pairing_checks import refuse_large_exclusions, refuse_uneven_repeats
 from calculator.logs.question_means import pair_question_means
 from calculator.logs.select import (
@@ -30,7 +31,7 @@ from calculator.logs.task_choice import Asked, choose_by_task, overall_choice
 from calculator.text import clip, printable
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     import pandas as pd
 
@@ -115,6 +116,8 @@ class PairedLogs:
     task_metrics: dict[str, MetricChoice] = field(default_factory=dict)
     #: Why each task's filter in `task_filters` was chosen.
     filter_reasons: dict[str, str] = field(default_factory=dict)
+    #: Tasks of other names paired by their questions' content (B's under A's name).
+    content_pairs: tuple[ContentPair, ...] = ()
 
     def choices_by_task(self) -> dict[str, dict[str, object]]:
         """Each paired task's metric and filter with why, as plain JSON types."""
@@ -173,7 +176,7 @@ def pair_logs(
             f"A and B are the same log ({', '.join(a.sources[:2])}): a system compared with itself "
             "always gives p = 1; give B's log as the second."
         )
-    frames = align_tasks([a.frame, b.frame], (a, b))
+    frames, content_pairs, content_notes = _aligned(a, b)
     picked = choose_by_task(
         frames,
         (a, b),
@@ -187,10 +190,7 @@ def pair_logs(
         choose_metric(frames[0], frames[1], (a, b), asked, threshold, scores)
         raise LogError(next(iter(picked.left_out.values()), "the logs share no task."))
     if not picked.metrics:
-        tasks_a, tasks_b = (sorted(f["task"].unique()) for f in frames)
-        raise LogError(
-            f"the logs share no task (A: {', '.join(tasks_a[:5])}; B: {', '.join(tasks_b[:5])})."
-        )
+        raise _no_common_task(*(f["task"].unique() for f in frames), content_notes)
     choice = overall_choice(picked.metrics, (a, b))
     as_scores = scores and picked.graded and threshold is None
     rows = list(picked.rows)
@@ -199,7 +199,7 @@ def pair_logs(
     _refuse_mixed_by_metric(
         rows, picked.metrics, allow_exclusions or threshold is not None or as_scores
     )
-    notes = [*a.notes, *b.notes, *picked.left_out.values()]
+    notes = [*a.notes, *b.notes, *content_notes, *picked.left_out.values()]
     refuse_different_documents(rows[0], rows[1], log_format=a.format)
     names = _names(a.system, b.system)
     tasks_a = _tasks(rows[0]) - set(picked.left_out)
@@ -210,10 +210,7 @@ def pair_logs(
         task_rows = [by_task[0][task], by_task[1][task]]
         tasks.append(_pair_task(task, task_rows, names, threshold, as_scores))
     if not tasks:
-        raise LogError(
-            f"the logs share no task (A: {', '.join(sorted(tasks_a)[:5])}; B: "
-            f"{', '.join(sorted(tasks_b)[:5])})."
-        )
+        raise _no_common_task(tasks_a, tasks_b, content_notes)
     paired = PairedLogs(
         format=a.format,
         names=names,
@@ -223,6 +220,7 @@ def pair_logs(
         task_filters=picked.filters,
         task_metrics=picked.metrics,
         filter_reasons=picked.filter_reasons,
+        content_pairs=content_pairs,
         tasks=tuple(tasks),
         unpaired_tasks=(tuple(sorted(tasks_a - tasks_b)), tuple(sorted(tasks_b - tasks_a))),
         notes=tuple(dict.fromkeys(notes)),
@@ -233,6 +231,24 @@ def pair_logs(
         refuse_uneven_repeats(paired, rows, max_excluded_share)
         refuse_large_exclusions(paired, rows, max_excluded_share)
     return paired
+
+
+def _no_common_task(tasks_a: Iterable, tasks_b: Iterable, notes: Sequence[str]) -> LogError:
+    """The refusal of two logs without a common task, with the first note of the content
+    match (a partial match, said why it is not paired)."""
+    a, b = (", ".join(sorted(map(str, tasks))[:5]) for tasks in (tasks_a, tasks_b))
+    return LogError(
+        f"the logs share no task (A: {a}; B: {b})" + "".join(f"; {n}" for n in notes[:1]) + "."
+    )
+
+
+def _aligned(a: LogTable, b: LogTable) -> tuple[list[pd.DataFrame], tuple, tuple[str, ...]]:
+    """A's and B's rows with their tasks aligned: renamed ones paired by content
+    (:func:`~calculator.logs.content_match.match_by_content`), then :func:`align_tasks`."""
+    frames, pairs, notes = [a.frame, b.frame], (), ()
+    if a.format in _HASHED:  # a task renamed between the runs: paired by its questions
+        frames, pairs, notes = match_by_content(frames, _HASHED[a.format][2])
+    return align_tasks(frames, (a, b)), pairs, notes
 
 
 def _refuse_mixed_by_metric(rows: list[pd.DataFrame], metrics: dict, allow: bool) -> None:

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from calculator.cases.reading import MAX_FILE_BYTES
-from calculator.logs.helm import is_helm_stats, read_helm
+from calculator.logs.eval_set import eval_set_logs
+from calculator.logs.helm import is_helm_stats, read_helm, run_model
 from calculator.logs.inspect_log import (
     is_inspect_json,
     is_inspect_zip,
@@ -33,6 +34,7 @@ from calculator.logs.lmeval import (
     lm_eval_time,
     read_lm_eval,
 )
+from calculator.logs.suites import choose_model
 from calculator.logs.table import LogError, LogTable, check_rows
 from calculator.logs.uploads import gather_uploads
 
@@ -83,8 +85,12 @@ def log_format(source: str | os.PathLike[str]) -> str | None:
 
 
 @log_budget()  # one system's JSON values counted together
-def read_log(source: str | os.PathLike[str], *, split: str = "test") -> LogTable:
-    """One system's log: a file of any of the three harnesses, or a folder of them.
+def read_log(
+    source: str | os.PathLike[str], *, split: str = "test", model: str | None = None
+) -> LogTable:
+    """One system's log: a file of any of the three harnesses, or a folder of them; with
+    `model`, that model's runs of a folder holding several models' (a HELM suite folder, an
+    Inspect eval-set folder: :func:`~calculator.logs.suites.choose_model`).
 
     Raises
     ------
@@ -97,19 +103,21 @@ def read_log(source: str | os.PathLike[str], *, split: str = "test") -> LogTable
         kind, files, links = _folder_kind(path)
         if kind is None:
             raise LogError(_empty_folder(path, links))
+        files, notes = eval_set_logs(path, files, _read) if kind == "inspect" else (files, [])
         parsed = [
             (str(file.relative_to(path)), file, *_sniff(file.name, _read(file))) for file in files
         ]
-        table = _read_parsed(kind, parsed, system=path.name, split=split)
+        table = _read_parsed(kind, parsed, system=path.name, split=split, model=model, where=path)
         if links:
-            note = f"{path.name}: {_links_skipped(links)}"
-            table = dataclasses.replace(table, notes=(*table.notes, note))
-        return table
+            notes.append(f"{path.name}: {_links_skipped(links)}")
+        return dataclasses.replace(table, notes=(*notes, *table.notes)) if notes else table
     data = _read(path)
     kind, parsed = _sniff(path.name, data)
     if kind is None:
         raise LogError(_not_a_log(path.name))
-    return _read_parsed(kind, [(path.name, path, kind, parsed)], system=_system(path), split=split)
+    return _read_parsed(
+        kind, [(path.name, path, kind, parsed)], system=_system(path), split=split, model=model
+    )
 
 
 @log_budget()
@@ -163,11 +171,23 @@ def _data(source: Path | bytes) -> bytes:
 
 
 def _read_parsed(
-    kind: str, files: list, *, system: str, split: str, specs: dict | None = None
+    kind: str,
+    files: list,
+    *,
+    system: str,
+    split: str,
+    specs: dict | None = None,
+    model: str | None = None,
+    where: Path | None = None,
 ) -> LogTable:
     """The log of `files`: (name, path or bytes, kind, parsed document or None) each, with
-    at most :data:`MAX_TASKS` tasks; `specs`: HELM run specs given with uploads, by name."""
-    table = _read_kind(kind, files, system=system, split=split, specs=specs or {})
+    at most :data:`MAX_TASKS` tasks; `specs`: HELM run specs given with uploads, by name;
+    `model`: the model kept (:func:`~calculator.logs.suites.choose_model`); `where`: the
+    folder read, whose HELM and Inspect runs must then be of one model unless `model` is given.
+    """
+    label = str(where) if where is not None else ", ".join(name for name, *_ in files[:2])
+    chosen = (model, label) if model is not None or where is not None else None
+    table = _read_kind(kind, files, system=system, split=split, specs=specs or {}, chosen=chosen)
     check_rows(len(table.frame), table.sources[0])
     tasks = table.frame["task"].nunique()
     if tasks > MAX_TASKS:
@@ -179,9 +199,21 @@ def _read_parsed(
     return table
 
 
-def _read_kind(kind: str, files: list, *, system: str, split: str, specs: dict) -> LogTable:
-    """The log of `files` read by the reader of `kind`."""
+def _read_kind(
+    kind: str,
+    files: list,
+    *,
+    system: str,
+    split: str,
+    specs: dict,
+    chosen: tuple[str | None, str] | None = None,
+) -> LogTable:
+    """The log of `files` read by the reader of `kind`; with `chosen` (the model asked for or
+    None, and what the files are called), only one model's runs (:func:`choose_model`)."""
+    model, where = chosen or (None, "")
     if kind == "lm-eval":
+        if model is not None:  # else several models are refused naming a file of each
+            files = choose_model(files, lambda f: _lm_eval_system(f[1]), model, where)
         records = {name: parsed for name, _, _, parsed in files if parsed is not None}
         return read_lm_eval(
             ((name, _data(source)) for name, source, _, _ in files),
@@ -193,8 +225,12 @@ def _read_kind(kind: str, files: list, *, system: str, split: str, specs: dict) 
             (name, parsed, specs.get(name) if isinstance(source, bytes) else _run_spec(source))
             for name, source, _, parsed in files
         ]
+        if chosen:
+            runs = choose_model(runs, lambda run: run_model(run[0], run[2]), model, where)
         return read_helm(runs, system=system, split=split)
     tables = [read_inspect(name, _data(source), parsed) for name, source, _, parsed in files]
+    if chosen:
+        tables = choose_model(tables, lambda table: table.system, model, where)
     return _joined(tables)
 
 

@@ -49,6 +49,13 @@ def is_helm_run_spec(document: object) -> bool:
     )
 
 
+#: Largest file looked into as a run's summary: lm-eval's results file of a 57-task suite with
+#: its configs is about a megabyte, a HELM run spec a few kilobytes.
+MAX_SUMMARY_BYTES = 16_000_000
+#: A key one of the summaries holds (:func:`is_lm_eval_results`, :func:`is_helm_run_spec`).
+_SUMMARY_KEYS = (b'"configs"', b'"versions"', b'"n-samples"', b'"adapter_spec"')
+
+
 def gather_uploads(files: list[tuple[str, bytes]], limit: int) -> Gathered:
     """The logs among `files`, HELM zips expanded (each member at most `limit` bytes).
 
@@ -101,11 +108,16 @@ def gather_uploads(files: list[tuple[str, bytes]], limit: int) -> Gathered:
 
 
 def _document(name: str, data: bytes) -> object:
-    """A file's JSON document when it is one object (results, run spec), else None."""
-    if data.lstrip()[:1] != b"{":
+    """A file's JSON document when it is one object small enough to be a run's summary (an
+    lm-eval results file, a HELM run spec), else None. JSON Lines (an object opening a line)
+    and larger files are left to the readers unparsed: they parse each log once, and this
+    look is not charged to the log's budget of values, which it would spend twice."""
+    if data.lstrip()[:1] != b"{" or len(data) > MAX_SUMMARY_BYTES or b"\n{" in data:
+        return None
+    if not any(key in data for key in _SUMMARY_KEYS):  # an Inspect JSON log, say
         return None
     try:
-        return parse_json(data, name)
+        return parse_json(data, name, charged=True)
     except (json.JSONDecodeError, UnicodeDecodeError, LogError):
         return None  # JSON Lines, or not JSON: the readers say what it is
 

@@ -176,3 +176,22 @@ def test_a_log_of_many_metrics_per_record_keeps_every_value_in_its_row() -> None
     assert table.metrics == ("acc", "f1", "em", "bleu")
     assert table.corpus_metrics == ("bleu",)
     assert set(table.frame["task"]) == {"t"} and set(table.frame["system"]) == {"A"}
+
+
+def test_a_json_log_is_parsed_once_and_charged_once(
+    monkeypatch: pytest.MonkeyPatch, parsed: list[int]
+) -> None:
+    # The uploads' look for a run summary (an lm-eval results file, a HELM run spec) parsed
+    # every one-object JSON file whole and charged it to the log's budget, so an Inspect JSON
+    # log of 60% of the budget was refused as over it, and every log was parsed twice.
+    monkeypatch.setattr(jsontext, "MAX_LOG_VALUES", 3_000)
+    samples = [
+        {"id": f"q{i}", "epoch": 1, "scores": {"match": {"value": "C"}}, "x": list(range(12))}
+        for i in range(100)
+    ]
+    log = {"eval": {"task": "t", "model": "m", "scorers": [{"name": "match"}]}, "samples": samples}
+    data = json.dumps(log).encode()
+    assert 1_500 < jsontext.count_values(data) < 3_000
+    table = read_log_data([("log.json", data)])
+    assert len(table.frame) == 100
+    assert sum(n == len(data) for n in parsed) == 1

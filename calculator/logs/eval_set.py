@@ -1,0 +1,93 @@
+"""An Inspect eval-set log folder: the logs its ``logs.json`` lists, recognised by content.
+
+``inspect eval-set`` (and ``inspect_ai.eval_set``) writes its logs to one folder with a
+manifest, ``logs.json``: a JSON object from each log's file name to its header (``status``,
+``eval`` with ``task`` and ``model``...). A task retried after an error keeps its failed log
+beside the successful one unless the failed one was cleaned up: read whole, the folder would
+hold the task twice. The manifest says which is which: for each (task, model), the logs listed
+with status "success" are read and the others left out, with a note; a log the manifest lists
+that is not in the folder is refused by name.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from calculator.logs.jsontext import parse_json
+from calculator.logs.table import LogError
+
+__all__ = ["MANIFEST", "eval_set_logs", "is_eval_set_manifest"]
+
+#: The manifest's file name, as Inspect writes it.
+MANIFEST = "logs.json"
+
+
+def is_eval_set_manifest(document: object) -> bool:
+    """Whether a JSON document is an eval-set manifest: an object from log file names to
+    Inspect log headers (each with an ``eval`` spec naming its task)."""
+    return (
+        isinstance(document, dict)
+        and bool(document)
+        and all(
+            isinstance(name, str)
+            and isinstance(header, dict)
+            and isinstance(header.get("eval"), dict)
+            and "task" in header["eval"]
+            for name, header in document.items()
+        )
+    )
+
+
+def eval_set_logs(
+    folder: Path, files: list[Path], read: Callable[[Path], bytes]
+) -> tuple[list[Path], list[str]]:
+    """The logs of `files` (the folder's Inspect logs) to read, and the notes of what was
+    left out; all of them, without a note, when the folder holds no manifest (`read` reads a
+    file within the readers' size limit).
+
+    Raises
+    ------
+    LogError
+        When the manifest lists a log that is not among `files`.
+    """
+    index = folder / MANIFEST
+    if index.is_symlink() or not index.is_file():  # links are not followed, as in a folder
+        return files, []
+    try:
+        manifest = parse_json(read(index), index.name)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return files, []
+    if not is_eval_set_manifest(manifest):
+        return files, []
+    by_name = {file.relative_to(folder).as_posix(): file for file in files}
+    missing = sorted(name for name in manifest if name not in by_name)
+    if missing:
+        raise LogError(
+            f"{folder}: its eval-set manifest {MANIFEST} lists {len(missing):,} log(s) not in the "
+            f"folder ({', '.join(missing[:3])}); copy the eval-set folder whole."
+        )
+    statuses: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for name, header in manifest.items():
+        key = (str(header["eval"].get("task")), str(header["eval"].get("model")))
+        statuses.setdefault(key, []).append((name, str(header.get("status"))))
+    kept, notes = [], [f"{folder.name}: an Inspect eval-set folder ({MANIFEST} read)"]
+    for (task, _), logs in sorted(statuses.items()):
+        good = [name for name, status in logs if status == "success"]
+        chosen = good or [name for name, _ in logs]
+        kept += chosen
+        left = [f"{name} ({status})" for name, status in logs if name not in chosen]
+        if left:
+            notes.append(
+                f"task {task!r}: {len(left):,} log(s) of an attempt that did not succeed left "
+                f"out ({', '.join(left[:3])}); its successful log is read"
+            )
+        elif not good:
+            notes.append(f"task {task!r}: no log of it succeeded ({logs[0][1]}); its samples read")
+    unlisted = sorted(set(by_name) - set(manifest))
+    if unlisted:
+        notes.append(
+            f"{len(unlisted):,} log(s) not in {MANIFEST} left out ({', '.join(unlisted[:3])})"
+        )
+    return [by_name[name] for name in sorted(kept)], notes
