@@ -115,6 +115,9 @@ class PairedLogs:
     task_metrics: dict[str, MetricChoice] = field(default_factory=dict)
     #: Why each task's filter in `task_filters` was chosen.
     filter_reasons: dict[str, str] = field(default_factory=dict)
+    #: "lower" or "higher" when the logs state the compared metric's direction (lm-eval's
+    #: results file; :func:`calculator.logs.directions.stated_better`), else None.
+    stated_better: str | None = None
 
     def choices_by_task(self) -> dict[str, dict[str, object]]:
         """Each paired task's metric and filter with why, as plain JSON types."""

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from calculator.cases.reading import MAX_FILE_BYTES
+from calculator.logs.directions import with_results_beside
 from calculator.logs.helm import is_helm_stats, read_helm
 from calculator.logs.inspect_log import (
     is_inspect_json,
@@ -183,11 +184,12 @@ def _read_kind(kind: str, files: list, *, system: str, split: str, specs: dict) 
     """The log of `files` read by the reader of `kind`."""
     if kind == "lm-eval":
         records = {name: parsed for name, _, _, parsed in files if parsed is not None}
-        return read_lm_eval(
+        table = read_lm_eval(
             ((name, _data(source)) for name, source, _, _ in files),
             system=_lm_eval_model(files) or system,
             records_of=records,
         )
+        return with_results_beside(table, [source for _, source, _, _ in files])  # directions
     if kind == "helm":
         runs = [
             (name, parsed, specs.get(name) if isinstance(source, bytes) else _run_spec(source))

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "COMMAND_LINE",
     "Controls",
+    "direction_line",
     "filter_lines",
     "input_lines",
     "report_lines",
@@ -132,6 +133,23 @@ def _metric_words(paired: PairedLogs) -> str:
         for (metric, reason), tasks in groups.items()
     )
     return f"by task: {listed}"
+
+
+def direction_line(stated: str | None, used: str) -> str | None:
+    """The metric's direction when the logs state it (lm-eval's results file): taken, or
+    overridden by --better (said, never silent); None when the logs say nothing.
+
+    >>> direction_line("lower", "lower")
+    "better    lower is better, as lm-eval's results file says"
+    """
+    if stated is None:
+        return None
+    if stated == used:
+        return f"better    {stated} is better, as lm-eval's results file says"
+    return (
+        f"better    {used} taken as better, as --better asks, though lm-eval's results file "
+        f"says {stated} is better"
+    )
 
 
 def filter_lines(task_filters: dict[str, str], asked: str | None) -> list[str]:
