@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from calculator.logs.table import LogTable
 
-__all__ = ["results_directions", "stated_better", "with_results_beside"]
+__all__ = ["results_directions", "stated_better", "with_directions", "with_results_beside"]
 
 #: A results file's size limit when read for its directions (its summary is small).
 _MAX_RESULTS_BYTES = 64 * 1024 * 1024
@@ -74,10 +74,20 @@ def with_results_beside(table: LogTable, sources: Iterable[object]) -> LogTable:
                 continue
             for task, metric, higher in results_directions(document):
                 found.setdefault((task, metric), higher)
+    return with_directions(table, [(task, metric, h) for (task, metric), h in found.items()])
+
+
+def with_directions(table: LogTable, stated: Iterable[tuple[str, str, bool]]) -> LogTable:
+    """`table` with the directions `stated` (the first for each task and metric); unchanged
+    when none is."""
+    found: dict[tuple[str, str], bool] = {}
+    for task, metric, higher in stated:
+        found.setdefault((task, metric), higher)
     if not found:
         return table
-    stated = tuple((task, metric, higher) for (task, metric), higher in found.items())
-    return dataclasses.replace(table, higher_is_better=stated)
+    return dataclasses.replace(
+        table, higher_is_better=tuple((t, m, h) for (t, m), h in found.items())
+    )
 
 
 def stated_better(tables: Iterable[LogTable], metrics: Mapping[str, str]) -> str | None:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from calculator.cases.reading import MAX_FILE_BYTES
-from calculator.logs.directions import with_results_beside
+from calculator.logs.directions import with_directions, with_results_beside
 from calculator.logs.helm import is_helm_stats, read_helm
 from calculator.logs.inspect_log import (
     is_inspect_json,
@@ -156,7 +156,8 @@ def read_log_data(
             f"the files given as one system are logs of several harnesses ({', '.join(kinds)})."
         )
     system = gathered.model or system or Path(files[0][0]).stem
-    return _read_parsed(kinds[0], entries, system=system, split=split, specs=gathered.specs)
+    table = _read_parsed(kinds[0], entries, system=system, split=split, specs=gathered.specs)
+    return with_directions(table, gathered.directions)  # lm-eval's results files' directions
 
 
 def _data(source: Path | bytes) -> bytes:

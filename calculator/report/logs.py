@@ -58,11 +58,14 @@ class Controls:
         How graded values are cut into pass/fail instead of compared by their mean.
     more_tasks : str
         Where the tasks past the listed ones are, after "... (N more tasks".
+    better : str
+        The control that says which scores are better.
     """
 
     metric: str = "choose with --metric"
     threshold: str = "--threshold X cuts them into pass/fail for McNemar's test instead"
     more_tasks: str = "--json lists all"
+    better: str = "--better"
 
 
 #: The command line's controls.
@@ -135,9 +138,11 @@ def _metric_words(paired: PairedLogs) -> str:
     return f"by task: {listed}"
 
 
-def direction_line(stated: str | None, used: str) -> str | None:
+def direction_line(
+    stated: str | None, used: str, *, controls: Controls = COMMAND_LINE
+) -> str | None:
     """The metric's direction when the logs state it (lm-eval's results file): taken, or
-    overridden by --better (said, never silent); None when the logs say nothing.
+    overridden by the better control (said, never silent); None when the logs say nothing.
 
     >>> direction_line("lower", "lower")
     "better    lower is better, as lm-eval's results file says"
@@ -147,8 +152,8 @@ def direction_line(stated: str | None, used: str) -> str | None:
     if stated == used:
         return f"better    {stated} is better, as lm-eval's results file says"
     return (
-        f"better    {used} taken as better, as --better asks, though lm-eval's results file "
-        f"says {stated} is better"
+        f"better    {used} taken as better, as {controls.better} asks, though lm-eval's results "
+        f"file says {stated} is better"
     )
 
 
