@@ -110,6 +110,8 @@ class Shape:
     the names of the scores compared (columns, or a log's metric), `uneven_task` the first task
     with unequal repeats: what a refusal names. `score_range` the smallest and largest score
     of A's and B's (None: no finite score), which bounds a release gate's margin on scores.
+    `better` which scores are better as the data's source states it ("lower" or "higher":
+    lm-eval's results file; None: unsaid), taken when `Ask.better` is not given.
     """
 
     outcome: str = PASS_FAIL
@@ -119,6 +121,7 @@ class Shape:
     score_names: tuple[str, ...] = ()
     uneven_task: str | None = None
     score_range: tuple[float, float] | None = None
+    better: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -274,6 +277,7 @@ def _logs_shape(paired: object) -> Shape:
         score_names=_score_names(paired) if paired.scores else (),
         uneven_task=uneven,
         score_range=_score_range([t.cases for t in paired.tasks]) if paired.scores else None,
+        better=getattr(paired, "stated_better", None) if paired.scores else None,
     )
 
 
@@ -295,12 +299,18 @@ def choose(shape: Shape, ask: Ask) -> Choice:
             method = "scores-by-question"
         else:
             method = "scores-cluster" if shape.clusters else "scores"
-        return Choice(method=method, ask=replace(ask, better=ask.better or "higher"))
+        return Choice(method=method, ask=replace(ask, better=_better(shape, ask)))
     _check_pass_fail(ask)
     method = suite_method(shape.tasks, shape.repeats != "none")
     if method == "exact" and shape.clusters:
         method = "cluster"
     return Choice(method=method, ask=ask)
+
+
+def _better(shape: Shape, ask: Ask) -> str:
+    """Which scores are better: `better` asked, else as the data's source states it (lm-eval's
+    results file), else higher."""
+    return ask.better or shape.better or "higher"
 
 
 def _check_question(ask: Ask) -> None:
@@ -331,7 +341,7 @@ def _check_scores(shape: Shape, ask: Ask) -> None:
         raise OptionRefused("alternative", "greater-with-margin", ask)
     if ask.equivalence:
         raise OptionRefused("equivalence", "scores", ask)
-    better = ask.better or "higher"
+    better = _better(shape, ask)
     if ask.margin is not None and better == "lower":
         raise OptionRefused("margin", "lower-is-better", ask)
     toward_better = "greater" if better == "higher" else "less"
@@ -339,7 +349,7 @@ def _check_scores(shape: Shape, ask: Ask) -> None:
         raise OptionRefused("alternative", "gate-toward-better", ask, (better, toward_better))
     if (ask.margin is not None or ask.side != "two-sided") and ask.alpha >= 0.5:
         raise OptionRefused("alpha", "one-sided-at-half", ask)
-    if ask.gate and ask.better is None:
+    if ask.gate and ask.better is None and shape.better is None:
         name = next((n for n in shape.score_names if reads_lower_is_better(n)), None)
         if name is not None:
             raise OptionRefused("better", "unstated-for-gate", ask, name)

@@ -130,7 +130,7 @@ def pair_two_logs(a: LogTable, b: LogTable, choice: LogChoice | None = None) -> 
     from calculator.logs.task_choice import Asked
 
     choice = choice or LogChoice()
-    return pair_logs(
+    paired = pair_logs(
         a,
         b,
         metric=Asked(every=choice.metric, by_task=dict(choice.metric_by_task)),
@@ -139,6 +139,19 @@ def pair_two_logs(a: LogTable, b: LogTable, choice: LogChoice | None = None) -> 
         allow_exclusions=choice.allow_exclusions,
         scores=True,
     )
+    return _with_stated_better(paired, (a, b))
+
+
+def _with_stated_better(paired: PairedLogs, tables: tuple[LogTable, LogTable]) -> PairedLogs:
+    """`paired` with the direction the logs state for the metric compared in each task."""
+    import dataclasses
+
+    from calculator.logs.directions import stated_better
+
+    metrics = {task.task: paired.metric.metric for task in paired.tasks}
+    metrics.update({task: str(c.metric) for task, c in paired.task_metrics.items()})
+    better = stated_better(tables, metrics)
+    return paired if better is None else dataclasses.replace(paired, stated_better=better)
 
 
 def compare_logs(paired: PairedLogs, ask: Ask | None = None) -> LogAnalysis | LogScores:

@@ -72,6 +72,7 @@ CONTROLS = Controls(
     metric="type another in the Metric box",
     threshold="a value in the Threshold box cuts them into pass/fail for McNemar's test instead",
     more_tasks="the table below lists all",
+    better="the “Better scores” choice",
 )
 FILTER_LABEL = "lm-eval filter (optional)"
 FILTER_HELP = (

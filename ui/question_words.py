@@ -9,6 +9,7 @@ __all__ = [
     "BETTER_HELP",
     "BETTER_LABEL",
     "BETTER_OPTIONS",
+    "BETTER_STATED",
     "MARGIN_HELP",
     "MARGIN_LABEL",
     "PAGE_OPTION_NAMES",
@@ -39,6 +40,8 @@ MARGIN_HELP = (
 )
 BETTER_LABEL = "Better scores"
 BETTER_OPTIONS = ("higher", "lower")
+#: The logs' first choice: the direction lm-eval's results file states, else higher.
+BETTER_STATED = "as the logs say (else higher)"
 BETTER_HELP = "For scores: which scores are better (lower for error rates and losses)."
 
 #: The page's names for the options a comparison can refuse, by the chooser's codes.

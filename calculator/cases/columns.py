@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from calculator.cases.outcomes import parse_outcomes
+from calculator.cases.bulk import PASS_FAIL, bulk_reading
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -72,7 +72,8 @@ def guess_columns(frame: pd.DataFrame) -> ColumnGuess:
     """Guess the id column and the outcome columns of a file when they are obvious.
 
     An id column has a usual id name (``doc_id``, ``id``, ``case_id``...) or ends in "_id".
-    An outcome column's first rows all read as pass/fail without a threshold; columns with
+    The bulk of an outcome column's first rows reads as pass/fail without a threshold
+    (:func:`~calculator.cases.bulk.bulk_reading`, at least 95% of them); columns with
     usual metric names (``exact_match``, ``acc``, ``correct``...) come first. Score columns are
     numeric columns that are not outcomes (they need a threshold). A bookkeeping field
     (:func:`is_bookkeeping`: an epoch, an index, an id, a count, a size, a timing) is never
@@ -103,15 +104,14 @@ def guess_columns(frame: pd.DataFrame) -> ColumnGuess:
         if values.map(lambda v: isinstance(v, list | dict)).any():
             continue
         fixed = len(frame) >= _CONSTANT_ROWS and _constant(frame[column])
-        parsed = parse_outcomes(values)
-        present = ~parsed.missing
-        if present.any() and not parsed.unparseable.any():
+        reading = bulk_reading([[values]])  # the bulk of the first rows decides
+        if reading.rows and reading.kind == PASS_FAIL and reading.clear:
             outcomes.append(column)
             if fixed:
                 constant.append(column)
         elif fixed:
             continue  # one value in every row: not a score to set a threshold on
-        elif pd.api.types.is_numeric_dtype(values.dtype) and present.any():
+        elif pd.api.types.is_numeric_dtype(values.dtype) and reading.rows:
             scores.append(column)
     if len(constant) == len(outcomes):  # only a system passing (or failing) every case beside
         outcomes = []  # one that does not: never constant columns on their own

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from calculator.cases.bulk import files_reading, require_pass_fail
 from calculator.cases.columns import OutcomeGuess, guess_outcomes
 from calculator.cases.findings import CaseIssue, fatal
 from calculator.cases.joined import join_rows, read_wide
@@ -50,6 +51,7 @@ class _Options:
     threshold: float | None
     names: tuple[str, ...] | None
     number_rows: bool = False
+    by_bulk: bool = False
 
 
 def _refuse_repeated_files(files: list[CaseFile]) -> None:
@@ -79,6 +81,7 @@ def load_systems(
     file_names: Sequence[str | None] | None = None,
     max_bytes: int = MAX_FILE_BYTES,
     number_rows: bool = False,
+    by_bulk: bool = False,
 ) -> SystemCases:
     """Read per-case outcomes of k systems from one or several files.
 
@@ -110,6 +113,10 @@ def load_systems(
         Largest file size accepted.
     number_rows : bool
         Wide: number the cases by row instead of guessing an id column.
+    by_bulk : bool
+        Without a threshold, stop when the bulk of the outcome rows is scores or follows no one
+        reading (:mod:`calculator.cases.bulk`, the rule ``compare`` and the page follow); else
+        read them as pass/fail, every other value excluded.
 
     Returns
     -------
@@ -161,12 +168,21 @@ def load_systems(
         threshold=check_threshold(threshold),
         names=None if names is None else tuple(str(n) for n in names),
         number_rows=number_rows,
+        by_bulk=by_bulk,
     )
     if len(files) > 1:
         return _load_files(files, options)
     if system_column is not None:
         return _load_long(files[0], options)
     return _load_wide(files[0], options)
+
+
+def _follow_bulk(files: list[CaseFile], columns: list[list[str]], options: _Options) -> None:
+    """With `by_bulk` and no threshold the outcomes are read as pass/fail: stop when the bulk
+    of their rows is scores, or follows no one reading (:mod:`calculator.cases.bulk`)."""
+    if options.threshold is not None or not options.by_bulk:
+        return
+    require_pass_fail(files_reading(files, columns), files, columns)
 
 
 # --- wide: a row per case, a column per system --------------------------------------------
@@ -217,6 +233,7 @@ def _load_wide(case_file: CaseFile, options: _Options) -> SystemCases:
     frame = case_file.frame
     options = _wide_columns(case_file, options)
     columns = list(options.systems)
+    _follow_bulk([case_file], [columns], options)
     names, renamed = system_names(columns, case_file.name, None)
     rows = np.asarray(frame.index, dtype=np.int64)
     wide = read_wide(
@@ -359,6 +376,7 @@ def _join_records(
     notes: tuple[CaseIssue, ...] = (),
 ) -> SystemCases:
     """Validate every (case, system) row, then keep the cases that have all k systems."""
+    _follow_bulk(files, [[column] for column in outcome_columns], options)
     k = len(names)
     joined = join_rows(
         files,

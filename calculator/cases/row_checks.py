@@ -73,8 +73,10 @@ def exclude_bad_outcomes(
     if not count:
         return parsed
     if threshold is None:
+        what = "not read as a pass/fail outcome"
         allowed = "1/0, true/false, pass/fail, yes/no or correct/wrong; for scores set a threshold"
     else:
+        what = "not a number"
         allowed = f"numbers (scores at or above {threshold:g} pass)"
     seen = _first_values(values, parsed.unparseable)
     every = " (every value)" if count == len(values) - int(parsed.missing.sum()) else ""
@@ -82,7 +84,7 @@ def exclude_bad_outcomes(
         unreadable,
         "unparseable_outcome",
         column,
-        f"{plural(count, 'value')}{every} in {column!r} not read as an outcome",
+        f"{plural(count, 'value')}{every} in {column!r} {what}",
         f"seen: {seen}; allowed: {allowed}",
     )
     return parsed

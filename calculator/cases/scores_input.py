@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from calculator.cases.bulk import SCORES, bulk_reading, files_reading, require_clear
 from calculator.errors import CalculatorError
 
 if TYPE_CHECKING:
@@ -41,8 +42,8 @@ _INSPECTED_ROWS = 1000  # rows looked at to tell scores and [gold, pred] pairs
 
 
 def holds_scores(values: pd.Series) -> bool:
-    """True when the column reads as numbers and one of them is neither 0 nor 1 (a text
-    column: one of its first 1,000 values).
+    """True when the bulk of the column reads as scores (:func:`calculator.cases.bulk.
+    bulk_reading`: finite numbers keep more of its rows than pass/fail spellings do).
 
     Examples
     --------
@@ -51,22 +52,12 @@ def holds_scores(values: pd.Series) -> bool:
     (True, False)
     >>> holds_scores(pd.Series(["pass", "fail"])), holds_scores(pd.Series([True, False]))
     (False, False)
+    >>> holds_scores(pd.Series(["pass"] * 9 + ["0.5"]))  # the bulk: pass/fail
+    False
     """
-    import pandas as pd
-
-    if pd.api.types.is_bool_dtype(values.dtype):
+    if values.head(_INSPECTED_ROWS).map(lambda v: isinstance(v, list | dict | tuple)).any():
         return False
-    if pd.api.types.is_numeric_dtype(values.dtype):
-        numbers = values.to_numpy(dtype=np.float64, na_value=np.nan)
-    else:  # text: the first rows decide (a long column of words is not parsed whole)
-        values = values.head(_INSPECTED_ROWS)
-        if values.map(lambda v: isinstance(v, list | dict | tuple)).any():
-            return False
-        numbers = pd.to_numeric(values.astype("str").str.strip(), errors="coerce").to_numpy(
-            dtype=np.float64, na_value=np.nan
-        )
-    finite = numbers[np.isfinite(numbers)]
-    return bool(((finite != 0.0) & (finite != 1.0)).any())
+    return bulk_reading([[values]]).kind == SCORES
 
 
 def corpus_metric_columns(frame: pd.DataFrame) -> list[str]:
@@ -118,19 +109,36 @@ def choose_score_columns(
     for case_file, column in zip(files, named, strict=True):
         _refuse_corpus_metric(case_file, column)
     present = [c is not None and c in f.frame.columns for f, c in zip(files, named, strict=True)]
+    if all(present):  # both named: their rows together follow one reading
+        return _by_bulk(files, (a_column, b_column))
     scored = [p and holds_scores(f.frame[c]) for f, c, p in zip(files, named, present, strict=True)]
     if any(c is not None for c in named) and not any(scored):
-        return None  # named pass/fail columns (or a missing one, which the loader reports)
+        return None  # a named pass/fail column (or a missing one, which the loader reports)
     taken = {id_column, group_column}
-    if not any(scored) and _guess(files, named, taken, "outcomes") is not None:
-        return None  # the loader's own guess: pass/fail columns
+    if not any(scored):
+        guessed = _guess(files, named, taken, "outcomes")
+        if guessed is not None:  # the loader's own guess: pass/fail columns, if clear
+            return _by_bulk(files, guessed)
     chosen = _guess(files, named, taken, "scores")
     if chosen is None:
         for case_file in files:
             pairs = corpus_metric_columns(case_file.frame)
             if pairs:
                 _refuse_corpus_metric(case_file, pairs[0])
-    return chosen
+        return None
+    return _by_bulk(files, chosen)
+
+
+def _by_bulk(files: tuple[CaseFile, CaseFile], columns: tuple[str, str]) -> tuple[str, str] | None:
+    """`columns` when the bulk of their rows reads as scores, None when as pass/fail; stopped
+    when no reading keeps 95% of them (:mod:`calculator.cases.bulk`)."""
+    if files[0] is files[1]:
+        read, columns_read = files[:1], [list(columns)]
+    else:
+        read, columns_read = files, [[columns[0]], [columns[1]]]
+    reading = files_reading(read, columns_read)
+    require_clear(reading, read, columns_read)
+    return columns if reading.kind == SCORES else None
 
 
 def guess_threshold_columns(

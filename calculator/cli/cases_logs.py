@@ -231,11 +231,18 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
     """The logs, a line per task (mean difference and its test), then the pooled comparison."""
     from calculator.logs.scores import headline_pvalue
     from calculator.report.figures import format_score
-    from calculator.report.logs import COMMAND_LINE, input_lines, question_means_note
+    from calculator.report.logs import (
+        COMMAND_LINE,
+        direction_line,
+        input_lines,
+        question_means_note,
+    )
     from calculator.report.scores import permutation_p
 
     several = len(result.tasks) > 1
     lines = input_lines(result.paired)
+    direction = direction_line(result.paired.stated_better, result.pooled.better)
+    lines += [direction] if direction else []
     for task in result.tasks[:_LISTED_TASKS]:
         c = task.comparison
         test = "sign-flip permutation test" if c.permutation is not None else "paired t test"

@@ -1,9 +1,10 @@
 """``cases`` on per-case scores: the comparison of mean scores when the outcomes are scores.
 
-Without ``--threshold``, outcome columns holding numbers other than 0 and 1 are compared by their
-mean score (:func:`calculator.compare_scores`); with ``--threshold`` they are cut into pass/fail
-for McNemar's test as before, and the output says which of the two was done. The text leads
-with the mean difference, its interval and the permutation p; the JSON has a ``scores`` section.
+Without ``--threshold``, outcome columns whose bulk is numbers (:mod:`calculator.cases.bulk`) are
+compared by their mean score (:func:`calculator.compare_scores`); with ``--threshold`` they are
+cut into pass/fail for McNemar's test as before, and the output says which of the two was done.
+The text leads with the mean difference, its interval and the permutation p; the JSON has a
+``scores`` section.
 
 With ``--margin DELTA`` B is tested for non-inferiority at one-sided level ``--alpha`` (the t
 interval at 1 - 2 alpha, as the pass/fail decision uses Tango's); so is the interval beside a
@@ -172,8 +173,8 @@ def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace
         lines.append(f"  ! {issue.message}")
     lines += [
         "",
-        "analysed  as scores (a column holds numbers other than 0 and 1): the mean difference; "
-        "--threshold X cuts the scores into pass/fail for McNemar's test instead",
+        "analysed  as scores (most outcome rows hold numbers other than 0 and 1): the mean "
+        "difference; --threshold X cuts the scores into pass/fail for McNemar's test instead",
     ]
     clusters = None
     if result.clusters is not None:

@@ -148,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
         system_column=args.system_column,
         outcome_column=args.outcome_column,
         threshold=args.threshold,
+        by_bulk=True,
     )
     if cases.n == 0:
         raise CalculatorError(_nothing_left(cases))

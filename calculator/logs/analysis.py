@@ -156,6 +156,7 @@ def input_summary(paired: PairedLogs) -> dict[str, object]:
         "filters_by_task": dict(paired.task_filters),
         "by_task": paired.choices_by_task(),
         "threshold": paired.threshold,
+        "stated_better": paired.stated_better,
         "files": {"A": list(paired.sources[0]), "B": list(paired.sources[1])},
         "names": list(paired.names),
         "tasks_only_in": {

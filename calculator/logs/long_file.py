@@ -3,7 +3,7 @@
 The shape pandas exports and Inspect's ``samples_df`` gives: a column names the system, one the
 case, one the outcome, optionally one the repeat (an epoch) and one the task. The file is read
 by the per-case reader (:func:`calculator.cases.read_case_file`), its outcomes by the per-case
-rule (:func:`calculator.cases.scores_input.holds_scores` tells scores from pass/fail, which
+rule (:mod:`calculator.cases.bulk`: the bulk of the rows tells scores from pass/fail, which
 :func:`calculator.cases.outcomes.parse_outcomes` reads), and it becomes one
 :class:`~calculator.logs.table.LogTable` per system (format "long"), paired and analysed as
 harness logs are: repeats by question, several tasks by task.
@@ -23,10 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
+from calculator.cases.bulk import SCORES, bulk_reading, require_clear
 from calculator.cases.multi_checks import id_codes, require_column, system_labels
 from calculator.cases.outcomes import FAIL_WORDS, PASS_WORDS, parse_outcomes
 from calculator.cases.reading import CaseFile, read_case_file
-from calculator.cases.scores_input import holds_scores
 from calculator.logs.inspect_log import GRADES
 from calculator.logs.table import LogError, LogTable, check_rows, long_frame, repeat_number
 from calculator.text import clip, plural
@@ -62,17 +62,19 @@ def read_long_file(
     """One :class:`LogTable` per system of a long file, in the order the systems first appear.
 
     With `threshold` the outcomes are read as numbers (cut by the pairing); else by the
-    per-case rule: a column holding a number other than 0 and 1 holds scores, any other holds
-    pass/fail outcomes in the spellings :func:`~calculator.cases.outcomes.parse_outcomes` reads
-    (and Inspect's grades C, I, P, N, as Inspect's ``value_to_float`` reads them). A missing
-    outcome is kept as no value (counted by the pairing, as a log's). With `exactly_two`, a
+    per-case rule (:mod:`calculator.cases.bulk`): scores when finite numbers keep more rows than
+    pass/fail spellings (:func:`~calculator.cases.outcomes.parse_outcomes`) do, else pass/fail
+    (Inspect's grades C, I, P, N are read as Inspect's ``value_to_float`` reads them); the
+    reading must keep 95% of the rows, the others held as no value and stated in a note. A
+    missing outcome is kept as no value (counted by the pairing, as a log's). With `exactly_two`, a
     file of fewer or more systems is refused, naming the values found.
 
     Raises
     ------
     LogError, CaseFileError
         For a column missing or not guessable, a row without a system, case, task or repeat,
-        a repeat that is not a whole number, an outcome that cannot be read, or a (system, task,
+        a repeat that is not a whole number, outcomes that follow no one reading, a value that
+        is no number with `threshold`, or a (system, task,
         case, repeat) given twice; each names the file, the line and the field.
 
     Examples
@@ -250,7 +252,8 @@ def _values(
     case_file: CaseFile, column: str, threshold: float | None
 ) -> tuple[np.ndarray, str | None]:
     """Each row's outcome as a number (NaN: missing), and a note when Inspect's grades were
-    read; an outcome that cannot be read is refused, naming its line."""
+    read or when values outside the bulk's reading are held as no value (naming the first
+    line); with `threshold`, a value that is no number is refused, naming its line."""
     import pandas as pd
 
     series = case_file.frame[column]
@@ -264,29 +267,41 @@ def _values(
                 "(C = 1, I = 0, P = 0.5, N = 0)"
             )
             return values.to_numpy(dtype=np.float64, na_value=np.nan), note
-    if threshold is not None or holds_scores(series):
+    kind = SCORES
+    if threshold is None:  # the bulk of the rows decides, else stops (calculator.cases.bulk)
+        reading = bulk_reading([[series]])
+        require_clear(reading, [case_file], [[column]])
+        kind = reading.kind
+    if kind == SCORES:
         numbers = series if text is None else pd.to_numeric(text.str.strip(), errors="coerce")
         values = numbers.to_numpy(dtype=np.float64, na_value=np.nan, copy=True)
         unread = ~np.isfinite(values) & series.notna().to_numpy()
         if text is not None:
             unread &= text.str.strip().ne("").to_numpy()
-        allowed = "a number (a score)"
+        allowed, why = "a number (a score)", "not a number"
     else:
         parsed = parse_outcomes(series)
         values = np.where(parsed.passed, 1.0, 0.0)
         values[parsed.missing] = np.nan
         unread = parsed.unparseable
         allowed = f"1 or 0, {', '.join(PASS_WORDS)} or {', '.join(FAIL_WORDS)} in any case"
+        why = "not read as a pass/fail outcome"
     bad = np.flatnonzero(unread)
-    if bad.size:
-        raw = series.iloc[int(bad[0])]
+    values[~np.isfinite(values)] = np.nan
+    if not bad.size:
+        return values, None
+    raw = series.iloc[int(bad[0])]
+    if threshold is not None:  # told to read numbers: a value that is none is refused
         raise LogError(
             f"{_where(case_file, int(bad[0]), column)}: the outcome {clip(repr(raw), 40)} cannot "
             f"be read ({plural(bad.size, 'row')}); an outcome is {allowed}, or left empty when "
             "missing."
         )
-    values[~np.isfinite(values)] = np.nan
-    return values, None
+    return values, (  # the minority of the bulk's reading: no value, counted by the pairing
+        f"{_where(case_file, int(bad[0]), column)}: {plural(bad.size, 'outcome')} {why} (the "
+        f"first: {clip(repr(raw), 40)}), held as no value and counted as missing; an outcome is "
+        f"{allowed}"
+    )
 
 
 def _refuse_twice(

@@ -18,7 +18,12 @@ import numpy as np
 from calculator.analysis import MAX_NAME_LENGTH
 from calculator.cases import CaseFile, load_cases
 from calculator.logs.content_match import ContentPair, match_by_content
-from calculator.logs.pairing_checks import refuse_large_exclusions, refuse_uneven_repeats
+from calculator.logs.pairing_checks import (
+    HASHED,
+    refuse_different_documents,
+    refuse_large_exclusions,
+    refuse_uneven_repeats,
+)
 from calculator.logs.question_means import pair_question_means
 from calculator.logs.select import (
     MetricChoice,
@@ -118,6 +123,9 @@ class PairedLogs:
     filter_reasons: dict[str, str] = field(default_factory=dict)
     #: Tasks of other names paired by their questions' content (B's under A's name).
     content_pairs: tuple[ContentPair, ...] = ()
+    #: "lower" or "higher" when the logs state the compared metric's direction (lm-eval's
+    #: results file; :func:`calculator.logs.directions.stated_better`), else None.
+    stated_better: str | None = None
 
     def choices_by_task(self) -> dict[str, dict[str, object]]:
         """Each paired task's metric and filter with why, as plain JSON types."""
@@ -246,8 +254,8 @@ def _aligned(a: LogTable, b: LogTable) -> tuple[list[pd.DataFrame], tuple, tuple
     """A's and B's rows with their tasks aligned: renamed ones paired by content
     (:func:`~calculator.logs.content_match.match_by_content`), then :func:`align_tasks`."""
     frames, pairs, notes = [a.frame, b.frame], (), ()
-    if a.format in _HASHED:  # a task renamed between the runs: paired by its questions
-        frames, pairs, notes = match_by_content(frames, _HASHED[a.format][2])
+    if a.format in HASHED:  # a task renamed between the runs: paired by its questions
+        frames, pairs, notes = match_by_content(frames, HASHED[a.format][2])
     return align_tasks(frames, (a, b)), pairs, notes
 
 
@@ -299,36 +307,6 @@ def align_tasks(frames: list[pd.DataFrame], logs: Sequence[LogTable]) -> list[pd
 
 
 #: What a log's "hash" column digests, by format: (the cases, their id, the digest).
-_HASHED = {
-    "lm-eval": ("documents", "doc_id", "lm-eval's doc_hash"),
-    "inspect": ("samples", "id", "a digest of each sample's input"),
-}
-
-
-def refuse_different_documents(
-    a: pd.DataFrame, b: pd.DataFrame, between: str = "the logs", log_format: str = "lm-eval"
-) -> None:
-    """The content hash (lm-eval's ``doc_hash``, the digest of an Inspect sample's input) must
-    agree for a (task, case) both logs hold; `between` names the two logs in the refusal."""
-    if a["hash"].isna().all() or b["hash"].isna().all():
-        return
-    keys = ["task", "case"]
-    left = a[keys + ["hash"]].drop_duplicates(keys)
-    right = b[keys + ["hash"]].drop_duplicates(keys)
-    both = left.merge(right, on=keys, suffixes=("_a", "_b"))
-    both = both[both["hash_a"].notna() & both["hash_b"].notna()]
-    differ = both[both["hash_a"] != both["hash_b"]]
-    if len(differ):
-        first = differ.iloc[0]
-        cases, case_id, digest = _HASHED.get(log_format, _HASHED["lm-eval"])
-        raise LogError(
-            f"{len(differ):,} of {len(both):,} {cases} differ between {between} under the same "
-            f"task and {case_id} ({digest}; the first: task {first['task']!r}, {case_id} "
-            f"{first['case']}): these are different questions (another task, dataset version or "
-            "order), not paired cases; compare logs of the same task and data."
-        )
-
-
 def _pair_task(
     task: str,
     rows: list[pd.DataFrame],

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
     from calculator.logs.pairing import PairedLogs
 
-__all__ = ["refuse_large_exclusions", "refuse_uneven_repeats"]
+__all__ = ["refuse_different_documents", "refuse_large_exclusions", "refuse_uneven_repeats"]
 
 
 def refuse_large_exclusions(paired: PairedLogs, rows: list[pd.DataFrame], limit: float) -> None:
@@ -82,3 +82,33 @@ def refuse_uneven_repeats(paired: PairedLogs, rows: list[pd.DataFrame], limit: f
                 "part); rerun them, or pass --allow-exclusions to pair the repeats both logs "
                 "hold (every repeat still counts in the pass shares)."
             )
+
+
+HASHED = {
+    "lm-eval": ("documents", "doc_id", "lm-eval's doc_hash"),
+    "inspect": ("samples", "id", "a digest of each sample's input"),
+}
+
+
+def refuse_different_documents(
+    a: pd.DataFrame, b: pd.DataFrame, between: str = "the logs", log_format: str = "lm-eval"
+) -> None:
+    """The content hash (lm-eval's ``doc_hash``, the digest of an Inspect sample's input) must
+    agree for a (task, case) both logs hold; `between` names the two logs in the refusal."""
+    if a["hash"].isna().all() or b["hash"].isna().all():
+        return
+    keys = ["task", "case"]
+    left = a[keys + ["hash"]].drop_duplicates(keys)
+    right = b[keys + ["hash"]].drop_duplicates(keys)
+    both = left.merge(right, on=keys, suffixes=("_a", "_b"))
+    both = both[both["hash_a"].notna() & both["hash_b"].notna()]
+    differ = both[both["hash_a"] != both["hash_b"]]
+    if len(differ):
+        first = differ.iloc[0]
+        cases, case_id, digest = HASHED.get(log_format, HASHED["lm-eval"])
+        raise LogError(
+            f"{len(differ):,} of {len(both):,} {cases} differ between {between} under the same "
+            f"task and {case_id} ({digest}; the first: task {first['task']!r}, {case_id} "
+            f"{first['case']}): these are different questions (another task, dataset version or "
+            "order), not paired cases; compare logs of the same task and data."
+        )

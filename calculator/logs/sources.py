@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from calculator.cases.reading import MAX_FILE_BYTES
+from calculator.logs.directions import with_directions, with_results_beside
 from calculator.logs.eval_set import eval_set_logs
 from calculator.logs.helm import is_helm_stats, read_helm, run_model
 from calculator.logs.inspect_log import (
@@ -163,7 +164,8 @@ def read_log_data(
             f"the files given as one system are logs of several harnesses ({', '.join(kinds)})."
         )
     system = gathered.model or system or Path(files[0][0]).stem
-    return _read_parsed(kinds[0], entries, system=system, split=split, specs=gathered.specs)
+    table = _read_parsed(kinds[0], entries, system=system, split=split, specs=gathered.specs)
+    return with_directions(table, gathered.directions)  # lm-eval's results files' directions
 
 
 def _data(source: Path | bytes) -> bytes:
@@ -215,11 +217,12 @@ def _read_kind(
         if model is not None:  # else several models are refused naming a file of each
             files = choose_model(files, lambda f: _lm_eval_system(f[1]), model, where)
         records = {name: parsed for name, _, _, parsed in files if parsed is not None}
-        return read_lm_eval(
+        table = read_lm_eval(
             ((name, _data(source)) for name, source, _, _ in files),
             system=_lm_eval_model(files) or system,
             records_of=records,
         )
+        return with_results_beside(table, [source for _, source, _, _ in files])  # directions
     if kind == "helm":
         runs = [
             (name, parsed, specs.get(name) if isinstance(source, bytes) else _run_spec(source))

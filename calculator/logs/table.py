@@ -75,6 +75,9 @@ class LogTable:
     corpus_metrics : tuple of str
         Metrics logged per case as [gold, prediction] pairs (lm-eval's corpus-level metrics:
         corpus BLEU, span F1), whose rows hold no per-case value.
+    higher_is_better : tuple of (str, str, bool)
+        (task, metric, whether a higher value is better) as the harness states it (lm-eval's
+        results file beside the samples, :mod:`calculator.logs.directions`); empty when unsaid.
     """
 
     format: str
@@ -86,6 +89,7 @@ class LogTable:
     data_key: bytes = field(default=b"", repr=False)
     tasks_named: bool = True
     corpus_metrics: tuple[str, ...] = ()
+    higher_is_better: tuple[tuple[str, str, bool], ...] = ()
 
     @property
     def tasks(self) -> tuple[str, ...]:

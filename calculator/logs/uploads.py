@@ -19,6 +19,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from calculator.logs.directions import results_directions
 from calculator.logs.inspect_log import is_inspect_zip, open_archive
 from calculator.logs.jsontext import parse_json
 from calculator.logs.lmeval import is_lm_eval_results
@@ -38,6 +39,8 @@ class Gathered:
     files: list[tuple[str, bytes]]
     specs: dict[str, dict] = field(default_factory=dict)
     model: str | None = None
+    #: (task, metric, higher is better) as the results files state them (directions.py).
+    directions: tuple[tuple[str, str, bool], ...] = ()
 
 
 def is_helm_run_spec(document: object) -> bool:
@@ -69,11 +72,13 @@ def gather_uploads(files: list[tuple[str, bytes]], limit: int) -> Gathered:
     specs: list[tuple[str, dict]] = []
     models: dict[str, str] = {}
     held: dict[str, dict] = {}
+    directions: tuple[tuple[str, str, bool], ...] = ()
     for name, data in files:
         if data[:4] == b"PK\x03\x04" and _helm_zip(name, data, limit, logs, held):
             continue
         document = _document(name, data)
         if is_lm_eval_results(document):
+            directions += results_directions(document)
             model = document.get("model_name")
             if isinstance(model, str) and model:
                 models.setdefault(model, name)
@@ -104,7 +109,7 @@ def gather_uploads(files: list[tuple[str, bytes]], limit: int) -> Gathered:
                 "two files, or a zip of the run folders (runs/<suite>/<run>/)."
             )
         held[loose[0]] = specs[0][1]
-    return Gathered(files=logs, specs=held, model=next(iter(models), None))
+    return Gathered(files=logs, specs=held, model=next(iter(models), None), directions=directions)
 
 
 def _document(name: str, data: bytes) -> object:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "COMMAND_LINE",
     "Controls",
+    "direction_line",
     "filter_lines",
     "input_lines",
     "report_lines",
@@ -58,11 +59,14 @@ class Controls:
         How graded values are cut into pass/fail instead of compared by their mean.
     more_tasks : str
         Where the tasks past the listed ones are, after "... (N more tasks".
+    better : str
+        The control that says which scores are better.
     """
 
     metric: str = "choose with --metric"
     threshold: str = "--threshold X cuts them into pass/fail for McNemar's test instead"
     more_tasks: str = "--json lists all"
+    better: str = "--better"
 
 
 #: The command line's controls.
@@ -133,6 +137,25 @@ def _metric_words(paired: PairedLogs) -> str:
         for (metric, reason), tasks in groups.items()
     )
     return f"by task: {listed}"
+
+
+def direction_line(
+    stated: str | None, used: str, *, controls: Controls = COMMAND_LINE
+) -> str | None:
+    """The metric's direction when the logs state it (lm-eval's results file): taken, or
+    overridden by the better control (said, never silent); None when the logs say nothing.
+
+    >>> direction_line("lower", "lower")
+    "better    lower is better, as lm-eval's results file says"
+    """
+    if stated is None:
+        return None
+    if stated == used:
+        return f"better    {stated} is better, as lm-eval's results file says"
+    return (
+        f"better    {used} taken as better, as {controls.better} asks, though lm-eval's results "
+        f"file says {stated} is better"
+    )
 
 
 def filter_lines(task_filters: dict[str, str], asked: str | None) -> list[str]:

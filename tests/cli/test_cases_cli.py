@@ -47,7 +47,8 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_json_is_analyze_plus_input_discordant_and_cluster(tmp_path, capsys):
-    path = table_file(tmp_path, 4, 1, extra=("x1,maybe,1,d0",))
+    # A row without old's outcome (a "maybe" in 1 of 9 rows would stop the run: issue #31).
+    path = table_file(tmp_path, 4, 1, extra=("x1,,1,d0",))
     status, out, err = run_cli(capsys, path, "--a", "old", "--b", "new", "--group", "doc", "--json")
     assert status == 0 and err == ""
     payload = json.loads(out)
@@ -58,7 +59,7 @@ def test_json_is_analyze_plus_input_discordant_and_cluster(tmp_path, capsys):
     for key, value in expected.items():
         assert payload[key] == value
     assert payload["input"]["rows_read"] == 9 and payload["input"]["rows_used"] == 8
-    assert payload["input"]["excluded"]["unparseable_outcome"] == 1
+    assert payload["input"]["excluded"]["missing_value"] == 1
     assert payload["input"]["columns"] == {"id": "id", "A": "old", "B": "new", "group": "doc"}
     assert payload["discordant_cases"] == {"only_A": ["b0", "b1", "b2", "b3"], "only_B": ["c0"]}
     # Clusters d0: b0, b3 (b_i 2) and c0 (c_i 1); d1: b1; d2: b2. X2 = 9 / (1 + 1 + 1) = 3.
@@ -133,6 +134,10 @@ def test_threshold_option(tmp_path, capsys):
         (lambda p: [write(p, "r.csv", "id,x,y", "1,maybe,0")], "--a and --b"),
         (
             lambda p: [write(p, "r.csv", "id,a,b", "1,x,y"), "--a", "a", "--b", "b"],
+            "no one reading keeps 95% of the rows: 0 of 1 row read as pass/fail",
+        ),
+        (
+            lambda p: [write(p, "r.csv", "id,a,b", "1,,", "2,1,"), "--a", "a", "--b", "b"],
             "no usable cases",
         ),
         (

@@ -153,11 +153,17 @@ REFUSALS = [
         ["runs.csv", "holds 1 system(s) ('a')"],
         id="one system",
     ),
-    pytest.param(
+    pytest.param(  # 1 of 2 rows read: no reading keeps 95% of them (issue #31)
         "id,model,ok\nq1,a,1\nq1,b,maybe\n",
         ["--system", "model", "--outcome", "ok"],
-        ["runs.csv, line 3, field 'ok'", "'maybe' cannot be read", "pass", "fail"],
+        ["runs.csv ('ok')", "no one reading keeps 95%", "line 3, 'ok' = 'maybe'", "--threshold"],
         id="an outcome that cannot be read",
+    ),
+    pytest.param(
+        "id,model,ok\nq1,a,0.5\nq1,b,maybe\n",
+        ["--system", "model", "--outcome", "ok", "--threshold", "0.5"],
+        ["runs.csv, line 3, field 'ok'", "'maybe' cannot be read", "a number"],
+        id="a value that is no number, with a threshold",
     ),
     pytest.param(
         "id,model,ok\nq1,a,1\nq1,,0\n",

@@ -99,11 +99,14 @@ def test_two_files_pair_scores_by_id_and_count_the_unpaired(tmp_path, capsys):
 
 
 def test_missing_text_and_infinite_scores_are_excluded_and_counted(tmp_path, capsys):
-    path = graded_file(tmp_path, "x1,,0.5,t0", "x2,inf,0.5,t1", "x3,0.5,oops,t2")
+    # 30 more scored rows: 2 unreadable rows of 15 would stop the run, as no reading would
+    # keep 95% of the rows (issue #31); 2 of 45 are excluded.
+    more = [f"y{i},0.5,0.{i % 9},t{i % 3}" for i in range(30)]
+    path = graded_file(tmp_path, *more, "x1,,0.5,t0", "x2,inf,0.5,t1", "x3,0.5,oops,t2")
     status, out, _ = run_cli(capsys, path, "--json")
     payload = json.loads(out)
     assert status == 0
-    assert payload["input"]["rows_read"] == 15 and payload["scores"]["n"] == 12
+    assert payload["input"]["rows_read"] == 45 and payload["scores"]["n"] == 42
     assert payload["input"]["excluded"]["missing_value"] == 1
     assert payload["input"]["excluded"]["unparseable_outcome"] == 2
     status, out, _ = run_cli(capsys, path)

@@ -17,6 +17,7 @@ from calculator.logs import LogAnalysis, read_log_data
 from calculator.logs.scores import LogScores
 from calculator.logs.task_choice import Asked
 from calculator.report.logs import (
+    direction_line,
     input_lines,
     question_means_note,
     report_lines,
@@ -167,7 +168,7 @@ def logs_section() -> None:
             words.THRESHOLD_LABEL, help=words.THRESHOLD_HELP, key="logs_threshold"
         )
         allow = options[3].checkbox(words.ALLOW_LABEL, help=words.ALLOW_HELP, key="logs_allow")
-        asked = question_inputs("logs_", better=True)
+        asked = question_inputs("logs_", better=True, stated=True)
         threshold = _number(cut)
         if threshold is False:
             st.error(words.BAD_THRESHOLD)
@@ -207,6 +208,9 @@ def logs_section() -> None:
 def _show_scores(result: LogScores) -> None:
     """What was compared, a row per task, and the pooled comparison's report, as text."""
     lines = input_lines(result.paired, controls=words.CONTROLS)
+    better = result.pooled.better
+    direction = direction_line(result.paired.stated_better, better, controls=words.CONTROLS)
+    lines += [direction] if direction else []
     st.text("\n".join(printable(line) for line in lines))
     frame = score_task_frame(result)
     st.dataframe(frame, hide_index=True, key="logs_score_tasks")

@@ -239,7 +239,9 @@ def _load_cached(
     """`identity` (:func:`_identity`) stands for the files, which are not hashed. The systems'
     names (file names, column names, a long file's labels) come from the loader as they show
     on every surface, charts included (escaped by :func:`calculator.text.printable`)."""
-    return load_systems(list(_files) if len(_files) > 1 else _files[0], **dict(options))
+    return load_systems(
+        list(_files) if len(_files) > 1 else _files[0], **dict(options), by_bulk=True
+    )
 
 
 def _load(stored: list[files.StoredFile], options: dict) -> SystemCases | None:

@@ -51,8 +51,10 @@ class Asked:
         return Ask(question=question, margin=margin, better=better)
 
 
-def question_inputs(key_prefix: str, *, better: bool) -> Asked:
-    """The question, the margin and (with `better`) which scores are better, in one row."""
+def question_inputs(key_prefix: str, *, better: bool, stated: bool = False) -> Asked:
+    """The question, the margin and (with `better`) which scores are better, in one row; with
+    `stated` the first choice of "better" is the logs' own word (lm-eval's results file), else
+    higher."""
     columns = st.columns(3 if better else 2)
     question = columns[0].selectbox(
         words.QUESTION_LABEL,
@@ -73,10 +75,11 @@ def question_inputs(key_prefix: str, *, better: bool) -> Asked:
     if better:
         chosen = columns[2].selectbox(
             words.BETTER_LABEL,
-            words.BETTER_OPTIONS,
+            (words.BETTER_STATED, *words.BETTER_OPTIONS) if stated else words.BETTER_OPTIONS,
             key=f"{key_prefix}better",
             help=words.BETTER_HELP,
         )
+        chosen = None if chosen == words.BETTER_STATED else chosen
     return Asked(question=str(question), margin=float(margin), better=chosen)
 
 
