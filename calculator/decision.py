@@ -120,6 +120,13 @@ class Decision:
         large-sample test can push above alpha
         (:func:`calculator.planning.noninferiority.boundary_size`). None for other questions,
         with clusters, and where the cases are too many to sum it quickly.
+    zero_test : Decision or None
+        For a margin question whose interval lies on one side of 0: the one-sided test of no
+        difference in the direction it points ("worse" when it lies above 0), as that question
+        is answered without a margin (the exact McNemar test; with clusters the cluster-robust
+        test held at the exact tests). A one-sided reading of the interval against 0 is worded
+        as a finding only when this test rejects: a cluster-robust interval never claims more
+        than the exact test it approximates. None otherwise.
 
     The answer in words, to quote in a release note, is
     ``calculator.report.words.text(decision)``.
@@ -148,6 +155,7 @@ class Decision:
     effective_clusters: float | None = None
     interval_bounded: bool = True
     boundary_size: float | None = None
+    zero_test: Decision | None = None
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types; the interval is for pA - pB. The fields that say what was asked
@@ -184,7 +192,13 @@ class Decision:
                 "of": "pA - pB",
             },
             **counted,
+            "zero_test": None if self.zero_test is None else self.zero_test.side_dict(),
         }
+
+    def side_dict(self) -> dict[str, object]:
+        """The fields of a one-sided test of no difference (:attr:`zero_test`) in JSON."""
+        keys = ("question", "alternative", "method", "held_at", "pvalue", "log10_pvalue")
+        return {key: getattr(self, key) for key in keys} | {"reject": self.reject}
 
 
 def decide(
@@ -266,8 +280,30 @@ def decide(
         decision = _exact(table, difference, question, alpha, convention)
     else:
         decision = _tango(table, question, margin, alpha)
+    zero_test = None
+    if margin is not None and (decision.low > 0 or decision.high < 0):
+        side = "worse" if decision.low > 0 else "better"  # low > 0: A - B above 0, B worse
+        zero_test = (
+            _exact(table, difference, side, alpha, convention)
+            if clusters is None
+            else _clustered(table, clusters, side, None, alpha, convention)
+        )
+    if (
+        clusters is not None
+        and question == "better"
+        and zero_test is not None
+        and zero_test.log10_pvalue > decision.log10_pvalue
+    ):  # better by more than the margin claims better: held at that held test's p
+        decision = dataclasses.replace(
+            decision,
+            pvalue=zero_test.pvalue,
+            log10_pvalue=zero_test.log10_pvalue,
+            reject=zero_test.reject,
+            held_at=zero_test.held_at,
+        )
     return dataclasses.replace(
         decision,
+        zero_test=zero_test,
         names=names,
         framing=framing,
         card_level=difference.level,

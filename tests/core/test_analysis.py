@@ -42,6 +42,7 @@ EXPECTED_SHAPE = {
         "reject",
         "estimate",
         "boundary_size",  # issue 31d: Tango's exact size where one system never beats the other
+        "zero_test",  # review 4 N1: the one-sided test of no difference beside a margin's interval
         "interval",
         "sentence",
     },
