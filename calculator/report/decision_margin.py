@@ -76,6 +76,16 @@ class _Margin:
         return cls(points_of(margin), minus, plus, unit, worse, better)
 
 
+def _rate(words: Words) -> str:
+    """The measure a finding names: the one its interval is printed in."""
+    return "error rate" if words.errors else words.rate
+
+
+def _way(b_lower: bool, words: Words) -> str:
+    """ "lower" or "higher" for B's rate in that measure, given whether B's pass rate is lower."""
+    return "lower" if b_lower != words.errors else "higher"
+
+
 def _inner_end(words: Words, b_worse: bool) -> str:
     """The name of the interval's end nearer 0 when it lies on B's worse (or better) side."""
     return "lower" if (words.worse == "above") == b_worse else "upper"
@@ -142,16 +152,17 @@ def _noninferiority_sentence(decision: Decision, words: Words) -> str:
     if decision.low > 0:
         finding = f"{name_b} is worse than {name_a}, by an amount these cases do not settle"
         return (
-            f"{head}: {interval}, reaches {words.worse} {m.worse} {m.unit}, so a drop of "
-            f"{m.delta} or more is not ruled out ({test}). Its {_inner_end(words, True)} end "
-            f"lies {words.worse} 0{_one_sided(decision, words, finding)}."
+            f"{head}: {interval}, reaches {words.worse} {m.worse} {m.unit}, so {name_b} being "
+            f"worse than {name_a} by {m.delta} or more is not ruled out ({test}). Its "
+            f"{_inner_end(words, True)} end lies {words.worse} 0"
+            f"{_one_sided(decision, words, finding)}."
         )
     return (
         f"{head}: {interval}, does not lie entirely {words.better} {m.worse} {m.unit} ({test}). "
         f"The interval also reaches {words.better} 0, so no difference is shown either way. "
         "This does "
-        f"not show that {name_b} is worse; these cases cannot rule out a drop of {m.delta} or "
-        "more."
+        f"not show that {name_b} is worse; these cases cannot rule out {name_b} being worse than "
+        f"{name_a} by {m.delta} or more."
     )
 
 
@@ -222,15 +233,14 @@ def _equivalence_sentence(decision: Decision, words: Words) -> str:
         lower = decision.low > margin  # A ahead by more than the margin: B lower
         side = f"{words.worse} {m.worse}" if lower else f"{words.better} {m.better}"
         beyond = _zero_doubt(decision, words) or (
-            f", so at one-sided α = {words.alpha:g} {name_b}'s {words.rate} is "
-            f"{'lower' if lower else 'higher'} than {name_a}'s by more than {m.delta}"
+            f", so at one-sided α = {words.alpha:g} {name_b}'s {_rate(words)} is "
+            f"{_way(lower, words)} than {name_a}'s by more than {m.delta}"
         )
         return f"{head} ({test}): {interval}, lies entirely {side} {m.unit}{beyond}."
     if decision.low > 0 or decision.high < 0:
-        way = "lower" if decision.low > 0 else "higher"
         finding = (
-            f"{name_b}'s {words.rate} is {way} than {name_a}'s, by an amount these cases do "
-            "not settle"
+            f"{name_b}'s {_rate(words)} is {_way(decision.low > 0, words)} than {name_a}'s, by "
+            "an amount these cases do not settle"
         )
         return (
             f"{head}: {interval}, reaches beyond the margin, so a difference of {m.delta} or "
