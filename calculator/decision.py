@@ -33,7 +33,12 @@ from calculator.clustered_exact import held_at_exact
 from calculator.intervals import DifferenceInterval, difference_interval
 from calculator.mcnemar import CONVENTIONS, mcnemar_exact
 from calculator.noninferiority import check_alpha, margin_test
-from calculator.questions import QUESTION_ALTERNATIVE, QUESTIONS, resolve_question
+from calculator.questions import (
+    QUESTION_ALTERNATIVE,
+    QUESTIONS,
+    question_claim,
+    resolve_question,
+)
 from calculator.significance import agree_with_decisions, exact_test_rejects, rejects
 from calculator.table import PairedTable
 
@@ -122,11 +127,8 @@ class Decision:
         with clusters, and where the cases are too many to sum it quickly.
     zero_test : Decision or None
         For a margin question whose interval lies on one side of 0: the one-sided test of no
-        difference in the direction it points ("worse" when it lies above 0), as that question
-        is answered without a margin (the exact McNemar test; with clusters the cluster-robust
-        test held at the exact tests). A one-sided reading of the interval against 0 is worded
-        as a finding only when this test rejects: a cluster-robust interval never claims more
-        than the exact test it approximates. None otherwise.
+        difference that way, as asked without a margin (exact; with clusters held at the exact
+        tests). The interval's side of 0 is worded as a finding only when it rejects.
 
     The answer in words, to quote in a release note, is
     ``calculator.report.words.text(decision)``.
@@ -174,6 +176,8 @@ class Decision:
         return {
             "question": self.question,
             "alternative": self.alternative,
+            "alternative_of": "pB - pA",  # "greater": B higher, against the interval's "of"
+            "claim": self.claim,
             "margin": self.margin,
             "method": self.method,
             "held_at": self.held_at,
@@ -195,9 +199,14 @@ class Decision:
             "zero_test": None if self.zero_test is None else self.zero_test.side_dict(),
         }
 
+    @property
+    def claim(self) -> str:
+        """What a rejection shows, as a code of pA and pB (:func:`question_claim`)."""
+        return question_claim(self.question, self.margin)
+
     def side_dict(self) -> dict[str, object]:
         """The fields of a one-sided test of no difference (:attr:`zero_test`) in JSON."""
-        keys = ("question", "alternative", "method", "held_at", "pvalue", "log10_pvalue")
+        keys = ("question", "claim", "alternative", "method", "held_at", "pvalue", "log10_pvalue")
         return {key: getattr(self, key) for key in keys} | {"reject": self.reject}
 
 
@@ -288,12 +297,8 @@ def decide(
             if clusters is None
             else _clustered(table, clusters, side, None, alpha, convention)
         )
-    if (
-        clusters is not None
-        and question == "better"
-        and zero_test is not None
-        and zero_test.log10_pvalue > decision.log10_pvalue
-    ):  # better by more than the margin claims better: held at that held test's p
+    held = clusters is not None and question == "better" and zero_test is not None
+    if held and zero_test.log10_pvalue > decision.log10_pvalue:  # B better by more: B better
         decision = dataclasses.replace(
             decision,
             pvalue=zero_test.pvalue,

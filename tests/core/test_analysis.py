@@ -31,6 +31,8 @@ EXPECTED_SHAPE = {
     "decision": {
         "question",
         "alternative",
+        "alternative_of",  # review 4: "greater" is of pB - pA, beside the interval's pA - pB
+        "claim",  # what a rejection shows, as a code of pA and pB
         "margin",
         "test",
         "method",  # the codes of the test (and of the exact test a cluster p is held at)
