@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from calculator.report.caveats import few_clusters_caveat
 from calculator.report.decision import level_reason
 from calculator.report.figures import floor_bound, format_score, format_standard_error
 from calculator.report.formatting import (
@@ -30,6 +31,7 @@ __all__ = [
     "CLUSTER_WEIGHTS",
     "bootstrap_sentence",
     "exclusion_sentence",
+    "few_flips_caveat",
     "headline",
     "margin_sentence",
     "one_sided_level_sentence",
@@ -162,6 +164,23 @@ def permutation_words(test: SignFlipTest, names: tuple[str, str]) -> str:
             f"{test.seed}, standard error {format_standard_error(test.standard_error)}"
         )
     return f"sign-flip permutation test {permutation_p(test)} ({side}, {how})"
+
+
+def few_flips_caveat(result: ScoresComparison, alpha: float) -> str | None:
+    """The pass/fail sentence for too few leaning clusters
+    (:func:`calculator.report.caveats.few_clusters_caveat`), said of the scores' exact
+    sign-flip test when its non-zero cases or clusters are too few for any sign pattern to
+    reach alpha, else None."""
+    test = result.permutation
+    if test is None or not test.method.startswith("exact"):
+        return None
+    return few_clusters_caveat(
+        test.nonzero_units,
+        alpha,
+        test.unit,
+        held=False,
+        one_sided=result.alternative != "two-sided",
+    )
 
 
 def permutation_p(test: SignFlipTest, alpha: float | None = None) -> str:
