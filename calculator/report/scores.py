@@ -20,6 +20,7 @@ from calculator.report.formatting import (
 )
 
 if TYPE_CHECKING:
+    from calculator.logs.share_permutation import LabelPermutationTest
     from calculator.scores.bootstrap import BootstrapInterval
     from calculator.scores.compare import ScoresComparison
     from calculator.scores.margin import MarginDecision
@@ -183,11 +184,12 @@ def few_flips_caveat(result: ScoresComparison, alpha: float) -> str | None:
     )
 
 
-def permutation_p(test: SignFlipTest, alpha: float | None = None) -> str:
+def permutation_p(test: SignFlipTest | LabelPermutationTest, alpha: float | None = None) -> str:
     """ "p = 0.012" (on the side of `alpha` it lies on); "p ≤ 1/10,001" for a Monte Carlo p
-    at its floor, and "p < 1.0e-12" for an exact p below what its computation resolves: each
-    a bound, not a value."""
-    if test.at_floor:
+    at its floor, and "p < 1.0e-12" for a p below what its computation resolves (an FFT
+    convolution, a normal approximation's far tail): each a bound, not a value. Takes the
+    sign flip's test and the logs' label permutation by question alike."""
+    if getattr(test, "at_floor", False):  # only a Monte Carlo sign flip has a floor
         return f"p {floor_bound(test.patterns)}"
     if test.pvalue_bound:
         return f"p < {format_pvalue(test.pvalue)}"
