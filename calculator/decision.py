@@ -33,7 +33,12 @@ from calculator.clustered_exact import held_at_exact
 from calculator.intervals import DifferenceInterval, difference_interval
 from calculator.mcnemar import CONVENTIONS, mcnemar_exact
 from calculator.noninferiority import check_alpha, margin_test
-from calculator.questions import QUESTION_ALTERNATIVE, QUESTIONS, resolve_question
+from calculator.questions import (
+    QUESTION_ALTERNATIVE,
+    QUESTIONS,
+    question_claim,
+    resolve_question,
+)
 from calculator.significance import agree_with_decisions, exact_test_rejects, rejects
 from calculator.table import PairedTable
 
@@ -120,6 +125,10 @@ class Decision:
         large-sample test can push above alpha
         (:func:`calculator.planning.noninferiority.boundary_size`). None for other questions,
         with clusters, and where the cases are too many to sum it quickly.
+    zero_test : Decision or None
+        For a margin question whose interval lies on one side of 0: the one-sided test of no
+        difference that way, as asked without a margin (exact; with clusters held at the exact
+        tests). The interval's side of 0 is worded as a finding only when it rejects.
 
     The answer in words, to quote in a release note, is
     ``calculator.report.words.text(decision)``.
@@ -148,6 +157,7 @@ class Decision:
     effective_clusters: float | None = None
     interval_bounded: bool = True
     boundary_size: float | None = None
+    zero_test: Decision | None = None
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types; the interval is for pA - pB. The fields that say what was asked
@@ -166,6 +176,8 @@ class Decision:
         return {
             "question": self.question,
             "alternative": self.alternative,
+            "alternative_of": "pB - pA",  # "greater": B higher, against the interval's "of"
+            "claim": self.claim,
             "margin": self.margin,
             "method": self.method,
             "held_at": self.held_at,
@@ -184,7 +196,18 @@ class Decision:
                 "of": "pA - pB",
             },
             **counted,
+            "zero_test": None if self.zero_test is None else self.zero_test.side_dict(),
         }
+
+    @property
+    def claim(self) -> str:
+        """What a rejection shows, as a code of pA and pB (:func:`question_claim`)."""
+        return question_claim(self.question, self.margin)
+
+    def side_dict(self) -> dict[str, object]:
+        """The fields of a one-sided test of no difference (:attr:`zero_test`) in JSON."""
+        keys = ("question", "claim", "alternative", "method", "held_at", "pvalue", "log10_pvalue")
+        return {key: getattr(self, key) for key in keys} | {"reject": self.reject}
 
 
 def decide(
@@ -266,8 +289,26 @@ def decide(
         decision = _exact(table, difference, question, alpha, convention)
     else:
         decision = _tango(table, question, margin, alpha)
+    zero_test = None
+    if margin is not None and (decision.low > 0 or decision.high < 0):
+        side = "worse" if decision.low > 0 else "better"  # low > 0: A - B above 0, B worse
+        zero_test = (
+            _exact(table, difference, side, alpha, convention)
+            if clusters is None
+            else _clustered(table, clusters, side, None, alpha, convention)
+        )
+    held = clusters is not None and question == "better" and zero_test is not None
+    if held and zero_test.log10_pvalue > decision.log10_pvalue:  # B better by more: B better
+        decision = dataclasses.replace(
+            decision,
+            pvalue=zero_test.pvalue,
+            log10_pvalue=zero_test.log10_pvalue,
+            reject=zero_test.reject,
+            held_at=zero_test.held_at,
+        )
     return dataclasses.replace(
         decision,
+        zero_test=zero_test,
         names=names,
         framing=framing,
         card_level=difference.level,

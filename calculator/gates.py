@@ -96,7 +96,7 @@ def gate_rates(count: int, alpha: float, rho: float = 0.0) -> GateRates:
         rho=rho,
         false_alarm=float(false_alarm_rate(count, alpha, rho)),
         bonferroni_alpha=alpha / count,
-        sidak_alpha=-math.expm1(math.log1p(-alpha) / count),
+        sidak_alpha=alpha if count == 1 else -math.expm1(math.log1p(-alpha) / count),
         union_bound=min(1.0, count * alpha),
     )
 
@@ -141,6 +141,8 @@ def false_alarm_rate(
     else:
         no_alarm = _no_alarm_probability(counts, special.ndtri(1.0 - alphas / 2.0), rho)
         rate = np.clip(1.0 - no_alarm, 0.0, 1.0)
+    # One gate fires at its own alpha, exactly: not 1 - (1 - alpha) through logs (float noise).
+    rate = np.where(counts == 1.0, alphas, rate)
     if np.ndim(rate) == 0:
         return float(rate)
     return rate

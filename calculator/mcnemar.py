@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from fractions import Fraction
 
 import numpy as np
 from scipy import special
@@ -22,6 +23,9 @@ __all__ = [
     "ExactTestResult",
     "Chi2TestResult",
     "ZTestResult",
+    "EXACT_TIE_LIMIT",
+    "RATIONAL_MAX_DISCORDANT",
+    "exact_pvalue_fraction",
     "mcnemar_exact",
     "mcnemar_chi2",
     "unpaired_z_test",
@@ -164,6 +168,20 @@ def mcnemar_exact(
     check_choice(alternative, "alternative", ALTERNATIVES)
     m = b + c
     k = min(b, c)
+    exact = (
+        exact_pvalue_fraction(b, c, convention=convention, alternative=alternative)
+        if m <= RATIONAL_MAX_DISCORDANT
+        else None
+    )
+    if exact is not None:
+        return ExactTestResult(
+            statistic=b,
+            discordant=m,
+            pvalue=float(exact),  # the float nearest the rational, rounded once
+            log10_pvalue=math.log10(exact.numerator) - math.log10(exact.denominator),
+            convention=convention,
+            alternative=alternative,
+        )
     if m == 0:
         log_p = 0.0
     elif alternative != "two-sided":
@@ -183,6 +201,51 @@ def mcnemar_exact(
         convention=convention,
         alternative=alternative,
     )
+
+
+#: Largest number of discordant pairs for which a near-tie is settled in exact arithmetic.
+EXACT_TIE_LIMIT = 20_000
+#: Up to this many discordant pairs :func:`mcnemar_exact` gives p as the float nearest its
+#: rational k/2^m (:func:`exact_pvalue_fraction`): 1/32 as 0.03125, not 0.031250000000000014
+#: through logs. Above it the log-domain sums, within float noise of the same value.
+RATIONAL_MAX_DISCORDANT = 200
+
+
+def exact_pvalue_fraction(
+    b: int, c: int, *, convention: str = "doubling", alternative: str = "two-sided"
+) -> Fraction | None:
+    """The exact McNemar p-value as a fraction, or None beyond :data:`EXACT_TIE_LIMIT` pairs.
+
+    With m = b + c and S(k) = sum_{j <= k} C(m, j): two-sided doubling p = min(1, 2 S(k)/2^m)
+    with k = min(b, c); two-sided mid-p p = (2 S(k) - C(m, k))/2^m, and 1 - C(m, k)/2^(m+1) at
+    b = c, as :func:`calculator.mcnemar_exact` defines it; one-sided "greater"
+    (B better) takes k = b, "less" k = c, with p = S(k)/2^m, less C(m, k)/2^(m+1) under mid-p.
+
+    Examples
+    --------
+    >>> exact_pvalue_fraction(6, 0)
+    Fraction(1, 32)
+    >>> exact_pvalue_fraction(3, 1, convention="mid-p", alternative="less")
+    Fraction(3, 16)
+    """
+    m = b + c
+    if m > EXACT_TIE_LIMIT:
+        return None
+    if m == 0:
+        return Fraction(1)
+    two_sided = alternative == "two-sided"
+    k = min(b, c) if two_sided else (b if alternative == "greater" else c)
+    term, tail = 1, 1  # C(m, 0) and S(0)
+    for j in range(1, k + 1):
+        term = term * (m - j + 1) // j
+        tail += term
+    if convention == "doubling":
+        numerator = 2 * tail if two_sided else tail
+    elif two_sided and b == c:
+        return 1 - Fraction(term, 2 ** (m + 1))  # the mid-p value at the centre: 1 - P[T = k]/2
+    else:
+        numerator = 2 * tail - term if two_sided else Fraction(2 * tail - term, 2)
+    return min(Fraction(1), Fraction(numerator) / 2**m)
 
 
 def _log_one_sided_exact(k: int, m: int, convention: str) -> float:

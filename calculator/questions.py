@@ -10,7 +10,13 @@ from calculator._validation import check_choice, check_probability
 from calculator.errors import CalculatorError
 from calculator.mcnemar import ALTERNATIVES
 
-__all__ = ["QUESTIONS", "QUESTION_ALTERNATIVE", "WITH_MARGIN", "resolve_question"]
+__all__ = [
+    "QUESTIONS",
+    "QUESTION_ALTERNATIVE",
+    "WITH_MARGIN",
+    "question_claim",
+    "resolve_question",
+]
 
 #: The questions a decision answers, in the order a page offers them.
 QUESTIONS = ("different", "better", "worse", "non-inferior", "equivalent")
@@ -25,6 +31,30 @@ QUESTION_ALTERNATIVE = {
     "equivalent": None,
 }
 WITH_MARGIN = ("better", "non-inferior", "equivalent")
+# What each question's rejection shows, words-free (the decision's JSON "claim").
+_CLAIMS = {
+    "different": "pB != pA",
+    "better": "pB > pA",
+    "worse": "pB < pA",
+    "non-inferior": "pB > pA - margin",
+    "equivalent": "|pB - pA| < margin",
+}
+
+
+def question_claim(question: str, margin: float | None) -> str:
+    """What a rejection of `question` shows, as a code of the pass rates pA and pB: the
+    decision's JSON "claim", beside "alternative" ("greater": pB - pA above its null).
+
+    Examples
+    --------
+    >>> question_claim("better", None), question_claim("better", 0.02)
+    ('pB > pA', 'pB > pA + margin')
+    """
+    if question == "better" and margin:
+        return "pB > pA + margin"
+    return _CLAIMS[question]
+
+
 _WITHOUT_ALTERNATIVE = {"two-sided": "different", "greater": "better", "less": "worse"}
 
 

@@ -34,7 +34,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from calculator.mcnemar import mcnemar_exact
+from calculator.mcnemar import EXACT_TIE_LIMIT, exact_pvalue_fraction, mcnemar_exact
 
 __all__ = [
     "EXACT_TIE_LIMIT",
@@ -47,8 +47,6 @@ __all__ = [
     "rejects",
 ]
 
-#: Largest number of discordant pairs for which a near-tie is settled in exact arithmetic.
-EXACT_TIE_LIMIT = 20_000
 # Within this relative distance of alpha a floating-point tail may sit on the wrong side.
 _NEAR = 1e-9
 
@@ -100,43 +98,6 @@ def monte_carlo_rejects(
     if at_floor and alpha < 1.0 / (resamples + 1):
         return None
     return pvalue_rejects(pvalue, alpha)
-
-
-def exact_pvalue_fraction(
-    b: int, c: int, *, convention: str = "doubling", alternative: str = "two-sided"
-) -> Fraction | None:
-    """The exact McNemar p-value as a fraction, or None beyond :data:`EXACT_TIE_LIMIT` pairs.
-
-    With m = b + c and S(k) = sum_{j <= k} C(m, j): two-sided doubling p = min(1, 2 S(k)/2^m)
-    with k = min(b, c); two-sided mid-p p = (2 S(k) - C(m, k))/2^m, and 1 - C(m, k)/2^(m+1) at
-    b = c, as :func:`calculator.mcnemar_exact` defines it; one-sided "greater"
-    (B better) takes k = b, "less" k = c, with p = S(k)/2^m, less C(m, k)/2^(m+1) under mid-p.
-
-    Examples
-    --------
-    >>> exact_pvalue_fraction(6, 0)
-    Fraction(1, 32)
-    >>> exact_pvalue_fraction(3, 1, convention="mid-p", alternative="less")
-    Fraction(3, 16)
-    """
-    m = b + c
-    if m > EXACT_TIE_LIMIT:
-        return None
-    if m == 0:
-        return Fraction(1)
-    two_sided = alternative == "two-sided"
-    k = min(b, c) if two_sided else (b if alternative == "greater" else c)
-    term, tail = 1, 1  # C(m, 0) and S(0)
-    for j in range(1, k + 1):
-        term = term * (m - j + 1) // j
-        tail += term
-    if convention == "doubling":
-        numerator = 2 * tail if two_sided else tail
-    elif two_sided and b == c:
-        return 1 - Fraction(term, 2 ** (m + 1))  # the mid-p value at the centre: 1 - P[T = k]/2
-    else:
-        numerator = 2 * tail - term if two_sided else Fraction(2 * tail - term, 2)
-    return min(Fraction(1), Fraction(numerator) / 2**m)
 
 
 def exact_test_rejects(

@@ -195,6 +195,7 @@ def comparison_lines(
         CLUSTER_WEIGHTS,
         bootstrap_sentence,
         exclusion_sentence,
+        few_flips_caveat,
         headline,
         one_sided_level_sentence,
         signed_rank_sentence,
@@ -204,6 +205,9 @@ def comparison_lines(
     lines = [headline(result)]
     if alpha is not None and result.alternative != "two-sided" and result.margin is None:
         lines.append(one_sided_level_sentence(result.confidence_level, alpha))
+    few = None if alpha is None else few_flips_caveat(result, alpha)
+    if few is not None:
+        lines.append(few)
     lines += [
         "",
         t_sentence(result.t_test, result.names),

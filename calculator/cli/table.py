@@ -150,7 +150,7 @@ def text_lines(result: Analysis) -> list[str]:
     >>> from calculator import analyze
     >>> print("\\n".join(text_lines(analyze(60, 15, 5, 20))[2:5]))
     pass rates          A 75.0%, B 65.0% (n = 100)
-    difference A - B    +10.0 points, 95% CI +1.2 to +18.4 (Agresti-Min)
+    difference A − B    +10.0 points, 95% CI +1.2 to +18.4 (Agresti-Min)
     exact McNemar p     0.041 (doubled smaller tail; mid-p 0.027)
     """
     diff, exact, chi2, alpha = result.difference, result.binomial, result.chi2, result.gates.alpha
@@ -175,7 +175,7 @@ def text_lines(result: Analysis) -> list[str]:
         "",
         f"pass rates          A {format_percent(result.table.pass_rate_a)}, "
         f"B {format_percent(result.table.pass_rate_b)} (n = {result.table.n:,})",
-        f"difference A - B    {format_points(diff.estimate)} points, "
+        f"difference A − B    {format_points(diff.estimate)} points, "
         f"{format_confidence(diff.level)} CI {format_points(diff.low)} to "
         f"{format_points(diff.high)} "
         f"({method_words(diff.method, in_parentheses=True)})",

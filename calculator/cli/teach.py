@@ -197,7 +197,7 @@ def _against(size: float, alpha: float) -> str:
 def _oc_text(oc: OperatingCharacteristics) -> list[str]:
     lines = [
         f"n = {plural(oc.n, 'pair')}, p10 = {oc.p10:.4g}, p01 = {oc.p01:.4g}; true difference "
-        f"A - B = {format_points(oc.difference)} points",
+        f"A − B = {format_points(oc.difference)} points",
         f"test                            size (α = {oc.alpha:g})   power",
         *(
             f"  {t.name:<30}{_against(t.size, oc.alpha):>10}   {_four(t.power):>8}"

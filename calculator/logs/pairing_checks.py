@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from calculator.logs.table import LogError
+from calculator.text import plural
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -40,7 +41,9 @@ def refuse_large_exclusions(paired: PairedLogs, rows: list[pd.DataFrame], limit:
         )
         if unpaired:
             detail = "; ".join(
-                part for part in (f"{len(unpaired)} task(s) only in {name}'s log", detail) if part
+                part
+                for part in (f"{plural(len(unpaired), 'task')} only in {name}'s log", detail)
+                if part
             )
         raise LogError(
             f"{left_out:,} of {name}'s {total:,} rows ({left_out / total:.1%}) would be left out "

@@ -38,6 +38,19 @@ MAX_SUPPORT = 4_000_000
 MAX_ENUMERATED = 1_000_000
 _DIRECT_WORK = 50_000_000  # products of direct convolution before an FFT is used instead
 _FFT_NOTE = "distribution by FFT convolution: p-values below about 1e-12 are not resolved"
+#: The note of a normal approximation's p given as its bound (:attr:`pvalue_bound`).
+NORMAL_BOUND_NOTE = "its normal tail is not resolved below about 1e-12: p is below it"
+
+
+def _bounded(pvalue: float, note: str | None) -> dict[str, object]:
+    """`pvalue` and `note`, or below :data:`FFT_RESOLUTION` the bound itself, flagged (an FFT
+    convolution's rounding, or a normal approximation's tail, is not a p down there)."""
+    from calculator.scores.lattice import FFT_BOUND_NOTE, FFT_RESOLUTION
+
+    if pvalue >= FFT_RESOLUTION:
+        return {"pvalue": pvalue, "note": note}
+    bound_note = NORMAL_BOUND_NOTE if note is None else FFT_BOUND_NOTE
+    return {"pvalue": FFT_RESOLUTION, "note": bound_note, "pvalue_bound": True}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,7 +76,13 @@ class LabelPermutationTest:
         Questions, and those whose labels can move the sum (passed by some but not all of their
         samples).
     note : str or None
-        A limit of the computation (an FFT convolution), None when there is none.
+        A limit of the computation (an FFT convolution, or the normal approximation's tail),
+        None when there is none.
+    pvalue_bound : bool
+        Whether `pvalue` is only an upper bound: the p lies below what its computation
+        resolves (:data:`~calculator.scores.lattice.FFT_RESOLUTION`, 1e-12, for an FFT
+        convolution and for the normal approximation, whose relative error that far out is
+        unknown), and `pvalue` is that bound: written "p < 1e-12", never decided below it.
     """
 
     statistic: float
@@ -74,6 +93,7 @@ class LabelPermutationTest:
     units: int
     nonzero_units: int
     note: str | None = None
+    pvalue_bound: bool = False
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON types."""
@@ -138,7 +158,9 @@ def label_permutation_test(
     }
     if _span(laws, lcm, grid) > MAX_SUPPORT:
         pvalue = _normal_pvalue(laws, lcm, observed, alternative)
-        return LabelPermutationTest(**common, pvalue=pvalue, method="normal-label-permutation")
+        return LabelPermutationTest(
+            **common, **_bounded(pvalue, None), method="normal-label-permutation"
+        )
     offset, pmf, by_fft = _distribution(laws, lcm, grid)
     values = offset + grid * np.arange(pmf.size)
     extreme = {
@@ -146,11 +168,11 @@ def label_permutation_test(
         "greater": values <= observed,
         "less": values >= observed,
     }[alternative]
+    pvalue = min(1.0, float(pmf[extreme].sum()))
     return LabelPermutationTest(
         **common,
-        pvalue=min(1.0, float(pmf[extreme].sum())),
+        **(_bounded(pvalue, _FFT_NOTE) if by_fft else {"pvalue": pvalue}),
         method="exact-label-permutation",
-        note=_FFT_NOTE if by_fft else None,
     )
 
 
@@ -210,9 +232,10 @@ def score_label_permutation(
     elif variance > 0.0:
         z = -observed / math.sqrt(variance)  # positive when B's scores are higher
         pvalue = min(1.0, math.exp(log_normal_pvalue(z, alternative)))
+    bounded = _bounded(pvalue, None) if method.startswith("normal") else {"pvalue": pvalue}
     return LabelPermutationTest(
+        **bounded,
         statistic=float(np.mean(differences)),
-        pvalue=pvalue,
         alternative=alternative,
         method=method,
         unit="question",

@@ -132,7 +132,7 @@ def build_report(
             f"{format_points(-difference.estimate)} points ({level} CI "
             f"{format_points(-difference.high)} to {format_points(-difference.low)}, {method})."
         )
-        split = f"{table.c:,} wrong only for {name_a} and {table.b:,} only for {name_b}"
+        split = f"{name_a} alone is wrong on {table.c:,} and {name_b} alone on {table.b:,}"
     sentences = [f"{rates}: {effect}"]
     if not difference.contains_estimate:
         sentences.append(

@@ -47,10 +47,19 @@ differ.
     )
 
 
-def few_clusters_caveat(leaning: int, alpha: float, unit: str = "question") -> str | None:
+def few_clusters_caveat(
+    leaning: int,
+    alpha: float,
+    unit: str = "question",
+    *,
+    held: bool = True,
+    one_sided: bool = False,
+) -> str | None:
     """A sentence when no sign pattern of the m leaning clusters gives the exact two-sided
     sign-flip test p <= alpha (its smallest p is 2^(1 - m), the exact McNemar test's with m
-    discordant pairs), else None; with m = 0 every test already says p = 1.
+    discordant pairs; 2^(-m) `one_sided`), else None; with m = 0 every test already says p = 1.
+    `held`: the clustered test beside it is held at the sign-flip test's p, and the sentence
+    says so (pass/fail by question); the scores' sign-flip test is the test itself.
 
     Examples
     --------
@@ -60,15 +69,20 @@ def few_clusters_caveat(leaning: int, alpha: float, unit: str = "question") -> s
     the clustered test is held at it.
     >>> few_clusters_caveat(6, 0.05) is None
     True
+    >>> print(few_clusters_caveat(2, 0.05, "cluster", held=False, one_sided=True))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    With only 2 clusters leaning either way no result can give p ≤ 0.05: the exact sign-flip
+    test cannot go below 2^(−2) = 0.25 (when every one leans the same way).
     """
-    smallest = smallest_pvalue(leaning, "doubling")
+    smallest = smallest_pvalue(leaning, "mid-p" if one_sided else "doubling")
     if leaning == 0 or smallest <= alpha:  # a power of two: exact at a tie
         return None
+    power = f"2^(−{leaning:,})" if one_sided else f"2^(1 − {leaning:,})"
     return (
         f"With only {plural(leaning, unit)} leaning either way no result can give p ≤ "
-        f"{alpha:g}: the exact sign-flip test cannot go below 2^(1 − {leaning:,}) = "
-        f"{smallest:.4g} (when every one leans the same way), and the clustered test is held "
-        "at it."
+        f"{alpha:g}: the exact sign-flip test cannot go below {power} = "
+        f"{smallest:.4g} (when every one leans the same way)"
+        + (", and the clustered test is held at it." if held else ".")
     )
 
 

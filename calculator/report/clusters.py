@@ -38,9 +38,20 @@ def describe_cluster_change(cluster: ClusteredTestResult, plain: Chi2TestResult)
     >>> print(text)  # doctest: +NORMALIZE_WHITESPACE
     cluster-adjusted McNemar X2 = 1.087, p = 0.297; plain chi-square p = 0.166, so counting
     clusters multiplies p by 1.8.
+    >>> print(describe_cluster_change(clustered_mcnemar([15], [5]), mcnemar_chi2(15, 5)))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    one cluster cannot carry a test: its cluster-adjusted McNemar X2 is 1 whatever the cases, so
+    no p is given (plain chi-square p = 0.025, which counts every case as independent).
     """
     if cluster.statistic is None:
         return "no cluster leans towards either system (every b_i equals c_i), so p = 1."
+    if cluster.clusters == 1:  # X2 = d^2/d^2 = 1 whatever the cases: no test to report
+        plain_p = format_p_equals(plain.pvalue, plain.log10_pvalue)
+        return (
+            "one cluster cannot carry a test: its cluster-adjusted McNemar X2 is 1 whatever the "
+            f"cases, so no p is given (plain chi-square {plain_p}, which counts every case as "
+            "independent)."
+        )
     factor = cluster.log10_pvalue - plain.log10_pvalue
     times = f"{10**factor:.2g}" if abs(factor) < 300 else f"10^{factor:.0f}"
     both = (

@@ -195,7 +195,7 @@ def unbounded_sentence(decision: Decision, words: Words) -> str:
         f"{decision.effective_clusters or 0.0:.3g}, and a {format_confidence(decision.level)} "
         f"interval needs more than z² = {interval_bound_of(decision.level):.3g})"
     )
-    moved = _moved(decision.estimate, words.rate, words.names)
+    moved = _moved(decision.estimate, words)
     if decision.reject:
         return (
             f"These cases show that {claim} ({named_test(decision)}, {words.p(decision)}), "
@@ -244,13 +244,15 @@ def posterior_left_out(decision: Decision) -> str | None:
     )
 
 
-def _moved(estimate: float, rate: str, names: tuple[str, str]) -> str:
+def _moved(estimate: float, words: Words) -> str:
     """ "B's pass rate is 2.0 points higher than A's" on these cases, from the estimate of
-    A − B (no sign in the words, so none to misread)."""
-    name_a, name_b = names
+    A − B (no sign in the words, so none to misread); in the classifier framing "B's error rate
+    is 2.0 points lower than A's", the measure the interval beside it is printed in."""
+    name_a, name_b = words.names
+    rate = "error rate" if words.errors else words.rate
     if estimate == 0:
         return f"{name_b}'s {rate} equals {name_a}'s"
-    way = "higher" if estimate < 0 else "lower"
+    way = "higher" if (estimate < 0) != words.errors else "lower"
     size = limit_points(abs(estimate), [])[1:]  # without its "+"
     return f"{name_b}'s {rate} is {size} points {way} than {name_a}'s"
 
@@ -269,7 +271,7 @@ def no_margin_sentence(decision: Decision, table: PairedTable, words: Words) -> 
 def _no_margin_answer(decision: Decision, words: Words) -> str:
     name_a, name_b = words.names
     test = f"{named_test(decision)}, {words.p(decision)}"
-    moved = _moved(decision.estimate, words.rate, words.names)
+    moved = _moved(decision.estimate, words)
     interval = words.interval(decision)
     if decision.question == "different":
         if decision.reject:

@@ -31,6 +31,7 @@ from calculator.report.formatting import (
     plural,
     points_of,
 )
+from calculator.report.naming import held_words, named_test
 
 if TYPE_CHECKING:
     from calculator.decision import Decision
@@ -75,17 +76,48 @@ class _Margin:
         return cls(points_of(margin), minus, plus, unit, worse, better)
 
 
+def _rate(words: Words) -> str:
+    """The measure a finding names: the one its interval is printed in."""
+    return "error rate" if words.errors else words.rate
+
+
+def _way(b_lower: bool, words: Words) -> str:
+    """ "lower" or "higher" for B's rate in that measure, given whether B's pass rate is lower."""
+    return "lower" if b_lower != words.errors else "higher"
+
+
 def _inner_end(words: Words, b_worse: bool) -> str:
     """The name of the interval's end nearer 0 when it lies on B's worse (or better) side."""
     return "lower" if (words.worse == "above") == b_worse else "upper"
 
 
 def _one_sided(decision: Decision, words: Words, finding: str) -> str:
-    """A finding read from one end of the 1 − 2α interval against 0, said as what it is."""
-    return (
-        f"at one-sided α = {words.alpha:g}, {finding} (a one-sided reading of the "
+    """A finding read from one end of the 1 − 2α interval against 0, said as what it is, after
+    a colon; or, where the one-sided test of no difference does not show that side,
+    :func:`_zero_doubt` instead."""
+    return _zero_doubt(decision, words) or (
+        f": at one-sided α = {words.alpha:g}, {finding} (a one-sided reading of the "
         f"{format_confidence(decision.level)} interval; the two-sided test of no difference at "
         "α need not agree)"
+    )
+
+
+def _zero_doubt(decision: Decision, words: Words) -> str:
+    """ ", but the one-sided test of no difference (…) does not show B worse than A: …" where
+    the interval lies on one side of 0 and the test of that side, as the question is answered
+    without a margin (:attr:`~calculator.decision.Decision.zero_test`: the exact McNemar test,
+    or the cluster-robust test held at the exact tests), does not reject; else "". A
+    cluster-robust interval is never read as showing more than the exact test it approximates
+    (``cases fourA.json fourB.json --margin 0.05``: 4 questions leaning, all one way, exact
+    one-sided p = 1/16)."""
+    zero = decision.zero_test
+    if zero is None or zero.reject:
+        return ""
+    name_a, name_b = words.names
+    way = "worse" if zero.question == "worse" else "better"
+    return (
+        f", but the one-sided test of no difference ({named_test(zero)}, {words.p(zero)}) does "
+        f"not show {name_b} {way} than {name_a}: the interval is not read past that test"
     )
 
 
@@ -99,7 +131,7 @@ def _noninferiority_sentence(decision: Decision, words: Words) -> str:
         # Non-inferior and still worse: the interval can lie below +Delta and above 0.
         finding = f"{name_b} is also worse than {name_a}, by less than {m.delta}"
         worse = (
-            f" Its {_inner_end(words, True)} end lies {words.worse} 0 as well: "
+            f" Its {_inner_end(words, True)} end lies {words.worse} 0 as well"
             f"{_one_sided(decision, words, finding)}."
             if decision.low > 0
             else ""
@@ -110,25 +142,27 @@ def _noninferiority_sentence(decision: Decision, words: Words) -> str:
         )
     head = f"{name_b} is not shown to be non-inferior to {name_a} at a margin of {m.delta}"
     if decision.low > margin:
+        beyond = _zero_doubt(decision, words) or (
+            f", so at one-sided α = {words.alpha:g} {name_b} is worse than {name_a} by more "
+            f"than {m.delta}"
+        )
         return (
-            f"{head} ({test}): {interval}, lies entirely {words.worse} {m.worse} {m.unit}, so at "
-            f"one-sided α = {words.alpha:g} {name_b} is worse than {name_a} by more than "
-            f"{m.delta}."
+            f"{head} ({test}): {interval}, lies entirely {words.worse} {m.worse} {m.unit}{beyond}."
         )
     if decision.low > 0:
         finding = f"{name_b} is worse than {name_a}, by an amount these cases do not settle"
         return (
-            f"{head}: {interval}, reaches {words.worse} {m.worse} {m.unit}, so a drop of "
-            f"{m.delta} or more is not ruled out ({test}). Its {_inner_end(words, True)} end "
-            f"lies {words.worse} 0: "
+            f"{head}: {interval}, reaches {words.worse} {m.worse} {m.unit}, so {name_b} being "
+            f"worse than {name_a} by {m.delta} or more is not ruled out ({test}). Its "
+            f"{_inner_end(words, True)} end lies {words.worse} 0"
             f"{_one_sided(decision, words, finding)}."
         )
     return (
         f"{head}: {interval}, does not lie entirely {words.better} {m.worse} {m.unit} ({test}). "
         f"The interval also reaches {words.better} 0, so no difference is shown either way. "
         "This does "
-        f"not show that {name_b} is worse; these cases cannot rule out a drop of {m.delta} or "
-        "more."
+        f"not show that {name_b} is worse; these cases cannot rule out {name_b} being worse than "
+        f"{name_a} by {m.delta} or more."
     )
 
 
@@ -137,7 +171,8 @@ def _superiority_sentence(decision: Decision, words: Words) -> str:
     m = _Margin.of(decision.margin or 0.0, words)
     interval = words.interval(decision)
     test = (
-        f"one-sided {words.score_test(decision)} of superiority by the margin, {words.p(decision)}"
+        f"one-sided {words.score_test(decision)} of superiority by the margin"
+        f"{held_words(decision)}, {words.p(decision)}"
     )
     margin = decision.margin or 0.0
     if decision.reject:
@@ -146,19 +181,31 @@ def _superiority_sentence(decision: Decision, words: Words) -> str:
             f"{interval}, lies {words.better} {m.better} {m.unit} ({test})."
         )
     head = f"{name_b} is not shown to be better than {name_a} by more than {m.delta}"
+    if decision.high < -margin:  # past the margin, but the held test does not show B better
+        return (
+            f"{head} ({test}): {interval}, lies {words.better} {m.better} {m.unit}"
+            f"{_zero_doubt(decision, words)}."
+        )
     if decision.high < 0:
         finding = (
             f"{name_b} is better than {name_a}, though not shown better by more than {m.delta}"
         )
         return (
             f"{head}: {interval}, lies {words.better} 0 but reaches {words.worse} {m.better} "
-            f"{m.unit} ({test}). Its {_inner_end(words, False)} end lies {words.better} 0: "
+            f"{m.unit} ({test}). Its {_inner_end(words, False)} end lies {words.better} 0"
             f"{_one_sided(decision, words, finding)}."
         )
     if decision.low > -margin:
         worse = (
-            f" It lies entirely {words.worse} 0 as well: at the same one-sided level the data "
-            f"point the other way, to {name_b} being worse than {name_a}."
+            f" It lies entirely {words.worse} 0 as well"
+            + (
+                _zero_doubt(decision, words)
+                or (
+                    ": at the same one-sided level the data point the other way, to "
+                    f"{name_b} being worse than {name_a}"
+                )
+            )
+            + "."
             if decision.low > 0
             else ""
         )
@@ -185,20 +232,19 @@ def _equivalence_sentence(decision: Decision, words: Words) -> str:
     if decision.low > margin or decision.high < -margin:
         lower = decision.low > margin  # A ahead by more than the margin: B lower
         side = f"{words.worse} {m.worse}" if lower else f"{words.better} {m.better}"
-        return (
-            f"{head} ({test}): {interval}, lies entirely {side} {m.unit}, so at one-sided "
-            f"α = {words.alpha:g} {name_b}'s {words.rate} is {'lower' if lower else 'higher'} "
-            f"than {name_a}'s by more than {m.delta}."
+        beyond = _zero_doubt(decision, words) or (
+            f", so at one-sided α = {words.alpha:g} {name_b}'s {_rate(words)} is "
+            f"{_way(lower, words)} than {name_a}'s by more than {m.delta}"
         )
+        return f"{head} ({test}): {interval}, lies entirely {side} {m.unit}{beyond}."
     if decision.low > 0 or decision.high < 0:
-        way = "lower" if decision.low > 0 else "higher"
         finding = (
-            f"{name_b}'s {words.rate} is {way} than {name_a}'s, by an amount these cases do "
-            "not settle"
+            f"{name_b}'s {_rate(words)} is {_way(decision.low > 0, words)} than {name_a}'s, by "
+            "an amount these cases do not settle"
         )
         return (
             f"{head}: {interval}, reaches beyond the margin, so a difference of {m.delta} or "
-            f"more is not ruled out ({test}). It excludes 0: "
+            f"more is not ruled out ({test}). It excludes 0"
             f"{_one_sided(decision, words, finding)}."
         )
     return (

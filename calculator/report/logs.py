@@ -224,7 +224,7 @@ def question_means_note(task: TaskScores, alpha: float = 0.05) -> str:
     return (
         f"task {task.task}: {plural(test.units, 'question')}, each at its mean score over "
         f"{parts[0]} and {parts[1]} samples; {share_test_words(test.method)}, "
-        f"{format_p_equals(test.pvalue, alpha=alpha)} (the test by question, which answers)"
+        f"{_share_p(test, alpha)} (the test by question, which answers)"
     )
 
 
@@ -362,8 +362,6 @@ def _task_lines(
 
 
 def _share_p(shares: SignFlipTest | LabelPermutationTest, alpha: float) -> str:
-    """The pass-share test's p: the sign flip's, a bound where it is one
-    (:func:`calculator.report.scores.permutation_p`); the label permutation's, a value."""
-    if isinstance(shares, SignFlipTest):
-        return permutation_p(shares, alpha)
-    return format_p_equals(shares.pvalue, alpha=alpha)
+    """The pass-share test's p, a bound where it is one, the sign flip's and the label
+    permutation's alike (:func:`calculator.report.scores.permutation_p`)."""
+    return permutation_p(shares, alpha)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from calculator.decision import Decision
 
-__all__ = ["CLUSTER_TEST", "named_test"]
+__all__ = ["CLUSTER_TEST", "held_words", "named_test"]
 
 #: The test of a decision on clustered cases, in words.
 CLUSTER_TEST = "cluster-robust score test"
@@ -52,3 +52,11 @@ def named_test(decision: Decision, *, two_sided: bool = False) -> str:
     if decision.held_at is None:
         return CLUSTER_TEST
     return f"{CLUSTER_TEST}, held at the {_HELD_AT[decision.held_at]} p"
+
+
+def held_words(decision: Decision) -> str:
+    """ ", held at the exact McNemar test's p" where the decision's p is held at an exact
+    test's (``held_at``), else "": for a test named in its own words (a margin's)."""
+    if decision.held_at is None:
+        return ""
+    return f", held at the {_HELD_AT[decision.held_at]} p"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from calculator.report.caveats import few_clusters_caveat
 from calculator.report.decision import level_reason
 from calculator.report.figures import floor_bound, format_score, format_standard_error
 from calculator.report.formatting import (
@@ -19,6 +20,7 @@ from calculator.report.formatting import (
 )
 
 if TYPE_CHECKING:
+    from calculator.logs.share_permutation import LabelPermutationTest
     from calculator.scores.bootstrap import BootstrapInterval
     from calculator.scores.compare import ScoresComparison
     from calculator.scores.margin import MarginDecision
@@ -30,6 +32,7 @@ __all__ = [
     "CLUSTER_WEIGHTS",
     "bootstrap_sentence",
     "exclusion_sentence",
+    "few_flips_caveat",
     "headline",
     "margin_sentence",
     "one_sided_level_sentence",
@@ -164,11 +167,29 @@ def permutation_words(test: SignFlipTest, names: tuple[str, str]) -> str:
     return f"sign-flip permutation test {permutation_p(test)} ({side}, {how})"
 
 
-def permutation_p(test: SignFlipTest, alpha: float | None = None) -> str:
+def few_flips_caveat(result: ScoresComparison, alpha: float) -> str | None:
+    """The pass/fail sentence for too few leaning clusters
+    (:func:`calculator.report.caveats.few_clusters_caveat`), said of the scores' exact
+    sign-flip test when its non-zero cases or clusters are too few for any sign pattern to
+    reach alpha, else None."""
+    test = result.permutation
+    if test is None or not test.method.startswith("exact"):
+        return None
+    return few_clusters_caveat(
+        test.nonzero_units,
+        alpha,
+        test.unit,
+        held=False,
+        one_sided=result.alternative != "two-sided",
+    )
+
+
+def permutation_p(test: SignFlipTest | LabelPermutationTest, alpha: float | None = None) -> str:
     """ "p = 0.012" (on the side of `alpha` it lies on); "p ≤ 1/10,001" for a Monte Carlo p
-    at its floor, and "p < 1.0e-12" for an exact p below what its computation resolves: each
-    a bound, not a value."""
-    if test.at_floor:
+    at its floor, and "p < 1.0e-12" for a p below what its computation resolves (an FFT
+    convolution, a normal approximation's far tail): each a bound, not a value. Takes the
+    sign flip's test and the logs' label permutation by question alike."""
+    if getattr(test, "at_floor", False):  # only a Monte Carlo sign flip has a floor
         return f"p {floor_bound(test.patterns)}"
     if test.pvalue_bound:
         return f"p < {format_pvalue(test.pvalue)}"

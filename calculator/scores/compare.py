@@ -127,6 +127,7 @@ class ScoresComparison:
             "confidence_interval": None if ci is None else {"low": ci.low, "high": ci.high},
             "confidence_level": self.confidence_level,
             "alternative": self.alternative,
+            "alternative_of": "mean(B - A)",  # "greater": B higher, A - B below 0 (review 4)
             "t_test": self.t_test.to_dict(),
             "permutation": None if self.permutation is None else self.permutation.to_dict(),
             "permutation_note": self.permutation_note,

@@ -175,10 +175,10 @@ def null_distribution(
     alpha = check_probability(alpha, "alpha")
     outcomes, log_probabilities, kind = _layout(m)
     weights = _tail_weights(outcomes, m, b, convention, alternative)
-    log_p = _log_pvalue(b, m, convention, alternative)
+    exact = mcnemar_exact(b, m - b, convention=convention, alternative=alternative)
     limit = _rejection_limit(m, convention, alternative, alpha)
     side = "two-sided" if alternative == "two-sided" else "greater"
-    log_smallest = _log_pvalue(0, m, convention, side)
+    smallest = mcnemar_exact(0, m, convention=convention, alternative=side)
     return NullDistribution(
         discordant=m,
         statistic=b,
@@ -189,10 +189,10 @@ def null_distribution(
         outcomes=tuple(int(x) for x in outcomes),
         probabilities=tuple(float(p) for p in np.exp(log_probabilities)),
         tail_weights=tuple(float(w) for w in weights),
-        pvalue=math.exp(log_p),
-        log10_pvalue=log_p / math.log(10.0),
-        smallest_pvalue=math.exp(log_smallest),
-        log10_smallest_pvalue=log_smallest / math.log(10.0),
+        pvalue=exact.pvalue,  # mcnemar_exact's own (a rational k/2^m for small m)
+        log10_pvalue=exact.log10_pvalue,
+        smallest_pvalue=smallest.pvalue,
+        log10_smallest_pvalue=smallest.log10_pvalue,
         size=_size(m, limit, alternative),
         rejection_limit=limit,
         reachable=limit >= 0,
@@ -229,12 +229,6 @@ def _tail_weights(
     if 2 * k == m:  # the observed split is the balanced one
         return np.where(outcomes == k, edge, 1.0)
     return np.where(distance < k, 1.0, np.where(distance == k, edge, 0.0))
-
-
-def _log_pvalue(b: int, m: int, convention: str, alternative: str) -> float:
-    """Natural log of the exact p-value of b out of m: :func:`calculator.mcnemar_exact`'s."""
-    result = mcnemar_exact(b, m - b, convention=convention, alternative=alternative)
-    return math.log(10.0) * result.log10_pvalue
 
 
 def _rejection_limit(m: int, convention: str, alternative: str, alpha: float) -> int:

@@ -38,7 +38,9 @@ def test_null_distribution_decides_by_the_one_rule():
 
 def test_an_exact_p_equal_to_alpha_prints_as_alpha_not_above_it():
     exact = mcnemar_exact(6, 0)
-    assert exact.pvalue != TIE  # 0.031250000000000014: a few ulps above
+    assert exact.pvalue == TIE  # the rational 1/32 (review 4, C3); the log sum was a few ulps above
+    # A p a few ulps above alpha still prints as alpha.
+    assert format_p_equals(0.031250000000000014, exact.log10_pvalue, alpha=TIE) == "p = 0.03125"
     assert format_p_equals(exact.pvalue, exact.log10_pvalue, alpha=TIE) == "p = 0.03125"
     assert format_pvalue(0.0312, alpha=0.0312) == "0.0312"
     summary = " ".join(null_summary(null_distribution(6, 6, alpha=TIE)))

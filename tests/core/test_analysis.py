@@ -31,6 +31,8 @@ EXPECTED_SHAPE = {
     "decision": {
         "question",
         "alternative",
+        "alternative_of",  # review 4: "greater" is of pB - pA, beside the interval's pA - pB
+        "claim",  # what a rejection shows, as a code of pA and pB
         "margin",
         "test",
         "method",  # the codes of the test (and of the exact test a cluster p is held at)
@@ -42,6 +44,7 @@ EXPECTED_SHAPE = {
         "reject",
         "estimate",
         "boundary_size",  # issue 31d: Tango's exact size where one system never beats the other
+        "zero_test",  # review 4 N1: the one-sided test of no difference beside a margin's interval
         "interval",
         "sentence",
     },

@@ -65,7 +65,7 @@ def test_the_refusal_lists_no_empty_reason(tmp_path: Path) -> None:
     b = copied(tmp_path, 2, "b", drop="toy_mul")
     with pytest.raises(LogError) as refused:
         pair_logs(read_log(a), read_log(b))
-    assert "(1 task(s) only in a's log)" in str(refused.value)
+    assert "(1 task only in a's log)" in str(refused.value)  # review 4, C1: plural()
     assert "; )" not in str(refused.value)
 
 

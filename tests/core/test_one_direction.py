@@ -51,7 +51,7 @@ def test_the_decisions_interval_has_the_headlines_direction_in_text_and_json(
         assert "Question:" not in out
         out += decision["sentence"]
     headline = re.search(r"difference A − B of " + NUMBER + " points", out)
-    line = re.search(r"difference A - B +" + NUMBER + " points", out)
+    line = re.search(r"difference A − B +" + NUMBER + " points", out)
     decided = re.search(
         r"interval for the pass-rate difference A − B, " + NUMBER + " to " + NUMBER + " points",
         out,

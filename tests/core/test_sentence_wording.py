@@ -106,7 +106,7 @@ def test_teach_one_pair_is_singular_and_nothing_left_out(capsys):
 
 def test_teach_difference_in_points_with_sign(capsys):
     out = _teach(capsys, "--n", "100", "--p10", "0.15", "--p01", "0.05")
-    assert "true difference A - B = +10.0 points" in out
+    assert "true difference A − B = +10.0 points" in out
 
 
 def test_teach_tiny_rates_never_read_zero_or_one(capsys):

@@ -22,8 +22,9 @@ from calculator.significance import exact_pvalue_fraction, exact_test_rejects, r
 
 def test_six_only_a_cases_reach_alpha_one_in_32_in_the_gate_and_the_json_alike():
     analysis = analyze(3, 6, 0, 0, alpha=0.03125)
-    # The floating-point tail is a few ulps above 1/32; the exact one equals it.
-    assert analysis.exact.pvalue != 0.03125
+    # The exact tail is 1/32, and since review 4 (C3) the float p is 1/32 too, not a few ulps
+    # above it as the log-domain sum gave.
+    assert analysis.exact.pvalue == 0.03125
     assert exact_pvalue_fraction(6, 0) == Fraction(1, 32)
     assert is_worse(analysis, 0.03125)
     assert gate_fails(analysis)
