@@ -185,6 +185,7 @@ def text_report(cases: SystemCases, result: SystemComparison) -> list[str]:
     from calculator.report.compare import (
         describe_agreement,
         describe_cochran,
+        describe_groups,
         describe_pairs,
         describe_ties,
         never_separable,
@@ -196,18 +197,22 @@ def text_report(cases: SystemCases, result: SystemComparison) -> list[str]:
     lines += ["", _systems_header(result)]
     width = max(len(name) for name in result.names)
     tied = {name for group in tied_groups(result) for name in group}
+    letters = result.letter_display().letters
+    lettered = max(len(value) for value in letters.values())
     for name in result.ranking:
         system = result.systems[result.names.index(name)]
         together = ", ".join(other for other in result.not_separated(name))
         place = f"{result.rank(name):>2}{'=' if name in tied else '.'}"  # 2= : tied for 2nd
         lines.append(
-            f"  {place} {name:<{width}}  {format_percent(system.rate):>7} "
+            f"  {place} {name:<{width}}  {letters[name]:<{lettered}}"
+            f"{format_percent(system.rate):>8} "
             f"({format_percent(system.low)} to {format_percent(system.high)}), "
             f"{system.passes:,}/{system.n:,}"
             + (f"; not separated from {together}" if together else "; separated from all")
         )
     ties = describe_ties(result)
     lines += [ties] if ties else []
+    lines.append(describe_groups(result))
     lines += ["", describe_pairs(result), _pairs_header(result)]
     for pair in result.pairs:
         verdict = "differ" if pair.reject else "not separated"
@@ -260,8 +265,8 @@ def _input_lines(cases: SystemCases) -> list[str]:
 
 def _systems_header(result: SystemComparison) -> str:
     return (
-        f"ranked by pass rate ({100 * result.level:g}% Wilson interval, passes/cases; 2= marks "
-        "a tie); "
+        f"ranked by pass rate (letters: groups not shown different; {100 * result.level:g}% "
+        "Wilson interval, passes/cases; 2= marks a tie); "
         f"separation after {result.adjust.capitalize()}'s adjustment at α = {result.alpha:g}"
     )
 

@@ -16,6 +16,7 @@ Examples
 """
 
 from calculator.compare.cochran import CochranQResult, cochran_q
+from calculator.compare.letters import LetterDisplay, letter_groups
 from calculator.compare.multiplicity import ADJUSTMENTS, adjust_log10_pvalues, adjust_pvalues
 from calculator.compare.systems import (
     MAX_SYSTEMS,
@@ -30,6 +31,7 @@ __all__ = [
     "ADJUSTMENTS",
     "MAX_SYSTEMS",
     "CochranQResult",
+    "LetterDisplay",
     "PairComparison",
     "SystemComparison",
     "SystemRate",
@@ -37,5 +39,6 @@ __all__ = [
     "adjust_pvalues",
     "cochran_q",
     "compare_systems",
+    "letter_groups",
     "wilson_interval",
 ]
