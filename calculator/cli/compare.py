@@ -25,6 +25,7 @@ from calculator.cli.arguments import (
 )
 from calculator.cli.arguments import count as whole_number
 from calculator.cli.compare_long import add_long_arguments, long_given, long_tables
+from calculator.cli.compare_scores import run_scores, scores_given
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.shared import check_paths, read_logs, require_cases_extra
 from calculator.compare.cochran import MAX_RESAMPLES
@@ -76,7 +77,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--threshold",
         type=finite_number("--threshold"),
         metavar="X",
-        help="outcomes are scores; a case passes when its score is at least X",
+        help="outcomes are scores; a case passes when its score is at least X (without it, "
+        "score columns of a wide file are compared by ranks: Friedman's test)",
     )
     parser.add_argument(
         "--adjust",
@@ -138,6 +140,9 @@ def run(args: argparse.Namespace) -> int:
         return compare_logs(args)
     if args.split is not None:
         raise UsageError(f"--split applies to HELM logs; {args.files[0]} is a per-case file")
+    scores = scores_given(args)  # score columns without --threshold: Friedman, by ranks
+    if scores is not None:
+        return run_scores(args, scores)
     systems = None
     if args.systems is not None:
         systems = [name.strip() for name in args.systems.split(",") if name.strip()]

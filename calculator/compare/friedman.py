@@ -36,8 +36,9 @@ __all__ = [
 ]
 
 #: Most work (distinct partial rank-sum vectors x arrangements of a row, summed over rows) for
-#: the exact permutation p; beyond it the p is not enumerated and the F p-value decides.
-EXACT_MAX_WORK = 5_000_000
+#: the exact permutation p (about half a second of CPU); beyond it the p is not enumerated and
+#: the F p-value decides. 3 systems reach about 40 cases, 4 systems about 10.
+EXACT_MAX_WORK = 500_000
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -68,13 +69,15 @@ class FriedmanComparison:
     `df` = k - 1; `pvalue` its chi-square p; `f_statistic` the Iman-Davenport F on
     (`f_df1`, `f_df2`) with `f_pvalue`; `exact_pvalue` the permutation p (None when not
     enumerated); `method` the p that decides ("exact" or "f"); `critical_difference`
-    Nemenyi's at `alpha`. `ranking` is by average rank, best first.
+    Nemenyi's at `alpha`. `ranking` is by average rank, best first; `mean_scores` each system's
+    mean score, for reading beside its rank.
     """
 
     names: tuple[str, ...]
     n: int
     alpha: float
     average_ranks: tuple[float, ...]
+    mean_scores: tuple[float, ...]
     statistic: float | None
     df: int
     pvalue: float
@@ -286,6 +289,7 @@ def friedman_compare(
         n=n,
         alpha=alpha,
         average_ranks=tuple(float(v) for v in average),
+        mean_scores=tuple(float(v) for v in x.mean(axis=0)),
         statistic=chi2,
         df=k - 1,
         pvalue=p,
