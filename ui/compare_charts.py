@@ -92,7 +92,9 @@ def difference_heatmap(result: SystemComparison) -> alt.LayerChart:
 
 
 def ranking_frame(result: SystemComparison) -> pd.DataFrame:
-    """One row per system in ranking order: rank, rate, Wilson limits, as fractions and text."""
+    """One row per system in ranking order: rank, rate, Wilson limits, as fractions and text,
+    and its letters (systems sharing a letter are not shown different)."""
+    letters = result.letter_display().letters
     rows = []
     for name in result.ranking:
         system = result.systems[result.names.index(name)]
@@ -106,13 +108,15 @@ def ranking_frame(result: SystemComparison) -> pd.DataFrame:
                 "passes": f"{system.passes:,} of {system.n:,}",
                 "interval": f"{format_percent(system.low)} to {format_percent(system.high)}",
                 "shown": format_percent(system.rate),
+                "letters": letters[name],
             }
         )
     return pd.DataFrame(rows)
 
 
 def ranking_chart(result: SystemComparison) -> alt.LayerChart:
-    """Each system's pass rate (point) and Wilson interval (bar), best first."""
+    """Each system's pass rate (point) and Wilson interval (bar), best first, with its letters
+    right of the interval (systems sharing a letter are not shown different)."""
     data = ranking_frame(result)
     order = list(result.ranking)
     level = f"{100 * result.level:g}%"
@@ -124,6 +128,7 @@ def ranking_chart(result: SystemComparison) -> alt.LayerChart:
             alt.Tooltip("shown:N", title="pass rate"),
             alt.Tooltip("interval:N", title=f"{level} Wilson interval"),
             alt.Tooltip("passes:N"),
+            alt.Tooltip("letters:N", title="groups (letters)"),
         ],
     )
     interval = base.mark_rule(strokeWidth=3).encode(
@@ -131,6 +136,9 @@ def ranking_chart(result: SystemComparison) -> alt.LayerChart:
         x2="high:Q",
     )
     point = base.mark_point(filled=True, size=70, color="black").encode(x="rate:Q")
-    return (interval + point).properties(
+    letters = base.mark_text(align="left", dx=6, fontWeight="bold").encode(
+        x="high:Q", text="letters:N"
+    )
+    return (interval + point + letters).properties(
         width=520, height=max(30 * len(order), 60), autosize=alt.AutoSizeParams(type="pad")
     )

@@ -20,6 +20,7 @@ from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import decision_lines, question_arguments
 from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, gate_line, read_logs
 from calculator.report import words
+from calculator.report.conjunction import task_count_lines
 from calculator.report.formatting import format_p_equals, plural
 from calculator.report.gate import gate_payload, scores_gate_payload
 from calculator.report.suite import (
@@ -33,6 +34,7 @@ from calculator.report.suite import (
 from calculator.workflow import LogChoice, compare_logs, pair_two_logs
 
 if TYPE_CHECKING:
+    from calculator.compare.conjunction import TaskCount
     from calculator.logs import LogAnalysis, LogTable
     from calculator.logs.pairing import PairedLogs
     from calculator.logs.scores import LogScores
@@ -107,8 +109,11 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
     if paired.scores:
         return run_log_scores(args, paired)
     result = compare_logs(paired, question_arguments(args))
+    counts = task_counts(result, args.alpha)
     if args.json:
         document = build_log_payload(result)
+        if counts:
+            document["tasks_better"] = [count.to_dict() for count in counts]
         if args.fail_if_worse:
             gate = gate_payload(result.pooled, args.alpha)
             # The test that decided, and over what: with several tasks, the suite's answer.
@@ -125,6 +130,7 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
             for line in decision_lines(result.pooled)
             if not (result.repeats and line == answer)
         ]
+        lines += task_count_lines(counts)
         if args.fail_if_worse:
             lines.append(gate_line(result.pooled, args.alpha) + suite_gate_clause(result))
         print_lines(lines)
@@ -133,6 +139,25 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
     if args.fail_if_worse and gate_fails(result.pooled):
         return 1
     return 0
+
+
+def task_counts(result: LogAnalysis, alpha: float) -> tuple[TaskCount, ...]:
+    """With several tasks and no repeats, the partial-conjunction count of the tasks each
+    system does better on, in the direction asked (both when two-sided); else none."""
+    if len(result.tasks) < 2 or result.repeats:
+        return ()
+    from calculator.compare.conjunction import better_on_tasks
+
+    tables = [task.analysis.table for task in result.tasks]
+    decision = result.pooled.decision
+    return better_on_tasks(
+        [task.task for task in result.tasks],
+        [t.b for t in tables],
+        [t.c for t in tables],
+        decision.names,
+        alternative=decision.alternative,
+        alpha=alpha,
+    )
 
 
 def build_log_payload(result: LogAnalysis) -> dict[str, object]:

@@ -25,6 +25,7 @@ from calculator.cli.arguments import (
 )
 from calculator.cli.arguments import count as whole_number
 from calculator.cli.compare_long import add_long_arguments, long_given, long_tables
+from calculator.cli.compare_scores import run_scores, scores_given
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.shared import check_paths, read_logs, require_cases_extra
 from calculator.compare.cochran import MAX_RESAMPLES
@@ -76,7 +77,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--threshold",
         type=finite_number("--threshold"),
         metavar="X",
-        help="outcomes are scores; a case passes when its score is at least X",
+        help="outcomes are scores; a case passes when its score is at least X (without it, "
+        "score columns of a wide file are compared by ranks: Friedman's test)",
     )
     parser.add_argument(
         "--adjust",
@@ -138,6 +140,9 @@ def run(args: argparse.Namespace) -> int:
         return compare_logs(args)
     if args.split is not None:
         raise UsageError(f"--split applies to HELM logs; {args.files[0]} is a per-case file")
+    scores = scores_given(args)  # score columns without --threshold: Friedman, by ranks
+    if scores is not None:
+        return run_scores(args, scores)
     systems = None
     if args.systems is not None:
         systems = [name.strip() for name in args.systems.split(",") if name.strip()]
@@ -186,6 +191,7 @@ def text_report(cases: SystemCases, result: SystemComparison) -> list[str]:
     from calculator.report.compare import (
         describe_agreement,
         describe_cochran,
+        describe_groups,
         describe_pairs,
         describe_ties,
         never_separable,
@@ -197,18 +203,22 @@ def text_report(cases: SystemCases, result: SystemComparison) -> list[str]:
     lines += ["", _systems_header(result)]
     width = max(len(name) for name in result.names)
     tied = {name for group in tied_groups(result) for name in group}
+    letters = result.letter_display().letters
+    lettered = max(len(value) for value in letters.values())
     for name in result.ranking:
         system = result.systems[result.names.index(name)]
         together = ", ".join(other for other in result.not_separated(name))
         place = f"{result.rank(name):>2}{'=' if name in tied else '.'}"  # 2= : tied for 2nd
         lines.append(
-            f"  {place} {name:<{width}}  {format_percent(system.rate):>7} "
+            f"  {place} {name:<{width}}  {letters[name]:<{lettered}}"
+            f"{format_percent(system.rate):>8} "
             f"({format_percent(system.low)} to {format_percent(system.high)}), "
             f"{system.passes:,}/{system.n:,}"
             + (f"; not separated from {together}" if together else "; separated from all")
         )
     ties = describe_ties(result)
     lines += [ties] if ties else []
+    lines.append(describe_groups(result))
     lines += ["", describe_pairs(result), _pairs_header(result)]
     for pair in result.pairs:
         verdict = "differ" if pair.reject else "not separated"
@@ -261,8 +271,8 @@ def _input_lines(cases: SystemCases) -> list[str]:
 
 def _systems_header(result: SystemComparison) -> str:
     return (
-        f"ranked by pass rate ({100 * result.level:g}% Wilson interval, passes/cases; 2= marks "
-        "a tie); "
+        f"ranked by pass rate (letters: groups not shown different; {100 * result.level:g}% "
+        "Wilson interval, passes/cases; 2= marks a tie); "
         f"separation after {result.adjust.capitalize()}'s adjustment at α = {result.alpha:g}"
     )
 

@@ -14,6 +14,7 @@ from scipy import special
 
 from calculator._validation import check_choice, check_probability
 from calculator.compare.cochran import CochranQResult, cochran_q
+from calculator.compare.letters import LetterDisplay, letter_groups
 from calculator.compare.multiplicity import (
     ADJUSTMENTS,
     adjust_log10_pvalues,
@@ -144,6 +145,11 @@ class SystemComparison:
                 together.add(pair.b if pair.a == name else pair.a)
         return tuple(other for other in self.ranking if other in together)
 
+    def letter_display(self) -> LetterDisplay:
+        """The groups of systems not separated from each other after the adjustment, lettered
+        in rank order (:func:`calculator.compare.letters.letter_groups`)."""
+        return letter_groups(self.ranking, ((p.a, p.b) for p in self.pairs if p.reject))
+
     def separating_cases(self, first: str, second: str) -> tuple[np.ndarray, np.ndarray]:
         """Row positions (from 0) where only `first` passes, and where only `second` passes."""
         self.pair(first, second)  # validates both names
@@ -170,6 +176,7 @@ class SystemComparison:
                 }
                 for name in self.ranking
             ],
+            "groups": self.letter_display().to_dict(),
             "pairs": [pair.to_dict() for pair in self.pairs],
             "agreement": {
                 "all_pass": self.all_pass,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from calculator.compare.cochran import CochranQResult
+from calculator.compare.letters import MAX_GROUPS, letter_name
 from calculator.compare.systems import PairComparison, SystemComparison
 from calculator.report.caveats import smallest_pvalue
 from calculator.report.figures import floor_bound, floor_undecided, format_standard_error
@@ -18,6 +19,7 @@ __all__ = [
     "ADJUSTMENT_NAMES",
     "describe_agreement",
     "describe_cochran",
+    "describe_groups",
     "describe_pairs",
     "describe_ties",
     "never_separable",
@@ -273,3 +275,42 @@ def describe_ties(result: SystemComparison) -> str | None:
             f"{names} pass equally often ({passes:,} of the {plural(result.n, 'case')} each)"
         )
     return "; ".join(parts) + ": they are tied, not ranked."
+
+
+def describe_groups(result: SystemComparison) -> str:
+    """The compact letter display in words: what sharing a letter means, and how many
+    neighbours in rank order the adjusted tests separated (the letters are in the ranking).
+
+    Examples
+    --------
+    >>> from calculator.compare import compare_systems
+    >>> r = compare_systems([[1, 0, 0]] * 12 + [[0, 1, 1]], ["A", "B", "C"])
+    >>> print(describe_groups(r))  # doctest: +NORMALIZE_WHITESPACE
+    Letters a to b mark the groups of systems not shown different, in rank order: systems that
+    share a letter were not separated by Holm-adjusted exact McNemar tests at α = 0.05, and
+    systems with no letter in common were. Sharing a letter does not make systems equal, and not
+    being separated is not transitive. 1 of the 2 neighbouring pairs in rank order is separated.
+    """
+    shown = result.letter_display()
+    k = len(result.names)
+    count = shown.adjacent_separated
+    neighbours = (
+        f"{count} of the {k - 1} neighbouring pairs in rank order "
+        f"{'is' if count == 1 else 'are'} separated."
+        if k > 2
+        else f"The pair is {'separated' if count else 'not separated'}."
+    )
+    if not shown.complete:
+        return (
+            "No letter display: the groups of systems not separated from each other are more "
+            f"than the {MAX_GROUPS} a display can show. {neighbours}"
+        )
+    groups = len(shown.groups)
+    letters = "Letter a marks" if groups == 1 else f"Letters a to {letter_name(groups - 1)} mark"
+    return (
+        f"{letters} the groups of systems not shown different, in rank order: systems that "
+        f"share a letter were not separated by {ADJUSTMENT_NAMES[result.adjust]}-adjusted exact "
+        f"McNemar tests at α = {result.alpha:g}, and systems with no letter in common were. "
+        "Sharing a letter does not make systems equal, and not being separated is not "
+        "transitive. " + neighbours
+    )

@@ -168,3 +168,16 @@ def test_one_analysed_case_is_counted_in_the_singular(tmp_path, capsys):
     status, out, _ = run_cli(capsys, path, "--id", "id", "--system", "system", "--outcome", "ok")
     assert status == 0
     assert "; 1 case analysed" in out and "1 cases" not in out
+
+
+def test_letters_are_in_the_ranking_lines_and_the_json(tmp_path, capsys):
+    path = wide_file(tmp_path)
+    expected = compare_systems(np.array(OUTCOMES), ["x", "y", "z"]).letter_display()
+    status, out, _ = run_cli(capsys, path, "--systems", "x,y,z")
+    assert status == 0
+    for name in ("x", "y", "z"):
+        line = next(line for line in out.splitlines() if line.split()[1:2] == [name])
+        assert line.split()[2] == expected.letters[name]
+    assert "groups of systems not shown different" in out
+    status, out, _ = run_cli(capsys, path, "--systems", "x,y,z", "--json")
+    assert json.loads(out)["groups"] == expected.to_dict()

@@ -125,3 +125,27 @@ def test_epochs_over_several_tasks_count_questions_within_tasks(capsys, tmp_path
     (answer,) = [line for line in out.splitlines() if line.startswith("answer    ")]
     assert "over all 36 questions (108 samples) of the 3 tasks" in answer
     assert "stratified by task, questions as clusters" in answer
+
+
+@pytest.mark.parametrize(
+    ("options", "directions"),
+    [([], 2), (["--alternative", "greater"], 1), (["--alternative", "less"], 1)],
+)
+def test_the_count_of_tasks_each_system_does_better_on(capsys, options, directions):
+    from calculator.compare.conjunction import better_on_tasks
+
+    status, out, _ = run(capsys, "cases", DUMMY1, DUMMY2, *options, "--json")
+    counts = json.loads(out)["tasks_better"]
+    assert status == 0 and len(counts) == directions
+    names = (counts[0]["other"], counts[0]["better"])
+    if options == ["--alternative", "less"]:
+        names = names[::-1]
+    alternative = options[1] if options else "two-sided"
+    # The docstring's per-task tables: toy_add (1, 9, 6, 14), toy_mul (1, 7, 5, 7).
+    expected = better_on_tasks(
+        ["toy_add", "toy_mul"], [9, 7], [6, 5], names, alternative=alternative
+    )
+    assert counts == [count.to_dict() for count in expected]
+    _, text, _ = run(capsys, "cases", DUMMY1, DUMMY2, *options)
+    assert "counting the tasks with p < α would not be such a count" in text
+    assert text.count("on any of the 2 tasks") == directions

@@ -143,3 +143,18 @@ def test_one_file_per_system_is_joined_on_the_shared_id():
     # Doc 3 is in m1 and m2 only: its two rows are left out; docs 0-2 use 3 rows each.
     assert exclusions.loc["rows used", "rows"] == 9
     assert exclusions.loc["excluded: the case has no row for some system", "rows"] == 2
+
+
+def test_the_ranking_shows_each_systems_letters_and_says_what_they_mean():
+    at = with_example()
+    options = {"system_column": "system", "outcome_column": "correct", "id_column": "question"}
+    result = load_systems(example_data(), file_names=["x.csv"], **options).compare()
+    captions = "\n".join(c.value for c in at.caption).replace("\\", "")
+    assert "the groups of systems not shown different, in rank order" in captions
+    frame = charts.ranking_frame(result)
+    assert frame["letters"].tolist() == [
+        result.letter_display().letters[name] for name in result.ranking
+    ]
+    layers = charts.ranking_chart(result).to_dict()["layer"]
+    assert layers[2]["mark"]["type"] == "text"
+    assert layers[2]["encoding"]["text"]["field"] == "letters"

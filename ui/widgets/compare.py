@@ -18,7 +18,12 @@ from calculator.cases.columns import guess_outcomes
 from calculator.cases.multi import load_systems
 from calculator.cases.systems_result import SystemCases
 from calculator.compare import ADJUSTMENTS, SystemComparison, compare_systems
-from calculator.report.compare import describe_agreement, describe_cochran, describe_pairs
+from calculator.report.compare import (
+    describe_agreement,
+    describe_cochran,
+    describe_groups,
+    describe_pairs,
+)
 from calculator.text import printable
 from ui import cases_tables as tables
 from ui import compare_charts as charts
@@ -302,6 +307,7 @@ def _overview(result: SystemComparison) -> None:
     st.markdown("**Ranking**")
     st.altair_chart(charts.ranking_chart(result), width="content", key="compare_ranking")
     st.caption(escape_markdown(words.ranking_caption(result)))
+    st.caption(escape_markdown(describe_groups(result)))
 
 
 def _pair_buttons(result: SystemComparison, source: str) -> None:

@@ -1,0 +1,107 @@
+"""``compare FILE --systems A,B,C`` when the columns hold scores and no ``--threshold`` is given:
+Friedman's test on the ranks, Nemenyi's critical difference, and every pair's Wilcoxon
+signed-rank test adjusted by Holm (:func:`calculator.compare.friedman.friedman_compare`),
+beside Cochran's Q for pass/fail. Text words and JSON keys live here; the figures come from
+the core."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from calculator.cli.output import print_json, print_lines
+from calculator.errors import CalculatorError
+from calculator.report.formatting import format_p_equals, plural
+
+if TYPE_CHECKING:
+    from calculator.cases.multi_scores import SystemScores
+    from calculator.compare.friedman import FriedmanComparison
+
+__all__ = ["run_scores", "scores_given", "scores_lines"]
+
+
+def scores_given(args: argparse.Namespace) -> SystemScores | None:
+    """A wide file's chosen columns as scores, when they are scores and no threshold is set;
+    None otherwise (the pass/fail path reads them)."""
+    if args.threshold is not None or args.system_column is not None or len(args.files) != 1:
+        return None
+    if args.systems is None:
+        return None
+    from calculator.cases.multi_scores import load_system_scores
+
+    systems = [name.strip() for name in args.systems.split(",") if name.strip()]
+    return load_system_scores(args.files[0], systems=systems, id_column=args.id_column)
+
+
+def run_scores(args: argparse.Namespace, scores: SystemScores) -> int:
+    """Compare the systems' scores; print text or JSON; return the exit status."""
+    from calculator.compare.friedman import friedman_compare
+
+    if scores.n < 2:
+        raise CalculatorError(
+            f"{scores.file}: {plural(scores.n, 'case')} with a score for every one of the "
+            f"{len(scores.names)} systems ({scores.rows_read:,} rows read); Friedman's test "
+            "needs at least 2"
+        )
+    result = friedman_compare(scores.scores, scores.names, alpha=args.alpha)
+    if args.json:
+        print_json({"analysed_as": "scores", **result.to_dict(), "input": scores.input_summary()})
+    else:
+        print_lines(scores_lines(scores, result))
+    return 0
+
+
+def scores_lines(scores: SystemScores, result: FriedmanComparison) -> list[str]:
+    """The text report: input, Friedman, the ranking with letters, Nemenyi, the pairs."""
+    from calculator.report.friedman import (
+        describe_friedman,
+        describe_nemenyi,
+        describe_rank_groups,
+        describe_rank_pairs,
+    )
+
+    id_words = f"id = {scores.id_column!r}; " if scores.id_column else ""
+    lines = [
+        f"input     {scores.file} (layout wide; {id_words}scores = "
+        + ", ".join(repr(name) for name in scores.names)
+        + "; no --threshold: compared as scores, by ranks)",
+        f"rows      {scores.rows_read:,} read, {scores.rows_used:,} used, "
+        f"{scores.rows_read - scores.rows_used:,} excluded; {plural(scores.n, 'case')} analysed",
+    ]
+    for reason, count in scores.excluded.items():
+        if count:
+            lines.append(f"          excluded, {reason.replace('_', ' ')}: {count:,}")
+    lines += ["", describe_friedman(result), ""]
+    lines.append(
+        "ranked by average rank (1 = the highest score on a case, midranks for ties; letters: "
+        "groups not shown different by the Holm-adjusted signed-rank tests), mean score"
+    )
+    letters = result.letter_display().letters
+    width = max(len(name) for name in result.names)
+    lettered = max(len(value) for value in letters.values())
+    for place, name in enumerate(result.ranking, 1):
+        j = result.names.index(name)
+        lines.append(
+            f"  {place:>2}. {name:<{width}}  {letters[name]:<{lettered}}  average rank "
+            f"{result.average_ranks[j]:.2f}, mean score {result.mean_scores[j]:.4g}"
+        )
+    lines += [describe_rank_groups(result), describe_nemenyi(result), ""]
+    lines += [describe_rank_pairs(result), _pairs_header(result)]
+    for pair in result.pairs:
+        where = "beyond" if pair.beyond_cd else "within"
+        lines.append(
+            f"  {pair.a} - {pair.b}: average rank gap {pair.rank_gap:+.2f} ({where} the CD); "
+            f"signed-rank {format_p_equals(pair.pvalue)} ({pair.method}), adjusted "
+            f"{format_p_equals(pair.adjusted_pvalue, alpha=result.alpha)}; "
+            + ("differ" if pair.reject else "not separated")
+        )
+    return lines
+
+
+def _pairs_header(result: FriedmanComparison) -> str:
+    return (
+        "each pair: the second's average rank minus the first's (positive: the first ranks "
+        f"better), against Nemenyi's CD {result.critical_difference:.2f}; the two-sided "
+        f"signed-rank p of first minus second and p adjusted over "
+        f"{plural(len(result.pairs), 'pair')} (Holm)"
+    )

@@ -1,0 +1,81 @@
+"""``python -m calculator compare FILE --systems ...`` on score columns without ``--threshold``:
+Friedman's test by ranks, in text and JSON.
+
+Expected figures are those of :func:`calculator.compare.friedman.friedman_compare` on the
+scores written in the test (tested against references in tests/core/test_friedman.py), and
+counts made by hand.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from calculator.cli import main
+from calculator.compare.friedman import friedman_compare
+
+# Four systems on six cases (x, y, z, w); the last two rows are left out (a gap, a word).
+SCORES = [
+    (0.9, 0.5, 0.1, 0.3),
+    (0.8, 0.6, 0.2, 0.2),
+    (0.7, 0.4, 0.3, 0.1),
+    (0.6, 0.7, 0.1, 0.0),
+    (0.9, 0.8, 0.5, 0.4),
+    (0.5, 0.3, 0.3, 0.2),
+]
+
+
+def scores_file(tmp_path: Path) -> str:
+    rows = [f"c{i},{','.join(map(str, row))}" for i, row in enumerate(SCORES)]
+    path = tmp_path / "scores.csv"
+    path.write_text("\n".join(["id,x,y,z,w", *rows, "c6,0.4,,0.2,0.1", "c7,0.4,abc,0.2,0.1"]))
+    return str(path)
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(["compare", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_score_columns_without_threshold_give_friedman_in_json(tmp_path, capsys):
+    status, out, err = run_cli(
+        capsys, scores_file(tmp_path), "--id", "id", "--systems", "x,y,z,w", "--json"
+    )
+    assert status == 0 and err == ""
+    payload = json.loads(out)
+    expected = friedman_compare(np.array(SCORES), ["x", "y", "z", "w"]).to_dict()
+    assert payload["analysed_as"] == "scores"
+    assert {key: payload[key] for key in expected} == json.loads(json.dumps(expected))
+    assert payload["input"]["rows_read"] == 8 and payload["input"]["rows_used"] == 6
+    assert payload["input"]["excluded"]["missing_value"] == 1
+    assert payload["input"]["excluded"]["not_a_number"] == 1
+
+
+def test_score_columns_text_names_the_tests(tmp_path, capsys):
+    status, out, _ = run_cli(capsys, scores_file(tmp_path), "--id", "id", "--systems", "x,y,z,w")
+    result = friedman_compare(np.array(SCORES), ["x", "y", "z", "w"])
+    assert status == 0
+    assert "Friedman's test of the systems' ranks within each case" in out
+    assert f"Nemenyi's critical difference at α = 0.05: {result.critical_difference:.2f}" in out
+    assert "Holm-adjusted signed-rank tests" in out
+    ranked = [line.split()[1] for line in out.splitlines() if ", mean score " in line]
+    assert ranked == list(result.ranking)
+
+
+def test_a_threshold_still_compares_pass_fail(tmp_path, capsys):
+    status, out, _ = run_cli(
+        capsys,
+        scores_file(tmp_path),
+        "--id",
+        "id",
+        "--systems",
+        "x,y,z,w",
+        "--threshold",
+        "0.5",
+        "--json",
+    )
+    assert status == 0
+    assert "cochran" in json.loads(out)
