@@ -17,6 +17,7 @@ from pathlib import Path
 
 from calculator.logs.jsontext import parse_json
 from calculator.logs.table import LogError
+from calculator.text import plural
 
 __all__ = ["MANIFEST", "eval_set_logs", "is_eval_set_manifest"]
 
@@ -65,8 +66,8 @@ def eval_set_logs(
     missing = sorted(name for name in manifest if name not in by_name)
     if missing:
         raise LogError(
-            f"{folder}: its eval-set manifest {MANIFEST} lists {len(missing):,} log(s) not in the "
-            f"folder ({', '.join(missing[:3])}); copy the eval-set folder whole."
+            f"{folder}: its eval-set manifest {MANIFEST} lists {plural(len(missing), 'log')} not "
+            f"in the folder ({', '.join(missing[:3])}); copy the eval-set folder whole."
         )
     statuses: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for name, header in manifest.items():
@@ -80,14 +81,14 @@ def eval_set_logs(
         left = [f"{name} ({status})" for name, status in logs if name not in chosen]
         if left:
             notes.append(
-                f"task {task!r}: {len(left):,} log(s) of an attempt that did not succeed left "
-                f"out ({', '.join(left[:3])}); its successful log is read"
+                f"task {task!r}: {plural(len(left), 'log')} of an attempt that did not succeed "
+                f"left out ({', '.join(left[:3])}); its successful log is read"
             )
         elif not good:
             notes.append(f"task {task!r}: no log of it succeeded ({logs[0][1]}); its samples read")
     unlisted = sorted(set(by_name) - set(manifest))
     if unlisted:
         notes.append(
-            f"{len(unlisted):,} log(s) not in {MANIFEST} left out ({', '.join(unlisted[:3])})"
+            f"{plural(len(unlisted), 'log')} not in {MANIFEST} left out ({', '.join(unlisted[:3])})"
         )
     return [by_name[name] for name in sorted(kept)], notes

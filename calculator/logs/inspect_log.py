@@ -53,6 +53,7 @@ from calculator.logs.table import (
     check_rows,
     repeat_number,
 )
+from calculator.text import plural
 
 __all__ = ["GRADES", "grade_value", "is_inspect_json", "is_inspect_zip", "read_inspect"]
 
@@ -164,7 +165,9 @@ def read_inspect(name: str, data: bytes, document: dict | None = None) -> LogTab
         )
     notes = []
     if unscored:
-        notes.append(f"{unscored:,} sample(s) have no score (an error, or not scored): left out")
+        notes.append(
+            f"{plural(unscored, 'sample')} without a score (an error, or not scored): left out"
+        )
     task = str(spec.get("task", name)).split("/")[-1]
     return LogTable(
         format="inspect",

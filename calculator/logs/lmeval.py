@@ -27,6 +27,7 @@ from pathlib import Path
 from calculator.logs import table
 from calculator.logs.jsontext import charge_values, log_budget, parse_json, parse_line
 from calculator.logs.table import LogError, LogTable, RowBuilder, as_float, check_rows
+from calculator.text import plural
 
 __all__ = ["is_lm_eval_record", "is_lm_eval_results", "lm_eval_task", "read_lm_eval"]
 
@@ -192,7 +193,7 @@ def _lines(name: str, text: str) -> Iterator[object]:
         yield checked_record(record, f"{name}, line {number:,}")
     if bad:
         raise LogError(
-            f"{name}: {bad:,} line(s) are not JSON; lm-eval writes one JSON object per line: "
+            f"{name}: {plural(bad, 'line')} not JSON; lm-eval writes one JSON object per line: "
             "the file may be cut short (an interrupted run) or edited."
         )
 

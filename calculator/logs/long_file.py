@@ -138,8 +138,8 @@ def _refuse_systems(name: str, column: str, systems: list[str]) -> None:
     shown = ", ".join(clip(repr(system), 40) for system in systems[:8])
     more = f" and {len(systems) - 8:,} more" if len(systems) > 8 else ""
     raise LogError(
-        f"{name}: column {column!r} holds {len(systems):,} system(s) ({shown}{more}); two are "
-        "compared at a time: keep the rows of two systems, or compare three or more with "
+        f"{name}: column {column!r} holds {plural(len(systems), 'system')} ({shown}{more}); "
+        "two are compared at a time: keep the rows of two systems, or compare three or more with "
         "`compare`."
     )
 

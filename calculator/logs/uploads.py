@@ -24,6 +24,7 @@ from calculator.logs.inspect_log import is_inspect_zip, open_archive
 from calculator.logs.jsontext import parse_json
 from calculator.logs.lmeval import is_lm_eval_results
 from calculator.logs.table import LogError
+from calculator.text import plural
 
 __all__ = ["Gathered", "gather_uploads", "is_helm_run_spec"]
 
@@ -104,9 +105,9 @@ def gather_uploads(files: list[tuple[str, bytes]], limit: int) -> Gathered:
         loose = [name for name, _ in logs if name not in held]
         if len(specs) > 1 or len(loose) > 1:
             raise LogError(
-                f"{len(specs)} HELM run_spec.json file(s) given loose beside {len(loose)} "
-                "per-instance stats files: which spec is whose cannot be told; give one run's "
-                "two files, or a zip of the run folders (runs/<suite>/<run>/)."
+                f"{plural(len(specs), 'HELM run_spec.json file')} given loose beside "
+                f"{plural(len(loose), 'per-instance stats file')}: which spec is whose cannot be "
+                "told; give one run's two files, or a zip of the run folders (runs/<suite>/<run>/)."
             )
         held[loose[0]] = specs[0][1]
     return Gathered(files=logs, specs=held, model=next(iter(models), None), directions=directions)

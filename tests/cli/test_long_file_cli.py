@@ -144,13 +144,13 @@ REFUSALS = [
     pytest.param(
         "id,model,ok\nq1,a,1\nq1,b,0\nq1,c,1\n",
         ["--system", "model", "--outcome", "ok"],
-        ["runs.csv", "column 'model' holds 3 system(s) ('a', 'b', 'c')", "`compare`"],
+        ["runs.csv", "column 'model' holds 3 systems ('a', 'b', 'c')", "`compare`"],
         id="three systems",
     ),
     pytest.param(
         "id,model,ok\nq1,a,1\nq2,a,0\n",
         ["--system", "model", "--outcome", "ok"],
-        ["runs.csv", "holds 1 system(s) ('a')"],
+        ["runs.csv", "holds 1 system ('a')"],
         id="one system",
     ),
     pytest.param(  # 1 of 2 rows read: no reading keeps 95% of them (issue #31)
