@@ -130,6 +130,7 @@ def choose_by_task(
     ]
     with_metric = [f[m] for f, m in zip(frames, masks, strict=True)]
     filters, reasons = _task_filters(with_metric, filter, tables)
+    _refuse_filter_unused(filter, filters, filter_orders, left_out)
     one_sided = _one_sided(frames, orders, kinds, filter)
     keep_metric = {**one_sided[0], **{t: c.metric for t, c in metrics.items()}}
     keep_filter = {**one_sided[1], **filters}
@@ -314,6 +315,28 @@ def _task_filters(
                 reason += ", the first both logs hold"
         chosen[task], reasons[task] = wanted, reason
     return chosen, reasons
+
+
+def _refuse_filter_unused(
+    asked: Asked,
+    filters: dict[str, str],
+    orders: list[dict[str, list[str]]],
+    left_out: dict[str, str],
+) -> None:
+    """Refuse a filter asked for every task that no task compared uses: the tasks that log it
+    were left out, and the comparison would go on under other filters without a word."""
+    if asked.every is None or not filters or asked.every in filters.values():
+        return  # (no task compared at all: the pairing says why, naming the metrics)
+    holders = sorted(t for t in left_out if any(asked.every in o.get(t, ()) for o in orders))
+    raise LogError(
+        f"--filter {asked.every!r} applies to no task compared: "
+        + (
+            f"every task logging it is left out ({', '.join(holders[:3])}; {left_out[holders[0]]})"
+            if holders
+            else "no task compared logs it"
+        )
+        + "; leave --filter out, or choose those tasks' metric with --metric TASK=NAME."
+    )
 
 
 def _one_sided(

@@ -191,3 +191,24 @@ def test_compare_refuses_repeated_samples(capsys):
     status = main(["compare", *map(str, files)])
     err = capsys.readouterr().err
     assert status == 2 and "compare two systems at a time with `cases`" in one_line(err)
+
+
+def test_a_filter_no_compared_task_uses_is_refused_by_name(capsys):
+    # statistics 4, C9: "--filter strict-match" was answered with "filter none" over the tasks
+    # compared, the one task logging it having been left out for its metric, without a word.
+    seeds = Path(__file__).resolve().parents[1] / "data" / "evallogs" / "generated" / "lm-eval"
+    status = main(
+        [
+            "cases",
+            str(seeds / "dummy-seed1"),
+            str(seeds / "dummy-seed2"),
+            "--metric",
+            "acc_norm",
+            "--filter",
+            "strict-match",
+        ]
+    )
+    _, err = capsys.readouterr()
+    assert status == 2
+    assert "--filter 'strict-match' applies to no task compared" in err
+    assert "every task logging it is left out (toy_gen;" in err
