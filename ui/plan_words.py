@@ -283,8 +283,9 @@ def price_sentence(price: AnytimePrice) -> str:
     """
     setting = (
         f"{price.experiments:,} simulated experiments with p10 = {price.p10:g} and "
-        f"p01 = {price.p01:g} (random seed {price.seed}), the anytime-valid test looked at after every "
-        f"{price.look_every:,} cases and stopped at its first rejection at α = {price.alpha:g}"
+        f"p01 = {price.p01:g} (random seed {price.seed}), the anytime-valid test looked at "
+        f"after every {price.look_every:,} cases and stopped at its first rejection at "
+        f"α = {price.alpha:g}"
     )
     if price.n_for_power is None:
         return (
