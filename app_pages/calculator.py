@@ -16,6 +16,7 @@ from ui import words
 from ui.widgets import calculator_inputs as inputs
 from ui.widgets import calculator_results as results
 from ui.widgets import decision, state, teaching
+from ui.widgets.anytime import anytime_section
 from ui.widgets.cache import cached_analysis
 from ui.widgets.odds_ratio import odds_ratio_section
 from ui.widgets.square import square_section
@@ -87,6 +88,7 @@ def live_calculator() -> None:
         results.table_results(wording, counts, analysis)
         if analysis is not None:
             odds_ratio_section(wording, analysis)
+            anytime_section(analysis)  # beside the fixed-n exact test: what peeking costs
             results.unconditional_test(counts)
             results.pvalue_chart(wording, counts, options, gate_options["alpha"], large=present)
     if analysis is not None:

@@ -27,4 +27,5 @@ sections.peeking(
     FALLBACK_DISAGREEMENT if disagreement is None else disagreement,
     alpha=settings["alpha"],
     test=settings["test"],
+    planned=result if margin is None else None,  # the price: for a plan for a difference
 )

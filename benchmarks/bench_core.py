@@ -8,6 +8,9 @@ m = 2e9 < 1 ms; every interval method < 5 ms (the exact-compatible one, a root-f
 numerical integral, < 100 ms). Issue 25: the teaching section's exact coverage of every method at
 the exact-compatible interval's bound (n = 100 at p10 = 0.15, p01 = 0.05: 1,203 tables) < 10 s.
 Issue 23: the exact-compatible interval at n = 10^12 (each Beta quantile verified) < 5 s.
+Issue 34: monitoring 10^6 cases in batches of 1,000 (the e-value at every case, the p and the
+confidence sequence at each of the 1,000 looks; equal systems, so it never stops early) < 5 s,
+beside one ``analyze`` call per batch on the counts so far (the fixed-n report re-run 1,000 times).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from calculator import CI_METHODS, analyze, both_pass_sweep, difference_interval, mcnemar_exact  # noqa: E402
 from calculator.fay_lumbard import exact_compatible_limits  # noqa: E402
+from calculator.monitor import monitor_outcomes  # noqa: E402
 from calculator.teaching.operating import operating_characteristics  # noqa: E402
 
 
@@ -77,6 +81,7 @@ def main() -> None:
             5.0,
         ),
     ]
+    slow += _monitor_rows()
     print(f"reference: one scipy.stats.binomtest(15, 20) call = {reference * 1e3:.3f} ms\n")
     print(f"{'what':48} {'median':>10} {'x binomtest':>12} {'target':>9}  ok")
     for label, function, target in cases + slow:
@@ -86,6 +91,29 @@ def main() -> None:
             f"{label:48} {seconds * 1e3:8.3f} ms {seconds / reference:11.1f}x "
             f"{target * 1e3:6.0f} ms  {verdict}"
         )
+
+
+def _monitor_rows() -> list[tuple[str, Callable[[], object], float]]:
+    """Issue 34: the monitor over 10^6 equal-system cases in batches of 1,000, and one analyze
+    call per batch on the cumulative table (what re-running the fixed-n report costs)."""
+    rng = np.random.default_rng(34)
+    a_pass, b_pass = rng.random(10**6) < 0.8, rng.random(10**6) < 0.8
+    batches = np.arange(1, 1001) * 1000
+    cells = np.stack([a_pass & b_pass, a_pass & ~b_pass, ~a_pass & b_pass, ~a_pass & ~b_pass])
+    counts = np.cumsum(cells, axis=1)[:, batches - 1].T.tolist()
+
+    def each_batch() -> None:
+        for a, b, c, d in counts:
+            analyze(a, b, c, d)
+
+    return [
+        (
+            "monitor 10^6 cases, every 1,000 (no stop)",
+            lambda: monitor_outcomes(a_pass, b_pass, every=1000),
+            5.0,
+        ),
+        ("analyze once per batch, 1,000 batches", each_batch, 5.0),
+    ]
 
 
 if __name__ == "__main__":

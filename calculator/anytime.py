@@ -5,7 +5,10 @@
 - :func:`anytime_test_path`: the same over a sequence of discordant pairs, with the running
   maximum of E (the smallest p the sequence allows at every look).
 - :func:`anytime_analysis`: the test, its confidence sequence and the fixed-n exact test beside
-  them, as an :class:`AnytimeAnalysis` (the ``anytime`` key of ``table --json``).
+  them, as an :class:`AnytimeAnalysis` (the ``anytime`` key of ``table --json`` and
+  ``cases --json``).
+- :func:`anytime_of`: that analysis for an :class:`~calculator.Analysis`, in its names, framing,
+  level and direction: the one builder of the command line and the page.
 
 theta is the share of the discordant pairs where only A passes; the systems pass equally often
 exactly when theta = 1/2. Concordant pairs leave every figure here unchanged.
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import special
@@ -30,10 +34,14 @@ from calculator.mcnemar import ALTERNATIVES, mcnemar_exact
 from calculator.significance import rejects
 from calculator.tails import log_incomplete_beta_half
 
+if TYPE_CHECKING:
+    from calculator.analysis import Analysis
+
 __all__ = [
     "AnytimeAnalysis",
     "AnytimeTest",
     "anytime_analysis",
+    "anytime_of",
     "anytime_test",
     "anytime_test_path",
     "log_mixture_evalue",
@@ -286,13 +294,17 @@ def anytime_test_path(
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AnytimeAnalysis:
     """The anytime-valid view of one table: the test, its confidence sequence, and the fixed-n
-    exact McNemar p for the same alternative (doubling convention) beside them."""
+    exact McNemar p for the same alternative (doubling convention) beside them. `names` and
+    `framing` ("pass" or "correct") are the systems' names and the outcome's words, for the
+    sentences only (as :class:`calculator.Analysis` holds them)."""
 
     test: AnytimeTest
     sequence: ConfidenceSequence
     alpha: float
     fixed_n_pvalue: float
     fixed_n_log10_pvalue: float
+    names: tuple[str, str] = ("A", "B")
+    framing: str = "pass"
 
     @property
     def rejects(self) -> bool:
@@ -307,6 +319,8 @@ class AnytimeAnalysis:
             "confidence_sequence": self.sequence.to_dict(),
             "fixed_n_pvalue": self.fixed_n_pvalue,
             "fixed_n_log10_pvalue": self.fixed_n_log10_pvalue,
+            "names": list(self.names),
+            "framing": self.framing,
         }
 
 
@@ -318,10 +332,13 @@ def anytime_analysis(
     alternative: str = "two-sided",
     alpha: float = 0.05,
     prior_shape: float = 1.0,
+    names: tuple[str, str] = ("A", "B"),
+    framing: str = "pass",
 ) -> AnytimeAnalysis:
     """The test (:func:`anytime_test`) and the confidence sequence at level 1 - alpha
     (:func:`~calculator.confidence_sequence.confidence_sequence`, with the pass-rate
-    difference when `n` is given), beside the exact McNemar test at a fixed n.
+    difference when `n` is given), beside the exact McNemar test at a fixed n. `names` and
+    `framing` word its sentences (:mod:`calculator.report.anytime`) and change no number.
 
     Examples
     --------
@@ -338,4 +355,32 @@ def anytime_analysis(
         alpha=alpha,
         fixed_n_pvalue=exact.pvalue,
         fixed_n_log10_pvalue=exact.log10_pvalue,
+        names=(str(names[0]), str(names[1])),
+        framing=check_choice(framing, "framing", ("pass", "correct")),
+    )
+
+
+def anytime_of(result: Analysis, prior_shape: float = 1.0) -> AnytimeAnalysis:
+    """The anytime-valid test of an analysed table at its decision's level, in its names and
+    framing: for the question's direction when it asks for one without a margin, two-sided
+    otherwise (a margin's question has no anytime-valid form here).
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> r = anytime_of(analyze(50, 35, 15, 0, alternative="less", names=("old", "new")))
+    >>> r.test.alternative, r.names, round(r.test.pvalue, 4)
+    ('less', ('old', 'new'), 0.0511)
+    """
+    decision = result.decision
+    one_sided = decision.margin is None and decision.alternative in ("greater", "less")
+    return anytime_analysis(
+        result.table.b,
+        result.table.c,
+        n=result.table.n,
+        alternative=decision.alternative if one_sided else "two-sided",
+        alpha=decision.alpha,
+        prior_shape=prior_shape,
+        names=result.names,
+        framing=result.framing,
     )

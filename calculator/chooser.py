@@ -21,6 +21,10 @@ any            margin, needs-margin                  "non-inferior" without a ma
 any            margin, with-less                     a margin with the alternative "less"
 pass/fail      margin, too-wide-for-gate             a gate with a margin over 10 points
 pass/fail      gate, equivalence-or-greater          a gate on equivalence or on "greater"
+pass/fail      anytime, needs-gate                   `anytime` without a gate
+pass/fail      anytime, with-margin                  `anytime` with a margin
+pass/fail      anytime, not-one-sequence             `anytime` with clusters, several tasks or
+                                                     repeats (detail: which)
 scores         alternative, greater-with-margin      "greater" with a margin
 scores         equivalence, scores                   equivalence
 scores         margin, lower-is-better               a margin with lower scores better
@@ -32,6 +36,8 @@ scores         margin, gate-no-range                 a gate's margin where every
 scores         margin, gate-over-half-range          a gate's margin over half the scores' range
 scores         gate, unequal-repeats                 a gate where A and B repeat a question a
                                                      different number of times
+scores         anytime, scores                       `anytime` (a gate by the anytime-valid
+                                                     test of the discordant split)
 =============  ====================================  ==========================================
 
 The method: "by-question" with repeats of one task, "stratified-by-question" with repeats
@@ -133,7 +139,8 @@ class Ask:
     `question` a question's name when the alternative and the margin do not say it
     ("equivalent"; the page says every question by its name); `gate` whether a release gate is
     asked; `better` which scores are better (None: not said; higher is taken); `resamples` and
-    `seed` the scores' resampling.
+    `seed` the scores' resampling. `anytime` whether the gate is to decide by the one-sided
+    anytime-valid test (:mod:`calculator.anytime`), valid however often it is re-run.
     """
 
     alpha: float = 0.05
@@ -144,6 +151,7 @@ class Ask:
     better: str | None = None
     resamples: int | None = None
     seed: int = 0
+    anytime: bool = False
 
     @property
     def side(self) -> str:
@@ -211,8 +219,8 @@ class Choice:
 
 class OptionRefused(CalculatorError):
     """An option the chosen test cannot answer: `option` its code ("margin", "alternative",
-    "equivalence", "gate", "better", "resamples", "alpha"), `reason` why (a code), `detail`
-    what the words need beyond the ask (a score's name, a task's name)."""
+    "equivalence", "gate", "better", "resamples", "alpha", "anytime"), `reason` why (a code),
+    `detail` what the words need beyond the ask (a score's name, a task's name)."""
 
     def __init__(self, option: str, reason: str, ask: Ask, detail: object = None) -> None:
         super().__init__(f"{option} refused: {reason}")
@@ -301,6 +309,7 @@ def choose(shape: Shape, ask: Ask) -> Choice:
             method = "scores-cluster" if shape.clusters else "scores"
         return Choice(method=method, ask=replace(ask, better=_better(shape, ask)))
     _check_pass_fail(ask)
+    _check_anytime(shape, ask)
     method = suite_method(shape.tasks, shape.repeats != "none")
     if method == "exact" and shape.clusters:
         method = "cluster"
@@ -362,3 +371,26 @@ def _check_scores(shape: Shape, ask: Ask) -> None:
             raise OptionRefused("margin", "gate-over-half-range", ask, (low, high, limit))
     if ask.gate and shape.repeats == "unequal":
         raise OptionRefused("gate", "unequal-repeats", ask, shape.uneven_task)
+    if ask.anytime:
+        raise OptionRefused("anytime", "scores", ask)
+
+
+def _check_anytime(shape: Shape, ask: Ask) -> None:
+    """The anytime-valid gate: one-sided, no margin, each case one independent pair, once."""
+    if not ask.anytime:
+        return
+    if not ask.gate:
+        raise OptionRefused("anytime", "needs-gate", ask)
+    if ask.margin is not None:
+        raise OptionRefused("anytime", "with-margin", ask)
+    which = [
+        what
+        for what, present in (
+            ("clusters", shape.clusters),
+            ("tasks", shape.tasks > 1),
+            ("repeats", shape.repeats != "none"),
+        )
+        if present
+    ]
+    if which:
+        raise OptionRefused("anytime", "not-one-sequence", ask, which[0])

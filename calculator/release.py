@@ -9,6 +9,8 @@ so both live here:
 - :func:`scores_gate_fails`: the same gate on per-case scores (the mean score).
 - :func:`gate_margin_too_wide`: the widest margin a gate on pass rates takes
   (:data:`GATE_MARGIN_LIMIT`), refused by the command line and given no verdict on the page.
+- :func:`anytime_gate`: the gate by the one-sided anytime-valid test, for a file that is
+  re-gated as it grows (``--fail-if-worse --anytime``).
 - :func:`clusters_of`: the clusters of per-case results, for :func:`calculator.analyze`.
 
 The sentence on how counting clusters moves the p-value is
@@ -20,6 +22,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from calculator.anytime import AnytimeAnalysis, anytime_analysis
 from calculator.clustered import Clusters
 from calculator.decision import Decision
 from calculator.errors import CalculatorError
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GATE_MARGIN_LIMIT",
+    "anytime_gate",
     "clusters_of",
     "gate_margin_too_wide",
     "gate_fails",
@@ -138,6 +142,35 @@ def gate_fails(result: Analysis | Decision) -> bool:
     if decision.question == "worse":
         return decision.reject
     return decision.reject and decision.estimate > 0  # A - B: A ahead, B worse
+
+
+def anytime_gate(analysis: Analysis, prior_shape: float = 1.0) -> AnytimeAnalysis:
+    """The anytime-valid release gate's test (``cases --fail-if-worse --anytime``): the
+    one-sided anytime-valid test of "B passes no less often than A" at the decision's alpha;
+    the gate fails when it rejects (``.rejects``). Its p comes from the final counts alone, so
+    the verdict does not depend on the order of the file's rows; re-running it on a file that
+    grows case by case fails it, when B is in truth no worse, with probability at most alpha
+    over every re-run together (Ville's inequality), if the cases are appended in an order not
+    chosen by their outcomes and each decision to go on uses only the cases seen.
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> gate = anytime_gate(analyze(50, 35, 15, 0))
+    >>> gate.test.alternative, round(gate.test.pvalue, 4), gate.rejects
+    ('less', 0.0511, False)
+    """
+    table = analysis.table
+    return anytime_analysis(
+        table.b,
+        table.c,
+        n=table.n,
+        alternative="less",
+        alpha=analysis.decision.alpha,
+        prior_shape=prior_shape,
+        names=analysis.names,
+        framing=analysis.framing,
+    )
 
 
 def gate_question(question: str, margin: float | None) -> tuple[str, float | None]:

@@ -19,6 +19,7 @@ __all__ = ["optional_stopping_chart", "power_chart"]
 _LINE_COLOUR = "#0072B2"
 _DIP_COLOUR = "#D55E00"
 _RULE_COLOUR = "#555555"
+_ANYTIME_COLOUR = "#009E73"
 # Up to this many sizes every n gets a dot, so single-n dips show.
 _DOTS_UP_TO = 150
 
@@ -99,8 +100,56 @@ def power_chart(curve: PowerCurve) -> alt.LayerChart:
     )
 
 
+def _anytime_line(result: OptionalStopping, scale: alt.Scale) -> tuple[alt.Chart, alt.Chart]:
+    """The anytime-valid test's rate on the same experiments (green), and the two lines' names
+    at their last look."""
+    rate = np.asarray(result.anytime_false_positive_rate)
+    frame = pd.DataFrame(
+        {
+            "looks": result.looks,
+            "cases": result.cases,
+            "rate": rate,
+            "rate_text": [format_percent(value) for value in rate],
+        }
+    )
+    line = (
+        alt.Chart(frame)
+        .mark_line(color=_ANYTIME_COLOUR, strokeWidth=3, strokeDash=[6, 3])
+        .encode(
+            x="looks:Q",
+            y=alt.Y("rate:Q", scale=scale),
+            tooltip=[
+                alt.Tooltip("looks:Q", title="Looks"),
+                alt.Tooltip("cases:Q", title="Cases by the last look", format=","),
+                alt.Tooltip("rate_text:N", title="Anytime-valid test's false-positive rate"),
+            ],
+        )
+    )
+    last = int(result.looks[-1])
+    names = pd.DataFrame(
+        {
+            "looks": [last, last],
+            "rate": [float(result.false_positive_rate[-1]), float(rate[-1])],
+            "name": ["fixed-n test", "anytime-valid test"],
+            "colour": [_LINE_COLOUR, _ANYTIME_COLOUR],
+        }
+    )
+    labels = (
+        alt.Chart(names)
+        .mark_text(align="right", dy=-10, fontWeight="bold")
+        .encode(
+            x="looks:Q",
+            y=alt.Y("rate:Q", scale=scale),
+            text="name:N",
+            color=alt.Color("colour:N", scale=None),
+        )
+    )
+    return line, labels
+
+
 def optional_stopping_chart(result: OptionalStopping) -> alt.LayerChart:
-    """Simulated false-positive rate against the number of looks, beside the nominal alpha.
+    """Simulated false-positive rate against the number of looks, beside the nominal alpha, for
+    the fixed-n test and (green, dashed) the anytime-valid test on the same experiments.
 
     A band of two standard errors either side shows the simulation's own uncertainty.
 
@@ -152,9 +201,12 @@ def optional_stopping_chart(result: OptionalStopping) -> alt.LayerChart:
         f"difference that were declared significant, against the number of looks (one every "
         f"{result.look_every:,} cases). With one look it is {format_percent(rate[0])}; with "
         f"{int(result.looks[-1]):,} looks it is {format_percent(rate[-1])}, against a nominal "
-        f"α = {result.alpha:g} (dashed rule). The shaded band is two simulation standard errors."
+        f"α = {result.alpha:g} (dashed rule). The shaded band is two simulation standard errors. "
+        f"The green line is the anytime-valid test on the same experiments: "
+        f"{format_percent(float(result.anytime_false_positive_rate[-1]))} after the last look."
     )
-    return alt.layer(band, line, alpha_rule, alpha_text).properties(
+    anytime = _anytime_line(result, scale)
+    return alt.layer(band, line, alpha_rule, alpha_text, *anytime).properties(
         title=alt.Title(
             "Peeking raises the false-positive rate",
             subtitle=f"{result.experiments:,} simulated experiments with no real difference "

@@ -1,5 +1,6 @@
-"""Words of the Plan page: choices, the plan in cell terms, the saw-tooth warning, the peeking
-simulation's caption.
+"""Words of the Plan page: choices, the plan in cell terms, the saw-tooth warning, Type M and
+Type S, the peeking simulation's caption (the fixed-n test's false alarms beside the anytime-valid
+test's) and the anytime-valid test's price in cases.
 
 Pure Python (no Streamlit), so each wording decision is tested directly.
 """
@@ -7,7 +8,10 @@ Pure Python (no Streamlit), so each wording decision is tested directly.
 from __future__ import annotations
 
 from calculator.planning import NonInferiorityPlan, OptionalStopping, PowerPlan, exact_power
-from calculator.report.formatting import format_percent, format_points, points_of
+from calculator.planning.exaggeration import SignAndMagnitude
+from calculator.planning.peeking import PRICE_HORIZON, AnytimePrice
+from calculator.report.exaggeration import exaggeration_rate
+from calculator.report.formatting import format_percent, format_points, format_ratio, points_of
 from calculator.report.planning import cells_phrase
 
 __all__ = [
@@ -33,7 +37,11 @@ __all__ = [
     "noninferiority_error",
     "noninferiority_metrics",
     "noninferiority_size_note",
+    "PRICE_HEADING",
+    "exaggeration_metrics",
     "peeking_caption",
+    "price_metrics",
+    "price_sentence",
     "plan_error",
     "saw_tooth_warning",
     "simulation_error",
@@ -72,8 +80,11 @@ PEEKING_INTRO = (
     "cases, stopping as soon as it is significant. Each look is another chance for noise to "
     "cross the line, so the share of such experiments that end with a 'significant' result "
     "climbs far above α as the looks add up. The simulation below runs experiments with no real "
-    "difference and counts how many you would have stopped as a win."
+    "difference and counts how many you would have stopped as a win, with the fixed-n test and, "
+    "on the same experiments at the same looks, with the anytime-valid test, built to be looked "
+    "at as often as you like."
 )
+PRICE_HEADING = "**The cure, and its price in cases**"
 
 
 def plan_error(error: Exception) -> str:
@@ -213,4 +224,84 @@ def peeking_caption(peeking: OptionalStopping, disagreement: float) -> str:
         f"{format_percent(rates[-1])} of them were declared significant. One test of all "
         f"{final_n:,} cases, its size fixed in advance, would be significant in "
         f"{format_percent(size)} of such experiments ({bound}; computed exactly, not simulated)."
+        f"{_anytime_rates(peeking)}"
+    )
+
+
+def _anytime_rates(peeking: OptionalStopping) -> str:
+    """The anytime-valid test's false alarms on the same experiments, with their Monte Carlo
+    error, and why they stay at α."""
+    rate = float(peeking.anytime_false_positive_rate[-1])
+    error = float(peeking.anytime_standard_error[-1])
+    return (
+        f" The anytime-valid test (the uniform mixture's e-value reaching 1/α), peeked at in the "
+        f"same way, declared {format_percent(rate)} of the same experiments significant "
+        f"(Monte Carlo standard error {format_percent(error)}): at most α however many looks "
+        "are taken (Ville's inequality), for looks whose timing does not depend on cases not "
+        "yet seen."
+    )
+
+
+def exaggeration_metrics(errors: SignAndMagnitude) -> list[tuple[str, str]]:
+    """Power in the true direction, Type M and Type S at the plan's n, as three metrics."""
+    type_m = "undefined" if errors.type_m is None else f"{format_ratio(errors.type_m)} x"
+    type_s = "undefined" if errors.type_s is None else exaggeration_rate(errors.type_s)
+    return [
+        ("Power in the true direction", format_percent(errors.power_true_direction)),
+        ("Type M if significant (exaggeration)", type_m),
+        ("Type S if significant (wrong sign)", type_s),
+    ]
+
+
+def price_metrics(price: AnytimePrice) -> list[tuple[str, str]]:
+    """The fixed-n test's n, the anytime-valid test's n for the same power, and the cases the
+    anytime-valid test uses on average, as three metrics."""
+    power = format_percent(price.power)
+    reached = price.n_for_power is not None
+    return [
+        (f"Fixed-n test: cases for {power} power", f"{price.fixed_n:,}"),
+        (
+            f"Anytime-valid test: cases for {power} power",
+            f"{price.n_for_power:,}" if reached else f"over {PRICE_HORIZON * price.fixed_n:,}",
+        ),
+        (
+            "Anytime-valid test: cases used on average",
+            f"{price.expected_cases:,.0f}" if price.expected_cases is not None else "n/a",
+        ),
+    ]
+
+
+def price_sentence(price: AnytimePrice) -> str:
+    """How the price was measured, with its Monte Carlo error.
+
+    Examples
+    --------
+    >>> from calculator.planning.peeking import anytime_price
+    >>> price = anytime_price(p10=0.15, p01=0.05, fixed_n=168, power=0.8, seed=1)
+    >>> "1.56 times the fixed-n test's 168" in price_sentence(price)
+    True
+    """
+    setting = (
+        f"{price.experiments:,} simulated experiments with p10 = {price.p10:g} and "
+        f"p01 = {price.p01:g} (random seed {price.seed}), the anytime-valid test looked at "
+        f"after every {price.look_every:,} cases and stopped at its first rejection at "
+        f"α = {price.alpha:g}"
+    )
+    if price.n_for_power is None:
+        return (
+            f"{setting}: it did not reach the fixed-n test's {format_percent(price.power)} power "
+            f"within {PRICE_HORIZON * price.fixed_n:,} cases, {PRICE_HORIZON} times the fixed-n "
+            f"test's {price.fixed_n:,}."
+        )
+    ratio = price.n_for_power / price.fixed_n
+    return (
+        f"{setting}. It reaches the fixed-n test's {format_percent(price.power)} power by "
+        f"{price.n_for_power:,} cases ({ratio:.2f} times the fixed-n test's {price.fixed_n:,}; "
+        f"Monte Carlo standard error of the power there {format_percent(price.stopped_error)}, "
+        f"and the looks place it to within {price.look_every:,} cases). Allowed up to "
+        f"{price.n_for_power:,} cases, it stops on average after {price.expected_cases:,.0f} "
+        f"(standard error {price.expected_cases_error:,.1f}), since it stops at its first "
+        "rejection; looking after every case could only stop it sooner. That is the "
+        "price of a false-alarm rate kept at α under any peeking: more cases for the same "
+        "power when the experiment runs to its end."
     )

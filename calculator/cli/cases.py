@@ -1,7 +1,8 @@
 """``python -m calculator cases``: per-case results in, the paired analysis and a release gate out.
 
     python -m calculator cases FILE [FILE_B] [--id COL] [--a COL] [--b COL] [--group COL]
-        [--threshold X] [--alpha X] [--json] [--fail-if-worse] [--margin DELTA] [--resamples R]
+        [--threshold X] [--alpha X] [--json] [--fail-if-worse [--anytime]] [--margin DELTA]
+        [--resamples R] [--detect POINTS]
     python -m calculator cases LOG_A LOG_B [--metric NAME] [--filter NAME] [--allow-exclusions]
 
 With one file, ``--a`` and ``--b`` name its two outcome columns; with two files, ``--a`` names the
@@ -13,7 +14,15 @@ directly, task by task (:mod:`calculator.cli.cases_logs`). Exit status: 0, or 1 
 B is worse than A at level alpha by the two-sided exact McNemar test (with ``--margin DELTA``:
 unless B is shown non-inferior, no worse than A by DELTA or more); 2 for unusable input. The
 gate fails in one direction only, so its false-alarm rate per comparison is at most alpha/2
-(at most alpha with ``--alternative less``, a one-sided test at alpha).
+(at most alpha with ``--alternative less``, a one-sided test at alpha). With ``--anytime`` the
+gate decides by the one-sided anytime-valid test (:func:`calculator.release.anytime_gate`) at
+alpha: it may be re-run on a file that grows, at any time, and fails when B is no worse with
+probability at most alpha over all its runs together. The JSON of a per-case pass/fail file
+holds the anytime-valid test under "anytime" (as ``table --json``); with ``--group`` that key
+says why it is left out, and logs, long files and scores have no such key. ``--detect POINTS``
+adds the n the two-sided exact test needs to detect a difference of POINTS points with 80% power
+at the share of cases the systems disagree on, and the comparison's n as a ratio of it
+(:func:`calculator.planning.detect.detect_check`; JSON key "detect").
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from calculator.analysis import Analysis
+from calculator.anytime import anytime_of
 from calculator.cli.arguments import (
     UsageError,
     add_log_arguments,
@@ -56,21 +66,30 @@ from calculator.cli.shared import (
 )
 from calculator.cli.square_file import add_categories_argument, is_categories_input, run_categories
 from calculator.errors import CalculatorError
-from calculator.release import gate_fails
+from calculator.planning.detect import DetectCheck, detect_check
+from calculator.release import anytime_gate, gate_fails
 from calculator.report import words
+from calculator.report.anytime import anytime_gate_payload, anytime_gate_verdict
 from calculator.report.clusters import describe_cluster_change
 from calculator.report.formatting import plural
 from calculator.report.gate import gate_payload
+from calculator.report.planning import detect_sentence
 from calculator.scores.resampling import MAX_RESAMPLES, MIN_RESAMPLES
 from calculator.workflow import compare_cases
 
 if TYPE_CHECKING:
+    from calculator.anytime import AnytimeAnalysis
     from calculator.cases import CaseFile, PairedCases
     from calculator.clustered import ClusteredTestResult
 
 __all__ = ["add_parser", "run", "build_payload"]
 
 _LISTED_IDS = 20  # ids printed per list in the text report
+#: The JSON's "anytime" with clusters: the test takes each case as one independent pair.
+ANYTIME_CLUSTERS = {
+    "refused": "the anytime-valid test treats each case as one independent pair; with --group "
+    "the cases are clustered, so it is left out"
+}
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -118,6 +137,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "it raises a false alarm at most alpha/2 of the time; with --alternative less it is "
         "the one-sided test, at most alpha); with --margin, unless B is shown non-inferior",
     )
+    _add_anytime_and_detect(parser)
     parser.add_argument(
         "--resamples",
         type=whole_number("--resamples", maximum=MAX_RESAMPLES),
@@ -141,6 +161,29 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def _add_anytime_and_detect(parser: argparse.ArgumentParser) -> None:
+    """``--anytime`` (the gate by the anytime-valid test) and ``--detect POINTS`` (the n a
+    difference needs, against the file's), for per-case pass/fail files."""
+    parser.add_argument(
+        "--anytime",
+        action="store_true",
+        help="with --fail-if-worse: decide by the one-sided anytime-valid test (B worse) at "
+        "--alpha, so the gate may be re-run on a file that grows, as often as you like, and "
+        "fails when B is no worse with probability at most alpha over all its runs (cases "
+        "added in an order not chosen by their outcomes); per-case pass/fail files only, "
+        "no --margin, no --group",
+    )
+    parser.add_argument(
+        "--detect",
+        type=_points,
+        metavar="POINTS",
+        help="per-case pass/fail files: the n the two-sided exact test at --alpha needs to "
+        "detect a difference of POINTS percentage points (either way) with 80%% power, at the "
+        "share of cases the systems disagree on here, and this comparison's n as a ratio of it "
+        "(the difference is yours: power at the observed difference only restates the p)",
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``cases`` for parsed `args`; return the exit status (0, or 1 for a failed gate).
 
@@ -153,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
     """
     require_cases_extra()
     check_paths([p for p in (args.file, args.file_b) if p is not None])
+    _refuse_file_only(args)
     if args.monitor:  # refuses what it cannot watch (logs, long files, labels, clusters)
         return run_monitor(args)
     if is_categories_input(args):  # labels, not pass/fail: the k x k analysis
@@ -178,6 +222,11 @@ def run(args: argparse.Namespace) -> int:
     first, second = _read(args)
     columns = scores_columns(args, first, second)
     if columns is not None:  # numbers other than 0 and 1, no --threshold: compare mean scores
+        if args.detect is not None:
+            raise UsageError(
+                "--detect plans for pass/fail outcomes; these columns hold scores (cut them "
+                "with --threshold to analyse them as pass/fail)"
+            )
         return run_scores(args, first, second, columns)
     args = threshold_columns(args, first, second)  # --threshold on guessed score columns
     cases = _load(args, first, second)
@@ -185,24 +234,86 @@ def run(args: argparse.Namespace) -> int:
         raise CalculatorError(f"no usable cases: {_exclusion_summary(cases)}")
     compared = compare_cases(cases, question_arguments(args))
     analysis, cluster = compared.analysis, compared.cluster
+    gate = anytime_gate(analysis, args.anytime_prior) if args.anytime else None
+    detect = _detect(args, analysis, cluster is not None)
     if args.json:
-        payload = build_payload(cases, analysis, cluster)
+        payload = build_payload(cases, analysis, cluster, args.anytime_prior)
         payload["analysed_as"] = ANALYSED_AS_PASS_FAIL
+        if detect is not None:
+            payload["detect"] = {
+                **detect.to_dict(),
+                "sentence": detect_sentence(detect, cases.names),
+            }
         if args.fail_if_worse:
-            payload["gate"] = gate_payload(analysis, args.alpha)
+            payload["gate"] = (
+                gate_payload(analysis, args.alpha) if gate is None else anytime_gate_payload(gate)
+            )
         print_json(payload)
     else:
-        print_lines(_text_report(cases, analysis, cluster, args))
-    if args.fail_if_worse and gate_fails(analysis):
+        lines = _text_report(cases, analysis, cluster, args, gate)
+        if detect is not None:
+            lines.append(f"detect    {detect_sentence(detect, cases.names)}")
+        print_lines(lines)
+    if args.fail_if_worse and (gate_fails(analysis) if gate is None else gate.rejects):
         return EXIT_WORSE
     return 0
 
 
+def _points(text: str) -> float:
+    """``--detect POINTS``: a difference in percentage points, above 0 and below 100."""
+    value = finite_number("--detect")(text)
+    if not 0 < value < 100:
+        raise argparse.ArgumentTypeError(
+            f"--detect must be a number of percentage points above 0 and below 100, but got "
+            f"{text!r}"
+        )
+    return value
+
+
+def _refuse_file_only(args: argparse.Namespace) -> None:
+    """``--anytime`` and ``--detect`` read a per-case pass/fail file: refused by name for what
+    they cannot read (the chooser refuses the rest of ``--anytime``'s: no gate, a margin,
+    clusters, scores)."""
+    for option, does in (("--anytime", "gates"), ("--detect", "plans for")):
+        if not getattr(args, option[2:]):
+            continue
+        refused = (
+            ("--monitor (it is anytime-valid already)", args.monitor),
+            ("--categories (labels, not pass/fail outcomes)", is_categories_input(args)),
+            ("a long file (one row per case and system)", is_long_input(args)),
+            ("harness logs (their tasks and repeats)", is_log_input(args)),
+        )
+        for what, present in refused:
+            if present:
+                raise UsageError(f"{option} {does} a per-case pass/fail file; it refuses {what}")
+
+
+def _detect(args: argparse.Namespace, analysis: Analysis, clustered: bool) -> DetectCheck | None:
+    """``--detect``'s check on the table, or None when not asked; refused with clusters."""
+    if args.detect is None:
+        return None
+    if clustered:
+        raise UsageError(
+            "--detect plans for independent pairs; with --group the cases are clustered, and "
+            "the n needed depends on the clusters, which this plan does not model"
+        )
+    table = analysis.table
+    return detect_check(table.n, table.discordant, args.detect / 100, alpha=args.alpha)
+
+
 def build_payload(
-    cases: PairedCases, analysis: Analysis, cluster: ClusteredTestResult | None
+    cases: PairedCases,
+    analysis: Analysis,
+    cluster: ClusteredTestResult | None,
+    prior_shape: float = 1.0,
 ) -> dict[str, object]:
-    """``payload(analysis)`` plus "input", "discordant_cases" and, with clusters, "cluster"."""
+    """``payload(analysis)`` plus "input", "discordant_cases", "anytime" (the anytime-valid
+    test, as in ``table --json``; with clusters {"refused": why}) and, with clusters,
+    "cluster"."""
     payload = words.payload(analysis)
+    payload["anytime"] = (
+        words.payload(anytime_of(analysis, prior_shape)) if cluster is None else ANYTIME_CLUSTERS
+    )
     payload["input"] = cases.input_summary()
     payload["discordant_cases"] = {
         "only_A": _ids(cases.only_a()),
@@ -255,6 +366,7 @@ def _text_report(
     analysis: Analysis,
     cluster: ClusteredTestResult | None,
     args: argparse.Namespace,
+    gate: AnytimeAnalysis | None = None,
 ) -> list[str]:
     """The lines of the text report; ids and names in them are escaped when printed."""
     name_a, name_b = cases.names
@@ -296,7 +408,11 @@ def _text_report(
         lines.append(f"{label} ({len(frame):,}): {', '.join(ids) or 'none'}{more}")
     lines += decision_lines(analysis)
     if args.fail_if_worse:
-        lines.append(gate_line(analysis, args.alpha))
+        lines.append(
+            gate_line(analysis, args.alpha)
+            if gate is None
+            else f"gate      {anytime_gate_verdict(gate)}"
+        )
     return lines
 
 

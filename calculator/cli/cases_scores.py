@@ -154,6 +154,7 @@ def score_options(args: argparse.Namespace) -> Ask:
         gate=getattr(args, "fail_if_worse", False),
         better=getattr(args, "better", None),
         resamples=getattr(args, "resamples", None),
+        anytime=getattr(args, "anytime", False),
     )
 
 

@@ -28,6 +28,7 @@ _REFUSED = {
     "file_b": "a second file (the monitor reads one file with both outcome columns)",
     "margin": "--margin (the monitor tests no difference, two-sided or one-sided)",
     "fail_if_worse": "--fail-if-worse (the monitor's decision is its crossing)",
+    "anytime": "--anytime (the monitor is anytime-valid already; its decision is its crossing)",
     "resamples": "--resamples (the monitor reads pass/fail outcomes)",
     "better": "--better (the monitor reads pass/fail outcomes)",
     "equivalence": "--equivalence (the monitor tests no difference, two-sided or one-sided)",
@@ -64,7 +65,8 @@ def add_monitor_arguments(parser: argparse.ArgumentParser) -> None:
         type=finite_number("--anytime-prior"),
         default=1.0,
         metavar="K",
-        help="with --monitor: k of the Beta(k, k) mixture (1: uniform)",
+        help="k of the Beta(k, k) mixture of the anytime-valid test (1: uniform), for "
+        '--monitor, --anytime and the JSON\'s "anytime" key',
     )
 
 

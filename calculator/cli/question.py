@@ -245,6 +245,7 @@ def question_arguments(args: argparse.Namespace) -> Ask:
         gate=getattr(args, "fail_if_worse", False),
         better=getattr(args, "better", None),
         resamples=getattr(args, "resamples", None),
+        anytime=getattr(args, "anytime", False),
     )
 
 
@@ -264,6 +265,7 @@ OPTION_NAMES = {
     "better higher": "--better higher",
     "resamples": "--resamples",
     "alpha": "--alpha",
+    "anytime": "--anytime",
 }
 
 

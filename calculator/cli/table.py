@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from calculator.analysis import Analysis, analyze
-from calculator.anytime import AnytimeAnalysis, anytime_analysis
+from calculator.anytime import anytime_of
 from calculator.chooser import choose, shape_of
 from calculator.cli.arguments import count
 from calculator.cli.output import print_json, print_lines
@@ -125,21 +125,6 @@ def _unconditional(args: argparse.Namespace) -> dict[str, object]:
         return unconditional_payload(mcnemar_unconditional(args.A, args.B, args.C, args.D))
     except CalculatorError as error:
         return {"refused": str(error)}
-
-
-def anytime_of(result: Analysis, prior_shape: float = 1.0) -> AnytimeAnalysis:
-    """The anytime-valid test of the table at the decision's level: for the question's
-    direction when it asks for one without a margin, two-sided otherwise."""
-    decision = result.decision
-    one_sided = decision.margin is None and decision.alternative in ("greater", "less")
-    return anytime_analysis(
-        result.table.b,
-        result.table.c,
-        n=result.table.n,
-        alternative=decision.alternative if one_sided else "two-sided",
-        alpha=decision.alpha,
-        prior_shape=prior_shape,
-    )
 
 
 def text_lines(result: Analysis) -> list[str]:

@@ -23,23 +23,48 @@ if TYPE_CHECKING:
     from calculator.monitor import Monitor
 
 __all__ = [
+    "anytime_gate_payload",
+    "anytime_gate_verdict",
     "anytime_lines",
     "anytime_sentence",
     "mixture_name",
+    "null_words",
     "monitor_lines",
     "monitor_sentence",
     "sequence_sentence",
 ]
 
-# The null hypothesis each e-value is evidence against.
-_NULL = {
-    "two-sided": "A and B pass equally often",
-    "greater": "B passes no more often than A",
-    "less": "B passes no less often than A",
-}
+
+#: The anytime-valid gate's test, as its verdict and its JSON name it.
+ANYTIME_GATE_TEST = "one-sided anytime-valid test"
 
 
-def mixture_name(prior_shape: float, alternative: str = "two-sided") -> str:
+def null_words(alternative: str, names: tuple[str, str] = ("A", "B"), framing: str = "pass") -> str:
+    """The null hypothesis an e-value is evidence against, in the systems' names and the
+    outcome's words (`framing` "pass" or "correct").
+
+    Examples
+    --------
+    >>> null_words("less", ("old", "new"), "correct")
+    'new is correct no less often than old'
+    """
+    a, b = names
+    verb, plural_verb = ("passes", "pass") if framing == "pass" else ("is correct", "are correct")
+    return {
+        "two-sided": f"{a} and {b} {plural_verb} equally often",
+        "greater": f"{b} {verb} no more often than {a}",
+        "less": f"{b} {verb} no less often than {a}",
+    }[alternative]
+
+
+def _only(names: tuple[str, str], framing: str) -> str:
+    """ "only A passes" (or "only A is correct")."""
+    return f"only {names[0]} {'passes' if framing == 'pass' else 'is correct'}"
+
+
+def mixture_name(
+    prior_shape: float, alternative: str = "two-sided", names: tuple[str, str] = ("A", "B")
+) -> str:
     """The mixing distribution in words: the e-value is always named with it.
 
     Examples
@@ -53,8 +78,8 @@ def mixture_name(prior_shape: float, alternative: str = "two-sided") -> str:
     name = "uniform (Beta(1, 1))" if prior_shape == 1 else f"Beta({shape}, {shape})"
     side = {
         "two-sided": "",
-        "greater": " restricted to B-favouring splits",
-        "less": " restricted to A-favouring splits",
+        "greater": f" restricted to {names[1]}-favouring splits",
+        "less": f" restricted to {names[0]}-favouring splits",
     }[alternative]
     return f"the {name} mixture{side}"
 
@@ -81,7 +106,7 @@ def anytime_sentence(result: AnytimeAnalysis) -> str:
     the exact McNemar test, valid only when the number of cases is fixed before looking, gives
     0.007 on these 50 discordant pairs.
     """
-    test, alpha = result.test, result.alpha
+    test, alpha, names = result.test, result.alpha, result.names
     p = format_pvalue(test.pvalue, test.log10_pvalue, alpha=alpha)
     verdict = "below" if result.rejects else "not below"
     if test.discordant == 0:
@@ -93,8 +118,10 @@ def anytime_sentence(result: AnytimeAnalysis) -> str:
     fixed = format_pvalue(result.fixed_n_pvalue, result.fixed_n_log10_pvalue, alpha=alpha)
     pairs = "discordant pair" if test.discordant == 1 else "discordant pairs"
     text = (
-        f"Anytime-valid test (e-value of {mixture_name(test.prior_shape, test.alternative)} "
-        f'over the share of disagreements that favour A): against "{_NULL[test.alternative]}" '
+        f"Anytime-valid test (e-value of "
+        f"{mixture_name(test.prior_shape, test.alternative, names)} over the share of "
+        f"disagreements that favour {names[0]}): against "
+        f'"{null_words(test.alternative, names, result.framing)}" '
         f"it is E = {evalue_text(test)}, an anytime-valid p of {p}"
         f"{'' if not test.running else f' (from {source})'}, {verdict} α = {alpha:g}. "
         "This p stays valid under any stopping rule: you may look after every case and stop "
@@ -109,7 +136,9 @@ def anytime_sentence(result: AnytimeAnalysis) -> str:
     return text
 
 
-def sequence_sentence(sequence: ConfidenceSequence) -> str:
+def sequence_sentence(
+    sequence: ConfidenceSequence, names: tuple[str, str] = ("A", "B"), framing: str = "pass"
+) -> str:
     """The confidence sequence for the split, beside the fixed-n interval, and the difference's.
 
     Examples
@@ -124,16 +153,17 @@ def sequence_sentence(sequence: ConfidenceSequence) -> str:
     disagree on: -4.3 to +50.2 points (each part at level 97.5%, together at least 95%).
     """
     level = format_confidence(sequence.level)
+    where = f"the share of disagreements where {_only(names, framing)}"
     if sequence.low is None or sequence.high is None:
         share = (
-            f"{level} confidence sequence for the share of disagreements where only A passes: "
+            f"{level} confidence sequence for {where}: "
             "empty (no share fits every look; with an unchanging share this happens with "
             f"probability at most {format_percent(1 - sequence.level)})."
         )
     else:
         share = (
-            f"{level} confidence sequence for the share of disagreements where only A passes: "
-            f"{format_percent(sequence.low)} to {format_percent(sequence.high)} (the fixed-n "
+            f"{level} confidence sequence for {where}: {format_percent(sequence.low)} to "
+            f"{format_percent(sequence.high)} (the fixed-n "
             f"Clopper-Pearson interval: {format_percent(sequence.fixed_low)} to "
             f"{format_percent(sequence.fixed_high)}). With probability at least {level} the "
             "sequence holds the true share at every number of cases at once."
@@ -141,9 +171,10 @@ def sequence_sentence(sequence: ConfidenceSequence) -> str:
     if sequence.difference_low is None or sequence.difference_high is None:
         return share
     half = format_confidence(1 - (1 - sequence.level) / 2)
+    rate = "pass-rate" if framing == "pass" else "accuracy"
     return (
-        f"{share} For the pass-rate difference A - B, with the share of cases the systems "
-        f"disagree on: {format_points(sequence.difference_low)} to "
+        f"{share} For the {rate} difference {names[0]} - {names[1]}, with the share of cases "
+        f"the systems disagree on: {format_points(sequence.difference_low)} to "
         f"{format_points(sequence.difference_high)} points (each part at level {half}, "
         f"together at least {level})."
     )
@@ -226,7 +257,54 @@ def monitor_sentence(monitor: Monitor) -> str:
     p = format_pvalue(float(monitor.pvalue[i]), float(monitor.log10_pvalue[i]))
     return (
         f"{start}: it reached 1/α = {threshold} by case {int(monitor.cases[i]):,} "
-        f'(anytime-valid p {p} against "{_NULL[monitor.alternative]}"), so the monitor '
+        f'(anytime-valid p {p} against "{null_words(monitor.alternative)}"), so the monitor '
         "stopped there. Stopping at the first such look keeps the chance of a false alarm at "
         f"or below α = {monitor.alpha:g} however often one looks."
     )
+
+
+def anytime_gate_verdict(result: AnytimeAnalysis) -> str:
+    """The anytime-valid gate's verdict (:func:`calculator.release.anytime_gate`), naming its
+    test and what its re-runs may do.
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> from calculator.release import anytime_gate
+    >>> print(anytime_gate_verdict(anytime_gate(analyze(50, 40, 10, 0))))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    FAIL: B is worse than A at α = 0.05 (one-sided anytime-valid test, e-value of the uniform
+    (Beta(1, 1)) mixture restricted to A-favouring splits, anytime-valid p = 2.3e-04). Re-run
+    as the file grows, the gate fails when B is in truth no worse than A with probability at
+    most α over all its runs together, if cases are added in an order not chosen by their
+    outcomes.
+    """
+    test, alpha = result.test, result.alpha
+    name_a, name_b = result.names
+    fails = result.rejects
+    verdict = f"FAIL: {name_b} is worse" if fails else f"pass: {name_b} is not shown worse"
+    p = format_pvalue(test.pvalue, test.log10_pvalue, alpha=alpha)
+    return (
+        f"{verdict} than {name_a} at α = {alpha:g} ({ANYTIME_GATE_TEST}, e-value of "
+        f"{mixture_name(test.prior_shape, test.alternative, result.names)}, anytime-valid "
+        f"p = {p}). Re-run as the file grows, the gate fails when {name_b} is in truth no worse "
+        f"than {name_a} with probability at most α over all its runs together, if cases are "
+        "added in an order not chosen by their outcomes."
+    )
+
+
+def anytime_gate_payload(result: AnytimeAnalysis) -> dict[str, object]:
+    """The anytime-valid gate for the JSON's "gate" key, in the form of every gate's
+    (:func:`calculator.report.gate.gate_payload`), with the e-value beside the p."""
+    return {
+        "verdict": "fail" if result.rejects else "pass",
+        "fails": result.rejects,
+        "test": ANYTIME_GATE_TEST,
+        "pvalue": result.test.pvalue,
+        "pvalue_is_bound": False,
+        "alpha": result.alpha,
+        "sentence": anytime_gate_verdict(result),
+        "anytime_valid": True,
+        "log10_evalue": result.test.log10_evalue,
+        "prior_shape": result.test.prior_shape,
+    }

@@ -11,7 +11,7 @@ from calculator.report.formatting import format_percent, format_points, format_r
 if TYPE_CHECKING:
     from calculator.planning.exaggeration import SignAndMagnitude
 
-__all__ = ["exaggeration_line", "exaggeration_sentence"]
+__all__ = ["exaggeration_line", "exaggeration_rate", "exaggeration_sentence"]
 
 
 def _cases(n: int) -> str:
@@ -49,11 +49,11 @@ def exaggeration_sentence(errors: SignAndMagnitude) -> str:
         "significant estimate of the difference would be on average "
         f"{format_ratio(errors.type_m)} times the size of the assumed difference of {difference} "
         "points (Type M, the expected exaggeration ratio) and would have the wrong sign "
-        f"{_rate(errors.type_s)} of the time (Type S)."
+        f"{exaggeration_rate(errors.type_s)} of the time (Type S)."
     )
 
 
-def _rate(value: float) -> str:
+def exaggeration_rate(value: float) -> str:
     """A wrong-sign rate as a percentage; below 0.01% as a bound, as no plan pins it closer."""
     return "less than 0.01%" if 0 < value < 1e-4 else format_percent(value)
 
@@ -71,5 +71,5 @@ def exaggeration_line(errors: SignAndMagnitude) -> str:
         return "if significant      Type M and Type S undefined (no difference or no rejection)"
     return (
         f"if significant      Type M {format_ratio(errors.type_m)} (expected exaggeration), "
-        f"Type S {_rate(errors.type_s)} (wrong sign)"
+        f"Type S {exaggeration_rate(errors.type_s)} (wrong sign)"
     )

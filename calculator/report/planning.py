@@ -12,9 +12,10 @@ from calculator.report.formatting import format_percent, format_points, points_o
 
 if TYPE_CHECKING:
     from calculator.planning.design import PowerPlan
+    from calculator.planning.detect import DetectCheck
     from calculator.planning.noninferiority import NonInferiorityPlan
 
-__all__ = ["cells_phrase", "noninferiority_plan_sentence", "power_plan_sentence"]
+__all__ = ["cells_phrase", "detect_sentence", "noninferiority_plan_sentence", "power_plan_sentence"]
 
 
 def _cases(n: int) -> str:
@@ -95,4 +96,51 @@ def cells_phrase(p10: float, p01: float) -> str:
     return (
         f"only A passes {format_percent(p10)} of cases (p10 = {format_share(p10)}), "
         f"only B passes {format_percent(p01)} (p01 = {format_share(p01)})"
+    )
+
+
+def detect_sentence(check: DetectCheck, names: tuple[str, str] = ("A", "B")) -> str:
+    """Whether a comparison already run could tell the systems apart by a difference the user
+    named (:func:`calculator.planning.detect.detect_check`).
+
+    Examples
+    --------
+    >>> from calculator.planning.detect import detect_check
+    >>> print(detect_sentence(detect_check(500, 60, 0.03)))  # doctest: +NORMALIZE_WHITESPACE
+    To detect a difference of 3 points between A and B (either way) with 80.0% power, at the
+    share of cases they disagree on here (12.0%), the two-sided exact McNemar test at α = 0.05
+    needs 1,096 cases; this comparison has 500, 0.456 times that, and its power for that
+    difference is 44.6%: at this n a difference of that size would often go undetected, so a
+    non-significant result would be weak evidence against it. The difference is the one asked
+    about, not the one observed (power at the observed difference only restates the p-value).
+    """
+    name_a, name_b = names
+    test = "exact McNemar test" if check.test == "exact" else "McNemar chi-square test"
+    points = f"{check.difference * 100:g} point{'' if check.difference == 0.01 else 's'}"
+    start = (
+        f"To detect a difference of {points} between {name_a} and {name_b} (either way) with "
+        f"{format_percent(check.power)} power, at the share of cases they disagree on here "
+        f"({format_percent(check.disagreement)}), the two-sided {test} at α = {check.alpha:g} "
+    )
+    power_here = f"its power for that difference is {format_percent(check.power_at_n)}"
+    if check.required_n is None or check.ratio is None:
+        middle = (
+            f"needs more than 1,000,000 cases (the search's bound); this comparison has "
+            f"{check.n:,}, and {power_here}"
+        )
+    else:
+        middle = (
+            f"needs {check.required_n:,} cases; this comparison has {check.n:,}, "
+            f"{check.ratio:.3g} times that, and {power_here}"
+        )
+    if check.power_at_n >= check.power:
+        verdict = ": it has at least the target power for a difference of that size."
+    else:
+        verdict = (
+            ": at this n a difference of that size would often go undetected, so a "
+            "non-significant result would be weak evidence against it."
+        )
+    return (
+        f"{start}{middle}{verdict} The difference is the one asked about, not the one observed "
+        "(power at the observed difference only restates the p-value)."
     )

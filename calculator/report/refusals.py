@@ -5,7 +5,7 @@ The chooser refuses an option by its code; each surface names its options in its
 :func:`refusal_text`. The names are a mapping from a key to the words:
 
 - an option's code: "alternative", "margin", "equivalence", "gate", "better", "resamples",
-  "alpha" (``--margin``, or "a margin" on the page);
+  "alpha", "anytime" (``--margin``, or "a margin" on the page);
 - a value of an option, to be left out or given: "alternative greater", "alternative less",
   "better lower", "better higher" (``--alternative less``, or "the question “worse”");
 - "margin DELTA", a margin to give (``--margin DELTA (0.01 is one percentage point)``), and
@@ -52,6 +52,7 @@ _DEFAULT_NAMES = {
     "better higher": "higher scores better",
     "resamples": "the number of resamples",
     "alpha": "α",
+    "anytime": "the anytime-valid gate",
 }
 
 _TEMPLATES = {
@@ -90,6 +91,16 @@ _TEMPLATES = {
     "score up to {score margin} below A's, more than half the range the scores span ({low} to "
     "{high}, so at most {limit}), the most a release gate takes on scores; the margin is in "
     "the scores' own units",
+    ("anytime", "needs-gate"): "{anytime} chooses the test of {gate}; it needs {gate}",
+    ("anytime", "with-margin"): "{anytime} fails when B is worse than A by the one-sided "
+    "anytime-valid test of the disagreements' split, which has no form with a margin here: "
+    "leave out {margin}, or {anytime} to gate on non-inferiority at a fixed number of cases",
+    ("anytime", "not-one-sequence"): "{anytime} treats each case as one independent pair, seen "
+    "once, but these cases have {name}: the anytime-valid test of the split does not hold "
+    "for them; leave out {anytime}",
+    ("anytime", "scores"): "{anytime} is for pass/fail outcomes (a test of the split of the "
+    "cases where one system passes and the other fails); scores are compared by their means: "
+    "leave out {anytime}, or cut the scores with a threshold",
 }
 
 
@@ -106,6 +117,10 @@ def refusal_text(refused: OptionRefused, option_names: Mapping[str, str]) -> str
     detail = refused.detail
     if refused.reason in ("unstated-for-gate", "unequal-repeats"):
         fields["name"] = repr(detail)
+    elif refused.reason == "not-one-sequence":
+        fields["name"] = {"tasks": "several tasks", "repeats": "repeated questions"}.get(
+            detail, detail
+        )
     elif refused.reason == "gate-toward-better":
         fields["direction"] = detail[0]
         fields["alternative toward"] = names[f"alternative {detail[1]}"]

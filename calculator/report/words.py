@@ -76,7 +76,8 @@ def _(result: NonInferiorityPlan) -> str:
 
 @text.register
 def _(result: AnytimeAnalysis) -> str:
-    return f"{anytime_sentence(result)} {sequence_sentence(result.sequence)}"
+    sequence = sequence_sentence(result.sequence, result.names, result.framing)
+    return f"{anytime_sentence(result)} {sequence}"
 
 
 @text.register

@@ -98,6 +98,16 @@ RULE = [
     (SCORES, Ask(margin=0.5, gate=True), "scores"),  # half the range: at the limit
     (SCORE_UNEVEN, Ask(gate=True), ("gate", "unequal-repeats")),
     (SCORE_UNEVEN, Ask(), "scores-by-question"),
+    # the anytime-valid gate (issue #34): one-sided, no margin, one sequence of independent pairs
+    (ONE, Ask(gate=True, anytime=True), "exact"),
+    (ONE, Ask(alternative="less", gate=True, anytime=True), "exact"),
+    (ONE, Ask(anytime=True), ("anytime", "needs-gate")),
+    (ONE, Ask(margin=0.02, gate=True, anytime=True), ("anytime", "with-margin")),
+    (ONE, Ask(alternative="greater", gate=True, anytime=True), ("gate", "equivalence-or-greater")),
+    (GROUPS, Ask(gate=True, anytime=True), ("anytime", "not-one-sequence")),
+    (TASKS, Ask(gate=True, anytime=True), ("anytime", "not-one-sequence")),
+    (REPEATS, Ask(gate=True, anytime=True), ("anytime", "not-one-sequence")),
+    (SCORES, Ask(gate=True, anytime=True), ("anytime", "scores")),
 ]
 
 

@@ -20,6 +20,8 @@ from calculator.planning import (
     plan,
     simulate_optional_stopping,
 )
+from calculator.planning.peeking import AnytimePrice, anytime_price
+from calculator.report.exaggeration import exaggeration_sentence
 from calculator.report.formatting import format_percent
 from calculator.report.words import text
 from ui import plan_words as words
@@ -192,6 +194,18 @@ def _metrics(result: PowerPlan) -> None:
         metrics[2].metric("Connor's n for the target power", f"{result.connor_n:,}")
 
 
+def _exaggeration(result: PowerPlan) -> None:
+    """Power in the true direction, Type M and Type S at the plan's n, and their sentence."""
+    errors = result.sign_magnitude
+    if errors is None:
+        return
+    for column, (label, value) in zip(
+        st.columns(3), words.exaggeration_metrics(errors), strict=True
+    ):
+        column.metric(label, value)
+    st.caption(exaggeration_sentence(errors))
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def _plan_and_curve(
     effect: dict[str, float], settings: dict[str, object]
@@ -212,6 +226,7 @@ def plan_result(effect: dict[str, float], settings: dict[str, object]) -> PowerP
         return None
     st.caption(words.cell_terms(result))
     _metrics(result)
+    _exaggeration(result)
     st.altair_chart(power_chart(curve), key="plan_power_chart")
     st.write("A sentence to paste into your plan:")
     st.code(text(result), language=None, wrap_lines=True)
@@ -258,8 +273,12 @@ def noninferiority_result(
     return result
 
 
-def peeking(disagreement: float, *, alpha: float, test: str) -> None:
-    """The optional-stopping simulation at this disagreement, level and test, and its chart."""
+def peeking(
+    disagreement: float, *, alpha: float, test: str, planned: PowerPlan | None = None
+) -> None:
+    """The optional-stopping simulation at this disagreement, level and test, and its chart,
+    the fixed-n test's false alarms beside the anytime-valid test's; with a plan for a
+    difference (`planned`), the anytime-valid test's price in cases for the plan's power."""
     st.header(words.PEEKING_TITLE)
     st.write(words.PEEKING_INTRO)
     peek = st.columns(3)
@@ -285,3 +304,24 @@ def peeking(disagreement: float, *, alpha: float, test: str) -> None:
         return
     st.altair_chart(optional_stopping_chart(result), key="plan_peeking_chart")
     st.caption(words.peeking_caption(result, disagreement))
+    if planned is not None and planned.p10 != planned.p01:
+        _price(planned, seed)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _anytime_price(
+    p10: float, p01: float, n: int, power: float, alpha: float, seed: int
+) -> AnytimePrice:
+    # At most 2,000 experiments x 500 looks: well under a second, paid once per plan and seed.
+    return anytime_price(p10=p10, p01=p01, fixed_n=n, power=power, alpha=alpha, seed=seed)
+
+
+def _price(planned: PowerPlan, seed: int) -> None:
+    """How many cases the anytime-valid test needs for the plan's power, and uses on average."""
+    price = _anytime_price(
+        planned.p10, planned.p01, planned.n, planned.power, planned.alpha, int(seed)
+    )
+    st.markdown(words.PRICE_HEADING)
+    for column, (label, value) in zip(st.columns(3), words.price_metrics(price), strict=True):
+        column.metric(label, value)
+    st.markdown(words.price_sentence(price))
