@@ -70,7 +70,7 @@ MARGIN_HELP = (
 )
 NONINFERIORITY_ALPHA_HELP = "One-sided: the risk of calling B non-inferior when it is not."
 NONINFERIORITY_TEST = (
-    "Test: Tango's score test for paired proportions, one-sided, of H0: pA - pB >= margin. "
+    "Test: Tango's score test for paired proportions, one-sided, of H0: pA − pB ≥ margin. "
     "Power is exact, summed over every table the test could see."
 )
 NONINFERIORITY_SPINNER = "Summing the exact power (a few seconds at most)..."
@@ -113,12 +113,12 @@ def noninferiority_cell_terms(result: NonInferiorityPlan) -> str:
     >>> plan = noninferiority_plan(p10=0.065, p01=0.035, margin=0.05, n=100)
     >>> print(noninferiority_cell_terms(plan))  # doctest: +NORMALIZE_WHITESPACE
     In cell terms: only A passes 6.5% of cases (p10 = 0.065), only B passes 3.5% (p01 = 0.035);
-    the systems disagree on 10.0% of cases and A - B = +3.0 points, against a margin of 5 points.
+    the systems disagree on 10.0% of cases and A − B = +3.0 points, against a margin of 5 points.
     """
     return (
         f"In cell terms: {cells_phrase(result.p10, result.p01)}; the systems disagree on "
         f"{format_percent(result.p10 + result.p01)} "
-        f"of cases and A - B = {format_points(result.difference)} points, against a margin of "
+        f"of cases and A − B = {format_points(result.difference)} points, against a margin of "
         f"{points_of(result.margin)}."
     )
 
@@ -137,11 +137,11 @@ def cell_terms(result: PowerPlan) -> str:
     >>> from calculator.planning import plan
     >>> print(cell_terms(plan(p10=0.065, p01=0.035)))  # doctest: +NORMALIZE_WHITESPACE
     In cell terms: only A passes 6.5% of cases (p10 = 0.065), only B passes 3.5% (p01 = 0.035);
-    the systems disagree on 10.0% of cases and A - B = +3.0 points.
+    the systems disagree on 10.0% of cases and A − B = +3.0 points.
     """
     text = (
         f"In cell terms: {cells_phrase(result.p10, result.p01)}; the systems disagree on "
-        f"{format_percent(result.disagreement)} of cases and A - B = "
+        f"{format_percent(result.disagreement)} of cases and A − B = "
         f"{format_points(result.difference)} points."
     )
     if result.pass_rate_a is not None:

@@ -36,7 +36,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     cells.add_argument("--p10", type=float, help="share of cases only A passes")
     cells.add_argument("--p01", type=float, help="share of cases only B passes")
     cells.add_argument("--pass-rate-a", type=float, help="expected pass rate of A")
-    cells.add_argument("--difference", type=float, help="pass-rate difference A - B to detect")
+    cells.add_argument("--difference", type=float, help="pass-rate difference A − B to detect")
     cells.add_argument("--disagreement", type=float, help="share of cases the systems disagree on")
     parser.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
     target = parser.add_mutually_exclusive_group()
@@ -82,7 +82,7 @@ def _text(result: PowerPlan) -> str:
         "",
         cells_line(result.p10, result.p01),
         f"disagreement        {format_percent(result.disagreement)} of cases "
-        f"({format_share(result.disagreement)}); difference A - B "
+        f"({format_share(result.disagreement)}); difference A − B "
         f"{format_points(result.difference)} points "
         f"({'+' if result.difference > 0 else ''}{format_share(result.difference)})",
     ]

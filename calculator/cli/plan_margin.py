@@ -62,8 +62,8 @@ def _text(result: NonInferiorityPlan) -> str:
         text(result),
         "",
         cells_line(result.p10, result.p01),
-        f"margin              {points_of(result.margin)} (A - B < +{points_of(result.margin)} "
-        f"to be shown); true A - B {format_points(result.difference)} points",
+        f"margin              {points_of(result.margin)} (A − B < +{points_of(result.margin)} "
+        f"to be shown); true A − B {format_points(result.difference)} points",
     ]
     if result.solved_for == "n":
         lines.append(required_line(result.n, result.power, result.target_power))

@@ -293,7 +293,7 @@ def _required_n(p10, p01, margin, alpha, target, max_n) -> int:
     """
     approximate = _approximate_n(p10, p01, margin, alpha, target)
     limit, bound = _search_limit(p10 + p01, max_n)
-    short = f"the margin {margin:g} with A - B = {p10 - p01:+g} needs more pairs than {bound}"
+    short = f"the margin {margin:g} with A − B = {p10 - p01:+g} needs more pairs than {bound}"
     if approximate is None:
         raise CalculatorError(
             f"B is worse than A by {p10 - p01:g}, at least the margin {margin:g}: no number of "

@@ -27,7 +27,7 @@ def power_plan_sentence(plan: PowerPlan) -> str:
     test = "exact McNemar test" if plan.test == "exact" else "McNemar chi-square test"
     assumption = (
         f"if only A passes {format_percent(plan.p10)} of cases and only B passes "
-        f"{format_percent(plan.p01)} (a difference A - B of "
+        f"{format_percent(plan.p01)} (a difference A − B of "
         f"{format_points(plan.difference)} points, "
         f"disagreement on {format_percent(plan.disagreement)})"
     )
@@ -67,8 +67,8 @@ def noninferiority_plan_sentence(plan: NonInferiorityPlan) -> str:
     >>> print(noninferiority_plan_sentence(noninferiority_plan(p10=0.1, p01=0.1, margin=0.05)))
     ... # doctest: +NORMALIZE_WHITESPACE
     Both systems are run on the same 501 cases, and B is declared non-inferior to A if Tango's
-    score test for paired proportions rejects H0: pA - pB >= 5 points at one-sided α = 0.05.
-    Assuming only A passes 10.0% of cases and only B passes 10.0% (A - B = 0.0 points), the
+    score test for paired proportions rejects H0: pA − pB ≥ 5 points at one-sided α = 0.05.
+    Assuming only A passes 10.0% of cases and only B passes 10.0% (A − B = 0.0 points), the
     test's exact power is 80.0%: it shows B no worse than A by more than 5 points with that
     probability.
     """
@@ -76,9 +76,9 @@ def noninferiority_plan_sentence(plan: NonInferiorityPlan) -> str:
     cases = "1 case" if plan.n == 1 else f"{plan.n:,} cases"
     return (
         f"Both systems are run on the same {cases}, and B is declared non-inferior to A if "
-        f"Tango's score test for paired proportions rejects H0: pA - pB >= {margin} at "
+        f"Tango's score test for paired proportions rejects H0: pA − pB ≥ {margin} at "
         f"one-sided α = {plan.alpha:g}. Assuming only A passes {format_percent(plan.p10)} of "
-        f"cases and only B passes {format_percent(plan.p01)} (A - B = "
+        f"cases and only B passes {format_percent(plan.p01)} (A − B = "
         f"{format_points(plan.difference)} points), the test's exact power is "
         f"{format_percent(plan.power)}: it shows B no worse than A by more than {margin} with "
         "that probability."

@@ -29,7 +29,7 @@ def test_the_lines_read_as_the_sentence_with_the_shares_after(capsys):
     assert lines[2:5] == [
         "cells               only A passes 6.5% of cases (p10 = 0.065), only B passes 2.0% "
         "(p01 = 0.02)",
-        "disagreement        8.5% of cases (0.085); difference A - B +4.5 points (+0.045)",
+        "disagreement        8.5% of cases (0.085); difference A − B +4.5 points (+0.045)",
         "required n          354: exact power 80.0% (0.8004), target 80.0%",
     ]
     lines = run(capsys, "--p10", "0.065", "--p01", "0.02", "--n", "200").splitlines()

@@ -40,8 +40,8 @@ def test_whole_margin_in_the_plan_reads_1_point_not_1_0_points(capsys):
     out = run(capsys, "plan", "--margin", "0.01", "--p10", "0.05", "--p01", "0.05", "--n", "100")
     assert "by more than 1 point with" in out
     assert "1.0 points" not in out
-    assert "margin              1 point (A - B < +1 point to be shown)" in out
-    assert "true A - B 0.0 points" in out  # was "+0", a share where the sentence has points
+    assert "margin              1 point (A − B < +1 point to be shown)" in out
+    assert "true A − B 0.0 points" in out  # was "+0", a share where the sentence has points
     assert "size if B never wins 0 at" in out  # an exact zero, not "0.0000"
 
 

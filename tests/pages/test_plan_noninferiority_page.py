@@ -67,7 +67,7 @@ def test_the_sentence_names_test_margin_level_cells_and_power() -> None:
     for part in (
         "same 501 cases",
         "Tango's score test for paired proportions",
-        "H0: pA - pB >= 5 points at",  # A - B, as every difference (issue 30)
+        "H0: pA − pB ≥ 5 points at",  # A - B, as every difference (issue 30)
         "one-sided α = 0.05",
         "only A passes 10.0% of cases and only B passes 10.0%",
         "exact power is 80.0%",
