@@ -21,7 +21,7 @@ from calculator.analysis import Analysis, analyze
 from calculator.clustered import ClusteredTestResult, Clusters, clustered_mcnemar
 from calculator.clustered_exact import cluster_sign_flip, held_at_exact, log10_of
 from calculator.compare.multiplicity import adjust_pvalues
-from calculator.logs.pairing import PairedLogs, TaskCases
+from calculator.logs.pairing import MAX_LATTICE, PairedLogs, TaskCases
 from calculator.logs.share_permutation import (
     LabelPermutationTest,
     label_permutation_test,
@@ -238,6 +238,8 @@ def _task(task: TaskCases, names: tuple[str, str], alpha: float, question: dict)
             shares = lattice_sign_flip(task.shares[0], step=task.shares[1], unit="question")
     except LatticeTooWide:  # left out, and said so: the clustered test is the task's
         grid = None if task.shares is None else round(1.0 / task.shares[1])
+    if task.shares_too_fine:  # finer than 64-bit integers hold: left out, said the same way
+        grid = MAX_LATTICE
     return TaskAnalysis(
         task=task.task,
         paired=task,

@@ -69,6 +69,9 @@ class TaskCases:
     shares: tuple[np.ndarray, float] | None = field(default=None, repr=False)
     #: Per question: A's passes and repeats, B's passes and repeats (what `shares` comes from).
     share_counts: tuple[np.ndarray, ...] | None = field(default=None, repr=False)
+    #: The pass shares' lattice is finer than :data:`MAX_LATTICE` (the least common multiple of
+    #: the questions' repeat counts): their exact test is left out, the rest is analysed.
+    shares_too_fine: bool = False
     rows_given: tuple[int, int] = (0, 0)
     repeats_unpaired: tuple[int, int] = (0, 0)
     #: Scores with different repeat numbers in A and B: the cases are questions at their means
@@ -361,12 +364,18 @@ def _pair_task(
             threshold=threshold,
             names=names,
         )
-    shares = _share_differences(rows, threshold, task) if repeats and not scores else None
+    shares, too_fine = None, False
+    if repeats and not scores:
+        try:
+            shares = _share_differences(rows, threshold, task)
+        except LogError:  # a lattice too fine for 64-bit integers: that test alone is left out
+            too_fine = True
     return TaskCases(
         task=task,
         cases=cases,
         repeats=repeats,
         shares=shares,
+        shares_too_fine=too_fine,
         share_counts=_share_counts(rows, threshold) if repeats and not scores else None,
         rows_given=(len(paired_rows[0]), len(paired_rows[1])),
         repeats_unpaired=(len(rows[0]) - len(paired_rows[0]), len(rows[1]) - len(paired_rows[1])),

@@ -352,7 +352,8 @@ def _task_lines(
     elif task.shares_grid is not None:
         lines.append(
             "          per-question pass share: its exact test is left out, the shares lying "
-            f"on a grid of 1/{task.shares_grid:,} (the least common multiple of the questions' "
+            f"on a grid of 1/{task.shares_grid:,}{' or finer' * task.paired.shares_too_fine}"
+            " (the least common multiple of the questions' "
             "numbers of scored repeats, which errored samples make differ): too fine for its "
             "exact distribution in the time allowed. The clustered McNemar test is the task's "
             "test; with every question scored on the same number of repeats (the errored "

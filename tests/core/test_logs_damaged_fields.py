@@ -177,11 +177,26 @@ def epochs_log(model: str, seed: int) -> tuple[str, bytes]:
     return f"{model[-1]}.json", json.dumps(log).encode()
 
 
-def test_repeat_counts_whose_lcm_passes_64_bits_are_refused_naming_the_task() -> None:
+def test_repeat_counts_whose_lcm_passes_64_bits_leave_out_the_share_test_alone() -> None:
+    # hostile 4, C3 "should: as H3": the whole comparison was refused, where only the pass
+    # shares' exact test needs the lattice; the task is analysed by question, and says so.
+    from calculator.logs import analyze_logs
+    from calculator.report.logs import report_lines
+
     a = read_log_data([epochs_log("m/a", 1)])
     b = read_log_data([epochs_log("m/b", 2)])
-    with pytest.raises(LogError, match=r"^task 't': .*scored repeats \(1 to 43, 43 different"):
-        pair_logs(a, b)
+    paired = pair_logs(a, b)
+    (task,) = paired.tasks
+    assert task.shares is None and task.shares_too_fine
+    (analysed,) = analyze_logs(paired).tasks
+    assert analysed.shares is None and analysed.by_question_exact is not None
+    lines = "\n".join(report_lines(analyze_logs(paired)))
+    assert (
+        "its exact test is left out, the shares lying on a grid of 1/9,007,199,254,740,992 or finer"
+        in lines
+    )
+    with pytest.raises(LogError, match=r"scored repeats \(1 to 43, 43 different"):
+        share_numerators(*(np.asarray(x) for x in task.share_counts))
 
 
 def test_share_numerators_below_the_bound_are_exact() -> None:
