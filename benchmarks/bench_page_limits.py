@@ -202,6 +202,7 @@ async def _open_session(url: str) -> tuple[object, str]:
 
 
 def _put(opener: urllib.request.OpenerDirector, url: str, token: str, size: int) -> int:
+    """The answer's status to one multipart PUT of `size` bytes; 0 if the connection closed."""
     boundary = uuid.uuid4().hex
     head = (
         f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.bin"\r\n'
@@ -219,6 +220,8 @@ def _put(opener: urllib.request.OpenerDirector, url: str, token: str, size: int)
             return reply.status
     except urllib.error.HTTPError as error:
         return error.code
+    except urllib.error.URLError:  # refused (429) while the body was still being sent
+        return 0
 
 
 def flood_row(served) -> None:  # noqa: ANN001
@@ -251,7 +254,7 @@ def flood_row(served) -> None:  # noqa: ANN001
         f"\nD3 flood: {FLOOD_FILES} x {FLOOD_MB} MB PUT to one session's upload path "
         "through the balancer"
     )
-    print(f"  answers {statuses}")
+    print(f"  answers {statuses} (0: the connection closed by the balancer's refusal mid-body)")
     print(
         f"  replica RSS: floor (one idle session) {floor:.0f} MB, after {after:.0f} MB, ratio "
         f"{after / floor:.2f} (review: 243 -> 646 MB, 2.66, all 204); under {LIMIT_MB:.0f} MB: "
