@@ -75,6 +75,7 @@ _REMEMBERED_CALLS = 64
 #: page modules whose functions are run here.
 PRELOAD = (
     "calculator.cases",
+    "calculator.cases.multi",
     "calculator.logs",
     "calculator.workflow",
     "ui.widgets.cases_files",

@@ -144,7 +144,9 @@ def _load_cached(
     threshold: float | None,
     names: tuple[str, str],
 ) -> PairedCases:
-    return load_cases(
+    # Paired in a child under the upload limits, never in the server's interpreter.
+    return isolated(
+        load_cases,
         _files[0],
         _files[1] if len(_files) > 1 else None,
         id_column=id_column,
