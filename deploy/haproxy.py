@@ -19,8 +19,8 @@ What every configuration holds (the reasons are in deploy/README.md):
 - ``X-Replica``: every answer names the replica that served it (the tests check with it that a
   session's uploads land on its own replica);
 - a busy replica is not a dead one: a health check waits up to ``timeout check`` for its answer
-  (a replica parsing an upload may not answer for a few seconds), while a replica that refuses
-  connections fails its checks at once;
+  (a replica on a loaded machine may answer late; uploads are read in a child process, see
+  ui/isolation.py), while a replica that refuses connections fails its checks at once;
 - uploads per session: the bytes uploaded to one session (``/_stcore/upload_file/<session>/``)
   are counted in a stick table, and once a session has sent more than
   :data:`SESSION_UPLOAD_FILES` files' worth (at the upload limit) within
@@ -46,10 +46,9 @@ MULTIPART_MARGIN_MB = 1
 CONTAINER_PORT = 8501
 #: Server slots that the compose configuration fills through Docker's DNS: the most replicas.
 COMPOSE_SLOTS = 16
-#: How long a health check waits for the answer: longer than any one bounded computation holds
-#: the replica's interpreter (one JSON document of at most calculator.logs.jsontext.MAX_VALUES
-#: values parses in about 3 s), so that a replica busy with an upload is not taken out with all
-#: its sessions, as it was after 2 s (hostile review 4, D1).
+#: How long a health check waits for the answer, so that a replica slowed by a loaded machine is
+#: not taken out with all its sessions, as it was after 2 s (hostile review 4, D1). Uploads no
+#: longer hold the replica's interpreter: they are read in a child (ui/isolation.py).
 CHECK_TIMEOUT = "15s"
 #: Files at the upload limit one session may send within the window, and the window.
 SESSION_UPLOAD_FILES = 4

@@ -13,7 +13,9 @@ review 4, D1 to D4).
   server's paths.
 
 The live tests start real servers (Streamlit and Debian's HAProxy), as tests/deploy/
-test_serve.py does; a frozen replica is simulated with SIGSTOP, never with a heavy upload.
+test_serve.py does; a frozen replica is simulated with SIGSTOP here. Real heavy uploads through
+the balancer, with another session's answers measured meanwhile, are in
+test_upload_isolation.py.
 """
 
 from __future__ import annotations

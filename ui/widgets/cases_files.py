@@ -12,8 +12,10 @@ from dataclasses import dataclass
 import streamlit as st
 
 from calculator.cases import CaseFile, PairedCases, load_cases, read_case_file
+from calculator.cases.findings import fatal
 from calculator.text import printable
 from ui.examples import example_sample_logs
+from ui.isolation import Refused, isolated
 
 __all__ = [
     "UPLOAD_KEYS",
@@ -113,7 +115,11 @@ def clear_files() -> None:
 
 @st.cache_resource(show_spinner="Reading the file...", max_entries=4)
 def _read_cached(digest: str, name: str, max_bytes: int, _data: bytes) -> CaseFile:
-    return read_case_file(_data, name=name, max_bytes=max_bytes)
+    # Read in a child under the upload limits, never in the server's interpreter.
+    try:
+        return isolated(read_case_file, _data, name=name, max_bytes=max_bytes)
+    except Refused as refusal:  # a limit reached: said as the file's own refusal
+        raise fatal("over_limits", name, f"{name}: {refusal}", count=0) from None
 
 
 def upload_limit() -> int:
@@ -138,7 +144,9 @@ def _load_cached(
     threshold: float | None,
     names: tuple[str, str],
 ) -> PairedCases:
-    return load_cases(
+    # Paired in a child under the upload limits, never in the server's interpreter.
+    return isolated(
+        load_cases,
         _files[0],
         _files[1] if len(_files) > 1 else None,
         id_column=id_column,

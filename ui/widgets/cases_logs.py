@@ -32,6 +32,7 @@ from calculator.workflow import (
     pair_two_logs,
 )
 from ui import logs_words as words
+from ui.isolation import isolated
 from ui.widgets.question import Asked as Question
 from ui.widgets.question import question_inputs, show_refusal
 from ui.words import escape_markdown
@@ -43,6 +44,19 @@ Files = tuple[tuple[str, bytes], ...]
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def _compare(
+    a: Files,
+    b: Files,
+    metric: str | None,
+    chosen_filter: str | None,
+    threshold: float | None,
+    allow: bool,
+    asked: Question,
+) -> LogAnalysis | LogScores:
+    # Read and analysed in a child under the upload limits, never in the server's interpreter.
+    return isolated(_analysed, a, b, metric, chosen_filter, threshold, allow, asked)
+
+
+def _analysed(
     a: Files,
     b: Files,
     metric: str | None,

@@ -36,6 +36,7 @@ from ui.cases_words import (
     THRESHOLD_PLACEHOLDER,
     issue_title,
 )
+from ui.isolation import isolated
 from ui.widgets import cases_files as files
 from ui.widgets.state import open_table_in_calculator
 from ui.words import escape_markdown
@@ -244,8 +245,9 @@ def _load_cached(
     """`identity` (:func:`_identity`) stands for the files, which are not hashed. The systems'
     names (file names, column names, a long file's labels) come from the loader as they show
     on every surface, charts included (escaped by :func:`calculator.text.printable`)."""
-    return load_systems(
-        list(_files) if len(_files) > 1 else _files[0], **dict(options), by_bulk=True
+    # Joined in a child under the upload limits, never in the server's interpreter.
+    return isolated(
+        load_systems, list(_files) if len(_files) > 1 else _files[0], **dict(options), by_bulk=True
     )
 
 
