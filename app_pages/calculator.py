@@ -88,7 +88,8 @@ def live_calculator() -> None:
         results.table_results(wording, counts, analysis)
         if analysis is not None:
             odds_ratio_section(wording, analysis)
-            anytime_section(analysis)  # beside the fixed-n exact test: what peeking costs
+            # Beside the fixed-n exact test, what peeking costs, for the Decision's direction.
+            anytime_section(analysis, decision.asked_question(""))
             results.unconditional_test(counts)
             results.pvalue_chart(wording, counts, options, gate_options["alpha"], large=present)
     if analysis is not None:

@@ -360,10 +360,13 @@ def anytime_analysis(
     )
 
 
-def anytime_of(result: Analysis, prior_shape: float = 1.0) -> AnytimeAnalysis:
+def anytime_of(
+    result: Analysis, prior_shape: float = 1.0, *, alternative: str | None = None
+) -> AnytimeAnalysis:
     """The anytime-valid test of an analysed table at its decision's level, in its names and
     framing: for the question's direction when it asks for one without a margin, two-sided
-    otherwise (a margin's question has no anytime-valid form here).
+    otherwise (a margin's question has no anytime-valid form here). `alternative` names the
+    direction where the question is asked apart from `result` (the page's Decision section).
 
     Examples
     --------
@@ -374,11 +377,13 @@ def anytime_of(result: Analysis, prior_shape: float = 1.0) -> AnytimeAnalysis:
     """
     decision = result.decision
     one_sided = decision.margin is None and decision.alternative in ("greater", "less")
+    if alternative is None:
+        alternative = decision.alternative if one_sided else "two-sided"
     return anytime_analysis(
         result.table.b,
         result.table.c,
         n=result.table.n,
-        alternative=decision.alternative if one_sided else "two-sided",
+        alternative=alternative,
         alpha=decision.alpha,
         prior_shape=prior_shape,
         names=result.names,

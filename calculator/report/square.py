@@ -169,16 +169,16 @@ def unconditional_sentence(result: UnconditionalTestResult) -> str:
     --------
     >>> from calculator.unconditional import mcnemar_unconditional
     >>> print(unconditional_sentence(mcnemar_unconditional(5, 0, 1, 8)))
-    McNemar's exact unconditional test (Suissa-Shuster; the largest tail over the chance \
-that a case is discordant, searched within its 99.99% Clopper-Pearson interval, from 0.0004% \
-to 60.5%, with Berger-Boos γ = 0.0001 added): p = 0.542.
+    McNemar's exact unconditional test (two-sided, Suissa-Shuster; the largest tail over the \
+chance that a case is discordant, searched within its 99.99% Clopper-Pearson interval, from \
+0.0004% to 60.5%, with Berger-Boos γ = 0.0001 added): p = 0.542.
     """
     name = "McNemar's exact unconditional test"
     if result.statistic is None:
         return f"{name}: p = 1, since no case is discordant (none tells the systems apart)."
     return (
-        f"{name} (Suissa-Shuster; the largest tail over the chance that a case is discordant, "
-        f"{_search(result)}): {format_p_equals(result.pvalue, result.log10_pvalue)}."
+        f"{name} (two-sided, Suissa-Shuster; the largest tail over the chance that a case is "
+        f"discordant, {_search(result)}): {format_p_equals(result.pvalue, result.log10_pvalue)}."
     )
 
 
@@ -190,7 +190,7 @@ def unconditional_line(result: UnconditionalTestResult, *, alpha: float | None =
     --------
     >>> from calculator.unconditional import mcnemar_unconditional
     >>> print(unconditional_line(mcnemar_unconditional(5, 0, 1, 8)))
-    0.542 (Suissa-Shuster: the largest tail over the chance that a case is discordant, \
+    0.542 (two-sided, Suissa-Shuster: the largest tail over the chance that a case is discordant, \
 searched within its 99.99% Clopper-Pearson interval, from 0.0004% to 60.5%, with Berger-Boos \
 γ = 0.0001 added)
     """
@@ -198,8 +198,8 @@ searched within its 99.99% Clopper-Pearson interval, from 0.0004% to 60.5%, with
         return "1 (no case is discordant)"
     pvalue = format_pvalue(result.pvalue, result.log10_pvalue, alpha=alpha)
     return (
-        f"{pvalue} (Suissa-Shuster: the largest tail over the chance that a case is "
-        f"discordant, {_search(result)})"
+        f"{pvalue} (two-sided, Suissa-Shuster: the largest tail over the chance that a case "
+        f"is discordant, {_search(result)})"
     )
 
 

@@ -158,7 +158,7 @@ def test_table_text_has_the_unconditional_line_as_the_json_words_it(capsys):
     status, out, _ = run(capsys, "table", "5", "0", "1", "8")
     assert status == 0
     (line,) = [line for line in out.splitlines() if line.startswith("unconditional p")]
-    assert line.startswith("unconditional p     0.542 (Suissa-Shuster: the largest tail")
+    assert line.startswith("unconditional p     0.542 (two-sided, Suissa-Shuster: the largest tail")
     assert "from 0.0004% to 60.5%, with Berger-Boos γ = 0.0001 added)" in line
     status, out, _ = run(capsys, "table", str(MAX_UNCONDITIONAL_N), "1", "0", "0")
     (line,) = [line for line in out.splitlines() if line.startswith("unconditional p")]

@@ -53,3 +53,22 @@ def test_the_classifier_framing_says_correct_not_passes():
     assert 'against "m1 and m2 are correct equally often"' in sentence
     assert "where only m1 is correct" in sentence and "accuracy difference m1 - m2" in sentence
     assert "pass" not in sentence
+
+
+def test_the_anytime_line_answers_the_decisions_direction_from_the_url():
+    # The line sits above the Decision section: it read the two-sided default before the
+    # section's input was drawn, so ?question=worse gave 0.222 where `table --alternative less`
+    # gives 0.112 (the review of this change, 3).
+    from streamlit.testing.v1 import AppTest
+
+    from calculator import analyze
+    from calculator.anytime import anytime_of
+
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update({"a": "50", "b": "12", "c": "3", "d": "35", "question": "worse"})
+    at.run()
+    assert not at.exception
+    expected = anytime_of(analyze(50, 12, 3, 35, alternative="less"))
+    assert expected.test.alternative == "less"
+    (line,) = [m.value for m in at.markdown if "Anytime-valid p" in m.value]
+    assert f"{expected.test.pvalue:.3f}".replace(".", "\\.") in line

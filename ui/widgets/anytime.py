@@ -8,6 +8,7 @@ import streamlit as st
 
 from calculator import Analysis
 from calculator.anytime import AnytimeAnalysis, anytime_of
+from calculator.chooser import Ask
 from calculator.report.words import text
 from ui.anytime_words import ANYTIME_HELP, ANYTIME_LABEL, anytime_line
 from ui.words import escape_markdown
@@ -15,9 +16,12 @@ from ui.words import escape_markdown
 __all__ = ["anytime_section", "page_anytime"]
 
 
-def anytime_section(analysis: Analysis) -> None:
-    """One line of figures with its help, then the report's sentences as a caption."""
-    result = page_anytime(analysis)
+def anytime_section(analysis: Analysis, asked: Ask | None = None) -> None:
+    """One line of figures with its help, then the report's sentences as a caption; for the
+    direction of the question the Decision section asks (`asked`; two-sided with a margin), as
+    the command line's ``table --alternative`` gives it."""
+    side = "two-sided" if asked is None or asked.margin is not None else asked.side
+    result = page_anytime(analysis, side)
     st.markdown(
         f"**{ANYTIME_LABEL}:** {escape_markdown(anytime_line(result))}",
         help=ANYTIME_HELP,
@@ -25,7 +29,7 @@ def anytime_section(analysis: Analysis) -> None:
     st.caption(escape_markdown(text(result)))
 
 
-def page_anytime(analysis: Analysis) -> AnytimeAnalysis:
+def page_anytime(analysis: Analysis, alternative: str = "two-sided") -> AnytimeAnalysis:
     """The page's anytime-valid test: the command line's (:func:`calculator.anytime.anytime_of`)
     for the analysis' table, direction, level, names and framing, cached across reruns."""
     decision = analysis.decision
@@ -33,7 +37,7 @@ def page_anytime(analysis: Analysis) -> AnytimeAnalysis:
         analysis.table.b,
         analysis.table.c,
         analysis.table.n,
-        decision.alternative,
+        alternative,
         decision.margin,
         decision.alpha,
         analysis.names,
@@ -55,4 +59,4 @@ def _cached(
     _analysis: Analysis,
 ) -> AnytimeAnalysis:
     # The key is what anytime_of reads; the analysis itself (underscored) is not hashed.
-    return anytime_of(_analysis)
+    return anytime_of(_analysis, alternative=alternative)

@@ -37,6 +37,7 @@ from ui.decision_words import (
     takes_margin,
     two_questions,
 )
+from ui.params import parse_param
 from ui.widgets.cache import cached_decision, decision_spec
 from ui.words import Wording, escape_markdown
 
@@ -144,10 +145,26 @@ def asked_question(key_prefix: str) -> Question:
     """The question the Decision section asks this run (the one its inputs hold, or the
     default before they are drawn), for an analysis above it that answers the same question,
     as the command line's report does."""
-    question = str(st.session_state.get(f"{key_prefix}question", DECISION_DEFAULTS["question"]))
-    points = float(st.session_state.get(f"{key_prefix}margin", DECISION_DEFAULTS["margin"]))
+    question = str(_asked_value(key_prefix, "question"))
+    points = float(_asked_value(key_prefix, "margin"))
     question, margin = asked(question, points)
     return Question(question=question, margin=margin)
+
+
+def _asked_value(key_prefix: str, name: str) -> object:
+    """A Decision input's value before its widget is drawn this run: the widget's state, else
+    (on the calculator page, whose inputs are bound to the URL: no key prefix) the URL's valid
+    value, else the default."""
+    key = f"{key_prefix}{name}"
+    if key in st.session_state:
+        return st.session_state[key]
+    raw = None if key_prefix else st.query_params.get(name)
+    if raw is not None:
+        try:
+            return parse_param(name, raw)
+        except ValueError:  # the section itself warns of a bad value as it draws its inputs
+            pass
+    return DECISION_DEFAULTS[name]
 
 
 def _question_inputs(wording: Wording, key_prefix: str, in_url: bool) -> tuple[str, float]:
