@@ -67,6 +67,8 @@ def gate_verdict(analysis: Analysis, alpha: float) -> str:
     >>> from calculator import analyze
     >>> gate_verdict(analyze(60, 15, 5, 20), 0.05)
     'FAIL: B is worse than A at α = 0.05 (two-sided exact McNemar test, p = 0.041)'
+    >>> gate_verdict(analyze(60, 5, 15, 20), 0.05)
+    'pass: B is better than A at α = 0.05 (two-sided exact McNemar test, p = 0.041)'
     >>> gate_verdict(analyze(10, 0, 0, 0, margin=0.01), 0.05)
     'FAIL: B is not shown non-inferior to A at a margin of 1 point (p = 0.375 > α = 0.05)'
     """
@@ -83,6 +85,8 @@ def gate_verdict(analysis: Analysis, alpha: float) -> str:
     name_a, name_b = analysis.names
     worse = gate_fails(analysis)
     verdict = f"FAIL: {name_b} is worse" if worse else f"pass: {name_b} is not shown worse"
+    if not worse and decision.reject:  # significant, the other way: B better, said so
+        verdict = f"pass: {name_b} is better"
     test = _two_sided_test(analysis)
     m = analysis.table.discordant
     clustered = decision.interval_method == "cluster-robust"
