@@ -46,6 +46,11 @@ if TYPE_CHECKING:
 
 __all__ = ["add_parser", "run", "build_payload"]
 
+_BETTER_PASS_FAIL = (
+    "--better says which scores are better when score columns are compared by ranks; these "
+    "outcomes are compared as pass/fail (by pass rate, where passing is better)"
+)
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``compare`` subcommand to `subparsers`; it runs :func:`run`."""
@@ -79,6 +84,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar="X",
         help="outcomes are scores; a case passes when its score is at least X (without it, "
         "score columns of a wide file are compared by ranks: Friedman's test)",
+    )
+    parser.add_argument(
+        "--better",
+        choices=("higher", "lower"),
+        default=None,
+        help="score columns compared by ranks: which scores are better (higher; lower for error "
+        "rates and losses); a column whose name reads lower-is-better (wer, loss, ...) needs it "
+        "stated; refused for pass/fail outcomes",
     )
     parser.add_argument(
         "--adjust",
@@ -134,6 +147,8 @@ def run(args: argparse.Namespace) -> int:
         )
     from calculator.cases.multi import load_systems
 
+    if args.better is not None and (long_given(args) or logs_given(args)):
+        raise UsageError(_BETTER_PASS_FAIL)
     if long_given(args):  # --repeat or --task: a long file's systems compared as logs
         return compare_log_tables(*long_tables(args))
     if logs_given(args):
@@ -143,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
     scores = scores_given(args)  # score columns without --threshold: Friedman, by ranks
     if scores is not None:
         return run_scores(args, scores)
+    if args.better is not None:
+        raise UsageError(_BETTER_PASS_FAIL)
     systems = None
     if args.systems is not None:
         systems = [name.strip() for name in args.systems.split(",") if name.strip()]

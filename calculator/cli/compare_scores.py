@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from calculator.chooser import reads_lower_is_better
+from calculator.cli.arguments import UsageError
 from calculator.cli.output import print_json, print_lines
 from calculator.errors import CalculatorError
 from calculator.report.formatting import format_p_equals, plural
@@ -43,7 +45,16 @@ def run_scores(args: argparse.Namespace, scores: SystemScores) -> int:
             f"{len(scores.names)} systems ({scores.rows_read:,} rows read); Friedman's test "
             "needs at least 2"
         )
-    result = friedman_compare(scores.scores, scores.names, alpha=args.alpha)
+    better = args.better or "higher"
+    if args.better is None:
+        lower = [name for name in scores.names if reads_lower_is_better(name)]
+        if lower:
+            raise UsageError(
+                f"{lower[0]!r} reads as a score where lower is better (an error rate, loss or "
+                "distance), but ranks take higher scores as better; say which with --better "
+                "lower (or --better higher)"
+            )
+    result = friedman_compare(scores.scores, scores.names, alpha=args.alpha, better=better)
     if args.json:
         print_json({"analysed_as": "scores", **result.to_dict(), "input": scores.input_summary()})
     else:
@@ -73,7 +84,8 @@ def scores_lines(scores: SystemScores, result: FriedmanComparison) -> list[str]:
             lines.append(f"          excluded, {reason.replace('_', ' ')}: {count:,}")
     lines += ["", describe_friedman(result), ""]
     lines.append(
-        "ranked by average rank (1 = the highest score on a case, midranks for ties; letters: "
+        f"ranked by average rank (1 = the {'highest' if result.better == 'higher' else 'lowest'} "
+        "score on a case, midranks for ties; letters: "
         "groups not shown different by the Holm-adjusted signed-rank tests), mean score"
     )
     letters = result.letter_display().letters

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy import stats
 
-from calculator._validation import check_probability
+from calculator._validation import check_choice, check_probability
 from calculator.compare.letters import LetterDisplay, letter_groups
 from calculator.compare.multiplicity import adjust_pvalues
 from calculator.errors import CalculatorError, CalculatorTypeError
@@ -90,6 +90,7 @@ class FriedmanComparison:
     critical_difference: float
     ranking: tuple[str, ...]
     pairs: tuple[RankPair, ...]
+    better: str = "higher"
 
     @property
     def decision_pvalue(self) -> float:
@@ -217,9 +218,15 @@ def friedman_exact_pvalue(ranks: np.ndarray, max_work: int = EXACT_MAX_WORK) -> 
 
 
 def friedman_compare(
-    scores: object, names: Sequence[str], *, alpha: float = 0.05, max_work: int = EXACT_MAX_WORK
+    scores: object,
+    names: Sequence[str],
+    *,
+    alpha: float = 0.05,
+    max_work: int = EXACT_MAX_WORK,
+    better: str = "higher",
 ) -> FriedmanComparison:
-    """Compare k >= 2 systems' scores (higher is better) on the same n cases.
+    """Compare k >= 2 systems' scores on the same n cases; `better` says which scores are
+    better ("higher", or "lower" for error rates and losses): rank 1 goes to the best.
 
     Parameters
     ----------
@@ -272,8 +279,10 @@ def friedman_compare(
     """
     x, names = _check_scores(scores, names)
     alpha = check_probability(alpha, "alpha")
+    check_choice(better, "better", ("higher", "lower"))
     n, k = x.shape
-    ranks = row_ranks(x)
+    oriented = x if better == "higher" else -x  # larger is better from here on
+    ranks = row_ranks(oriented)
     average = ranks.mean(axis=0)
     chi2 = friedman_statistic(ranks)
     if chi2 is None:  # every case ties every system: nothing tells them apart
@@ -301,7 +310,8 @@ def friedman_compare(
         method="exact" if exact is not None else "f",
         critical_difference=cd,
         ranking=tuple(names[j] for j in order),
-        pairs=_pairs(x, names, average, cd, alpha),
+        pairs=_pairs(oriented, names, average, cd, alpha),
+        better=better,
     )
 
 

@@ -79,3 +79,31 @@ def test_a_threshold_still_compares_pass_fail(tmp_path, capsys):
     )
     assert status == 0
     assert "cochran" in json.loads(out)
+
+
+def test_lower_is_better_scores_are_ranked_lowest_first_and_named_error_rates_need_it(
+    capsys, tmp_path
+):
+    # compare ranked the highest score first whatever the scores were: three systems' word
+    # error rates put the worst first and called it better (review of this change, 1).
+    rows = [f"c{i},{','.join(map(str, row[:3]))}" for i, row in enumerate(SCORES)]
+    path = tmp_path / "wer.csv"
+    path.write_text("\n".join(["id,wer_x,wer_y,wer_z", *rows]))
+    systems = ("--id", "id", "--systems", "wer_x,wer_y,wer_z")
+    status, out, err = run_cli(capsys, str(path), *systems)
+    assert status == 2 and out == ""
+    assert "'wer_x' reads as a score where lower is better" in err and "--better lower" in err
+    status, out, err = run_cli(capsys, str(path), *systems, "--better", "lower", "--json")
+    assert status == 0, err
+    payload = json.loads(out)
+    lowest = friedman_compare(-np.array([row[:3] for row in SCORES]), ["wer_x", "wer_y", "wer_z"])
+    assert payload["better"] == "lower"
+    assert tuple(payload["ranking"]) == lowest.ranking == ("wer_z", "wer_y", "wer_x")
+    assert payload["average_ranks"] == list(lowest.average_ranks)
+
+
+def test_better_is_refused_where_the_outcomes_are_pass_fail(capsys, tmp_path):
+    path = tmp_path / "pf.csv"
+    path.write_text("id,x,y,z\n" + "".join(f"c{i},{i % 2},{i % 3 > 0},1\n" for i in range(9)))
+    status, _, err = run_cli(capsys, str(path), "--systems", "x,y,z", "--better", "lower")
+    assert status == 2 and "--better says which scores are better" in err
