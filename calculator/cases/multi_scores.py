@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from calculator.cases.bulk import SCORES, files_reading, require_clear
 from calculator.cases.multi_checks import require_column
 from calculator.cases.reading import read_case_file
 
@@ -72,10 +73,10 @@ def load_system_scores(
 
     Examples
     --------
-    >>> data = b"id,a,b,c\\n1,0.5,0.2,0.9\\n2,0.1,,0.3\\n3,0.7,0.6,x\\n4,1,0,1\\n"
+    >>> data = b"id,a,b,c\\n1,0.5,0.2,0.9\\n2,0.1,,0.3\\n3,1,0,1\\n"
     >>> s = load_system_scores(data, systems=["a", "b", "c"], id_column="id", file_name="s.csv")
     >>> s.scores.tolist(), s.excluded["missing_value"], s.excluded["not_a_number"]
-    ([[0.5, 0.2, 0.9], [1.0, 0.0, 1.0]], 1, 1)
+    ([[0.5, 0.2, 0.9], [1.0, 0.0, 1.0]], 1, 0)
     """
     import pandas as pd
 
@@ -89,9 +90,10 @@ def load_system_scores(
     numbers = raw.apply(pd.to_numeric, errors="coerce").to_numpy(dtype=np.float64)
     present = (raw.notna() & (raw.astype(str).apply(lambda c: c.str.strip()) != "")).to_numpy()
     readable = np.isfinite(numbers)
-    values = numbers[readable]
-    if values.size == 0 or np.all((values == 0) | (values == 1)):
+    reading = files_reading([case_file], [names])  # the one rule: the bulk of the columns
+    if reading.kind != SCORES:
         return None  # pass/fail (or nothing readable): the pass/fail reader says which
+    require_clear(reading, [case_file], [names])
     missing = ~present.all(axis=1)
     unreadable = ~missing & ~readable.all(axis=1)
     duplicate = np.zeros(len(frame), dtype=bool)

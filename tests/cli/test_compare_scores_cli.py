@@ -16,7 +16,7 @@ import numpy as np
 from calculator.cli import main
 from calculator.compare.friedman import friedman_compare
 
-# Four systems on six cases (x, y, z, w); the last two rows are left out (a gap, a word).
+# Four systems on six cases (x, y, z, w); the last row is left out (a gap).
 SCORES = [
     (0.9, 0.5, 0.1, 0.3),
     (0.8, 0.6, 0.2, 0.2),
@@ -30,7 +30,7 @@ SCORES = [
 def scores_file(tmp_path: Path) -> str:
     rows = [f"c{i},{','.join(map(str, row))}" for i, row in enumerate(SCORES)]
     path = tmp_path / "scores.csv"
-    path.write_text("\n".join(["id,x,y,z,w", *rows, "c6,0.4,,0.2,0.1", "c7,0.4,abc,0.2,0.1"]))
+    path.write_text("\n".join(["id,x,y,z,w", *rows, "c6,0.4,,0.2,0.1"]))
     return str(path)
 
 
@@ -49,9 +49,24 @@ def test_score_columns_without_threshold_give_friedman_in_json(tmp_path, capsys)
     expected = friedman_compare(np.array(SCORES), ["x", "y", "z", "w"]).to_dict()
     assert payload["analysed_as"] == "scores"
     assert {key: payload[key] for key in expected} == json.loads(json.dumps(expected))
-    assert payload["input"]["rows_read"] == 8 and payload["input"]["rows_used"] == 6
+    assert payload["input"]["rows_read"] == 7 and payload["input"]["rows_used"] == 6
     assert payload["input"]["excluded"]["missing_value"] == 1
-    assert payload["input"]["excluded"]["not_a_number"] == 1
+
+
+def test_a_word_among_scores_follows_the_one_bulk_rule(tmp_path, capsys):
+    # Scores are read by the rule every per-case file follows (calculator.cases.bulk): a word
+    # in 40 rows of scores is excluded and counted; in 7 rows it is over 5%, and stops the run.
+    rows = [f"c{i},0.{i % 9 + 1},0.{i % 7 + 1},0.{i % 5 + 1}" for i in range(39)]
+    path = tmp_path / "s.csv"
+    path.write_text("\n".join(["id,x,y,z", *rows, "c39,0.4,abc,0.2"]))
+    status, out, err = run_cli(capsys, str(path), "--id", "id", "--systems", "x,y,z", "--json")
+    assert status == 0, err
+    summary = json.loads(out)["input"]
+    assert summary["rows_used"] == 39 and summary["excluded"]["not_a_number"] == 1
+    rows = [f"c{i},{','.join(map(str, row[:3]))}" for i, row in enumerate(SCORES)]
+    path.write_text("\n".join(["id,x,y,z", *rows, "c6,0.4,abc,0.2"]))
+    status, _, err = run_cli(capsys, str(path), "--id", "id", "--systems", "x,y,z")
+    assert status == 2 and "no one reading keeps 95% of the rows" in err
 
 
 def test_score_columns_text_names_the_tests(tmp_path, capsys):
