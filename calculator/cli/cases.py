@@ -213,6 +213,12 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.split is not None:
         raise UsageError(f"--split applies to HELM logs; {args.file} is a per-case file")
+    if args.allow_exclusions:
+        raise UsageError(
+            "--allow-exclusions lifts the 5% limit on what a pairing of harness logs or a long "
+            f"file leaves out; {args.file} is a per-case file, whose rows left out are listed "
+            "and counted"
+        )
     if args.names is not None or args.models is not None:
         option = "--names" if args.names is not None else "--models"
         raise UsageError(
@@ -286,6 +292,14 @@ def _refuse_file_only(args: argparse.Namespace) -> None:
         for what, present in refused:
             if present:
                 raise UsageError(f"{option} {does} a per-case pass/fail file; it refuses {what}")
+    if not args.monitor and (args.every is not None or args.order is not None):
+        option = "--every" if args.every is not None else "--order"
+        raise UsageError(f"{option} sets how --monitor reads the cases; give it with --monitor")
+    if args.anytime_prior != 1.0 and not (args.monitor or args.anytime or args.json):
+        raise UsageError(
+            "--anytime-prior names the mixture of the anytime-valid test, which the text of a "
+            "comparison does not print: give it with --monitor, --anytime or --json"
+        )
 
 
 def _detect(args: argparse.Namespace, analysis: Analysis, clustered: bool) -> DetectCheck | None:

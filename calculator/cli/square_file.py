@@ -45,6 +45,17 @@ _PASS_FAIL_ONLY = {
     "outcome_column": None,
     "repeat_column": None,
     "task_column": None,
+    "metric_by_task": None,
+    "filter_by_task": None,
+    "allow_exclusions": False,
+    "names": None,
+    "models": None,
+    "anytime": False,
+    "anytime_prior": 1.0,
+    "detect": None,
+    "monitor": False,
+    "every": None,
+    "order": None,
 }
 
 
@@ -77,11 +88,12 @@ def run_categories(args: argparse.Namespace) -> int:
         flag = "FILE_B" if given[0] == "file_b" else "--" + _flag(given[0])
         raise UsageError(
             f"{flag} does not apply to --categories, which analyses one file's two label "
-            "columns as a k x k table; its options are --id, --a, --b and --json"
+            "columns as a k x k table; its options are --id, --a, --b, --alpha (the intervals at "
+            "1 - alpha) and --json"
         )
     categories = _names(args.categories) if args.categories else None
     labelled = read_file_table(args.file, args.a_column, args.b_column, args.id_column, categories)
-    result = analyze_square(labelled.table)
+    result = analyze_square(labelled.table, level=1.0 - args.alpha)
     print_result(labelled, result, as_json=args.json)
     return 0
 
@@ -134,6 +146,10 @@ def _names(text: str) -> list[str]:
 
 
 def _flag(dest: str) -> str:
-    return {"group_column": "group", "system_column": "system", "outcome_column": "outcome"}.get(
-        dest, dest.replace("_column", "").replace("_", "-")
-    )
+    named = {"metric_by_task": "metric", "filter_by_task": "filter"}
+    return {
+        "group_column": "group",
+        "system_column": "system",
+        "outcome_column": "outcome",
+        **named,
+    }.get(dest, dest.replace("_column", "").replace("_", "-"))
