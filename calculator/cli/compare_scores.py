@@ -42,8 +42,8 @@ def run_scores(args: argparse.Namespace, scores: SystemScores) -> int:
     if scores.n < 2:
         raise CalculatorError(
             f"{scores.file}: {plural(scores.n, 'case')} with a score for every one of the "
-            f"{len(scores.names)} systems ({scores.rows_read:,} rows read); Friedman's test "
-            "needs at least 2"
+            f"{len(scores.names)} systems ({plural(scores.rows_read, 'row')} read); Friedman's "
+            "test needs at least 2"
         )
     better = args.better or "higher"
     if args.better is None:

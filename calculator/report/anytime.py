@@ -15,6 +15,7 @@ from calculator.report.formatting import (
     format_points,
     format_pvalue,
     format_ratio,
+    plural,
 )
 
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ def sequence_sentence(
     95% confidence sequence for the share of disagreements where only A passes: 48.3% to
     86.9% (the fixed-n Clopper-Pearson interval: 55.4% to 82.1%). With probability at least 95%
     the sequence holds the true share at every number of cases at once. For the pass-rate
-    difference A - B, with the share of cases the systems
+    difference A − B, with the share of cases the systems
     disagree on: -4.3 to +50.2 points (each part at level 97.5%, together at least 95%).
     """
     level = format_confidence(sequence.level)
@@ -173,7 +174,7 @@ def sequence_sentence(
     half = format_confidence(1 - (1 - sequence.level) / 2)
     rate = "pass-rate" if framing == "pass" else "accuracy"
     return (
-        f"{share} For the {rate} difference {names[0]} - {names[1]}, with the share of cases "
+        f"{share} For the {rate} difference {names[0]} − {names[1]}, with the share of cases "
         f"the systems disagree on: {format_points(sequence.difference_low)} to "
         f"{format_points(sequence.difference_high)} points (each part at level {half}, "
         f"together at least {level})."
@@ -243,7 +244,8 @@ def monitor_sentence(monitor: Monitor) -> str:
     alarm at or below α = 0.05 however often one looks.
     """
     name = mixture_name(monitor.prior_shape, monitor.alternative)
-    start = f"Monitored every {monitor.every:,} cases with the e-value of {name}"
+    every = "case" if monitor.every == 1 else plural(monitor.every, "case")
+    start = f"Monitored every {every} with the e-value of {name}"
     threshold = f"{1 / monitor.alpha:.4g}"
     if monitor.crossed_at is None:
         last = int(monitor.cases[-1])

@@ -38,6 +38,14 @@ def task_count_sentence(count: TaskCount) -> str:
             "combination, and by Fisher's for independent tasks)."
         )
     named = "names no task" if not result.holm_named else "names " + _listed(result.holm_named)
+    if result.bonferroni_count == 0:  # only the count for independent tasks finds any
+        return (
+            f"Whatever the dependence between the {plural(m, 'task')}, the data do not show "
+            f"{count.better} passing more often than {count.other} on any of them at {level} "
+            "(partial conjunction, Bonferroni combination); if the tasks' results are "
+            f"independent, on at least {result.fisher_count} (Fisher combination); Holm's "
+            f"procedure {named}."
+        )
     return (
         f"{count.better} passes more often than {count.other} on at least "
         f"{result.bonferroni_count} of the {plural(m, 'task')} at {level}, whatever the "

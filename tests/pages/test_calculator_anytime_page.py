@@ -40,7 +40,7 @@ def test_the_line_and_its_caption_are_the_librarys_in_the_pages_names():
     assert text(expected) in captions
     sentence = next(c for c in captions if c.startswith("Anytime-valid test"))
     assert 'against "old and new pass equally often"' in sentence
-    assert "where only old passes" in sentence and "difference old - new" in sentence
+    assert "where only old passes" in sentence and "difference old − new" in sentence
     assert " A " not in sentence and " B " not in sentence
 
 
@@ -51,7 +51,7 @@ def test_the_classifier_framing_says_correct_not_passes():
         unescaped(c.value) for c in at.caption if unescaped(c.value).startswith("Anytime-valid")
     )
     assert 'against "m1 and m2 are correct equally often"' in sentence
-    assert "where only m1 is correct" in sentence and "accuracy difference m1 - m2" in sentence
+    assert "where only m1 is correct" in sentence and "accuracy difference m1 − m2" in sentence
     assert "pass" not in sentence
 
 
