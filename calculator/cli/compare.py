@@ -243,7 +243,7 @@ def text_report(cases: SystemCases, result: SystemComparison) -> list[str]:
             verdict += " (too few discordant cases ever to be)"
         adjusted = pair.adjusted_pvalue
         lines.append(
-            f"  {pair.a} - {pair.b}: {format_points(pair.difference)} pts "
+            f"  {pair.a} − {pair.b}: {format_points(pair.difference)} pts "
             f"({format_points(pair.low)} to {format_points(pair.high)}); only "
             f"{pair.a} {pair.b_count:,}, only {pair.b} {pair.c_count:,}; "
             f"{format_p_equals(pair.pvalue, pair.log10_pvalue)}, adjusted "

@@ -102,7 +102,7 @@ def scores_lines(scores: SystemScores, result: FriedmanComparison) -> list[str]:
     for pair in result.pairs:
         where = "beyond" if pair.beyond_cd else "within"
         lines.append(
-            f"  {pair.a} - {pair.b}: average rank gap {pair.rank_gap:+.2f} ({where} the CD); "
+            f"  {pair.a} − {pair.b}: average rank gap {pair.rank_gap:+.2f} ({where} the CD); "
             f"signed-rank {format_p_equals(pair.pvalue)} ({pair.method}), adjusted "
             f"{format_p_equals(pair.adjusted_pvalue, alpha=result.alpha)}; "
             + ("differ" if pair.reject else "not separated")

@@ -100,7 +100,7 @@ def test_text_report_names_the_test_the_adjustment_and_each_pair(tmp_path, capsy
     status, out, _ = run_cli(capsys, wide_file(tmp_path), "--systems", "x,y,z", "--alpha", "0.1")
     assert status == 0
     assert "Cochran's Q = " in out and "Holm's adjustment for 3 comparisons" in out
-    assert "  x - y: " in out and "  y - z: " in out
+    assert "  x − y: " in out and "  y − z: " in out
     assert "1. x" in out  # x passes most often
 
 
