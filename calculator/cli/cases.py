@@ -62,6 +62,7 @@ from calculator.cli.shared import (
     EXIT_WORSE,
     check_paths,
     gate_line,
+    issue_lines,
     require_cases_extra,
 )
 from calculator.cli.square_file import add_categories_argument, is_categories_input, run_categories
@@ -397,13 +398,7 @@ def _text_report(
     for reason, count in cases.excluded.items():  # in the order of EXCLUSION_REASONS
         if count:
             lines.append(f"          excluded, {reason.replace('_', ' ')}: {count:,}")
-    for issue in cases.issues:
-        first = ", ".join(
-            f"{issue.row_label} {example.row}"
-            + (f" ({example.case_id})" if example.case_id else "")
-            for example in issue.examples
-        )
-        lines.append(f"  ! {issue.message}" + (f" First: {first}." if first else ""))
+    lines += issue_lines(cases.issues)
     t = analysis.table
     lines += [
         "",

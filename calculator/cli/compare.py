@@ -27,7 +27,7 @@ from calculator.cli.arguments import count as whole_number
 from calculator.cli.compare_long import add_long_arguments, long_given, long_tables
 from calculator.cli.compare_scores import run_scores, scores_given
 from calculator.cli.output import print_json, print_lines
-from calculator.cli.shared import check_paths, read_logs, require_cases_extra
+from calculator.cli.shared import check_paths, issue_lines, read_logs, require_cases_extra
 from calculator.compare.cochran import MAX_RESAMPLES
 from calculator.errors import CalculatorError
 from calculator.intervals import CI_METHODS
@@ -276,13 +276,7 @@ def _input_lines(cases: SystemCases) -> list[str]:
             f"          cases dropped: {cases.cases_missing_system:,} with no outcome for some "
             f"system, {cases.cases_with_excluded_row:,} with an outcome or row left out"
         )
-    for issue in cases.issues:
-        first = ", ".join(
-            f"{issue.row_label} {example.row}"
-            + (f" ({example.case_id})" if example.case_id else "")
-            for example in issue.examples
-        )
-        lines.append(f"  ! {issue.message}" + (f" First: {first}." if first else ""))
+    lines += issue_lines(cases.issues)
     return lines
 
 

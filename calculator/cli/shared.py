@@ -10,7 +10,10 @@ from calculator.cli.arguments import UsageError
 from calculator.report.gate import gate_verdict
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from calculator.analysis import Analysis
+    from calculator.cases.findings import CaseIssue
     from calculator.logs import LogTable
 
 __all__ = [
@@ -20,6 +23,7 @@ __all__ = [
     "EXIT_WORSE",
     "check_paths",
     "gate_line",
+    "issue_lines",
     "read_logs",
     "require_cases_extra",
 ]
@@ -99,3 +103,17 @@ def read_logs(
             dataclasses.replace(log, system=name) for log, name in zip(logs, names, strict=True)
         ]
     return logs
+
+
+def issue_lines(issues: Sequence[CaseIssue]) -> list[str]:
+    """A per-case file's findings, a line each with its first rows ("  ! ... First: row 3 (q2)."),
+    as ``cases``, ``compare`` and ``cases --categories`` print them."""
+    lines = []
+    for issue in issues:
+        first = ", ".join(
+            f"{issue.row_label} {example.row}"
+            + (f" ({example.case_id})" if example.case_id else "")
+            for example in issue.examples
+        )
+        lines.append(f"  ! {issue.message}" + (f" First: {first}." if first else ""))
+    return lines

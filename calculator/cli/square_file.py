@@ -15,7 +15,7 @@ import argparse
 
 from calculator.cli.arguments import UsageError
 from calculator.cli.output import print_json, print_lines
-from calculator.cli.shared import require_cases_extra
+from calculator.cli.shared import issue_lines, require_cases_extra
 from calculator.report.square import square_payload, square_report
 from calculator.square import analyze_square
 
@@ -131,13 +131,7 @@ def ledger_lines(labelled) -> list[str]:  # noqa: ANN001 - a LabelledCases
     for reason, count in labelled.excluded.items():
         if count:
             lines.append(f"          excluded, {reason.replace('_', ' ')}: {count:,}")
-    for issue in labelled.issues:
-        first = ", ".join(
-            f"{issue.row_label} {example.row}"
-            + (f" ({example.case_id})" if example.case_id else "")
-            for example in issue.examples
-        )
-        lines.append(f"  ! {issue.message}" + (f" First: {first}." if first else ""))
+    lines += issue_lines(labelled.issues)
     return lines
 
 
