@@ -95,7 +95,7 @@ def scores_lines(scores: SystemScores, result: FriedmanComparison) -> list[str]:
         j = result.names.index(name)
         lines.append(
             f"  {place:>2}. {name:<{width}}  {letters[name]:<{lettered}}  average rank "
-            f"{result.average_ranks[j]:.2f}, mean score {result.mean_scores[j]:.4g}"
+            f"{result.average_ranks[j]:.2f}, mean score {result.mean_scores[j]:#.4g}"
         )
     lines += [describe_rank_groups(result), describe_nemenyi(result), ""]
     lines += [describe_rank_pairs(result), _pairs_header(result)]

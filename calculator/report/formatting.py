@@ -327,8 +327,8 @@ def format_ratio(value: float) -> str:
     ('6.00', '55.2', '0.0784')
     >>> format_ratio(0.99957), format_ratio(1.0), format_ratio(float("inf"))
     ('0.9996', '1.00', '∞')
-    >>> format_ratio(1.2e9)
-    '1.20e+09'
+    >>> format_ratio(1.2e9), format_ratio(646.2)
+    ('1.20e+09', '646')
     """
     if value == math.inf:
         return "∞"
@@ -340,7 +340,7 @@ def format_ratio(value: float) -> str:
     while value != 1.0 and float(text) == 1.0 and digits < 17:
         digits += 1
         text = f"{value:#.{digits}g}"
-    return text
+    return text.removesuffix(".")  # "646." where the figures end at the point
 
 
 def method_words(method: str, *, in_parentheses: bool = False) -> str:
