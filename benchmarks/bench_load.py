@@ -154,6 +154,13 @@ def move_message(slider: Slider, value: float) -> bytes:
     return message.SerializeToString()
 
 
+def first_run_message() -> bytes:
+    """The message a browser sends on opening the page: run the script, no query string."""
+    first = BackMsg()
+    first.rerun_script.query_string = ""
+    return first.SerializeToString()
+
+
 def stream_url(url: str) -> str:
     """The websocket of the app served at `url` (http(s)://host:port/prefix/)."""
     scheme, rest = url.split("://", 1)
@@ -178,9 +185,7 @@ async def session(
             url, max_size=None, open_timeout=timeout, ping_interval=None
         ) as socket:
             phase = "first run"
-            first = BackMsg()
-            first.rerun_script.query_string = ""
-            await socket.send(first.SerializeToString())
+            await socket.send(first_run_message())
             found: dict[str, Slider] = {}
             if failure := await read_run(socket, found, key, timeout):
                 out.error(f"{phase}: {failure[0]}", failure[1])

@@ -12,7 +12,7 @@ D3; issue #31), each beside a floor measured in the same run.
   budget per session. Figures: the answers and the replica's RSS after, against its RSS with
   the session idle (the floor).
 - D1 (freeze): on the same server, a visitor in Chromium gives two Inspect logs at the
-  readers' value limits (tests/deploy/test_upload_isolation.py's); meanwhile another session
+  readers' value limits (tests/browser/test_upload_isolation.py's); meanwhile another session
   moves the calculator's slider over the websocket and a probe asks the health check. Figures:
   their median and slowest answers while the logs are read, against the same session's idle
   answers just before (the floor), and the replica's own CPU beyond that session's pace.

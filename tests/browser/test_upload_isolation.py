@@ -29,8 +29,7 @@ from pathlib import Path
 
 import pytest
 import websockets
-from browser_setup import CHROMIUM, CHROMIUM_FLAGS, IDLE, must_run, unavailable_reason
-from streamlit.proto.BackMsg_pb2 import BackMsg
+from browser_setup import IDLE, must_run, unavailable_reason
 
 from deploy.haproxy import HEALTH_PATH, ROOT
 from deploy.launcher import Launched, launched
@@ -112,13 +111,10 @@ class Watch:
 
     async def _slider(self) -> None:
         try:
-            async with websockets.connect(
-                bench_load.stream_url(self.url), max_size=None, ping_interval=None,
-                open_timeout=60,
-            ) as socket:  # fmt: skip
-                first = BackMsg()
-                first.rerun_script.query_string = ""
-                await socket.send(first.SerializeToString())
+            url = bench_load.stream_url(self.url)
+            connect = websockets.connect(url, max_size=None, ping_interval=None, open_timeout=60)
+            async with connect as socket:
+                await socket.send(bench_load.first_run_message())
                 found: dict[str, bench_load.Slider] = {}
                 await bench_load.read_run(socket, found, SLIDER, FIRST_RUN_MS / 1000)
                 self.ready.set()
@@ -173,15 +169,10 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Launched]:
 
 
 @pytest.fixture(scope="module")
-def visitor(hall: Launched):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=list(CHROMIUM_FLAGS)
-        )
-        yield browser
-        browser.close()
+def visitor(hall: Launched, browser):  # noqa: ANN001 - the session's Chromium (conftest)
+    """The suite's one Playwright session: a second one in the same thread would find the
+    first one's event loop running, and refuse."""
+    return browser
 
 
 def _open_cases(browser, url: str):  # noqa: ANN001, ANN202
