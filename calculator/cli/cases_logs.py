@@ -303,7 +303,7 @@ def _scores_text(result: LogScores, alpha: float) -> list[str]:
         )
     answer, contrast = scores_suite_lines(result, alpha)
     lines += ["", f"pooled    {plural(len(result.tasks), 'task')}", *answer]
-    return lines + comparison_lines(result.pooled, clusters, alpha=alpha) + contrast
+    return lines + comparison_lines(result.pooled, clusters) + contrast
 
 
 def _counts(result: LogAnalysis | LogScores) -> dict[str, object]:

@@ -180,49 +180,22 @@ def _text(cases: PairedCases, result: ScoresComparison, args: argparse.Namespace
     clusters = None
     if result.clusters is not None:
         clusters = f"{plural(result.clusters, 'group')} in {cases.group_column!r}"
-    lines += comparison_lines(result, clusters, alpha=args.alpha)
+    lines += comparison_lines(result, clusters)
     if args.fail_if_worse:
         lines.append(scores_gate_line(result, args.alpha))
     return lines
 
 
-def comparison_lines(
-    result: ScoresComparison, clusters: str | None, *, alpha: float | None = None
-) -> list[str]:
-    """The headline (mean difference, interval, permutation p), then the other tests, the
-    clusters (`clusters`: what they are, in words), the exclusions and the margin decision.
-    With `alpha` and a one-sided question, a line says why the intervals are at 1 - 2 alpha."""
-    from calculator.report.scores import (
-        CLUSTER_WEIGHTS,
-        bootstrap_sentence,
-        exclusion_sentence,
-        few_flips_caveat,
-        headline,
-        one_sided_level_sentence,
-        signed_rank_sentence,
-        t_sentence,
-    )
+def comparison_lines(result: ScoresComparison, clusters: str | None) -> list[str]:
+    """The report's sentences (:func:`calculator.report.scores.scores_sentences`), a blank
+    line after the headline's group; `clusters` (what they are, in words) is said on a line of
+    its own."""
+    from calculator.report.scores import CLUSTER_WEIGHTS, scores_sentences
 
-    lines = [headline(result)]
-    if alpha is not None and result.alternative != "two-sided" and result.margin is None:
-        lines.append(one_sided_level_sentence(result.confidence_level, alpha))
-    few = None if alpha is None else few_flips_caveat(result, alpha)
-    if few is not None:
-        lines.append(few)
-    lines += [
-        "",
-        t_sentence(result.t_test, result.names),
-        signed_rank_sentence(result.signed_rank, result.names),
-        bootstrap_sentence(result.bootstrap),
-    ]
     if clusters is not None:
-        lines.append(f"clusters  {clusters}; {CLUSTER_WEIGHTS[0].lower()}{CLUSTER_WEIGHTS[1:]}")
-    excluded = exclusion_sentence(result.excluded, result.rows)
-    if excluded:
-        lines.append(excluded)
-    if result.margin is not None:
-        lines.append(text(result.margin))
-    return lines
+        clusters = f"clusters  {clusters}; {CLUSTER_WEIGHTS[0].lower()}{CLUSTER_WEIGHTS[1:]}"
+    lead, rest = scores_sentences(result, clusters)
+    return [*lead, "", *rest]
 
 
 def scores_gate_line(result: ScoresComparison, alpha: float) -> str:

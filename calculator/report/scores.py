@@ -38,7 +38,9 @@ __all__ = [
     "one_sided_level_sentence",
     "permutation_p",
     "permutation_words",
+    "alpha_of",
     "scores_report",
+    "scores_sentences",
     "signed_rank_sentence",
     "t_sentence",
 ]
@@ -56,33 +58,72 @@ _REASONS = {
 
 
 def scores_report(result: ScoresComparison) -> str:
-    """The whole report: headline, the other figures, exclusions, and the margin's answer."""
-    sentences = [headline(result)]
+    """The whole report, as one paragraph: :func:`scores_sentences`."""
+    lead, rest = scores_sentences(result)
+    return " ".join([*lead, *rest])
+
+
+def scores_sentences(
+    result: ScoresComparison, clusters: str | None = None
+) -> tuple[list[str], list[str]]:
+    """The report's sentences in two groups, the one composition every surface words: the
+    lead (headline, why a one-sided question's intervals are at 1 − 2α, too few non-zero cases
+    for the exact test to reach α) and the rest (a constant difference, the other tests, the
+    clusters, the exclusions and the margin's answer). `clusters` replaces the general
+    sentence on clusters by a line that says what they are (the command line's, naming the
+    column); α is the one the intervals' level goes with (:func:`alpha_of`)."""
+    alpha = alpha_of(result)
+    lead = [headline(result)]
+    if result.alternative != "two-sided" and result.margin is None:
+        lead.append(one_sided_level_sentence(result.confidence_level, alpha))
+    few = few_flips_caveat(result, alpha)
+    if few is not None:
+        lead.append(few)
+    rest = []
     if result.statistic == 0 and result.constant:
         name_a, name_b = result.names
-        sentences.append(
+        rest.append(
             f"{name_a} and {name_b} have the same score on every case, so no case tells them "
             "apart: the permutation and signed-rank tests give p = 1 and the t statistic is "
             "undefined (0/0)."
         )
-    sentences += [
+    rest += [
         t_sentence(result.t_test, result.names),
         signed_rank_sentence(result.signed_rank, result.names),
         bootstrap_sentence(result.bootstrap),
     ]
-    if result.clusters is not None:
-        sentences.append(
-            f"The {plural(result.n, 'case')} fall in {plural(result.clusters, 'cluster')}: "
-            "the bootstrap resamples whole clusters, the permutation test flips whole "
-            "clusters, the t test uses the cluster-robust standard error and the signed-rank "
-            f"test ranks one mean difference per cluster. {CLUSTER_WEIGHTS}"
-        )
+    if clusters is not None or result.clusters is not None:
+        rest.append(clusters or _cluster_sentence(result))
     excluded = exclusion_sentence(result.excluded, result.rows)
     if excluded:
-        sentences.append(excluded)
+        rest.append(excluded)
     if result.margin is not None:
-        sentences.append(margin_sentence(result.margin))
-    return " ".join(sentences)
+        rest.append(margin_sentence(result.margin))
+    return lead, rest
+
+
+def alpha_of(result: ScoresComparison) -> float:
+    """The α that the intervals' level goes with (:func:`calculator.decision.decision_level`):
+    1 − level for a two-sided question, (1 − level) / 2 for a one-sided one or a margin, as
+    :mod:`calculator.scores.margin` reads it; rounded to 12 figures (0.05, not
+    0.04999999999999999).
+
+    >>> from calculator import compare_scores
+    >>> alpha_of(compare_scores([1, 2, 3], [0, 2, 2], level=0.9, alternative="greater"))
+    0.05
+    """
+    share = 1.0 - result.confidence_level
+    one_sided = result.alternative != "two-sided" or result.margin is not None
+    return float(f"{share / 2.0 if one_sided else share:.12g}")
+
+
+def _cluster_sentence(result: ScoresComparison) -> str:
+    return (
+        f"The {plural(result.n, 'case')} fall in {plural(result.clusters, 'cluster')}: "
+        "the bootstrap resamples whole clusters, the permutation test flips whole "
+        "clusters, the t test uses the cluster-robust standard error and the signed-rank "
+        f"test ranks one mean difference per cluster. {CLUSTER_WEIGHTS}"
+    )
 
 
 #: Why the signed-rank test can disagree with the others on clusters of unequal size.

@@ -11,14 +11,7 @@ from calculator.chooser import OptionRefused
 from calculator.errors import CalculatorError
 from calculator.report.figures import floor_bound, format_score
 from calculator.report.formatting import format_confidence, format_pvalue
-from calculator.report.scores import (
-    bootstrap_sentence,
-    exclusion_sentence,
-    headline,
-    margin_sentence,
-    signed_rank_sentence,
-    t_sentence,
-)
+from calculator.report.scores import margin_sentence, scores_sentences
 from calculator.scores import ScoresComparison
 from calculator.workflow import compare_score_cases
 from ui import cases_tables as tables
@@ -97,13 +90,13 @@ def _show(result: ScoresComparison) -> None:
         test = result.permutation  # at its floor a Monte Carlo p is a bound: "≤ 1/10,001"
         shown = floor_bound(test.patterns) if test.at_floor else format_pvalue(test.pvalue)
         permutation.metric(labels[2], shown)
-    st.text(headline(result))
-    if result.margin is not None:  # the margin's answer, as the command line prints it
-        st.text(margin_sentence(result.margin))
+    lead, rest = scores_sentences(result)  # the command line's and the JSON report's words
+    for sentence in lead:
+        st.text(sentence)
+    answer = None if result.margin is None else margin_sentence(result.margin)
+    if answer is not None:  # the margin's answer, as the command line prints it
+        st.text(answer)
     with st.expander(scores_words.OTHER_TESTS):
-        st.text(t_sentence(result.t_test, result.names))
-        st.text(signed_rank_sentence(result.signed_rank, result.names))
-        st.text(bootstrap_sentence(result.bootstrap))
-        excluded = exclusion_sentence(result.excluded, result.rows)
-        if excluded:
-            st.text(excluded)
+        for sentence in rest:
+            if sentence != answer:
+                st.text(sentence)

@@ -1,0 +1,452 @@
+"""One data set of scores, and one suite with repeats, through every shape and surface.
+
+The companion of test_one_data_every_shape.py (pass/fail outcomes on one task). Here:
+
+- 40 graded cases (scores in 0, 0.25, ..., 1) written as a per-case file, two per-case files
+  joined on an id, a long file, lm-eval samples of a graded metric, an Inspect log with a
+  numeric scorer and a HELM run with a graded stat; each asked every question and the release
+  gate on the command line (JSON and text), and on the page (the per-case page's "Mean scores"
+  section and its logs section).
+- A suite of two tasks, 30 questions each, every question answered three times (epochs), as a
+  long file with a task and a repeat column and as two Inspect logs per model; and the same
+  suite without its repeats as a long file, lm-eval samples, Inspect logs and HELM runs.
+
+Every path must give the same numbers and words (the scores section of the JSON whole, the
+decision whole, the gate's verdict, the report) or the same refusal. The reference is the first
+shape of each group; the statistics themselves are checked against references elsewhere
+(tests/core/test_scores*.py, tests/core/test_clustered*.py, tests/core/test_stratified.py).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from apptest_pages import open_page
+
+from calculator.cli import main
+from ui.widgets import cases_files
+
+_DRAW = random.Random(3)
+_GRADES = (0.0, 0.25, 0.5, 0.75, 1.0)
+#: (A's score, B's score) per case.
+SCORES = [(_DRAW.choice(_GRADES), _DRAW.choice(_GRADES)) for _ in range(40)]
+
+QUESTIONS: dict[str, tuple[list[str], dict[str, str]]] = {
+    "different": ([], {"question": "different"}),
+    "better": (["--alternative", "greater"], {"question": "better"}),
+    "worse": (["--alternative", "less"], {"question": "worse"}),
+    "better by a margin": (
+        ["--alternative", "greater", "--margin", "0.05"],
+        {"question": "superior", "margin": "0.05"},
+    ),
+    "non-inferior": (["--margin", "0.05"], {"question": "non-inferior", "margin": "0.05"}),
+    "equivalent": (
+        ["--margin", "0.1", "--equivalence"],
+        {"question": "equivalent", "margin": "0.1"},
+    ),
+    "gate": (["--fail-if-worse"], {}),
+    "gate with a margin": (["--fail-if-worse", "--margin", "0.05"], {}),
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Scores, each shape written from SCORES
+# ---------------------------------------------------------------------------------------------
+def _per_case(folder: Path) -> list[str]:
+    rows = "".join(f"q{i},{a},{b}\n" for i, (a, b) in enumerate(SCORES))
+    (folder / "runs.csv").write_text("id,A,B\n" + rows)
+    return [str(folder / "runs.csv"), "--id", "id", "--a", "A", "--b", "B"]
+
+
+def _two_files(folder: Path) -> list[str]:
+    (folder / "a.csv").write_text("id,A\n" + "".join(f"q{i},{a}\n" for i, (a, _) in enumerate(SCORES)))
+    rows = [f"q{i},{b}\n" for i, (_, b) in enumerate(SCORES)]
+    (folder / "b.csv").write_text("id,B\n" + "".join(reversed(rows)))
+    return [str(folder / "a.csv"), str(folder / "b.csv"), "--id", "id", "--a", "A", "--b", "B"]
+
+
+def _long(folder: Path) -> list[str]:
+    rows = [f"q{i},{'AB'[s]},{pair[s]}\n" for i, pair in enumerate(SCORES) for s in (0, 1)]
+    (folder / "long.csv").write_text("id,system,outcome\n" + "".join(rows[1::2] + rows[::2]))
+    given = [str(folder / "long.csv"), "--system", "system", "--id", "id", "--outcome", "outcome"]
+    return [*given, "--a", "A", "--b", "B"]
+
+
+def lm_eval_scores(side: int) -> dict[str, bytes]:
+    """An lm-eval run logging a graded metric 'f1' per sample, task 'toy', model A or B."""
+    time = "2026-01-01T00-00-00.000000"
+    rows = [
+        {
+            "doc_id": i,
+            "doc": {"question": f"question {i}"},
+            "target": "t",
+            "resps": [["r"]],
+            "filtered_resps": ["r"],
+            "filter": "none",
+            "metrics": ["f1"],
+            "f1": pair[side],
+            "doc_hash": f"hash{i}",
+        }
+        for i, pair in enumerate(SCORES)
+    ]
+    results = {"results": {"toy": {}}, "configs": {}, "model_name": "AB"[side]}
+    return {
+        f"samples_toy_{time}.jsonl": "\n".join(map(json.dumps, rows)).encode() + b"\n",
+        f"results_{time}.json": json.dumps(results).encode(),
+    }
+
+
+def inspect_scores(side: int) -> dict[str, bytes]:
+    """An Inspect log whose scorer 'f1' gives a number per sample."""
+    samples = [
+        {"id": f"q{i}", "epoch": 1, "input": f"question {i}", "target": "t",
+         "scores": {"f1": {"value": pair[side]}}}
+        for i, pair in enumerate(SCORES)
+    ]
+    log = {
+        "version": 2,
+        "status": "success",
+        "eval": {"task": "toy", "model": "AB"[side], "scorers": [{"name": "f1"}]},
+        "samples": samples,
+    }
+    return {f"log_{'AB'[side]}.json": json.dumps(log).encode()}
+
+
+def helm_scores(side: int) -> dict[str, bytes]:
+    """A HELM run folder whose per-instance stat 'f1_score' is graded."""
+    instances = [
+        {
+            "instance_id": f"id{i}",
+            "train_trial_index": 0,
+            "stats": [
+                {"name": {"name": "f1_score", "split": "test"}, "count": 1,
+                 "sum": pair[side], "mean": pair[side]}
+            ],
+        }
+        for i, pair in enumerate(SCORES)
+    ]
+    spec = {"name": f"toy:model={'AB'[side]}", "adapter_spec": {"model": "AB"[side]}}
+    return {
+        "per_instance_stats.json": json.dumps(instances).encode(),
+        "run_spec.json": json.dumps(spec).encode(),
+    }
+
+
+def _logs(make: Callable[[int], dict[str, bytes]]) -> Callable[[Path], list[str]]:
+    def write(folder: Path) -> list[str]:
+        given = []
+        for side in (0, 1):
+            files = make(side)
+            run = folder / "AB"[side]
+            run.mkdir()
+            for name, data in files.items():
+                (run / name).write_bytes(data)
+            given.append(str(run / next(iter(files))) if len(files) == 1 else str(run))
+        return given
+
+    return write
+
+
+SCORE_LOGS: dict[str, Callable[[int], dict[str, bytes]]] = {
+    "lm-eval": lm_eval_scores,
+    "inspect": inspect_scores,
+    "helm": helm_scores,
+}
+SCORE_SHAPES: dict[str, Callable[[Path], list[str]]] = {
+    "per-case file": _per_case,
+    "two per-case files": _two_files,
+    "long file": _long,
+    **{name: _logs(make) for name, make in SCORE_LOGS.items()},
+}
+
+
+def _cli(capsys: pytest.CaptureFixture[str], command: list[str]) -> tuple[int, str, str]:
+    status = main(command)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _answer(capsys, command: list[str]) -> tuple[int, object, str]:
+    """The exit status, the JSON's scores section with its gate (or the refusal) and the text."""
+    status, out, err = _cli(capsys, [*command, "--json"])
+    if status not in (0, 1):
+        return status, err, _cli(capsys, command)[2]
+    document = json.loads(out)
+    text_status, text, _ = _cli(capsys, command)
+    assert text_status == status
+    return status, (document["scores"], document.get("gate")), text
+
+
+def test_the_scores_are_graded_and_differ_between_the_systems():
+    # Counted without the product: a graded metric (not only 0 and 1) on which A and B differ.
+    assert {score for pair in SCORES for score in pair} - {0.0, 1.0}
+    assert sum(a != b for a, b in SCORES) >= 20
+
+
+@pytest.mark.parametrize("question", list(QUESTIONS))
+def test_every_shape_of_scores_answers_as_the_per_case_file(tmp_path, capsys, question):
+    options, _ = QUESTIONS[question]
+    answers = {}
+    for shape, write in SCORE_SHAPES.items():
+        folder = tmp_path / re.sub(r"\W", "_", shape)
+        folder.mkdir()
+        answers[shape] = _answer(capsys, ["cases", *write(folder), *options])
+    status, reference, text = answers["per-case file"]
+    for shape, (other_status, answer, other_text) in answers.items():
+        assert (other_status, answer) == (status, reference), shape
+        if status == 2:  # refused alike, by name (margins on scores answer non-inferiority)
+            assert other_text == text, shape
+            continue
+        scores, gate = reference
+        assert " ".join(scores["report"].split()) in " ".join(other_text.split()), shape
+        if gate is not None:
+            assert gate["sentence"] in other_text, shape
+    assert (status == 2) == (question in REFUSED_ON_SCORES)
+
+
+#: The questions the chooser refuses on scores: a margin answers non-inferiority only.
+REFUSED_ON_SCORES = {"better by a margin", "equivalent"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Scores on the page
+# ---------------------------------------------------------------------------------------------
+PAGE_QUESTIONS = {
+    name: asked
+    for name, (_, asked) in QUESTIONS.items()
+    if asked and name not in REFUSED_ON_SCORES
+}
+
+
+def _page_texts(at) -> str:
+    return " ".join(" ".join(element.value for element in at.text).split())
+
+
+def _reference_scores(tmp_path: Path, capsys, question: str) -> dict:
+    status, (scores, _), _ = _answer(capsys, ["cases", *_per_case(tmp_path), *QUESTIONS[question][0]])
+    assert status == 0
+    return scores
+
+
+def _headline_and_margin(scores: dict) -> list[str]:
+    parts = [scores["report"].split(" Paired t test:")[0]]
+    if scores["margin"] is not None:
+        parts.append(scores["margin"]["sentence"])
+    return parts
+
+
+def _ask(at, prefix: str, asked: dict[str, str]) -> None:
+    at.selectbox(key=f"{prefix}question").set_value(asked["question"]).run()
+    if "margin" in asked:
+        at.number_input(key=f"{prefix}margin").set_value(float(asked["margin"])).run()
+
+
+@pytest.mark.parametrize("question", list(PAGE_QUESTIONS))
+def test_the_per_case_pages_mean_scores_answer_as_the_command_line(tmp_path, capsys, question):
+    expected = _headline_and_margin(_reference_scores(tmp_path, capsys, question))
+    data = (tmp_path / "runs.csv").read_bytes()
+    at = open_page("app_pages/cases.py")
+    at.file_uploader(key=cases_files.UPLOAD_KEYS[0]).set_value(("runs.csv", data, "text/csv"))
+    at.run()
+    _ask(at, "scores_", PAGE_QUESTIONS[question])
+    assert not at.exception, at.exception
+    shown = _page_texts(at)
+    for sentence in expected:
+        assert " ".join(sentence.split()) in shown
+
+
+@pytest.mark.parametrize("question", list(PAGE_QUESTIONS))
+@pytest.mark.parametrize("shape", list(SCORE_LOGS))
+def test_the_pages_logs_of_scores_answer_as_the_command_line(tmp_path, capsys, shape, question):
+    expected = _headline_and_margin(_reference_scores(tmp_path, capsys, question))
+    at = open_page("app_pages/cases.py")
+    at.checkbox(key="logs_show").check().run()
+    _ask(at, "logs_", PAGE_QUESTIONS[question])
+    for side in (0, 1):
+        files = [
+            (name, data, "application/octet-stream")
+            for name, data in SCORE_LOGS[shape](side).items()
+            if "results_" not in name and "run_spec" not in name
+        ]
+        at.file_uploader(key=f"logs_{'ab'[side]}").set_value(files).run()
+    assert not at.exception, at.exception
+    shown = _page_texts(at)
+    for sentence in expected:
+        assert " ".join(sentence.split()) in shown, shape
+
+
+# ---------------------------------------------------------------------------------------------
+# A suite: two tasks, each question answered three times
+# ---------------------------------------------------------------------------------------------
+TASKS = ("alpha", "beta")
+_SUITE_DRAW = random.Random(5)
+#: (task, question, epoch) -> (A passes, B passes).
+SUITE = {
+    (task, q, epoch): (
+        int(_SUITE_DRAW.random() < 0.7),
+        int(_SUITE_DRAW.random() < (0.55 if task == "alpha" else 0.6)),
+    )
+    for task in TASKS
+    for q in range(30)
+    for epoch in range(3)
+}
+
+
+def _suite_long(folder: Path, *, repeats: bool) -> list[str]:
+    rows = [
+        f"{task},q{q},{epoch},{'AB'[s]},{pair[s]}\n"
+        for (task, q, epoch), pair in SUITE.items()
+        if repeats or epoch == 0
+        for s in (0, 1)
+    ]
+    (folder / "long.csv").write_text("task,id,epoch,system,outcome\n" + "".join(rows))
+    given = ["--system", "system", "--id", "id", "--outcome", "outcome", "--task", "task"]
+    return [str(folder / "long.csv"), *given, "--a", "A", "--b", "B"] + (
+        ["--repeat", "epoch"] if repeats else []
+    )
+
+
+def _suite_inspect(folder: Path, *, repeats: bool) -> list[str]:
+    for side in (0, 1):
+        run = folder / "AB"[side]
+        run.mkdir()
+        for task in TASKS:
+            samples = [
+                {"id": f"q{q}", "epoch": epoch + 1, "input": f"{task} question {q}",
+                 "target": "t", "scores": {"match": {"value": "C" if pair[side] else "I"}}}
+                for (name, q, epoch), pair in SUITE.items()
+                if name == task and (repeats or epoch == 0)
+            ]
+            log = {
+                "version": 2,
+                "status": "success",
+                "eval": {"task": task, "model": "AB"[side], "scorers": [{"name": "match"}]},
+                "samples": samples,
+            }
+            (run / f"log_{task}.json").write_text(json.dumps(log))
+    return [str(folder / "A"), str(folder / "B")]
+
+
+def _suite_lm_eval(folder: Path) -> list[str]:
+    time = "2026-01-01T00-00-00.000000"
+    for side in (0, 1):
+        run = folder / "AB"[side]
+        run.mkdir()
+        for task in TASKS:
+            rows = [
+                {"doc_id": q, "doc": {"question": f"{task} {q}"}, "target": "t",
+                 "resps": [["r"]], "filtered_resps": ["r"], "filter": "none",
+                 "metrics": ["acc"], "acc": float(pair[side]), "doc_hash": f"{task}{q}"}
+                for (name, q, epoch), pair in SUITE.items()
+                if name == task and epoch == 0
+            ]
+            (run / f"samples_{task}_{time}.jsonl").write_text("\n".join(map(json.dumps, rows)))
+    return [str(folder / "A"), str(folder / "B")]
+
+
+def _suite_helm(folder: Path) -> list[str]:
+    given: list[str] = []
+    for side in (0, 1):
+        for task in TASKS:
+            run = folder / "AB"[side] / task
+            run.mkdir(parents=True)
+            instances = [
+                {"instance_id": f"id{q}", "train_trial_index": 0,
+                 "stats": [{"name": {"name": "exact_match", "split": "test"}, "count": 1,
+                            "sum": float(pair[side]), "mean": float(pair[side])}]}
+                for (name, q, epoch), pair in SUITE.items()
+                if name == task and epoch == 0
+            ]
+            spec = {"name": f"{task}:model={'AB'[side]}", "adapter_spec": {"model": "AB"[side]}}
+            (run / "per_instance_stats.json").write_text(json.dumps(instances))
+            (run / "run_spec.json").write_text(json.dumps(spec))
+        given.append(str(folder / "AB"[side]))  # a folder of one run per task
+    return given
+
+
+SUITE_QUESTIONS = {name: options for name, (options, _) in QUESTIONS.items()}
+SUITE_QUESTIONS.update(
+    {
+        "better by a margin": ["--alternative", "greater", "--margin", "5pt"],
+        "non-inferior": ["--margin", "5pt"],
+        "equivalent": ["--margin", "10pt", "--equivalence"],
+        "gate with a margin": ["--fail-if-worse", "--margin", "5pt"],
+    }
+)
+
+
+def _decision(capsys, command: list[str]) -> tuple[int, object]:
+    status, out, err = _cli(capsys, [*command, "--json"])
+    if status not in (0, 1):
+        return status, _first_sentence(err)
+    document = json.loads(out)
+    kept = ("table", "decision", "report", "gate", "clustered_by_task", "multiplicity")
+    answer = {key: document.get(key) for key in kept}
+    text_status, text, _ = _cli(capsys, command)
+    assert text_status == status
+    if document.get("report"):
+        assert " ".join(document["report"].split()) in " ".join(text.split())
+    return status, answer
+
+
+def _first_sentence(message: str) -> str:
+    return message.strip().split("\n")[-1]
+
+
+def test_the_suite_has_repeats_and_two_tasks():
+    assert {task for task, _, _ in SUITE} == set(TASKS)
+    assert {epoch for _, _, epoch in SUITE} == {0, 1, 2}
+
+
+@pytest.mark.parametrize("question", list(SUITE_QUESTIONS))
+def test_a_suite_with_repeats_answers_alike_from_a_long_file_and_inspect_logs(
+    tmp_path, capsys, question
+):
+    options = SUITE_QUESTIONS[question]
+    answers = {}
+    for shape, write in {"long file": _suite_long, "inspect": _suite_inspect}.items():
+        folder = tmp_path / shape.replace(" ", "_")
+        folder.mkdir()
+        answers[shape] = _decision(capsys, ["cases", *write(folder, repeats=True), *options])
+    assert answers["long file"] == answers["inspect"]
+
+
+SUITE_SHAPES: dict[str, Callable[[Path], list[str]]] = {
+    "long file": lambda folder: _suite_long(folder, repeats=False),
+    "inspect": lambda folder: _suite_inspect(folder, repeats=False),
+    "lm-eval": _suite_lm_eval,
+    "helm": _suite_helm,
+}
+
+
+@pytest.mark.parametrize("question", list(SUITE_QUESTIONS))
+def test_a_suite_answers_alike_from_every_shape(tmp_path, capsys, question):
+    options = SUITE_QUESTIONS[question]
+    answers = {}
+    for shape, write in SUITE_SHAPES.items():
+        folder = tmp_path / shape.replace(" ", "_")
+        folder.mkdir()
+        answers[shape] = _decision(capsys, ["cases", *write(folder), *options])
+    reference = answers["long file"]
+    for shape, answer in answers.items():
+        assert answer == reference, shape
+
+
+@pytest.mark.parametrize("question", sorted(REFUSED_ON_SCORES))
+def test_the_page_refuses_on_scores_what_the_command_line_refuses(tmp_path, capsys, question):
+    status, refusal, _ = _answer(capsys, ["cases", *_per_case(tmp_path), *QUESTIONS[question][0]])
+    assert status == 2 and "margin" in refusal
+    at = open_page("app_pages/cases.py")
+    data = (tmp_path / "runs.csv").read_bytes()
+    at.file_uploader(key=cases_files.UPLOAD_KEYS[0]).set_value(("runs.csv", data, "text/csv"))
+    at.run()
+    _ask(at, "scores_", QUESTIONS[question][1])
+    assert not at.exception, at.exception
+    errors = " ".join(error.value for error in at.error)
+    assert "margin" in errors.lower(), errors  # refused, in the page's words, never answered
+    assert "Over 40 cases" not in _page_texts(at)
