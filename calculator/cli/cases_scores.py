@@ -36,7 +36,7 @@ from calculator.errors import CalculatorError
 from calculator.release import scores_gate_fails
 from calculator.report.formatting import plural
 from calculator.report.gate import scores_gate_payload, scores_gate_verdict
-from calculator.report.words import payload, text
+from calculator.report.words import payload
 from calculator.workflow import compare_score_cases
 
 if TYPE_CHECKING:

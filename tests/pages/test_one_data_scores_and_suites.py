@@ -64,7 +64,9 @@ def _per_case(folder: Path) -> list[str]:
 
 
 def _two_files(folder: Path) -> list[str]:
-    (folder / "a.csv").write_text("id,A\n" + "".join(f"q{i},{a}\n" for i, (a, _) in enumerate(SCORES)))
+    (folder / "a.csv").write_text(
+        "id,A\n" + "".join(f"q{i},{a}\n" for i, (a, _) in enumerate(SCORES))
+    )
     rows = [f"q{i},{b}\n" for i, (_, b) in enumerate(SCORES)]
     (folder / "b.csv").write_text("id,B\n" + "".join(reversed(rows)))
     return [str(folder / "a.csv"), str(folder / "b.csv"), "--id", "id", "--a", "A", "--b", "B"]
@@ -104,8 +106,13 @@ def lm_eval_scores(side: int) -> dict[str, bytes]:
 def inspect_scores(side: int) -> dict[str, bytes]:
     """An Inspect log whose scorer 'f1' gives a number per sample."""
     samples = [
-        {"id": f"q{i}", "epoch": 1, "input": f"question {i}", "target": "t",
-         "scores": {"f1": {"value": pair[side]}}}
+        {
+            "id": f"q{i}",
+            "epoch": 1,
+            "input": f"question {i}",
+            "target": "t",
+            "scores": {"f1": {"value": pair[side]}},
+        }
         for i, pair in enumerate(SCORES)
     ]
     log = {
@@ -124,8 +131,12 @@ def helm_scores(side: int) -> dict[str, bytes]:
             "instance_id": f"id{i}",
             "train_trial_index": 0,
             "stats": [
-                {"name": {"name": "f1_score", "split": "test"}, "count": 1,
-                 "sum": pair[side], "mean": pair[side]}
+                {
+                    "name": {"name": "f1_score", "split": "test"},
+                    "count": 1,
+                    "sum": pair[side],
+                    "mean": pair[side],
+                }
             ],
         }
         for i, pair in enumerate(SCORES)
@@ -217,9 +228,7 @@ REFUSED_ON_SCORES = {"better by a margin", "equivalent"}
 # Scores on the page
 # ---------------------------------------------------------------------------------------------
 PAGE_QUESTIONS = {
-    name: asked
-    for name, (_, asked) in QUESTIONS.items()
-    if asked and name not in REFUSED_ON_SCORES
+    name: asked for name, (_, asked) in QUESTIONS.items() if asked and name not in REFUSED_ON_SCORES
 }
 
 
@@ -228,7 +237,9 @@ def _page_texts(at) -> str:
 
 
 def _reference_scores(tmp_path: Path, capsys, question: str) -> dict:
-    status, (scores, _), _ = _answer(capsys, ["cases", *_per_case(tmp_path), *QUESTIONS[question][0]])
+    status, (scores, _), _ = _answer(
+        capsys, ["cases", *_per_case(tmp_path), *QUESTIONS[question][0]]
+    )
     assert status == 0
     return scores
 
@@ -317,8 +328,13 @@ def _suite_inspect(folder: Path, *, repeats: bool) -> list[str]:
         run.mkdir()
         for task in TASKS:
             samples = [
-                {"id": f"q{q}", "epoch": epoch + 1, "input": f"{task} question {q}",
-                 "target": "t", "scores": {"match": {"value": "C" if pair[side] else "I"}}}
+                {
+                    "id": f"q{q}",
+                    "epoch": epoch + 1,
+                    "input": f"{task} question {q}",
+                    "target": "t",
+                    "scores": {"match": {"value": "C" if pair[side] else "I"}},
+                }
                 for (name, q, epoch), pair in SUITE.items()
                 if name == task and (repeats or epoch == 0)
             ]
@@ -339,9 +355,17 @@ def _suite_lm_eval(folder: Path) -> list[str]:
         run.mkdir()
         for task in TASKS:
             rows = [
-                {"doc_id": q, "doc": {"question": f"{task} {q}"}, "target": "t",
-                 "resps": [["r"]], "filtered_resps": ["r"], "filter": "none",
-                 "metrics": ["acc"], "acc": float(pair[side]), "doc_hash": f"{task}{q}"}
+                {
+                    "doc_id": q,
+                    "doc": {"question": f"{task} {q}"},
+                    "target": "t",
+                    "resps": [["r"]],
+                    "filtered_resps": ["r"],
+                    "filter": "none",
+                    "metrics": ["acc"],
+                    "acc": float(pair[side]),
+                    "doc_hash": f"{task}{q}",
+                }
                 for (name, q, epoch), pair in SUITE.items()
                 if name == task and epoch == 0
             ]
@@ -356,9 +380,18 @@ def _suite_helm(folder: Path) -> list[str]:
             run = folder / "AB"[side] / task
             run.mkdir(parents=True)
             instances = [
-                {"instance_id": f"id{q}", "train_trial_index": 0,
-                 "stats": [{"name": {"name": "exact_match", "split": "test"}, "count": 1,
-                            "sum": float(pair[side]), "mean": float(pair[side])}]}
+                {
+                    "instance_id": f"id{q}",
+                    "train_trial_index": 0,
+                    "stats": [
+                        {
+                            "name": {"name": "exact_match", "split": "test"},
+                            "count": 1,
+                            "sum": float(pair[side]),
+                            "mean": float(pair[side]),
+                        }
+                    ],
+                }
                 for (name, q, epoch), pair in SUITE.items()
                 if name == task and epoch == 0
             ]
@@ -450,3 +483,79 @@ def test_the_page_refuses_on_scores_what_the_command_line_refuses(tmp_path, caps
     errors = " ".join(error.value for error in at.error)
     assert "margin" in errors.lower(), errors  # refused, in the page's words, never answered
     assert "Over 40 cases" not in _page_texts(at)
+
+
+# ---------------------------------------------------------------------------------------------
+# Clusters: a group column of a per-case file, and repeats of a long file or an Inspect log
+# ---------------------------------------------------------------------------------------------
+#: One task of the suite: its 30 questions, each answered three times.
+ONE_TASK = {(q, epoch): pair for (task, q, epoch), pair in SUITE.items() if task == "alpha"}
+
+
+def _grouped_file(folder: Path) -> list[str]:
+    rows = [f"q{q}-{epoch},q{q},{a},{b}\n" for (q, epoch), (a, b) in ONE_TASK.items()]
+    (folder / "wide.csv").write_text("case,question,A,B\n" + "".join(rows))
+    return [str(folder / "wide.csv"), "--id", "case", "--group", "question", "--a", "A", "--b", "B"]
+
+
+def _repeats_long(folder: Path) -> list[str]:
+    rows = [
+        f"q{q},{epoch},{'AB'[s]},{pair[s]}\n"
+        for (q, epoch), pair in ONE_TASK.items()
+        for s in (0, 1)
+    ]
+    (folder / "long.csv").write_text("id,epoch,system,outcome\n" + "".join(rows))
+    given = ["--system", "system", "--id", "id", "--outcome", "outcome", "--repeat", "epoch"]
+    return [str(folder / "long.csv"), *given, "--a", "A", "--b", "B"]
+
+
+def _repeats_inspect(folder: Path) -> list[str]:
+    given = []
+    for side in (0, 1):
+        samples = [
+            {
+                "id": f"q{q}",
+                "epoch": epoch + 1,
+                "input": f"question {q}",
+                "target": "t",
+                "scores": {"match": {"value": "C" if pair[side] else "I"}},
+            }
+            for (q, epoch), pair in ONE_TASK.items()
+        ]
+        log = {
+            "version": 2,
+            "status": "success",
+            "eval": {"task": "alpha", "model": "AB"[side], "scorers": [{"name": "match"}]},
+            "samples": samples,
+        }
+        path = folder / f"log_{'AB'[side]}.json"
+        path.write_text(json.dumps(log))
+        given.append(str(path))
+    return given
+
+
+def _cluster_answer(capsys, command: list[str]) -> tuple[int, object]:
+    status, out, err = _cli(capsys, [*command, "--json"])
+    if status not in (0, 1):
+        return status, _first_sentence(err)
+    document = json.loads(out)
+    # The table's cells; the per-case tests beside them differ on purpose: a group column's
+    # cases are pairs, shown for contrast, while repeats pair A's and B's samples arbitrarily
+    # and their per-case tests are not reported (the note of a log with repeats).
+    cells = {cell: document["table"][cell] for cell in "abcdn"}
+    return status, (cells, document["decision"], document.get("gate"))
+
+
+@pytest.mark.parametrize("question", list(SUITE_QUESTIONS))
+def test_clusters_answer_alike_from_a_group_column_and_from_repeats(tmp_path, capsys, question):
+    options = SUITE_QUESTIONS[question]
+    answers = {}
+    shapes = {"group": _grouped_file, "long": _repeats_long, "inspect": _repeats_inspect}
+    for shape, write in shapes.items():
+        folder = tmp_path / shape
+        folder.mkdir()
+        answers[shape] = _cluster_answer(capsys, ["cases", *write(folder), *options])
+    status, (table, decision, _) = answers["group"]
+    assert decision["method"] == "cluster" and table["n"] == 90
+    assert answers["long"] == answers["group"]
+    assert answers["inspect"] == answers["group"]
