@@ -89,7 +89,7 @@ class Analysis:
         t = self.table
         clustered = self.decision.interval_method == "cluster-robust"
         return {
-            "table": {"a": t.a, "b": t.b, "c": t.c, "d": t.d, "n": t.n, "discordant": t.discordant},
+            "table": t.to_dict(),
             "pass_rate": {"A": t.pass_rate_a, "B": t.pass_rate_b},
             "difference": self.difference.to_dict(),
             "odds_ratio": self.odds_ratio.to_dict(),

@@ -117,6 +117,21 @@ class PairedTable:
         """Number of cases the systems disagree on, b + c."""
         return self.b + self.c
 
+    def to_dict(self) -> dict[str, int]:
+        """The cells, n and the discordant count, as every JSON document writes a table.
+
+        >>> PairedTable(60, 15, 5, 20).to_dict()
+        {'a': 60, 'b': 15, 'c': 5, 'd': 20, 'n': 100, 'discordant': 20}
+        """
+        return {
+            "a": self.a,
+            "b": self.b,
+            "c": self.c,
+            "d": self.d,
+            "n": self.n,
+            "discordant": self.discordant,
+        }
+
     @property
     def pass_rate_a(self) -> float:
         """(a + b) / n; raises ValueError for an empty table."""

@@ -166,7 +166,7 @@ def build_log_payload(result: LogAnalysis) -> dict[str, object]:
     if result.repeats:
         t = pooled.table
         payload: dict[str, object] = {
-            "table": {"a": t.a, "b": t.b, "c": t.c, "d": t.d, "n": t.n},
+            "table": t.to_dict(),
             "note": "repeated samples of each question: the per-case tests of the pooled table "
             "would treat them as independent and are not reported; the decision counts the "
             "questions as clusters; see each task's tests by question",

@@ -67,7 +67,7 @@ class TaskAnalysis:
         t = cases.table
         return {
             **self.paired.counts(),
-            "table": {"a": t.a, "b": t.b, "c": t.c, "d": t.d, "n": t.n},
+            "table": t.to_dict(),
             "test": self.test,
             "pvalue": self.pvalue,
             "holm_pvalue": self.holm_pvalue,
