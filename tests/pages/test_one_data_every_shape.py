@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import shape_writers as writers
 from apptest_pages import open_page
 from streamlit.testing.v1 import AppTest
 
@@ -82,74 +83,20 @@ def _long(folder: Path) -> list[str]:
 
 
 def lm_eval_files(side: int) -> dict[str, bytes]:
-    """One lm-eval run (``--log_samples``): a samples file of task 'toy' and a results file
-    naming the model 'A' or 'B'."""
-    time = "2026-01-01T00-00-00.000000"
-    rows = [
-        {
-            "doc_id": i,
-            "doc": {"question": f"question {i}"},
-            "target": "t",
-            "resps": [["r"]],
-            "filtered_resps": ["r"],
-            "filter": "none",
-            "metrics": ["acc"],
-            "acc": float(pair[side]),
-            "doc_hash": f"hash{i}",
-        }
-        for i, pair in enumerate(OUTCOMES)
-    ]
-    results = {"results": {"toy": {}}, "configs": {}, "model_name": "AB"[side]}
-    return {
-        f"samples_toy_{time}.jsonl": "\n".join(map(json.dumps, rows)).encode() + b"\n",
-        f"results_{time}.json": json.dumps(results).encode(),
-    }
+    """One lm-eval run (``--log_samples``) of task 'toy' by model 'A' or 'B'."""
+    return writers.lm_eval_files([pair[side] for pair in OUTCOMES], "AB"[side])
 
 
 def inspect_file(side: int) -> dict[str, bytes]:
-    """One Inspect log (the JSON form): task 'toy', model 'A' or 'B', scorer 'match' with
-    C/I values, one epoch."""
-    samples = [
-        {
-            "id": f"q{i}",
-            "epoch": 1,
-            "input": f"question {i}",
-            "target": "t",
-            "scores": {"match": {"value": "C" if pair[side] else "I"}},
-        }
-        for i, pair in enumerate(OUTCOMES)
-    ]
-    log = {
-        "version": 2,
-        "status": "success",
-        "eval": {"task": "toy", "model": "AB"[side], "scorers": [{"name": "match"}]},
-        "samples": samples,
-    }
-    return {f"log_{'AB'[side]}.json": json.dumps(log).encode()}
+    """One Inspect log (the JSON form): task 'toy', scorer 'match' with C/I values, one
+    epoch."""
+    values = writers.one_epoch([pair[side] for pair in OUTCOMES])
+    return {f"log_{'AB'[side]}.json": writers.inspect_log(values, "AB"[side])}
 
 
 def helm_files(side: int) -> dict[str, bytes]:
     """One HELM run folder: per-instance exact_match stats and the run spec naming the model."""
-    instances = [
-        {
-            "instance_id": f"id{i}",
-            "train_trial_index": 0,
-            "stats": [
-                {
-                    "name": {"name": "exact_match", "split": "test"},
-                    "count": 1,
-                    "sum": float(pair[side]),
-                    "mean": float(pair[side]),
-                }
-            ],
-        }
-        for i, pair in enumerate(OUTCOMES)
-    ]
-    spec = {"name": f"toy:model={'AB'[side]}", "adapter_spec": {"model": "AB"[side]}}
-    return {
-        "per_instance_stats.json": json.dumps(instances).encode(),
-        "run_spec.json": json.dumps(spec).encode(),
-    }
+    return writers.helm_files([pair[side] for pair in OUTCOMES], "AB"[side])
 
 
 LOG_SHAPES: dict[str, Callable[[int], dict[str, bytes]]] = {
@@ -159,26 +106,11 @@ LOG_SHAPES: dict[str, Callable[[int], dict[str, bytes]]] = {
 }
 
 
-def _logs(make: Callable[[int], dict[str, bytes]]) -> Callable[[Path], list[str]]:
-    def write(folder: Path) -> list[str]:
-        given = []
-        for side in (0, 1):
-            files = make(side)
-            run = folder / "AB"[side]
-            run.mkdir()
-            for name, data in files.items():
-                (run / name).write_bytes(data)
-            given.append(str(run / next(iter(files))) if len(files) == 1 else str(run))
-        return given
-
-    return write
-
-
 SHAPES: dict[str, Callable[[Path], list[str]]] = {
     "per-case file": _per_case,
     "two per-case files": _two_files,
     "long file": _long,
-    **{name: _logs(make) for name, make in LOG_SHAPES.items()},
+    **{name: writers.two_logs(make) for name, make in LOG_SHAPES.items()},
 }
 
 

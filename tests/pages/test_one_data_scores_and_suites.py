@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import shape_writers as writers
 from apptest_pages import open_page
 
 from calculator.cli import main
@@ -81,86 +82,18 @@ def _long(folder: Path) -> list[str]:
 
 def lm_eval_scores(side: int) -> dict[str, bytes]:
     """An lm-eval run logging a graded metric 'f1' per sample, task 'toy', model A or B."""
-    time = "2026-01-01T00-00-00.000000"
-    rows = [
-        {
-            "doc_id": i,
-            "doc": {"question": f"question {i}"},
-            "target": "t",
-            "resps": [["r"]],
-            "filtered_resps": ["r"],
-            "filter": "none",
-            "metrics": ["f1"],
-            "f1": pair[side],
-            "doc_hash": f"hash{i}",
-        }
-        for i, pair in enumerate(SCORES)
-    ]
-    results = {"results": {"toy": {}}, "configs": {}, "model_name": "AB"[side]}
-    return {
-        f"samples_toy_{time}.jsonl": "\n".join(map(json.dumps, rows)).encode() + b"\n",
-        f"results_{time}.json": json.dumps(results).encode(),
-    }
+    return writers.lm_eval_files([pair[side] for pair in SCORES], "AB"[side], metric="f1")
 
 
 def inspect_scores(side: int) -> dict[str, bytes]:
     """An Inspect log whose scorer 'f1' gives a number per sample."""
-    samples = [
-        {
-            "id": f"q{i}",
-            "epoch": 1,
-            "input": f"question {i}",
-            "target": "t",
-            "scores": {"f1": {"value": pair[side]}},
-        }
-        for i, pair in enumerate(SCORES)
-    ]
-    log = {
-        "version": 2,
-        "status": "success",
-        "eval": {"task": "toy", "model": "AB"[side], "scorers": [{"name": "f1"}]},
-        "samples": samples,
-    }
-    return {f"log_{'AB'[side]}.json": json.dumps(log).encode()}
+    values = writers.one_epoch([pair[side] for pair in SCORES])
+    return {f"log_{'AB'[side]}.json": writers.inspect_log(values, "AB"[side], scorer="f1")}
 
 
 def helm_scores(side: int) -> dict[str, bytes]:
     """A HELM run folder whose per-instance stat 'f1_score' is graded."""
-    instances = [
-        {
-            "instance_id": f"id{i}",
-            "train_trial_index": 0,
-            "stats": [
-                {
-                    "name": {"name": "f1_score", "split": "test"},
-                    "count": 1,
-                    "sum": pair[side],
-                    "mean": pair[side],
-                }
-            ],
-        }
-        for i, pair in enumerate(SCORES)
-    ]
-    spec = {"name": f"toy:model={'AB'[side]}", "adapter_spec": {"model": "AB"[side]}}
-    return {
-        "per_instance_stats.json": json.dumps(instances).encode(),
-        "run_spec.json": json.dumps(spec).encode(),
-    }
-
-
-def _logs(make: Callable[[int], dict[str, bytes]]) -> Callable[[Path], list[str]]:
-    def write(folder: Path) -> list[str]:
-        given = []
-        for side in (0, 1):
-            files = make(side)
-            run = folder / "AB"[side]
-            run.mkdir()
-            for name, data in files.items():
-                (run / name).write_bytes(data)
-            given.append(str(run / next(iter(files))) if len(files) == 1 else str(run))
-        return given
-
-    return write
+    return writers.helm_files([pair[side] for pair in SCORES], "AB"[side], stat="f1_score")
 
 
 SCORE_LOGS: dict[str, Callable[[int], dict[str, bytes]]] = {
@@ -172,7 +105,7 @@ SCORE_SHAPES: dict[str, Callable[[Path], list[str]]] = {
     "per-case file": _per_case,
     "two per-case files": _two_files,
     "long file": _long,
-    **{name: _logs(make) for name, make in SCORE_LOGS.items()},
+    **{name: writers.two_logs(make) for name, make in SCORE_LOGS.items()},
 }
 
 
@@ -322,84 +255,48 @@ def _suite_long(folder: Path, *, repeats: bool) -> list[str]:
     )
 
 
+def _task_values(task: str, side: int, *, repeats: bool) -> dict[tuple[str, int], float]:
+    """One system's outcomes on `task` as Inspect samples: (id, epoch from 1) -> outcome."""
+    return {
+        (f"q{q}", epoch + 1): pair[side]
+        for (name, q, epoch), pair in SUITE.items()
+        if name == task and (repeats or epoch == 0)
+    }
+
+
 def _suite_inspect(folder: Path, *, repeats: bool) -> list[str]:
     for side in (0, 1):
         run = folder / "AB"[side]
         run.mkdir()
         for task in TASKS:
-            samples = [
-                {
-                    "id": f"q{q}",
-                    "epoch": epoch + 1,
-                    "input": f"{task} question {q}",
-                    "target": "t",
-                    "scores": {"match": {"value": "C" if pair[side] else "I"}},
-                }
-                for (name, q, epoch), pair in SUITE.items()
-                if name == task and (repeats or epoch == 0)
-            ]
-            log = {
-                "version": 2,
-                "status": "success",
-                "eval": {"task": task, "model": "AB"[side], "scorers": [{"name": "match"}]},
-                "samples": samples,
-            }
-            (run / f"log_{task}.json").write_text(json.dumps(log))
+            values = _task_values(task, side, repeats=repeats)
+            (run / f"log_{task}.json").write_bytes(
+                writers.inspect_log(values, "AB"[side], task=task)
+            )
     return [str(folder / "A"), str(folder / "B")]
 
 
 def _suite_lm_eval(folder: Path) -> list[str]:
-    time = "2026-01-01T00-00-00.000000"
     for side in (0, 1):
         run = folder / "AB"[side]
         run.mkdir()
         for task in TASKS:
-            rows = [
-                {
-                    "doc_id": q,
-                    "doc": {"question": f"{task} {q}"},
-                    "target": "t",
-                    "resps": [["r"]],
-                    "filtered_resps": ["r"],
-                    "filter": "none",
-                    "metrics": ["acc"],
-                    "acc": float(pair[side]),
-                    "doc_hash": f"{task}{q}",
-                }
-                for (name, q, epoch), pair in SUITE.items()
-                if name == task and epoch == 0
-            ]
-            (run / f"samples_{task}_{time}.jsonl").write_text("\n".join(map(json.dumps, rows)))
+            values = list(_task_values(task, side, repeats=False).values())
+            files = writers.lm_eval_files(values, "AB"[side], task=task)
+            name = next(name for name in files if name.startswith("samples_"))
+            (run / name).write_bytes(files[name])
     return [str(folder / "A"), str(folder / "B")]
 
 
 def _suite_helm(folder: Path) -> list[str]:
-    given: list[str] = []
     for side in (0, 1):
         for task in TASKS:
-            run = folder / "AB"[side] / task
+            run = folder / "AB"[side] / task  # a folder of one run per task
             run.mkdir(parents=True)
-            instances = [
-                {
-                    "instance_id": f"id{q}",
-                    "train_trial_index": 0,
-                    "stats": [
-                        {
-                            "name": {"name": "exact_match", "split": "test"},
-                            "count": 1,
-                            "sum": float(pair[side]),
-                            "mean": float(pair[side]),
-                        }
-                    ],
-                }
-                for (name, q, epoch), pair in SUITE.items()
-                if name == task and epoch == 0
-            ]
-            spec = {"name": f"{task}:model={'AB'[side]}", "adapter_spec": {"model": "AB"[side]}}
-            (run / "per_instance_stats.json").write_text(json.dumps(instances))
-            (run / "run_spec.json").write_text(json.dumps(spec))
-        given.append(str(folder / "AB"[side]))  # a folder of one run per task
-    return given
+            values = list(_task_values(task, side, repeats=False).values())
+            for name, data in writers.helm_files(values, "AB"[side], task=task).items():
+                (run / name).write_bytes(data)
+    return [str(folder / "A"), str(folder / "B")]
 
 
 SUITE_QUESTIONS = {name: options for name, (options, _) in QUESTIONS.items()}
@@ -512,24 +409,9 @@ def _repeats_long(folder: Path) -> list[str]:
 def _repeats_inspect(folder: Path) -> list[str]:
     given = []
     for side in (0, 1):
-        samples = [
-            {
-                "id": f"q{q}",
-                "epoch": epoch + 1,
-                "input": f"question {q}",
-                "target": "t",
-                "scores": {"match": {"value": "C" if pair[side] else "I"}},
-            }
-            for (q, epoch), pair in ONE_TASK.items()
-        ]
-        log = {
-            "version": 2,
-            "status": "success",
-            "eval": {"task": "alpha", "model": "AB"[side], "scorers": [{"name": "match"}]},
-            "samples": samples,
-        }
+        values = {(f"q{q}", epoch + 1): pair[side] for (q, epoch), pair in ONE_TASK.items()}
         path = folder / f"log_{'AB'[side]}.json"
-        path.write_text(json.dumps(log))
+        path.write_bytes(writers.inspect_log(values, "AB"[side], task="alpha"))
         given.append(str(path))
     return given
 
