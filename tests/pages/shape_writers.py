@@ -111,3 +111,88 @@ def two_logs(make: Callable[[int], dict[str, bytes]]) -> Callable[[Path], list[s
         return given
 
     return write
+
+
+def per_case_file(pairs: Sequence[tuple[float, float]]) -> Callable[[Path], list[str]]:
+    """A writer of one per-case file, a row per case: id, A's outcome, B's."""
+
+    def write(folder: Path) -> list[str]:
+        rows = "".join(f"q{i},{a},{b}\n" for i, (a, b) in enumerate(pairs))
+        (folder / "runs.csv").write_text("id,A,B\n" + rows)
+        return [str(folder / "runs.csv"), "--id", "id", "--a", "A", "--b", "B"]
+
+    return write
+
+
+def two_files(pairs: Sequence[tuple[float, float]]) -> Callable[[Path], list[str]]:
+    """A writer of A's and B's files joined on an id; B's rows in reverse order, so the join
+    is by id, not by line."""
+
+    def write(folder: Path) -> list[str]:
+        rows_a = [f"q{i},{a}\n" for i, (a, _) in enumerate(pairs)]
+        rows_b = [f"q{i},{b}\n" for i, (_, b) in enumerate(pairs)]
+        (folder / "a.csv").write_text("id,A\n" + "".join(rows_a))
+        (folder / "b.csv").write_text("id,B\n" + "".join(reversed(rows_b)))
+        given = [str(folder / "a.csv"), str(folder / "b.csv")]
+        return [*given, "--id", "id", "--a", "A", "--b", "B"]
+
+    return write
+
+
+def long_file(pairs: Sequence[tuple[float, float]]) -> Callable[[Path], list[str]]:
+    """A writer of one long file, a row per case and system, B's rows first (the roles are
+    named with --a and --b, never taken from the order of the rows)."""
+
+    def write(folder: Path) -> list[str]:
+        rows = [f"q{i},{'AB'[s]},{pair[s]}\n" for i, pair in enumerate(pairs) for s in (0, 1)]
+        (folder / "long.csv").write_text("id,system,outcome\n" + "".join(rows[1::2] + rows[::2]))
+        given = ["--system", "system", "--id", "id", "--outcome", "outcome"]
+        return [str(folder / "long.csv"), *given, "--a", "A", "--b", "B"]
+
+    return write
+
+
+def log_shapes(
+    pairs: Sequence[tuple[float, float]],
+    *,
+    metric: str = "acc",
+    scorer: str = "match",
+    stat: str = "exact_match",
+) -> dict[str, Callable[[int], dict[str, bytes]]]:
+    """The three harnesses' logs of `pairs`, each a function of the side (0: A, 1: B) giving
+    its files."""
+
+    def side_values(side: int) -> list[float]:
+        return [pair[side] for pair in pairs]
+
+    def inspect(side: int) -> dict[str, bytes]:
+        values = one_epoch(side_values(side))
+        return {f"log_{'AB'[side]}.json": inspect_log(values, "AB"[side], scorer=scorer)}
+
+    return {
+        "lm-eval": lambda side: lm_eval_files(side_values(side), "AB"[side], metric=metric),
+        "inspect": inspect,
+        "helm": lambda side: helm_files(side_values(side), "AB"[side], stat=stat),
+    }
+
+
+def shapes(
+    pairs: Sequence[tuple[float, float]], logs: dict[str, Callable[[int], dict[str, bytes]]]
+) -> dict[str, Callable[[Path], list[str]]]:
+    """Every shape that can carry `pairs`, each a writer into a folder returning the
+    arguments of ``cases``."""
+    return {
+        "per-case file": per_case_file(pairs),
+        "two per-case files": two_files(pairs),
+        "long file": long_file(pairs),
+        **{name: two_logs(make) for name, make in logs.items()},
+    }
+
+
+def cli(capsys, command: list[str]) -> tuple[int, str, str]:  # noqa: ANN001 - pytest's capsys
+    """``python -m calculator`` in this process: its exit status, stdout and stderr."""
+    from calculator.cli import main
+
+    status = main(command)
+    out, err = capsys.readouterr()
+    return status, out, err

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,6 @@ import shape_writers as writers
 from apptest_pages import open_page
 from streamlit.testing.v1 import AppTest
 
-from calculator.cli import main
 from ui.widgets import cases_files
 from ui.widgets.decision import ANSWER_PREFIX
 
@@ -56,71 +54,14 @@ GATES = {"gate": ["--fail-if-worse"], "gate with a margin": ["--fail-if-worse", 
 # ---------------------------------------------------------------------------------------------
 # The shapes, each written from OUTCOMES
 # ---------------------------------------------------------------------------------------------
-def _per_case(folder: Path) -> list[str]:
-    rows = "".join(f"q{i},{a},{b}\n" for i, (a, b) in enumerate(OUTCOMES))
-    (folder / "runs.csv").write_text("id,A,B\n" + rows)
-    return [str(folder / "runs.csv"), "--id", "id", "--a", "A", "--b", "B"]
-
-
-def _two_files(folder: Path) -> list[str]:
-    # B's file in reverse order: the join is by id, not by line.
-    (folder / "a.csv").write_text(
-        "id,A\n" + "".join(f"q{i},{a}\n" for i, (a, _) in enumerate(OUTCOMES))
-    )
-    rows = [f"q{i},{b}\n" for i, (_, b) in enumerate(OUTCOMES)]
-    (folder / "b.csv").write_text("id,B\n" + "".join(reversed(rows)))
-    return [str(folder / "a.csv"), str(folder / "b.csv"), "--id", "id", "--a", "A", "--b", "B"]
-
-
-def _long(folder: Path) -> list[str]:
-    # One row per case and system, shuffled the way a data frame's export may order them.
-    rows = [
-        f"q{i},{'AB'[side]},{pair[side]}\n" for i, pair in enumerate(OUTCOMES) for side in (0, 1)
-    ]
-    (folder / "long.csv").write_text("id,system,outcome\n" + "".join(rows[1::2] + rows[::2]))
-    given = [str(folder / "long.csv"), "--system", "system", "--id", "id", "--outcome", "outcome"]
-    return [*given, "--a", "A", "--b", "B"]  # the rows put B first: the roles are named
-
-
-def lm_eval_files(side: int) -> dict[str, bytes]:
-    """One lm-eval run (``--log_samples``) of task 'toy' by model 'A' or 'B'."""
-    return writers.lm_eval_files([pair[side] for pair in OUTCOMES], "AB"[side])
-
-
-def inspect_file(side: int) -> dict[str, bytes]:
-    """One Inspect log (the JSON form): task 'toy', scorer 'match' with C/I values, one
-    epoch."""
-    values = writers.one_epoch([pair[side] for pair in OUTCOMES])
-    return {f"log_{'AB'[side]}.json": writers.inspect_log(values, "AB"[side])}
-
-
-def helm_files(side: int) -> dict[str, bytes]:
-    """One HELM run folder: per-instance exact_match stats and the run spec naming the model."""
-    return writers.helm_files([pair[side] for pair in OUTCOMES], "AB"[side])
-
-
-LOG_SHAPES: dict[str, Callable[[int], dict[str, bytes]]] = {
-    "lm-eval": lm_eval_files,
-    "inspect": inspect_file,
-    "helm": helm_files,
-}
-
-
-SHAPES: dict[str, Callable[[Path], list[str]]] = {
-    "per-case file": _per_case,
-    "two per-case files": _two_files,
-    "long file": _long,
-    **{name: writers.two_logs(make) for name, make in LOG_SHAPES.items()},
-}
+LOG_SHAPES = writers.log_shapes(OUTCOMES)
+SHAPES = writers.shapes(OUTCOMES, LOG_SHAPES)
 
 
 # ---------------------------------------------------------------------------------------------
 # The command line
 # ---------------------------------------------------------------------------------------------
-def _cli(capsys: pytest.CaptureFixture[str], command: list[str]) -> tuple[int, str, str]:
-    status = main(command)
-    out, err = capsys.readouterr()
-    return status, out, err
+_cli = writers.cli
 
 
 def _reference(capsys: pytest.CaptureFixture[str], options: list[str]) -> dict:

@@ -29,7 +29,6 @@ import pytest
 import shape_writers as writers
 from apptest_pages import open_page
 
-from calculator.cli import main
 from ui.widgets import cases_files
 
 _DRAW = random.Random(3)
@@ -58,61 +57,10 @@ QUESTIONS: dict[str, tuple[list[str], dict[str, str]]] = {
 # ---------------------------------------------------------------------------------------------
 # Scores, each shape written from SCORES
 # ---------------------------------------------------------------------------------------------
-def _per_case(folder: Path) -> list[str]:
-    rows = "".join(f"q{i},{a},{b}\n" for i, (a, b) in enumerate(SCORES))
-    (folder / "runs.csv").write_text("id,A,B\n" + rows)
-    return [str(folder / "runs.csv"), "--id", "id", "--a", "A", "--b", "B"]
-
-
-def _two_files(folder: Path) -> list[str]:
-    (folder / "a.csv").write_text(
-        "id,A\n" + "".join(f"q{i},{a}\n" for i, (a, _) in enumerate(SCORES))
-    )
-    rows = [f"q{i},{b}\n" for i, (_, b) in enumerate(SCORES)]
-    (folder / "b.csv").write_text("id,B\n" + "".join(reversed(rows)))
-    return [str(folder / "a.csv"), str(folder / "b.csv"), "--id", "id", "--a", "A", "--b", "B"]
-
-
-def _long(folder: Path) -> list[str]:
-    rows = [f"q{i},{'AB'[s]},{pair[s]}\n" for i, pair in enumerate(SCORES) for s in (0, 1)]
-    (folder / "long.csv").write_text("id,system,outcome\n" + "".join(rows[1::2] + rows[::2]))
-    given = [str(folder / "long.csv"), "--system", "system", "--id", "id", "--outcome", "outcome"]
-    return [*given, "--a", "A", "--b", "B"]
-
-
-def lm_eval_scores(side: int) -> dict[str, bytes]:
-    """An lm-eval run logging a graded metric 'f1' per sample, task 'toy', model A or B."""
-    return writers.lm_eval_files([pair[side] for pair in SCORES], "AB"[side], metric="f1")
-
-
-def inspect_scores(side: int) -> dict[str, bytes]:
-    """An Inspect log whose scorer 'f1' gives a number per sample."""
-    values = writers.one_epoch([pair[side] for pair in SCORES])
-    return {f"log_{'AB'[side]}.json": writers.inspect_log(values, "AB"[side], scorer="f1")}
-
-
-def helm_scores(side: int) -> dict[str, bytes]:
-    """A HELM run folder whose per-instance stat 'f1_score' is graded."""
-    return writers.helm_files([pair[side] for pair in SCORES], "AB"[side], stat="f1_score")
-
-
-SCORE_LOGS: dict[str, Callable[[int], dict[str, bytes]]] = {
-    "lm-eval": lm_eval_scores,
-    "inspect": inspect_scores,
-    "helm": helm_scores,
-}
-SCORE_SHAPES: dict[str, Callable[[Path], list[str]]] = {
-    "per-case file": _per_case,
-    "two per-case files": _two_files,
-    "long file": _long,
-    **{name: writers.two_logs(make) for name, make in SCORE_LOGS.items()},
-}
-
-
-def _cli(capsys: pytest.CaptureFixture[str], command: list[str]) -> tuple[int, str, str]:
-    status = main(command)
-    out, err = capsys.readouterr()
-    return status, out, err
+SCORE_LOGS = writers.log_shapes(SCORES, metric="f1", scorer="f1", stat="f1_score")
+SCORE_SHAPES = writers.shapes(SCORES, SCORE_LOGS)
+_per_case = SCORE_SHAPES["per-case file"]
+_cli = writers.cli
 
 
 def _answer(capsys, command: list[str]) -> tuple[int, object, str]:
