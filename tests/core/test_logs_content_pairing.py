@@ -76,6 +76,7 @@ def table(folder: Path, task: str, other: Path, other_task: str) -> dict[str, in
         "c": sum(a[d] != 1 and b[d] == 1 for d in a),
         "d": sum(a[d] != 1 and b[d] != 1 for d in a),
         "n": len(a),
+        "discordant": sum((a[d] == 1) != (b[d] == 1) for d in a),
     }
 
 
