@@ -9,6 +9,7 @@ each task are also recounted from the rows written below, with the standard libr
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -236,3 +237,80 @@ def test_inspect_samples_df_names_choose_the_long_layout_and_columns(tmp_path):
     )
     assert status == 0
     assert all(line in set(out.splitlines()) for line in page_lines(at)[1:])
+
+
+@pytest.mark.parametrize("question, flag", [("worse", "less"), ("better", "greater")])
+def test_a_one_sided_question_gives_the_command_lines_answer(tmp_path, question, flag):
+    rng = random.Random(5)
+    rows = []
+    for i in range(150):
+        rows += [(f"c{i}", "A", int(rng.random() < 0.7)), (f"c{i}", "B", int(rng.random() < 0.6))]
+    data = csv_bytes(rows, "id,system,ok")
+    at = open_long(data, long_system="system", long_id="id", long_outcome="ok")
+    at.selectbox(key="long_question").set_value(question).run()
+    status, out = cli_text(
+        tmp_path,
+        data,
+        "--system",
+        "system",
+        "--id",
+        "id",
+        "--outcome",
+        "ok",
+        "--a",
+        "A",
+        "--b",
+        "B",
+        "--alternative",
+        flag,
+    )
+    assert status == 0
+    shown = [line for line in page_lines(at) if not line.startswith("Files in use")]
+    assert all(line in set(out.splitlines()) for line in shown)
+    answer = [line for line in shown if line.startswith(f"Question: {question}: ")]
+    assert len(answer) == 1, shown
+
+
+def test_graded_outcomes_are_compared_by_their_mean_as_on_the_command_line(tmp_path):
+    rng = random.Random(9)
+    rows = []
+    for i in range(60):
+        base = rng.random()
+        for epoch in (1, 2):
+            rows += [
+                (f"c{i}", "A", epoch, round(min(1.0, base + 0.1 * rng.random()), 3)),
+                (f"c{i}", "B", epoch, round(base * rng.random(), 3)),
+            ]
+    data = csv_bytes(rows, "id,system,epoch,score")
+    at = open_long(
+        data, long_system="system", long_id="id", long_outcome="score", long_repeat="epoch"
+    )
+    assert not at.error, [e.value for e in at.error]
+    status, out = cli_text(
+        tmp_path,
+        data,
+        "--system",
+        "system",
+        "--id",
+        "id",
+        "--outcome",
+        "score",
+        "--repeat",
+        "epoch",
+        "--a",
+        "A",
+        "--b",
+        "B",
+        "--json",
+    )
+    assert status == 0
+    (task,) = json.loads(out)["tasks"]
+    shown = [line for line in page_lines(at) if not line.startswith("Files in use")]
+    assert any(line.startswith("analysed  as scores") for line in shown)
+    row = next(f.value for f in at.dataframe if "mean A" in f.value.columns).iloc[0]
+    assert row["mean difference A − B"] == pytest.approx(task["scores"]["mean_difference"])
+    assert row["p"] == pytest.approx(task["pvalue"])
+    # The means recounted from the rows written above (every repeat counted).
+    for side in "AB":
+        values = [v for _, s, _, v in rows if s == side]
+        assert row[f"mean {side}"] == pytest.approx(sum(values) / len(values))
