@@ -20,6 +20,7 @@ import streamlit as st
 from calculator.cases import CaseFile
 from calculator.chooser import OptionRefused
 from calculator.errors import CalculatorError
+from calculator.logs import LogError
 from calculator.logs.long_file import INSPECT_COLUMNS, LongColumns, long_systems, read_long_file
 from calculator.text import printable
 from calculator.workflow import LogChoice, compare_logs, pair_two_logs
@@ -53,6 +54,11 @@ def long_compared(case_file: CaseFile, choice: LongChoice, asked: Asked):  # noq
         table.system: table
         for table in read_long_file(case_file, choice.columns, threshold=choice.threshold)
     }
+    for side in (choice.a, choice.b):  # chosen among the column's values: a stale choice
+        if side not in tables:
+            raise LogError(
+                f"no system {side!r} in column {choice.columns.system!r}; choose A and B again."
+            )
     log_choice = LogChoice(
         metric=choice.columns.outcome,  # the outcome column, named: the metric asked for
         threshold=choice.threshold,
