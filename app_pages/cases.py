@@ -9,18 +9,21 @@ import streamlit as st
 
 from calculator.release import clusters_of
 from ui import cases_words as words
-from ui.widgets import cases_logs, cases_scores, compare, decision
+from ui.widgets import cases_logs, cases_long, cases_scores, compare, decision
 from ui.widgets import cases_sections as sections
 from ui.words import Wording
 
 
 def two_systems() -> None:
-    """A and B: uploads, columns, validation, the paired table, clusters, the changed cases."""
+    """A and B: uploads, the file's layout and columns, validation, the paired table,
+    clusters, the changed cases; a long file (a row per case and system) as the logs are."""
     stored = sections.uploads()
     if not stored:
         st.info(words.UPLOAD_PROMPT)
         return
     case_files = sections.read_files(stored)
+    if case_files is not None and cases_long.long_section(stored, case_files):
+        return  # one row per case and system: compared as the command line compares it
     columns = None if case_files is None else sections.choose_columns(case_files)
     if columns is not None and cases_scores.scores_section(case_files, columns):
         return  # score columns without a threshold: compared by their mean score

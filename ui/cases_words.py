@@ -33,6 +33,20 @@ __all__ = [
     "only_passes_label",
     "reason_text",
     "validation_summary",
+    "LAYOUTS",
+    "LAYOUT_HELP",
+    "LAYOUT_LABEL",
+    "LONG_HEADER",
+    "NO_COLUMN",
+    "SYSTEM_COLUMN",
+    "ID_COLUMN",
+    "OUTCOME_COLUMN",
+    "REPEAT_COLUMN",
+    "TASK_COLUMN",
+    "SAME_SYSTEM",
+    "others_left_out",
+    "system_label",
+    "too_few_systems",
 ]
 
 TITLE = "Per-case data"
@@ -69,6 +83,61 @@ THRESHOLD_NEEDED = (
     "at least the threshold."
 )
 NO_GROUP = "(none)"
+#: A file's two layouts: a column per system, or a row per case and system (a long file).
+LAYOUT_LABEL = "Layout of the file"
+LAYOUTS = ("a row per case, a column per system", "a row per case and system (long)")
+LAYOUT_HELP = (
+    "Long: each row holds one system's outcome on one case (and repeat, and task), with a "
+    "column naming the system, as pandas exports a tidy table and Inspect's samples_df gives "
+    "it. Repeats (epochs) are compared by question, several tasks task by task."
+)
+LONG_HEADER = "Columns of the long file"
+#: The long file's column boxes (page_message in ui.logs_words names them so).
+SYSTEM_COLUMN = "System column"
+ID_COLUMN = "Case id"
+OUTCOME_COLUMN = "Outcome column"
+REPEAT_COLUMN = "Repeat column (epoch), optional"
+TASK_COLUMN = "Task column, optional"
+#: A role without a column (no repeats, one task).
+NO_COLUMN = "(none)"
+SAME_SYSTEM = "A and B are the same system: choose two different ones."
+
+
+def system_label(side: str, count: int) -> str:
+    """The label of the choice of `side` among the `count` systems of a long file.
+
+    >>> system_label("B", 2)
+    'System B (of 2 in the file)'
+    """
+    return f"System {side} (of {count:,} in the file)"
+
+
+def too_few_systems(column: str, systems: list[str]) -> str:
+    """A long file's system column naming fewer than two systems (names already printable).
+
+    >>> print(too_few_systems("model", ["m1"]))  # doctest: +NORMALIZE_WHITESPACE
+    The System column 'model' names one system (m1); a long file holds two or more, a row
+    per case and system.
+    """
+    count = "one system" if systems else "no system"
+    return (
+        f"The System column '{column}' names {count} ({', '.join(systems)}); a long file holds "
+        "two or more, a row per case and system."
+    )
+
+
+def others_left_out(count: int) -> str:
+    """Said when a long file holds more systems than the two compared.
+
+    >>> others_left_out(1)
+    'The rows of the 1 other system are left out: two systems are compared at a time.'
+    """
+    return (
+        f"The rows of the {count:,} other system{'s' * (count != 1)} are left out: two systems "
+        "are compared at a time."
+    )
+
+
 #: Extensions the uploaders accept.
 FILE_TYPES = ("csv", "tsv", "tab", "txt", "jsonl", "ndjson", "json", "parquet", "pq")
 #: Below this many clusters the cluster-adjusted p-value is read as rough.

@@ -82,6 +82,7 @@ PRELOAD = (
     "calculator.workflow",
     "ui.widgets.cases_files",
     "ui.widgets.cases_logs",
+    "ui.widgets.cases_long",
 )
 
 TIMED_OUT = (

@@ -6,12 +6,17 @@ Pure Python (no Streamlit). The report of a comparison is the core's
 
 from __future__ import annotations
 
+import re
+
 from calculator.report.logs import Controls
 
 __all__ = [
     "NAME_SEPARATOR",
     "PAGE_CONTROLS",
     "page_message",
+    "model_label",
+    "ONE_UPLOAD",
+    "SAME_MODEL",
     "ALLOW_HELP",
     "BAD_THRESHOLD",
     "ALLOW_LABEL",
@@ -40,8 +45,9 @@ TITLE = "Compare evaluation-harness logs directly (lm-eval, Inspect, HELM)"
 INTRO = (
     "Give each system's log: lm-evaluation-harness samples files (one per task; select every "
     "file of a results folder, its results_*.json too for the model's name), Inspect .eval or "
-    "JSON logs, or HELM per_instance_stats.json (with its run_spec.json, or several runs as a "
-    "zip of their folders). "
+    "JSON logs (an eval set's logs.json with them, or a zip of the eval-set folder), or HELM "
+    "per_instance_stats.json (with its run_spec.json, or several runs as a zip of their "
+    "folders, a suite's several models too). "
     "The cases are paired task by task on the harness's own ids; the metric used is named with "
     "the reason it was chosen."
 )
@@ -57,6 +63,21 @@ PAGE_CONTROLS = (
     ("--filter NAME", "the lm-eval filter box"),
     ("--filter", "the lm-eval filter box"),
     ("--split", "the HELM split (a command-line option: python -m calculator cases --split)"),
+    ("--models A,B", "the choice of each side's model"),
+    ("--models", "the choice of each side's model"),
+    ("--names", "the logs' own model names"),
+    # A long file's columns (ui.widgets.cases_long), chosen in boxes named after them.
+    ("--system COL", "the System column box"),
+    ("--system", "the System column box"),
+    ("--outcome COL", "the Outcome column box"),
+    ("--outcome", "the Outcome column box"),
+    ("--repeat COL", "the Repeat column box"),
+    ("--repeat", "the Repeat column box"),
+    ("--task COL", "the Task column box"),
+    ("--task", "the Task column box"),
+    ("--id COL", "the Case id box"),
+    ("--id", "the Case id box"),
+    ("--a and --b", "the A and B choices"),
 )
 B_LABEL = "Logs of B"
 LOG_TYPES = ("jsonl", "json", "eval", "zip")
@@ -93,7 +114,25 @@ ALLOW_HELP = (
     "partner stop the analysis, as what is left is rarely a random part of the questions "
     "(--allow-exclusions on the command line)."
 )
-PROMPT = "Give the logs of both systems."
+PROMPT = (
+    "Give the logs of both systems; an upload holding several models' logs (a zip of a HELM "
+    "suite or of an eval-set folder) may be given as A's alone, and each side's model chosen."
+)
+#: Said when A's upload holds several models and B's is empty: both are read from it.
+ONE_UPLOAD = "A's upload holds logs of several models: A and B are each one of them, chosen below."
+#: Said when one upload is read for both sides with the same model chosen for each.
+SAME_MODEL = "A and B are the same model of the same upload: choose two different models."
+
+
+def model_label(side: str, count: int) -> str:
+    """The label of the choice of `side`'s model among the `count` an upload holds.
+
+    >>> model_label("A", 3)
+    'Model of A (3 in its upload)'
+    """
+    return f"Model of {side} ({count:,} in its upload)"
+
+
 #: The per-task table's columns.
 TABLE_COLUMNS = (
     "task",
@@ -141,8 +180,22 @@ SCORES_POOLED = (
 
 
 def page_message(message: str) -> str:
-    """A refusal of the logs in this section's words: the command line's options it names
-    become the boxes that do the same here."""
-    for option, control in PAGE_CONTROLS:
-        message = message.replace(option, control)
-    return message
+    """A refusal or report line of the logs in this section's words: the command line's
+    options it names become the boxes that do the same here. An option is replaced where it
+    stands as a word (a task or model named ``x--task`` keeps its name).
+
+    >>> page_message("name another with --id; compare with --metric NAME")
+    'name another with the Case id box; compare with the Metric box'
+    >>> page_message("task 'x--task' and --task")
+    "task 'x--task' and the Task column box"
+    """
+    return _OPTION.sub(lambda found: _CONTROL_OF[found.group(0)], message)
+
+
+_CONTROL_OF = dict(PAGE_CONTROLS)
+#: Any option of PAGE_CONTROLS standing as a word; longest first, so none is replaced in part.
+_OPTION = re.compile(
+    r"(?<![\w-])(?:"
+    + "|".join(re.escape(option) for option, _ in sorted(PAGE_CONTROLS, key=lambda c: -len(c[0])))
+    + r")(?![\w-])"
+)

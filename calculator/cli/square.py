@@ -21,6 +21,7 @@ import argparse
 
 from calculator.cli.arguments import UsageError, file_name, level
 from calculator.cli.output import print_json, print_lines
+from calculator.cli.shared import check_paths
 from calculator.cli.square_file import print_result, read_file_table
 from calculator.errors import CalculatorError
 from calculator.report.square import square_payload, square_report
@@ -71,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the analysis for parsed `args`; invalid values raise CalculatorError (exit 2)."""
     labelled = None
     if args.file is not None:
+        check_paths([args.file])  # a missing or unreadable file is said first, whatever the flags
         labelled = _labelled(args)
         table = labelled.table
     else:

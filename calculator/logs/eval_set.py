@@ -19,7 +19,7 @@ from calculator.logs.jsontext import parse_json
 from calculator.logs.table import LogError
 from calculator.text import plural
 
-__all__ = ["MANIFEST", "eval_set_logs", "is_eval_set_manifest"]
+__all__ = ["MANIFEST", "eval_set_logs", "is_eval_set_manifest", "manifest_logs"]
 
 #: The manifest's file name, as Inspect writes it.
 MANIFEST = "logs.json"
@@ -63,17 +63,41 @@ def eval_set_logs(
     if not is_eval_set_manifest(manifest):
         return files, []
     by_name = {file.relative_to(folder).as_posix(): file for file in files}
-    missing = sorted(name for name in manifest if name not in by_name)
+    kept, notes = manifest_logs(
+        manifest,
+        list(by_name),
+        folder.name,
+        (f"{folder}", "in the folder", "copy the eval-set folder whole"),
+    )
+    return [by_name[name] for name in kept], notes
+
+
+def manifest_logs(
+    manifest: dict, names: list[str], label: str, refusal: tuple[str, str, str]
+) -> tuple[list[str], list[str]]:
+    """The names among `names` (the logs given, by their names relative to the manifest) that
+    an eval-set `manifest` keeps, sorted, and the notes of what was left out: for each (task,
+    model) the logs with status "success", else all of them (said); the logs it does not list
+    are left out (said). `label` names the eval set in the notes; `refusal` is what a refusal
+    names it, where the logs were looked for, and what to do.
+
+    Raises
+    ------
+    LogError
+        When the manifest lists a log that is not among `names`.
+    """
+    given, (where, looked, hint) = set(names), refusal
+    missing = sorted(name for name in manifest if name not in given)
     if missing:
         raise LogError(
-            f"{folder}: its eval-set manifest {MANIFEST} lists {plural(len(missing), 'log')} not "
-            f"in the folder ({', '.join(missing[:3])}); copy the eval-set folder whole."
+            f"{where}: its eval-set manifest {MANIFEST} lists {plural(len(missing), 'log')} not "
+            f"{looked} ({', '.join(missing[:3])}); {hint}."
         )
     statuses: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for name, header in manifest.items():
         key = (str(header["eval"].get("task")), str(header["eval"].get("model")))
         statuses.setdefault(key, []).append((name, str(header.get("status"))))
-    kept, notes = [], [f"{folder.name}: an Inspect eval-set folder ({MANIFEST} read)"]
+    kept, notes = [], [f"{label}: an Inspect eval-set folder ({MANIFEST} read)"]
     for (task, _), logs in sorted(statuses.items()):
         good = [name for name, status in logs if status == "success"]
         chosen = good or [name for name, _ in logs]
@@ -86,9 +110,9 @@ def eval_set_logs(
             )
         elif not good:
             notes.append(f"task {task!r}: no log of it succeeded ({logs[0][1]}); its samples read")
-    unlisted = sorted(set(by_name) - set(manifest))
+    unlisted = sorted(given - set(manifest))
     if unlisted:
         notes.append(
             f"{plural(len(unlisted), 'log')} not in {MANIFEST} left out ({', '.join(unlisted[:3])})"
         )
-    return [by_name[name] for name in sorted(kept)], notes
+    return sorted(kept), notes

@@ -55,7 +55,14 @@ from calculator.logs.table import (
 )
 from calculator.text import plural
 
-__all__ = ["GRADES", "grade_value", "is_inspect_json", "is_inspect_zip", "read_inspect"]
+__all__ = [
+    "GRADES",
+    "eval_model",
+    "grade_value",
+    "is_inspect_json",
+    "is_inspect_zip",
+    "read_inspect",
+]
 
 #: Inspect's grades and their values in its ``value_to_float``.
 GRADES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
@@ -253,6 +260,17 @@ def _names(entries: object) -> list[str]:
         return []
     names = (entry.get("name") for entry in entries if isinstance(entry, dict))
     return [str(name) for name in names if name]
+
+
+def eval_model(name: str, data: bytes) -> str | None:
+    """The model an ``.eval`` log names in its header (``eval.model``), its samples unread;
+    None when the header does not name one."""
+    with open_archive(name, data) as archive:
+        members = {info.filename: info for info in archive.infolist()}
+        head = members.get("header.json") or members.get("_journal/start.json")
+        header = _member_json(archive, head, data, name) if head is not None else {}
+    model = header.get("eval", {}).get("model") if is_inspect_json(header) else None
+    return str(model) if model is not None else None
 
 
 def _read_zip(name: str, data: bytes) -> tuple[dict, list[dict], list[str]]:

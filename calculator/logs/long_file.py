@@ -31,7 +31,7 @@ from calculator.logs.inspect_log import GRADES
 from calculator.logs.table import LogError, LogTable, check_rows, long_frame, repeat_number
 from calculator.text import clip, plural
 
-__all__ = ["INSPECT_COLUMNS", "LongColumns", "read_long_file"]
+__all__ = ["INSPECT_COLUMNS", "LongColumns", "long_systems", "read_long_file"]
 
 #: Inspect's ``samples_df`` column for each role (with ``EvalModel`` and ``EvalTask`` joined):
 #: taken when that role is not named and the file has the column.
@@ -42,13 +42,15 @@ _OPTIONS = {role: f"--{role}" for role in _ROLES}  # the command line's option f
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LongColumns:
-    """The columns of a long file: each None until named or guessed."""
+    """The columns of a long file: each None until named or guessed; with `guess` False, a
+    role left None has no column (no repeats, one task), none taken from Inspect's names."""
 
     system: str | None = None
     id: str | None = None
     outcome: str | None = None
     repeat: str | None = None
     task: str | None = None
+    guess: bool = True
 
 
 def read_long_file(
@@ -133,6 +135,14 @@ def read_long_file(
     return tuple(tables)
 
 
+def long_systems(case_file: CaseFile, column: str) -> list[str]:
+    """The systems a long file's `column` names, in the order they first appear (the order
+    of :func:`read_long_file`'s tables); a missing column, or a row without a system, is
+    refused naming the file, the line and the field."""
+    require_column(case_file, column)
+    return _labels(case_file, column)[0]
+
+
 def _refuse_systems(name: str, column: str, systems: list[str]) -> None:
     """Two systems are compared at a time: refuse fewer or more, naming the values found."""
     shown = ", ".join(clip(repr(system), 40) for system in systems[:8])
@@ -152,15 +162,15 @@ def _choose_columns(case_file: CaseFile, given: LongColumns) -> tuple[LongColumn
     for column in chosen.values():  # a column named and missing first, before any guess
         if column is not None:
             require_column(case_file, column)
-    notes = []
-    for role, column in INSPECT_COLUMNS.items():
+    notes: list[str] = []
+    for role, column in INSPECT_COLUMNS.items() if given.guess else ():
         if chosen[role] is None and column in present and column not in chosen.values():
             chosen[role] = column
             notes.append(
                 f"{case_file.name}: column {column!r} read as the {_WHAT[role]} (Inspect's "
                 f"samples_df name; name another with {_OPTIONS[role]})"
             )
-    if chosen["outcome"] is None:
+    if chosen["outcome"] is None and given.guess:
         scores = [c for c in case_file.frame.columns if str(c).startswith("score_")]
         if len(scores) == 1:
             chosen["outcome"] = scores[0]

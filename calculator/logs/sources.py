@@ -37,7 +37,7 @@ from calculator.logs.lmeval import (
 )
 from calculator.logs.suites import choose_model
 from calculator.logs.table import LogError, LogTable, check_rows
-from calculator.logs.uploads import gather_uploads
+from calculator.logs.uploads import gather_uploads, of_model
 
 __all__ = ["MAX_LOG_BYTES", "log_format", "read_log", "read_log_data"]
 
@@ -123,10 +123,15 @@ def read_log(
 
 @log_budget()
 def read_log_data(
-    files: Sequence[tuple[str, bytes]], *, system: str | None = None, split: str = "test"
+    files: Sequence[tuple[str, bytes]],
+    *,
+    system: str | None = None,
+    split: str = "test",
+    model: str | None = None,
 ) -> LogTable:
     """One system's log from files' bytes (uploads): one file, or several of one harness (an
-    lm-eval results folder's samples files, Inspect logs of several tasks).
+    lm-eval results folder's samples files, Inspect logs of several tasks); with `model`, that
+    model's logs among them (:func:`~calculator.logs.uploads.upload_models` names those held).
 
     Raises
     ------
@@ -156,6 +161,8 @@ def read_log_data(
         if kind is None:
             raise LogError(_not_a_log(name))
         entries.append((name, data, kind, parsed))
+    if model is not None:  # one model's logs of several (a HELM suite, an eval set)
+        entries = of_model(entries, gathered, model, ", ".join(name for name, _ in files[:2]))
     kinds = sorted({kind for _, _, kind, _ in entries})
     if not kinds:
         raise LogError("no file given.")
@@ -165,6 +172,7 @@ def read_log_data(
         )
     system = gathered.model or system or Path(files[0][0]).stem
     table = _read_parsed(kinds[0], entries, system=system, split=split, specs=gathered.specs)
+    table = dataclasses.replace(table, notes=(*gathered.notes, *table.notes))
     return with_directions(table, gathered.directions)  # lm-eval's results files' directions
 
 

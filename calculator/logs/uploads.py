@@ -10,23 +10,43 @@ therefore recognised by content here, before the readers see the logs themselves
   model, given beside one run's ``per_instance_stats.json`` (with several runs, give a zip of
   the run folders, whose folders say which spec is whose);
 - a zip archive of HELM run folders (``<run>/per_instance_stats.json`` with
-  ``<run>/run_spec.json``), read as the folder would be.
+  ``<run>/run_spec.json``), or of an Inspect eval-set folder (its ``.eval`` logs and
+  ``logs.json``), read as the folder would be;
+- an Inspect eval set's manifest (``logs.json``: an object from log file names to their
+  headers, :func:`~calculator.logs.eval_set.is_eval_set_manifest`), which keeps the logs it
+  lists as succeeded (:func:`~calculator.logs.eval_set.manifest_logs`), and its configuration
+  (``eval-set.json``), which holds no result and is set aside.
+
+:func:`upload_models` names the models whose logs the files hold (a HELM suite, an eval set of
+several models), and :func:`model_of` the model of one log, so that one model's logs can be
+read from them (:func:`calculator.logs.read_log_data` with ``model``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from calculator.logs.directions import results_directions
-from calculator.logs.inspect_log import is_inspect_zip, open_archive
+from calculator.logs.eval_set import MANIFEST, is_eval_set_manifest, manifest_logs
+from calculator.logs.helm import run_model
+from calculator.logs.inspect_log import eval_model, is_inspect_json, is_inspect_zip, open_archive
 from calculator.logs.jsontext import parse_json
 from calculator.logs.lmeval import is_lm_eval_results
+from calculator.logs.suites import choose_model
 from calculator.logs.table import LogError
 from calculator.text import plural
 
-__all__ = ["Gathered", "gather_uploads", "is_helm_run_spec"]
+__all__ = [
+    "Gathered",
+    "gather_uploads",
+    "is_helm_run_spec",
+    "model_of",
+    "of_model",
+    "upload_models",
+]
 
 _STATS = "per_instance_stats.json"
 _SPEC = "run_spec.json"
@@ -42,6 +62,8 @@ class Gathered:
     model: str | None = None
     #: (task, metric, higher is better) as the results files state them (directions.py).
     directions: tuple[tuple[str, str, bool], ...] = ()
+    #: What was set aside and why (an eval set's manifest read, a failed attempt left out).
+    notes: tuple[str, ...] = ()
 
 
 def is_helm_run_spec(document: object) -> bool:
@@ -58,24 +80,33 @@ def is_helm_run_spec(document: object) -> bool:
 MAX_SUMMARY_BYTES = 16_000_000
 #: A key one of the summaries holds (:func:`is_lm_eval_results`, :func:`is_helm_run_spec`).
 _SUMMARY_KEYS = (b'"configs"', b'"versions"', b'"n-samples"', b'"adapter_spec"')
+#: How an eval set's manifest opens (its first key a log's file name) and its configuration.
+_MANIFEST_HEAD = re.compile(rb'\A\s*\{\s*"[^"\n]{1,500}\.(?:eval|json)"\s*:')
+_CONFIG_HEAD = re.compile(rb'\A\s*\{\s*"eval_set_id"\s*:')
 
 
 def gather_uploads(files: list[tuple[str, bytes]], limit: int) -> Gathered:
-    """The logs among `files`, HELM zips expanded (each member at most `limit` bytes).
+    """The logs among `files`, zips of HELM run folders or of an eval-set folder expanded (each
+    member at most `limit` bytes, all of them at most ten times as many), an eval set's
+    manifest applied.
 
     Raises
     ------
     LogError
         When only results files or run specs are given, several run specs are given loose,
-        lm-eval's results files name several models, or a member is over `limit`.
+        lm-eval's results files name several models, a member is over `limit`, or a manifest
+        lists a log not given.
     """
     logs: list[tuple[str, bytes]] = []
     specs: list[tuple[str, dict]] = []
     models: dict[str, str] = {}
     held: dict[str, dict] = {}
+    manifests: list[tuple[str, dict]] = []
     directions: tuple[tuple[str, str, bool], ...] = ()
     for name, data in files:
-        if data[:4] == b"PK\x03\x04" and _helm_zip(name, data, limit, logs, held):
+        if data[:4] == b"PK\x03\x04" and _folder_zip(name, data, limit, logs, held, manifests):
+            continue
+        if _eval_set_part(name, data, manifests):
             continue
         document = _document(name, data)
         if is_lm_eval_results(document):
@@ -110,7 +141,111 @@ def gather_uploads(files: list[tuple[str, bytes]], limit: int) -> Gathered:
                 "told; give one run's two files, or a zip of the run folders (runs/<suite>/<run>/)."
             )
         held[loose[0]] = specs[0][1]
-    return Gathered(files=logs, specs=held, model=next(iter(models), None), directions=directions)
+    logs, notes = _by_manifest(logs, manifests)
+    return Gathered(
+        files=logs,
+        specs=held,
+        model=next(iter(models), None),
+        directions=directions,
+        notes=tuple(notes),
+    )
+
+
+def model_of(name: str, data: bytes, spec: dict | None = None) -> str | None:
+    """The model one log names: an Inspect log's (its header), a HELM run's (its run spec
+    `spec`, else its folder's name); None for a log that does not name it (lm-eval's samples,
+    whose model is in the results file) or a file that is not a log."""
+    if data[:4] == b"PK\x03\x04":
+        return eval_model(name, data)
+    head = data.lstrip()[:1]
+    if head == b"[" or spec is not None:  # HELM's per-instance stats: a JSON array
+        return run_model(name, spec) if PurePosixPath(name).name == _STATS or spec else None
+    if head != b"{" or b"\n{" in data:  # JSON Lines: lm-eval's samples, or a per-case file
+        return None
+    try:
+        document = parse_json(data, name)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    model = document["eval"].get("model") if is_inspect_json(document) else None
+    return None if model is None else str(model)
+
+
+def of_model(entries: list[tuple], gathered: Gathered, model: str, where: str) -> list[tuple]:
+    """The `entries` (each a log's name and bytes first) of `model`'s logs
+    (:func:`~calculator.logs.suites.choose_model`, by :func:`model_of`, lm-eval's samples by
+    the model their results files name); `where` names the files in a refusal."""
+
+    def of(entry: tuple) -> str | None:
+        return model_of(entry[0], entry[1], gathered.specs.get(entry[0])) or gathered.model
+
+    return choose_model(entries, of, model, where)
+
+
+def upload_models(files: list[tuple[str, bytes]], limit: int) -> tuple[str, ...]:
+    """The models whose logs `files` hold, sorted (:func:`model_of` of each log, with the
+    model lm-eval's results files name); () when no log names one."""
+    gathered = gather_uploads(files, limit)
+    found = {gathered.model} if gathered.model else set()
+    for name, data in gathered.files:
+        found.add(model_of(name, data, gathered.specs.get(name)))
+    found.discard(None)
+    return tuple(sorted(found))
+
+
+def _eval_set_part(name: str, data: bytes, manifests: list[tuple[str, dict]]) -> bool:
+    """Whether a file is an eval set's manifest (kept in `manifests` under its folder) or its
+    configuration (``eval-set.json``, no result in it); both are told by their content."""
+    if len(data) > MAX_SUMMARY_BYTES:
+        return False
+    manifest = _MANIFEST_HEAD.match(data) is not None
+    if not manifest and _CONFIG_HEAD.match(data) is None:
+        return False
+    try:
+        document = parse_json(data, name, charged=True)
+    except (json.JSONDecodeError, UnicodeDecodeError, LogError):
+        return False
+    if manifest and is_eval_set_manifest(document):
+        folder = str(PurePosixPath(name).parent)
+        manifests.append(("" if folder == "." else folder + "/", document))
+        return True
+    return (
+        not manifest
+        and isinstance(document, dict)
+        and isinstance(document.get("tasks"), list)
+        and "eval_set_id" in document
+    )
+
+
+def _by_manifest(
+    logs: list[tuple[str, bytes]], manifests: list[tuple[str, dict]]
+) -> tuple[list[tuple[str, bytes]], list[str]]:
+    """The logs each manifest keeps among those in its folder (the others as they are), and
+    the manifests' notes."""
+    folders = [folder for folder, _ in manifests]
+    if len(set(folders)) < len(folders):
+        raise LogError(
+            f"several eval-set manifests ({MANIFEST}) given for one folder; give one eval set's "
+            "files at a time, or a zip of each eval-set folder."
+        )
+    notes: list[str] = []
+    for folder, manifest in manifests:
+        # A manifest given loose governs the logs given loose; one in a zip, its folder's.
+        under = {
+            name[len(folder) :]: (name, data)
+            for name, data in logs
+            if name.startswith(folder) and (folder or "/" not in name)
+        }
+        label = folder.rstrip("/") or "the files given"
+        kept, said = manifest_logs(
+            manifest,
+            list(under),
+            label,
+            (label, "among the files given", "give every log it lists, or leave it out"),
+        )
+        dropped = {under[rel][0] for rel in under} - {under[rel][0] for rel in kept}
+        logs = [item for item in logs if item[0] not in dropped]
+        notes += said
+    return logs, notes
 
 
 def _document(name: str, data: bytes) -> object:
@@ -128,24 +263,47 @@ def _document(name: str, data: bytes) -> object:
         return None  # JSON Lines, or not JSON: the readers say what it is
 
 
-def _helm_zip(
-    name: str, data: bytes, limit: int, logs: list[tuple[str, bytes]], specs: dict[str, dict]
+def _folder_zip(
+    name: str,
+    data: bytes,
+    limit: int,
+    logs: list[tuple[str, bytes]],
+    specs: dict[str, dict],
+    manifests: list[tuple[str, dict]],
 ) -> bool:
-    """Expand a zip of HELM run folders into `logs` and `specs`; False if it holds none."""
+    """Expand a zip of HELM run folders (their per-instance stats, with each run's spec in
+    `specs`) or of Inspect logs (an eval-set folder: its ``.eval`` and JSON files, a manifest
+    into `manifests`) into `logs`; False if it holds neither."""
     with open_archive(name, data) as archive:
         if is_inspect_zip(archive):
             return False
-        members = [m for m in archive.infolist() if PurePosixPath(m.filename).name == _STATS]
-        if not members:
-            return False
+        infos = [m for m in archive.infolist() if not m.is_dir()]
+        members = [m for m in infos if PurePosixPath(m.filename).name == _STATS]
+        helm = bool(members)
+        if not helm:  # an eval-set folder: its logs, manifest and configuration
+            members = [m for m in infos if m.filename.endswith((".eval", ".json"))]
+            if not any(m.filename.endswith(".eval") for m in members):
+                return False
+        total = 0
         for member in members:
+            total += member.file_size
             if member.file_size > limit:
                 raise LogError(
                     f"{name}: {member.filename} is {member.file_size:,} bytes, over the limit "
                     f"of {limit:,}."
                 )
+            if total > 10 * limit:
+                raise LogError(
+                    f"{name}: its logs are over {10 * limit:,} bytes in all once unpacked, the "
+                    "limit of one system's logs; give each model and benchmark apart."
+                )
             key = f"{name}/{member.filename}"
-            logs.append((key, archive.read(member)))
+            content = archive.read(member)
+            if not helm and _eval_set_part(key, content, manifests):
+                continue
+            logs.append((key, content))
+            if not helm:
+                continue
             spec_name = str(PurePosixPath(member.filename).parent / _SPEC)
             if spec_name in archive.namelist():
                 spec = _document(spec_name, archive.read(spec_name))

@@ -15,7 +15,9 @@ from calculator.chooser import OptionRefused
 from calculator.errors import CalculatorError
 from calculator.logs import LogAnalysis, read_log_data
 from calculator.logs.scores import LogScores
+from calculator.logs.sources import MAX_LOG_BYTES
 from calculator.logs.task_choice import Asked
+from calculator.logs.uploads import upload_models
 from calculator.report.logs import (
     direction_line,
     input_lines,
@@ -37,15 +39,22 @@ from ui.widgets.question import Asked as Question
 from ui.widgets.question import question_inputs, show_refusal
 from ui.words import escape_markdown
 
-__all__ = ["logs_section", "score_task_frame", "task_frame"]
+__all__ = ["logs_section", "score_task_frame", "show_log_result", "task_frame", "threshold_value"]
 
 Files = tuple[tuple[str, bytes], ...]
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _models(files: Files) -> tuple[str, ...]:
+    # The models the logs name, read in a child (an Inspect log's header, a HELM run's spec).
+    return isolated(upload_models, list(files), MAX_LOG_BYTES)
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def _compare(
     a: Files,
     b: Files,
+    models: tuple[str | None, str | None],
     metric: str | None,
     chosen_filter: str | None,
     threshold: float | None,
@@ -53,19 +62,23 @@ def _compare(
     asked: Question,
 ) -> LogAnalysis | LogScores:
     # Read and analysed in a child under the upload limits, never in the server's interpreter.
-    return isolated(_analysed, a, b, metric, chosen_filter, threshold, allow, asked)
+    return isolated(_analysed, a, b, models, metric, chosen_filter, threshold, allow, asked)
 
 
 def _analysed(
     a: Files,
     b: Files,
+    models: tuple[str | None, str | None],
     metric: str | None,
     chosen_filter: str | None,
     threshold: float | None,
     allow: bool,
     asked: Question,
 ) -> LogAnalysis | LogScores:
-    logs = read_log_data(a, system="A"), read_log_data(b, system="B")
+    logs = (
+        read_log_data(a, system="A", model=models[0]),
+        read_log_data(b, system="B", model=models[1]),
+    )
     metrics, filters = _asked(metric), _asked(chosen_filter)
     choice = LogChoice(
         metric=metrics.every,
@@ -90,7 +103,7 @@ def _asked(text: str | None) -> Asked:
     return asked
 
 
-def _number(text: str) -> float | None | bool:
+def threshold_value(text: str) -> float | None | bool:
     """The threshold typed: None when empty, False when not a finite number."""
     import math
 
@@ -183,17 +196,16 @@ def logs_section() -> None:
         )
         allow = options[3].checkbox(words.ALLOW_LABEL, help=words.ALLOW_HELP, key="logs_allow")
         asked = question_inputs("logs_", better=True, stated=True)
-        threshold = _number(cut)
+        threshold = threshold_value(cut)
         if threshold is False:
             st.error(words.BAD_THRESHOLD)
             return
-        if not given[0] or not given[1]:
-            st.caption(words.PROMPT)
+        sides = _sides(given[0], given[1])
+        if sides is None:
             return
         try:
             result = _compare(
-                given[0],
-                given[1],
+                *sides,
                 metric.strip() or None,
                 chosen.strip() or None,
                 threshold,
@@ -206,28 +218,69 @@ def logs_section() -> None:
         except CalculatorError as error:  # the logs' refusals, and those of their scores
             st.error(escape_markdown(words.page_message(str(error))))
             return
-        if isinstance(result, LogScores):
-            _show_scores(result)
-            return
-        # Names, tasks, metrics and filters come from the logs: st.text shows them as text, and
-        # printable makes the characters that would not show as themselves (bidirectional
-        # overrides, zero-width, escape sequences) visible, as on every other surface.
-        lines = report_lines(result, controls=words.CONTROLS)
-        st.text("\n".join(printable(line) for line in lines))
-        frame = task_frame(result)
-        st.dataframe(frame, hide_index=True, key="logs_tasks")
-        _empty_cells_caption(frame)
+        show_log_result(result, "logs")
 
 
-def _show_scores(result: LogScores) -> None:
+def _sides(a: Files, b: Files) -> tuple[Files, Files, tuple[str | None, str | None]] | None:
+    """A's and B's files and the model read from each: where an upload holds logs of several
+    models (a HELM suite, an eval set), the one chosen here; an upload of several models given
+    as A's alone is read for both. None (said why) until both sides are given and differ."""
+    if not a and not b:
+        st.caption(words.PROMPT)
+        return None
+    try:
+        held = [_models(files) if files else () for files in (a, b)]
+    except CalculatorError as error:  # a file that is no log, over a limit: said as the readers say
+        st.error(escape_markdown(words.page_message(str(error))))
+        return None
+    if not b and len(held[0]) > 1:  # one upload of several models: both sides read from it
+        b, held[1] = a, held[0]
+        st.caption(words.ONE_UPLOAD)
+    if not a or not b:
+        st.caption(words.PROMPT)
+        return None
+    models: list[str | None] = [None, None]
+    columns = st.columns(2)
+    for slot, (column, side) in enumerate(zip(columns, "AB", strict=True)):
+        if len(held[slot]) > 1:
+            models[slot] = column.selectbox(
+                words.model_label(side, len(held[slot])),
+                held[slot],
+                index=min(slot, len(held[slot]) - 1) if a == b else 0,
+                format_func=printable,  # a model's name from a log: its hidden characters shown
+                key=f"logs_model_{side.lower()}",
+            )
+    if a == b and models[0] == models[1]:
+        st.error(words.SAME_MODEL)
+        return None
+    return a, b, (models[0], models[1])
+
+
+def show_log_result(result: LogAnalysis | LogScores, key: str) -> None:
+    """The report of two logs compared (or a long file's two systems), as text, and the table
+    of tasks; `key` prefixes the keys of the tables shown."""
+    if isinstance(result, LogScores):
+        _show_scores(result, key)
+        return
+    # Names, tasks, metrics and filters come from the logs: st.text shows them as text, and
+    # printable makes the characters that would not show as themselves (bidirectional
+    # overrides, zero-width, escape sequences) visible, as on every other surface.
+    lines = report_lines(result, controls=words.CONTROLS)
+    st.text("\n".join(printable(words.page_message(line)) for line in lines))
+    frame = task_frame(result)
+    st.dataframe(frame, hide_index=True, key=f"{key}_tasks")
+    _empty_cells_caption(frame)
+
+
+def _show_scores(result: LogScores, key: str) -> None:
     """What was compared, a row per task, and the pooled comparison's report, as text."""
     lines = input_lines(result.paired, controls=words.CONTROLS)
     better = result.pooled.better
     direction = direction_line(result.paired.stated_better, better, controls=words.CONTROLS)
     lines += [direction] if direction else []
-    st.text("\n".join(printable(line) for line in lines))
+    st.text("\n".join(printable(words.page_message(line)) for line in lines))
     frame = score_task_frame(result)
-    st.dataframe(frame, hide_index=True, key="logs_score_tasks")
+    st.dataframe(frame, hide_index=True, key=f"{key}_score_tasks")
     _empty_cells_caption(frame)
     notes = [question_means_note(t) for t in result.tasks if t.by_question is not None]
     if notes:  # every repeat counted: the questions at their means, and the test by question
