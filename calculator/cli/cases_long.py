@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from calculator.cli.arguments import UsageError
 from calculator.cli.cases_logs import run_log_tables
+from calculator.report.formatting import plural
 from calculator.text import clip
 
 if TYPE_CHECKING:
@@ -105,9 +106,10 @@ def run_long(args: argparse.Namespace) -> int:
         repeat=args.repeat_column,
         task=args.task_column,
     )
-    tables = _roles(
-        args, read_long_file(args.file, columns, threshold=args.threshold, exactly_two=True)
-    )
+    both_named = args.a_column is not None and args.b_column is not None
+    # Three or more systems: the two that --a and --b name, the others left out in a note.
+    read = read_long_file(args.file, columns, threshold=args.threshold, exactly_two=not both_named)
+    tables = _roles(args, read)
     # A named outcome column is the metric asked for; a guessed one (stated in the notes) is
     # the log's only metric, chosen as a log's is.
     metric = tables[0].metrics[0] if args.outcome_column is not None else None
@@ -135,7 +137,17 @@ def _roles(args: argparse.Namespace, tables: tuple[LogTable, ...]) -> tuple[LogT
         b = args.b_column if args.b_column is not None else next(n for n in names if n != a)
         if a == b:
             raise UsageError(f"--a and --b name the same system, {clip(repr(a), 40)}")
-        return tables[names.index(a)], tables[names.index(b)]
+        first, second = tables[names.index(a)], tables[names.index(b)]
+        others = [name for name in names if name not in (a, b)]
+        if others:
+            shown = ", ".join(repr(clip(name, 40)) for name in others[:8])
+            more = f" and {len(others) - 8:,} more" if len(others) > 8 else ""
+            note = (
+                f"{args.file}: {plural(len(others), 'other system')} left out ({shown}{more}): "
+                "two are compared at a time; `compare` takes them all"
+            )
+            first = replace(first, notes=(note, *first.notes))
+        return first, second
     if args.fail_if_worse:
         raise UsageError(
             "--fail-if-worse fails when B is worse than A: name which system of the long file "

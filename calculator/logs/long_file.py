@@ -147,10 +147,11 @@ def _refuse_systems(name: str, column: str, systems: list[str]) -> None:
     """Two systems are compared at a time: refuse fewer or more, naming the values found."""
     shown = ", ".join(clip(repr(system), 40) for system in systems[:8])
     more = f" and {len(systems) - 8:,} more" if len(systems) > 8 else ""
+    name_two = "name two with --a and --b, " if len(systems) > 2 else ""
     raise LogError(
         f"{name}: column {column!r} holds {plural(len(systems), 'system')} ({shown}{more}); "
-        "two are compared at a time: keep the rows of two systems, or compare three or more with "
-        "`compare`."
+        f"two are compared at a time: {name_two}keep the rows of two systems, or compare three "
+        "or more with `compare`."
     )
 
 

@@ -291,3 +291,33 @@ def test_scores_are_compared_as_scores_as_a_per_case_files_are(capsys, tmp_path)
     )
     assert status == 0
     assert json.loads(out)["analysed_as"] == "pass/fail"
+
+
+def test_three_systems_compare_the_two_named_and_say_the_third_is_left_out(tmp_path, capsys):
+    # The page lets the user pick two of a long file's systems; so does --a with --b, the
+    # others stated as left out. The table is recounted here from the rows.
+    rng = random.Random(11)
+    rows = [(f"q{i}", s, int(rng.random() < 0.6)) for i in range(60) for s in ("x", "y", "z")]
+    path = tmp_path / "three.csv"
+    path.write_text("id,system,ok\n" + "".join(f"{i},{s},{v}\n" for i, s, v in rows))
+    value = {(i, s): v for i, s, v in rows}
+    ids = sorted({i for i, _, _ in rows})
+    expected = {
+        "a": sum(value[i, "z"] and value[i, "x"] for i in ids),
+        "b": sum(value[i, "z"] and not value[i, "x"] for i in ids),
+        "c": sum(not value[i, "z"] and value[i, "x"] for i in ids),
+        "d": sum(not value[i, "z"] and not value[i, "x"] for i in ids),
+    }
+    given = [path, "--system", "system", "--outcome", "ok", "--a", "z", "--b", "x"]
+    status, out, err = run_cli(capsys, *given, "--json")
+    assert status == 0, err
+    document = json.loads(out)
+    assert {cell: document["table"][cell] for cell in "abcd"} == expected
+    assert document["input"]["names"] == ["z", "x"]
+    assert any("1 other system left out ('y')" in note for note in document["input"]["notes"])
+    status, out, _ = run_cli(capsys, *given)
+    assert status == 0 and "1 other system left out ('y')" in out
+    # One name is not two: refused, saying how to name them.
+    status, _, err = run_cli(capsys, *given[:-2])
+    assert status == 2
+    assert "holds 3 systems ('x', 'y', 'z')" in one_line(err) and "--a and --b" in err
