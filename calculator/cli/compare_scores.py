@@ -7,6 +7,7 @@ the core."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from calculator.chooser import reads_lower_is_better
@@ -18,8 +19,10 @@ from calculator.report.formatting import format_p_equals, plural
 if TYPE_CHECKING:
     from calculator.cases.multi_scores import SystemScores
     from calculator.compare.friedman import FriedmanComparison
+    from calculator.logs import LogTable
+    from calculator.logs.systems_scores import LogSystemScores
 
-__all__ = ["run_scores", "scores_given", "scores_lines"]
+__all__ = ["friedman_lines", "run_log_scores", "run_scores", "scores_given", "scores_lines"]
 
 
 def scores_given(args: argparse.Namespace) -> SystemScores | None:
@@ -45,15 +48,7 @@ def run_scores(args: argparse.Namespace, scores: SystemScores) -> int:
             f"{len(scores.names)} systems ({plural(scores.rows_read, 'row')} read); Friedman's "
             "test needs at least 2"
         )
-    better = args.better or "higher"
-    if args.better is None:
-        lower = [name for name in scores.names if reads_lower_is_better(name)]
-        if lower:
-            raise UsageError(
-                f"{lower[0]!r} reads as a score where lower is better (an error rate, loss or "
-                "distance), but ranks take higher scores as better; say which with --better "
-                "lower (or --better higher)"
-            )
+    better = stated_better(args, scores.names)
     result = friedman_compare(scores.scores, scores.names, alpha=args.alpha, better=better)
     if args.json:
         print_json({"analysed_as": "scores", **result.to_dict(), "input": scores.input_summary()})
@@ -62,15 +57,21 @@ def run_scores(args: argparse.Namespace, scores: SystemScores) -> int:
     return 0
 
 
+def stated_better(args: argparse.Namespace, names: Sequence[str]) -> str:
+    """``--better``, or "higher" when no name reads lower-is-better (else refused by name)."""
+    if args.better is None:
+        lower = [name for name in names if reads_lower_is_better(name)]
+        if lower:
+            raise UsageError(
+                f"{lower[0]!r} reads as a score where lower is better (an error rate, loss or "
+                "distance), but ranks take higher scores as better; say which with --better "
+                "lower (or --better higher)"
+            )
+    return args.better or "higher"
+
+
 def scores_lines(scores: SystemScores, result: FriedmanComparison) -> list[str]:
     """The text report: input, Friedman, the ranking with letters, Nemenyi, the pairs."""
-    from calculator.report.friedman import (
-        describe_friedman,
-        describe_nemenyi,
-        describe_rank_groups,
-        describe_rank_pairs,
-    )
-
     id_words = f"id = {scores.id_column!r}; " if scores.id_column else ""
     lines = [
         f"input     {scores.file} (layout wide; {id_words}scores = "
@@ -82,7 +83,20 @@ def scores_lines(scores: SystemScores, result: FriedmanComparison) -> list[str]:
     for reason, count in scores.excluded.items():
         if count:
             lines.append(f"          excluded, {reason.replace('_', ' ')}: {count:,}")
-    lines += ["", describe_friedman(result), ""]
+    return lines + ["", *friedman_lines(result)]
+
+
+def friedman_lines(result: FriedmanComparison) -> list[str]:
+    """Friedman, the ranking with letters, Nemenyi's CD with its groups, the pairs."""
+    from calculator.report.friedman import (
+        describe_cliques,
+        describe_friedman,
+        describe_nemenyi,
+        describe_rank_groups,
+        describe_rank_pairs,
+    )
+
+    lines = [describe_friedman(result), ""]
     lines.append(
         f"ranked by average rank (1 = the {'highest' if result.better == 'higher' else 'lowest'} "
         "score on a case, midranks for ties; letters: "
@@ -97,8 +111,8 @@ def scores_lines(scores: SystemScores, result: FriedmanComparison) -> list[str]:
             f"  {place:>2}. {name:<{width}}  {letters[name]:<{lettered}}  average rank "
             f"{result.average_ranks[j]:.2f}, mean score {result.mean_scores[j]:#.4g}"
         )
-    lines += [describe_rank_groups(result), describe_nemenyi(result), ""]
-    lines += [describe_rank_pairs(result), _pairs_header(result)]
+    lines += [describe_rank_groups(result), describe_nemenyi(result), describe_cliques(result)]
+    lines += ["", describe_rank_pairs(result), _pairs_header(result)]
     for pair in result.pairs:
         where = "beyond" if pair.beyond_cd else "within"
         lines.append(
@@ -117,3 +131,83 @@ def _pairs_header(result: FriedmanComparison) -> str:
         f"signed-rank p of first minus second and p adjusted over "
         f"{plural(len(result.pairs), 'pair')} (Holm)"
     )
+
+
+def run_log_scores(args: argparse.Namespace, scores: LogSystemScores, logs: list[LogTable]) -> int:
+    """Several systems' logs (or a long file's systems) on a graded metric: Friedman over every
+    question, and, with several tasks, each task's own with Holm across them."""
+    from calculator.compare.friedman import friedman_compare
+    from calculator.compare.friedman_suite import friedman_by_task
+    from calculator.report.friedman import friedman_task_lines
+    from calculator.report.logs import filter_lines
+
+    if scores.n < 2:
+        raise CalculatorError(
+            f"{', '.join(map(str, args.files))}: {plural(scores.n, 'question')} with a score "
+            f"from every one of the {len(scores.names)} systems; Friedman's test needs at least 2"
+        )
+    better = stated_better(args, [scores.choice.metric])
+    result = friedman_compare(scores.scores, scores.names, alpha=args.alpha, better=better)
+    several = len(set(scores.tasks.tolist())) > 1
+    suite = (
+        friedman_by_task(scores.scores, scores.names, scores.tasks, alpha=args.alpha, better=better)
+        if several
+        else None
+    )
+    notes = [note for log in logs for note in log.notes]
+    if args.json:
+        payload = {"analysed_as": "scores", **result.to_dict(), "input": scores.input_summary()}
+        payload["input"].update({"format": logs[0].format, "files": list(map(str, args.files))})
+        payload["input"]["notes"] = notes
+        if suite is not None:
+            payload["suite"] = suite.to_dict()
+        print_json(payload)
+        return 0
+    choice = scores.choice
+    others = f"; also logged: {', '.join(choice.others[:8])}" if choice.others else ""
+    lines = [f"metric    {choice.metric} ({choice.reason}){others}"]
+    lines += filter_lines(scores.filters, args.filter)
+    lines += [f"  ! {note}" for note in notes]
+    lines += _log_input_lines(scores)
+    if suite is not None:
+        lines += [
+            "",
+            *friedman_task_lines(suite),
+            "",
+            _POOLED_WORDS.format(
+                n=plural(scores.n, "question"), tasks=plural(len(suite.tasks), "task")
+            ),
+        ]
+    print_lines([*lines, "", *friedman_lines(result)])
+    return 0
+
+
+#: Why Friedman's test over every question is the suite's, by task.
+_POOLED_WORDS = (
+    "pooled    all {n} of the {tasks}, each question its own block: the suite's answer, below "
+    "(the ranks are permuted within each question, a stratum finer than its task, so pooling "
+    "the questions over tasks keeps the test valid whatever the tasks' difficulties). The rows "
+    "by task answer each task alone, Friedman's p Holm-adjusted across tasks"
+)
+
+
+def _log_input_lines(scores: LogSystemScores) -> list[str]:
+    """What was read and used, per system, and how repeats were used."""
+    lines = [
+        f"systems   {', '.join(scores.names)}",
+        f"questions {scores.n:,} scored by every system; compared as scores, by ranks (no "
+        "--threshold)",
+    ]
+    for name in scores.names:
+        lines.append(
+            f"          {name}: {scores.rows_read[name]:,} rows read, "
+            f"{scores.rows_missing[name]:,} without a value, "
+            f"{plural(scores.questions_left_out[name], 'question')} not scored by every other "
+            "system (left out)"
+        )
+    if scores.most_repeats > 1:
+        lines.append(
+            f"repeats   up to {scores.most_repeats} per question: a question's score is the mean "
+            "of its repeats, so every repeat counts and the question is the unit"
+        )
+    return lines

@@ -28,6 +28,7 @@ __all__ = [
     "EXACT_MAX_WORK",
     "FriedmanComparison",
     "RankPair",
+    "cd_cliques",
     "friedman_compare",
     "friedman_exact_pvalue",
     "friedman_statistic",
@@ -101,6 +102,14 @@ class FriedmanComparison:
     def reject(self) -> bool:
         return self.decision_pvalue <= self.alpha
 
+    def cliques(self) -> tuple[tuple[str, ...], ...]:
+        """The groups of systems whose average ranks lie within Nemenyi's critical difference
+        of each other (:func:`cd_cliques`), best first."""
+        ranks = dict(zip(self.names, self.average_ranks, strict=True))
+        return cd_cliques(
+            self.ranking, [ranks[name] for name in self.ranking], self.critical_difference
+        )
+
     def letter_display(self) -> LetterDisplay:
         """Groups not separated by the Holm-adjusted signed-rank tests, in rank order."""
         return letter_groups(self.ranking, ((p.a, p.b) for p in self.pairs if p.reject))
@@ -114,6 +123,7 @@ class FriedmanComparison:
             "reject": self.reject,
             "pairs": [pair.to_dict() for pair in self.pairs],
             "groups": self.letter_display().to_dict(),
+            "cliques": [list(clique) for clique in self.cliques()],
         }
 
 
@@ -171,6 +181,48 @@ def nemenyi_critical_difference(k: int, n: int, alpha: float = 0.05) -> float:
     """
     q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / math.sqrt(2)
     return float(q * math.sqrt(k * (k + 1) / (6 * n)))
+
+
+def cd_cliques(
+    ranking: Sequence[str], ranks: Sequence[float], cd: float
+) -> tuple[tuple[str, ...], ...]:
+    """The maximal groups of systems no two of whose average ranks differ by more than `cd`,
+    in rank order: the bars of a critical-difference diagram (Demšar 2006, section 3.2.2).
+
+    Notes
+    -----
+    `ranks` are the average ranks of `ranking`, in that order (ascending: best first). Average
+    ranks lie on a line, so a group with spread at most `cd` holds every system ranked between
+    its ends: the maximal groups are the runs ``ranking[i..j]`` with ``ranks[j] - ranks[i] <=
+    cd`` that no longer run contains. A system in no run of two stands alone (its own group):
+    every other system's average rank is further than `cd` from its own.
+
+    Examples
+    --------
+    Demšar (2006), section 3.2.4: average ranks 1.964, 2.000, 2.893 and 3.143 at the CD of
+    alpha = 0.10 (1.12) give two groups, C4.5 worse than C4.5+m and C4.5+m+cf, and C4.5+cf in
+    both.
+
+    >>> cd_cliques(["m+cf", "m", "cf", "c4.5"], [1.964, 2.000, 2.893, 3.143], 1.12)
+    (('m+cf', 'm', 'cf'), ('cf', 'c4.5'))
+    """
+    ranking = tuple(ranking)
+    values = [float(r) for r in ranks]
+    if len(values) != len(ranking) or any(b < a for a, b in zip(values, values[1:])):
+        raise CalculatorError(
+            f"`ranks` must be the {len(ranking)} average ranks of `ranking` in ascending order, "
+            f"but got {values!r}."
+        )
+    cliques: list[tuple[str, ...]] = []
+    reach = -1
+    for i in range(len(ranking)):
+        j = i
+        while j + 1 < len(ranking) and values[j + 1] - values[i] <= cd:
+            j += 1
+        if j > reach:  # not inside the run that starts before it
+            cliques.append(ranking[i : j + 1])
+            reach = j
+    return tuple(cliques)
 
 
 def friedman_exact_pvalue(ranks: np.ndarray, max_work: int = EXACT_MAX_WORK) -> float | None:
