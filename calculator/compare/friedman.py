@@ -208,7 +208,7 @@ def cd_cliques(
     """
     ranking = tuple(ranking)
     values = [float(r) for r in ranks]
-    if len(values) != len(ranking) or any(b < a for a, b in zip(values, values[1:])):
+    if len(values) != len(ranking) or any(b < a for a, b in zip(values, values[1:], strict=False)):
         raise CalculatorError(
             f"`ranks` must be the {len(ranking)} average ranks of `ranking` in ascending order, "
             f"but got {values!r}."
