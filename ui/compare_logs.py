@@ -91,6 +91,7 @@ def compare_log_uploads(
     files: tuple[tuple[str, bytes], ...],
     systems: tuple[str, ...],
     *,
+    metric: str | None = None,
     threshold: float | None = None,
     alpha: float = 0.05,
     adjust: str = "holm",
@@ -119,7 +120,7 @@ def compare_log_uploads(
     ]
     notes = tuple(note for log in logs for note in log.notes)
     if threshold is None:
-        scores = load_log_scores(logs)
+        scores = load_log_scores(logs, metric=metric)
         if scores is not None:
             tasks = tuple(dict.fromkeys(str(t) for t in scores.tasks))
             ranks = friedman_compare(scores.scores, scores.names, alpha=alpha, better=better)
@@ -139,7 +140,7 @@ def compare_log_uploads(
                 ranks_by_task=by_task,
                 tasks=tasks,
             )
-    cases, choice, _, tasks = load_log_suite(logs, threshold=threshold)
+    cases, choice, _, tasks = load_log_suite(logs, metric=metric, threshold=threshold)
     options = {"alpha": alpha, "adjust": adjust}
     rates = cases.compare(**options)
     labels = tuple(dict.fromkeys(str(t) for t in np.asarray(tasks).tolist()))

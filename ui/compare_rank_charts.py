@@ -66,7 +66,7 @@ def rank_chart(result: FriedmanComparison) -> alt.LayerChart:
 
 
 def cd_frames(result: FriedmanComparison) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """The diagram's three layers of data: the systems (average rank and the label's lane),
+    """The diagram's three kinds of rows: the systems (average rank and the label's lane),
     the groups' bars (first and last average rank, lane below the axis) and the CD's ruler."""
     ranks = dict(zip(result.names, result.average_ranks, strict=True))
     systems = pd.DataFrame(
@@ -99,53 +99,82 @@ def cd_frames(result: FriedmanComparison) -> tuple[pd.DataFrame, pd.DataFrame, p
     return systems, bars, ruler
 
 
+def _cd_rows(result: FriedmanComparison) -> pd.DataFrame:
+    """:func:`cd_frames` as one table (a "kind" column), so the chart carries one dataset."""
+    systems, bars, ruler = cd_frames(result)
+    rows = [
+        {
+            "kind": "system",
+            "x": r["average rank"],
+            "x2": r["average rank"],
+            "base": 0.0,
+            "lane": r["lane"],
+            "label": r["label"],
+        }
+        for r in systems.to_dict("records")
+    ]
+    rows += [
+        {
+            "kind": "group",
+            "x": r["from"],
+            "x2": r["to"],
+            "base": r["lane"],
+            "lane": r["lane"],
+            "label": r["group"],
+        }
+        for r in bars.to_dict("records")
+    ]
+    rows += [
+        {
+            "kind": "cd",
+            "x": r["from"],
+            "x2": r["to"],
+            "base": r["lane"],
+            "lane": r["lane"],
+            "label": r["label"],
+        }
+        for r in ruler.to_dict("records")
+    ]
+    return pd.DataFrame(rows)
+
+
 def cd_diagram(result: FriedmanComparison) -> alt.LayerChart:
     """Demšar's critical-difference diagram: average ranks on the axis (1 at the left, the
     best), each system's label on its own lane above, a thick bar under the systems not
     separated by Nemenyi's test (within the CD of each other), the CD drawn to scale."""
-    systems, bars, ruler = cd_frames(result)
+    data = _cd_rows(result)
     k = len(result.names)
     reach = max(float(k), 1.0 + result.critical_difference)
+    low = float(data["lane"].min()) - 0.6
+    x_scale = alt.Scale(domain=[1, reach])
+    y_scale = alt.Scale(domain=[low, k + 1.5])
     x = alt.X(
-        "average rank:Q",
-        scale=alt.Scale(domain=[1, reach]),
+        "x:Q",
+        scale=x_scale,
         title=f"average rank (1 = best on a case); Nemenyi's CD at α = {result.alpha:g}",
     )
-    y = alt.Y(
-        "lane:Q", axis=None, scale=alt.Scale(domain=[float(ruler["lane"].iloc[0]) - 0.6, k + 1.5])
+    y = alt.Y("lane:Q", axis=None, scale=y_scale)
+    base = alt.Chart(data).encode(x=x)
+    systems = base.transform_filter(alt.datum.kind == "system")
+    stems = systems.mark_rule(color="gray").encode(
+        y=alt.Y("base:Q", axis=None, scale=y_scale), y2="lane:Q"
     )
-    stems = (
-        alt.Chart(systems)
-        .mark_rule(color="gray")
-        .encode(x=x, y=alt.Y("zero:Q"), y2="lane:Q")
-        .transform_calculate(zero="0")
+    dots = systems.mark_point(filled=True, color="black").encode(y=y)
+    labels = systems.mark_text(align="left", dx=4, dy=-6).encode(
+        y=y, text="label:N", tooltip=[alt.Tooltip("label:N", title="system (average rank)")]
     )
-    labels = (
-        alt.Chart(systems)
-        .mark_text(align="left", dx=4, dy=-6)
-        .encode(x="average rank:Q", y=y, text="label:N", tooltip=["system:N", "average rank:Q"])
-    )
-    dots = alt.Chart(systems).mark_point(filled=True, color="black").encode(x="average rank:Q", y=y)
     groups = (
-        alt.Chart(bars)
+        base.transform_filter(alt.datum.kind == "group")
         .mark_rule(strokeWidth=5, color="#1f77b4")
-        .encode(
-            x="from:Q",
-            x2="to:Q",
-            y="lane:Q",
-            tooltip=[alt.Tooltip("group:N", title="not separated")],
-        )
+        .encode(x2="x2:Q", y=y, tooltip=[alt.Tooltip("label:N", title="not separated")])
     )
-    cd_bar = (
-        alt.Chart(ruler)
-        .mark_rule(strokeWidth=2, color="black")
-        .encode(x="from:Q", x2="to:Q", y="lane:Q")
-    )
-    cd_text = (
-        alt.Chart(ruler).mark_text(align="left", dx=6).encode(x="to:Q", y="lane:Q", text="label:N")
+    ruler = base.transform_filter(alt.datum.kind == "cd")
+    cd_bar = ruler.mark_rule(strokeWidth=2, color="black").encode(x2="x2:Q", y=y)
+    cd_text = ruler.mark_text(align="left", dx=6).encode(
+        x=alt.X("x2:Q", scale=x_scale), y=y, text="label:N"
     )
     return (stems + dots + labels + groups + cd_bar + cd_text).properties(
         width=_WIDTH,
-        height=max(40 + 26 * (k + len(bars) + 2), 160),
+        height=max(40 + 26 * (len(data) + 2), 160),
         autosize=alt.AutoSizeParams(type="pad"),
     )

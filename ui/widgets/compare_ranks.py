@@ -73,9 +73,16 @@ def _systems_of(stored: list[files.StoredFile], named: tuple[str, ...]) -> tuple
 
 @st.cache_resource(show_spinner="Reading and comparing the logs...", max_entries=4)
 def _logs_cached(
-    identity: tuple, _files: tuple, systems: tuple, threshold: float | None, adjust: str
+    identity: tuple,
+    _files: tuple,
+    systems: tuple,
+    metric: str | None,
+    threshold: float | None,
+    adjust: str,
 ) -> LogsComparison:
-    return isolated(compare_log_uploads, _files, systems, threshold=threshold, adjust=adjust)
+    return isolated(
+        compare_log_uploads, _files, systems, metric=metric, threshold=threshold, adjust=adjust
+    )
 
 
 def logs_view(
@@ -87,6 +94,13 @@ def logs_view(
     """Several systems' logs: what was compared, then ranks (scores) or pass rates (drawn by
     `overview`, the sections per-case files get), and the suite's view when the logs hold
     several tasks."""
+    metric = (
+        st.text_input(
+            "Metric (empty: each log's first pass/fail metric, else its first graded one)",
+            key="compare_logs_metric",
+        ).strip()
+        or None
+    )
     threshold = st.number_input(
         "Threshold for a graded metric (pass at or above; empty: compare the scores by ranks)",
         value=None,
@@ -97,7 +111,7 @@ def logs_view(
     given = tuple((item.name, item.data) for item in stored)
     identity = (tuple((item.name, item.digest) for item in stored), systems)
     try:
-        result = _logs_cached(identity, given, systems, threshold, adjust)
+        result = _logs_cached(identity, given, systems, metric, threshold, adjust)
     except CalculatorError as error:
         st.error(escape_markdown(str(error)))
         return None
@@ -178,7 +192,8 @@ def ranks_sections(result: FriedmanComparison) -> None:
     )
     st.caption(escape_markdown(describe_rank_groups(result)))
     st.markdown("**Critical-difference diagram**")
-    st.altair_chart(rank_charts.cd_diagram(result), width="content", key="compare_cd")
+    with st.container(key="compare_cd_diagram"):
+        st.altair_chart(rank_charts.cd_diagram(result), width="content", key="compare_cd")
     st.caption(escape_markdown(describe_nemenyi(result)))
     st.caption(escape_markdown(describe_cliques(result)))
     st.markdown("**Every pair**")
