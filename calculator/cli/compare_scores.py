@@ -48,6 +48,7 @@ def run_scores(args: argparse.Namespace, scores: SystemScores) -> int:
             f"{len(scores.names)} systems ({plural(scores.rows_read, 'row')} read); Friedman's "
             "test needs at least 2"
         )
+    refuse_pass_fail_options(args)
     better = stated_better(args, scores.names)
     result = friedman_compare(scores.scores, scores.names, alpha=args.alpha, better=better)
     if args.json:
@@ -55,6 +56,28 @@ def run_scores(args: argparse.Namespace, scores: SystemScores) -> int:
     else:
         print_lines(scores_lines(scores, result))
     return 0
+
+
+def refuse_pass_fail_options(args: argparse.Namespace) -> None:
+    """Options of the pass/fail comparison, refused by name when scores are compared by ranks
+    (their defaults pass: nothing was asked)."""
+    if args.adjust != "holm":
+        raise UsageError(
+            f"--adjust {args.adjust}: scores compared by ranks have their pairs' signed-rank "
+            "p-values adjusted by Holm only; leave --adjust out (or set --threshold X to compare "
+            "pass/fail outcomes, whose pairs take either adjustment)"
+        )
+    if args.ci_method != "agresti-min":
+        raise UsageError(
+            f"--ci-method {args.ci_method}: the interval methods are for a difference of pass "
+            "rates; scores compared by ranks have none (set --threshold X to compare pass/fail "
+            "outcomes)"
+        )
+    if args.resamples != 9_999:
+        raise UsageError(
+            "--resamples sets the Monte Carlo resamples of Cochran's Q for pass/fail outcomes; "
+            "Friedman's test on scores is exact when small enough, else the F test decides"
+        )
 
 
 def stated_better(args: argparse.Namespace, names: Sequence[str]) -> str:
@@ -146,6 +169,7 @@ def run_log_scores(args: argparse.Namespace, scores: LogSystemScores, logs: list
             f"{', '.join(map(str, args.files))}: {plural(scores.n, 'question')} with a score "
             f"from every one of the {len(scores.names)} systems; Friedman's test needs at least 2"
         )
+    refuse_pass_fail_options(args)
     better = stated_better(args, [scores.choice.metric])
     result = friedman_compare(scores.scores, scores.names, alpha=args.alpha, better=better)
     several = len(set(scores.tasks.tolist())) > 1
