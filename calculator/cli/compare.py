@@ -31,7 +31,12 @@ from calculator.cli.compare_long import (
     long_tables,
     refuse_repeats,
 )
-from calculator.cli.compare_scores import run_log_scores, run_scores, scores_given
+from calculator.cli.compare_scores import (
+    files_scores_given,
+    run_log_scores,
+    run_scores,
+    scores_given,
+)
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.shared import check_paths, issue_lines, read_logs, require_cases_extra
 from calculator.compare.cochran import MAX_RESAMPLES
@@ -162,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
         return compare_log_tables(*long_scores)
     if args.split is not None:
         raise UsageError(f"--split applies to HELM logs; {args.files[0]} is a per-case file")
-    scores = scores_given(args)  # score columns without --threshold: Friedman, by ranks
+    scores = scores_given(args) or files_scores_given(args)  # scores, no --threshold: by ranks
     if scores is not None:
         return run_scores(args, scores)
     if args.better is not None:

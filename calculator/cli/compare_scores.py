@@ -7,7 +7,9 @@ the core."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from calculator.chooser import reads_lower_is_better
@@ -22,7 +24,14 @@ if TYPE_CHECKING:
     from calculator.logs import LogTable
     from calculator.logs.systems_scores import LogSystemScores
 
-__all__ = ["friedman_lines", "run_log_scores", "run_scores", "scores_given", "scores_lines"]
+__all__ = [
+    "files_scores_given",
+    "friedman_lines",
+    "run_log_scores",
+    "run_scores",
+    "scores_given",
+    "scores_lines",
+]
 
 
 def scores_given(args: argparse.Namespace) -> SystemScores | None:
@@ -52,7 +61,15 @@ def run_scores(args: argparse.Namespace, scores: SystemScores) -> int:
     better = stated_better(args, scores.names)
     result = friedman_compare(scores.scores, scores.names, alpha=args.alpha, better=better)
     if args.json:
-        print_json({"analysed_as": "scores", **result.to_dict(), "input": scores.input_summary()})
+        summary = scores.input_summary()
+        if len(args.files) > 1:  # one file per system, joined on the id: rows are ids here
+            summary.update(
+                files=[Path(path).name for path in args.files],
+                layout="files",
+                ids_joined=summary.pop("rows_read"),
+                ids_used=summary.pop("rows_used"),
+            )
+        print_json({"analysed_as": "scores", **result.to_dict(), "input": summary})
     else:
         print_lines(scores_lines(scores, result))
     return 0
@@ -96,12 +113,17 @@ def stated_better(args: argparse.Namespace, names: Sequence[str]) -> str:
 def scores_lines(scores: SystemScores, result: FriedmanComparison) -> list[str]:
     """The text report: input, Friedman, the ranking with letters, Nemenyi, the pairs."""
     id_words = f"id = {scores.id_column!r}; " if scores.id_column else ""
+    layout = "files, joined on the id" if " + " in scores.file else "wide"
     lines = [
-        f"input     {scores.file} (layout wide; {id_words}scores = "
+        f"input     {scores.file} (layout {layout}; {id_words}scores = "
         + ", ".join(repr(name) for name in scores.names)
         + "; no --threshold: compared as scores, by ranks)",
-        f"rows      {scores.rows_read:,} read, {scores.rows_used:,} used, "
-        f"{scores.rows_read - scores.rows_used:,} excluded; {plural(scores.n, 'case')} analysed",
+        (
+            f"rows      {scores.rows_read:,} read, {scores.rows_used:,} used, "
+            if layout == "wide"
+            else f"ids       {scores.rows_read:,} in the files joined, {scores.rows_used:,} used, "
+        )
+        + f"{scores.rows_read - scores.rows_used:,} excluded; {plural(scores.n, 'case')} analysed",
     ]
     for reason, count in scores.excluded.items():
         if count:
@@ -235,3 +257,60 @@ def _log_input_lines(scores: LogSystemScores) -> list[str]:
             "of its repeats, so every repeat counts and the question is the unit"
         )
     return lines
+
+
+def files_scores_given(args: argparse.Namespace) -> SystemScores | None:
+    """One file per system holding scores, no threshold: the files joined on their id column
+    into one table of scores (each file's column named after the file), read by the one score
+    reader; None when they read as pass/fail, or their columns cannot be told (the per-case
+    reader of several systems then says why)."""
+    import pandas as pd
+
+    from calculator.cases import CaseFile, read_case_file
+    from calculator.cases.columns import guess_outcomes
+    from calculator.cases.multi_scores import load_system_scores
+
+    if args.threshold is not None or args.system_column is not None or len(args.files) < 2:
+        return None
+    try:
+        case_files = [read_case_file(path) for path in args.files]
+    except (CalculatorError, OSError):
+        return None
+    guess = guess_outcomes(case_files[0].frame, id_column=args.id_column)
+    id_column = args.id_column or guess.id_column
+    if id_column is None:
+        return None
+    names = _file_names(args.files)
+    columns, duplicated = [], 0
+    for case_file, name in zip(case_files, names, strict=True):
+        frame = case_file.frame
+        outcome = args.outcome_column
+        if outcome is None:
+            found = guess_outcomes(frame, id_column=id_column, threshold=0.0).outcome_columns
+            if len(found) != 1:
+                return None
+            outcome = found[0]
+        if id_column not in frame.columns or outcome not in frame.columns:
+            return None
+        twice = frame[id_column].astype(str).duplicated(keep=False)
+        duplicated += int(twice.sum())  # every copy left out: which score counts is a guess
+        kept = frame.loc[~twice, [id_column, outcome]]
+        columns.append(kept.set_index(kept[id_column].astype(str))[outcome].rename(name))
+    joined = pd.concat(columns, axis=1, join="outer")
+    joined.index.name = id_column
+    table = joined.reset_index()
+    table.index = pd.RangeIndex(1, len(table) + 1)
+    label = " + ".join(case_file.name for case_file in case_files)
+    joined_file = CaseFile(name=label, format="csv", frame=table.astype(object))
+    scores = load_system_scores(joined_file, systems=names, id_column=id_column)
+    if scores is None:
+        return None
+    # Counted apart: rows, not ids; their ids then lack that file's score (a missing value).
+    excluded = {**scores.excluded, "rows_with_a_repeated_id_in_their_file": duplicated}
+    return dataclasses.replace(scores, excluded=excluded)
+
+
+def _file_names(paths: Sequence[str]) -> list[str]:
+    """Each file's system name: its name without the suffix, else the whole name."""
+    stems = [Path(path).stem for path in paths]
+    return stems if len(set(stems)) == len(stems) else [Path(path).name for path in paths]

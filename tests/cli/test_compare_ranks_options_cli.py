@@ -126,3 +126,26 @@ def test_pass_fail_long_file_with_repeats_is_still_refused(tmp_path):
     path.write_text("\n".join(rows) + "\n")
     done = run(path, "--system", "model", "--outcome", "ok", "--id", "id", "--repeat", "epoch")
     assert done.returncode == 2 and "has several repeats" in done.stderr
+
+
+def test_one_file_per_system_of_scores_goes_to_friedman(tmp_path):
+    rng = np.random.default_rng(12)
+    table = np.round(rng.normal(size=(15, 3)) + [0.0, 0.4, 0.8], 2)
+    paths = []
+    for j, name in enumerate(("p", "q", "r")):
+        path = tmp_path / f"{name}.csv"
+        lines = ["id,score"] + [f"c{i},{table[i, j]}" for i in range(15)]
+        if name == "q":
+            lines.append("c3,0.5")  # c3 twice in q's file: both rows left out, c3 then too
+        path.write_text("\n".join(lines) + "\n")
+        paths.append(path)
+    done = run(*paths, "--id", "id", "--outcome", "score", "--json")
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)
+    kept = np.delete(table, 3, axis=0)
+    reference = stats.friedmanchisquare(*kept.T)
+    assert payload["n"] == 14 and payload["names"] == ["p", "q", "r"]
+    assert payload["statistic"] == pytest.approx(reference.statistic, rel=1e-9)
+    excluded = payload["input"]["excluded"]
+    assert excluded["rows_with_a_repeated_id_in_their_file"] == 2
+    assert excluded["missing_value"] == 1 and payload["input"]["ids_joined"] == 15
