@@ -11,7 +11,9 @@ signed-rank test. The pass/fail counterpart is :func:`calculator.compare.compare
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
@@ -244,18 +246,26 @@ def friedman_exact_pvalue(ranks: np.ndarray, max_work: int = EXACT_MAX_WORK) -> 
     >>> friedman_exact_pvalue(np.array([[1, 2, 3], [1, 2, 3], [1, 3, 2]]))
     0.19444444444444445
     """
-    import itertools
-    from collections import Counter
-
     doubled = np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)
     k = doubled.shape[1]
     states: Counter = Counter({(0,) * k: 1})
     work = 0
-    for row in doubled:
-        arrangements = Counter(itertools.permutations(row.tolist()))
-        work += len(states) * len(arrangements)
+    # The distinct arrangements of each row are counted before any is listed (k!/prod t! for
+    # ties of sizes t): listing the k! permutations of a row of 50 systems would never end.
+    sizes = [_distinct_count(row.tolist()) for row in doubled]
+    if sizes[0] + (sizes[0] * sizes[1] if len(sizes) > 1 else 0) > max_work:
+        return None  # after the first row the states are its arrangements: the second's work
+    for row, distinct in zip(doubled, sizes, strict=True):
+        work += len(states) * distinct
         if work > max_work:
             return None
+        weight = math.factorial(k) // distinct  # the k! orders, each distinct one prod t! times
+        orders = (
+            itertools.permutations(row.tolist())  # no ties: every order distinct (C speed)
+            if weight == 1
+            else _distinct_orders(row.tolist())
+        )
+        arrangements = dict.fromkeys(orders, weight)
         following: Counter = Counter()
         for sums, count in states.items():
             for arrangement, times in arrangements.items():
@@ -267,6 +277,38 @@ def friedman_exact_pvalue(ranks: np.ndarray, max_work: int = EXACT_MAX_WORK) -> 
     total = sum(states.values())
     extreme = sum(c for sums, c in states.items() if sum(s * s for s in sums) >= observed)
     return extreme / total
+
+
+def _distinct_count(values: list[int]) -> int:
+    """How many distinct orderings `values` has: k! / prod t! over the sizes t of its ties."""
+    count = math.factorial(len(values))
+    for times in Counter(values).values():
+        count //= math.factorial(times)
+    return count
+
+
+def _distinct_orders(values: list[int]) -> list[tuple[int, ...]]:
+    """Every distinct ordering of `values` (a multiset), each once, without listing the k!
+    permutations.
+
+    >>> sorted(_distinct_orders([1, 1, 2]))
+    [(1, 1, 2), (1, 2, 1), (2, 1, 1)]
+    """
+    counts = Counter(values)
+    found: list[tuple[int, ...]] = []
+
+    def extend(prefix: list[int]) -> None:
+        if len(prefix) == len(values):
+            found.append(tuple(prefix))
+            return
+        for value in list(counts):
+            if counts[value]:
+                counts[value] -= 1
+                extend([*prefix, value])
+                counts[value] += 1
+
+    extend([])
+    return found
 
 
 def friedman_compare(

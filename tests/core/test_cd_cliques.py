@@ -106,3 +106,22 @@ def test_a_task_of_one_question_has_no_friedman():
     suite = friedman_by_task(x, ["a", "b", "c"], np.array(["t", "t", "t", "u"]))
     assert suite.by_task[1] is None and suite.holm_pvalues[1] is None
     assert suite.holm_pvalues[0] == suite.by_task[0].decision_pvalue  # a family of one
+
+
+def test_many_systems_skip_the_enumeration_without_listing_permutations():
+    # 50 systems: 50! orders per case; the bound is checked before any is listed (before the
+    # fix the first row's permutations were listed, which never ended).
+    x = np.random.default_rng(1).normal(size=(200, 50))
+    result = friedman_compare(x, [f"s{j}" for j in range(50)])
+    assert result.exact_pvalue is None and result.method == "f"
+
+
+def test_tied_rows_of_many_systems_are_enumerated_by_their_distinct_orders():
+    # 12 systems tied but for one on each of 3 cases: 12 distinct orders per case, so the
+    # exact p is enumerated; by symmetry every arrangement of the lone winners among the 12
+    # systems is as likely, and P[sum of squared rank sums >= observed] counts them:
+    # the observed (three different winners) is the least extreme of the 12^3 outcomes.
+    x = np.zeros((3, 12))
+    x[0, 0] = x[1, 1] = x[2, 2] = 1.0
+    result = friedman_compare(x, [f"s{j}" for j in range(12)])
+    assert result.method == "exact" and result.exact_pvalue == pytest.approx(1.0)
