@@ -165,9 +165,13 @@ def _ranks_by_task(suite: FriedmanSuite) -> None:
 
 
 def letters_table(rows: list[dict[str, object]], key: str) -> None:
-    """The ranking with each system's letters as a plain table (readable as text)."""
+    """The ranking with each system's letters as a plain table (readable as text). A table's
+    cells are Markdown: the names (from files and logs) are escaped, so they show as typed."""
+    shown = [
+        {k: escape_markdown(v) if isinstance(v, str) else v for k, v in row.items()} for row in rows
+    ]
     with st.container(key=key):
-        st.table(pd.DataFrame(rows).set_index("place"))
+        st.table(pd.DataFrame(shown).set_index("place"))
 
 
 def ranks_sections(result: FriedmanComparison) -> None:
@@ -263,7 +267,7 @@ def scores_view(stored: list[files.StoredFile], case_files: list[CaseFile], opti
     identity = (tuple((item.name, item.digest) for item in stored), frozen)
     try:
         scored = _scores_cached(identity, tuple(case_files), frozen)
-    except CalculatorError:
+    except (ValueError, TypeError, KeyError):  # CalculatorError is a ValueError
         return False  # the pass/fail reader says what is wrong, in its own words
     if scored is None:
         return False
