@@ -31,8 +31,9 @@ from calculator.report.friedman import (
     describe_rank_pairs,
     friedman_task_lines,
 )
-from calculator.text import plural, printable
+from calculator.text import printable
 from ui import compare_rank_charts as rank_charts
+from ui import compare_words as words
 from ui.compare_logs import LogsComparison, compare_log_uploads, default_systems, log_systems
 from ui.isolation import isolated
 from ui.widgets import cases_files as files
@@ -62,10 +63,12 @@ def _systems_of(stored: list[files.StoredFile], named: tuple[str, ...]) -> tuple
     of several tasks go together as one system)."""
     defaults = default_systems([item.name for item in stored], named)
     chosen = []
-    with st.expander("Which system is each log of? (logs of one system: its tasks)"):
+    with st.expander(words.LOG_SYSTEMS):
         for number, (item, default) in enumerate(zip(stored, defaults, strict=True)):
-            typed = st.text_input(
-                item.name, value=default, key=f"compare_log_system_{number}_{item.digest[:8]}"
+            typed = st.text_input(  # a label is Markdown: the file's name shown as typed
+                escape_markdown(item.name),
+                value=default,
+                key=f"compare_log_system_{number}_{item.digest[:8]}",
             )
             chosen.append(printable(typed.strip()) or default)
     return tuple(chosen)
@@ -96,15 +99,15 @@ def logs_view(
     several tasks."""
     metric = (
         st.text_input(
-            "Metric (empty: each log's first pass/fail metric, else its first graded one)",
+            words.LOG_METRIC,
             key="compare_logs_metric",
         ).strip()
         or None
     )
     threshold = st.number_input(
-        "Threshold for a graded metric (pass at or above; empty: compare the scores by ranks)",
+        words.LOG_THRESHOLD,
         value=None,
-        placeholder="empty: scores by ranks",
+        placeholder=words.LOG_THRESHOLD_PLACEHOLDER,
         key="compare_logs_threshold",
     )
     systems = _systems_of(stored, named)
@@ -116,11 +119,11 @@ def logs_view(
         st.error(escape_markdown(str(error)))
         return None
     st.markdown("**Logs**")
+    choice = result.choice
     st.text(
-        f"{len(result.names)} systems ({', '.join(result.names)}), "
-        f"{plural(result.questions, 'question')} every one answered, "
-        f"{plural(len(result.tasks), 'task')}; metric {result.choice.metric} "
-        f"({result.choice.reason})"
+        words.logs_line(
+            result.names, result.questions, len(result.tasks), choice.metric, choice.reason
+        )
     )
     for note in result.notes:
         st.caption(escape_markdown(note))
@@ -137,7 +140,7 @@ def logs_view(
 
 def _rates_by_task(suite: SuiteComparison) -> None:
     """The suite's view (pass/fail): a row per task and the pooled test, as the CLI prints."""
-    st.markdown("**By task, and the suite's answer**")
+    st.markdown(words.BY_TASK)
     st.dataframe(
         pd.DataFrame(
             {
@@ -155,13 +158,9 @@ def _rates_by_task(suite: SuiteComparison) -> None:
 
 def _ranks_by_task(suite: FriedmanSuite) -> None:
     """The suite's view (scores): each task's Friedman p with Holm across tasks."""
-    st.markdown("**By task, and the suite's answer**")
+    st.markdown(words.BY_TASK)
     st.text("\n".join(friedman_task_lines(suite)))
-    st.caption(
-        "Below: Friedman's test over every question of every task, each question its own "
-        "block (a stratum finer than its task), the suite's answer; the rows above answer each "
-        "task alone."
-    )
+    st.caption(words.SCORES_SUITE_CAPTION)
 
 
 def letters_table(rows: list[dict[str, object]], key: str) -> None:
@@ -271,10 +270,6 @@ def scores_view(stored: list[files.StoredFile], case_files: list[CaseFile], opti
         return False  # the pass/fail reader says what is wrong, in its own words
     if scored is None:
         return False
-    st.info(
-        "These outcomes are scores and no threshold is set: the systems are compared by their "
-        "ranks within each case (Friedman's test). Tick the box above to cut them into pass/fail "
-        "instead."
-    )
+    st.info(words.SCORES_BY_RANKS)
     ranks_sections(scored)
     return True
