@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WINOGRANDE = sorted(
     (ROOT / "tests" / "data" / "evallogs" / "lm-eval").glob("output__*__samples_winogrande_*.jsonl")
 )
+HELM = sorted((ROOT / "tests" / "data" / "evallogs" / "helm").glob("bbq_*_per_instance_stats.json"))
 FIRST_RENDER_TIMEOUT_MS = 90_000
 if expect is not None:
     expect.set_options(timeout=30_000)
@@ -69,13 +70,18 @@ def letters_on_page(page: Page, columns: int) -> dict[str, str]:
     return found
 
 
-def test_letters_of_three_models_real_logs_are_read_from_the_page(new_page, app_server) -> None:
+@pytest.mark.parametrize(
+    ("paths", "letters"),
+    [(WINOGRANDE, ["a", "ab", "b"]), (HELM, ["a", "b"])],
+    ids=["lm-eval winogrande, 3 models", "HELM BBQ, 2 models"],
+)
+def test_letters_of_real_logs_are_read_from_the_page(new_page, app_server, paths, letters):
     page = new_page()
     open_compare(page, app_server.url)
-    upload(page, [(path.name, path.read_bytes()) for path in WINOGRANDE])
-    expected = cli_json(*WINOGRANDE)["groups"]["letters"]
-    assert letters_on_page(page, len(WINOGRANDE)) == expected
-    assert sorted(expected.values()) == ["a", "ab", "b"]  # two groups, one model in both
+    upload(page, [(path.name, path.read_bytes()) for path in paths])
+    expected = cli_json(*paths)["groups"]["letters"]
+    assert letters_on_page(page, len(paths)) == expected
+    assert sorted(expected.values()) == letters  # the groups the recount finds (tests/cli)
     expect(page.locator(".st-key-compare_ranking canvas, .st-key-compare_ranking svg").first)
     expect(page.locator("[data-testid=stException]")).to_have_count(0)
 
