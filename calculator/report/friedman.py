@@ -118,13 +118,21 @@ def describe_cliques(result: FriedmanComparison) -> str:
         )
     if alone:
         who = ", ".join(f"{name} ({ranks[name]:.2f})" for name in alone)
-        parts.append(
-            f"{'stand' if len(alone) > 1 else 'stands'} apart from every other system by more "
-            f"than the CD: {who}"
-            if groups
-            else f"No two systems' average ranks lie within the CD ({cd:.2f}) of each other: each "
-            f"stands apart, {who}"
-        )
+        if not groups:
+            parts.append(
+                f"No two systems' average ranks lie within the CD ({cd:.2f}) of each other: "
+                f"each stands apart, {who}"
+            )
+        elif len(alone) == 1:
+            parts.append(
+                f"{who} stands apart: its average rank lies further than the CD from every "
+                "other system's"
+            )
+        else:
+            parts.append(
+                f"{who} stand apart: each one's average rank lies further than the CD from "
+                "every other system's"
+            )
     return "; ".join(parts) + "."
 
 

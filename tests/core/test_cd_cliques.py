@@ -125,3 +125,14 @@ def test_tied_rows_of_many_systems_are_enumerated_by_their_distinct_orders():
     x[0, 0] = x[1, 1] = x[2, 2] = 1.0
     result = friedman_compare(x, [f"s{j}" for j in range(12)])
     assert result.method == "exact" and result.exact_pvalue == pytest.approx(1.0)
+
+
+def test_cd_groups_in_words_name_a_lone_system_apart():
+    from calculator.report.friedman import describe_cliques
+
+    x = np.random.default_rng(1).normal(size=(60, 4)) + [0, 0.1, 0.2, 3]
+    result = friedman_compare(x, list("ABCD"))
+    assert [len(c) for c in result.cliques()] == [1, 3]  # D first and alone, as the ranks say
+    words = describe_cliques(result)
+    assert "{B (2.88), C (2.93), A (3.15)}" in words
+    assert "D (1.03) stands apart: its average rank lies further than the CD" in words
