@@ -148,3 +148,33 @@ def pair_label(first: str, second: str) -> str:
 def separating_label(name: str, other: str, count: int) -> str:
     """A tab's label: the cases only `name` passes, against `other`."""
     return f"Only {name} passes ({count:,}), not {other}"
+
+
+# Several systems' harness logs, and scores compared by ranks (ui/widgets/compare_ranks.py).
+LOG_SYSTEMS = "Which system is each log of? (logs of one system: its tasks)"
+LOG_METRIC = "Metric (empty: each log's first pass/fail metric, else its first graded one)"
+LOG_THRESHOLD = (
+    "Threshold for a graded metric (pass at or above; empty: compare the scores by ranks)"
+)
+LOG_THRESHOLD_PLACEHOLDER = "empty: scores by ranks"
+BY_TASK = "**By task, and the suite's answer**"
+SCORES_SUITE_CAPTION = (
+    "Below: Friedman's test over every question of every task, each question its own block (a "
+    "stratum finer than its task), the suite's answer; the rows above answer each task alone."
+)
+SCORES_BY_RANKS = (
+    "These outcomes are scores and no threshold is set: the systems are compared by their ranks "
+    "within each case (Friedman's test). Tick the box above to cut them into pass/fail instead."
+)
+
+
+def logs_line(names: tuple[str, ...], questions: int, tasks: int, metric: str, why: str) -> str:
+    """What was compared: the systems, the questions every one answered, the tasks, the metric.
+
+    >>> logs_line(("a", "b"), 10, 1, "acc", "the one asked for")
+    '2 systems (a, b), 10 questions every one answered, 1 task; metric acc (the one asked for)'
+    """
+    return (
+        f"{len(names)} systems ({', '.join(names)}), {plural(questions, 'question')} every one "
+        f"answered, {plural(tasks, 'task')}; metric {metric} ({why})"
+    )

@@ -24,8 +24,19 @@ from calculator.cli.arguments import (
     level,
 )
 from calculator.cli.arguments import count as whole_number
-from calculator.cli.compare_long import add_long_arguments, long_given, long_tables
-from calculator.cli.compare_scores import run_scores, scores_given
+from calculator.cli.compare_long import (
+    add_long_arguments,
+    long_given,
+    long_scores_given,
+    long_tables,
+    refuse_repeats,
+)
+from calculator.cli.compare_scores import (
+    files_scores_given,
+    run_log_scores,
+    run_scores,
+    scores_given,
+)
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.shared import check_paths, issue_lines, read_logs, require_cases_extra
 from calculator.compare.cochran import MAX_RESAMPLES
@@ -47,7 +58,7 @@ if TYPE_CHECKING:
 __all__ = ["add_parser", "run", "build_payload"]
 
 _BETTER_PASS_FAIL = (
-    "--better says which scores are better when score columns are compared by ranks; these "
+    "--better says which scores are better when scores are compared by ranks; these "
     "outcomes are compared as pass/fail (by pass rate, where passing is better)"
 )
 
@@ -147,15 +158,16 @@ def run(args: argparse.Namespace) -> int:
         )
     from calculator.cases.multi import load_systems
 
-    if args.better is not None and (long_given(args) or logs_given(args)):
-        raise UsageError(_BETTER_PASS_FAIL)
     if long_given(args):  # --repeat or --task: a long file's systems compared as logs
         return compare_log_tables(*long_tables(args))
     if logs_given(args):
         return compare_logs(args)
+    long_scores = long_scores_given(args)  # a long file of scores, no --threshold: by ranks
+    if long_scores is not None:
+        return compare_log_tables(*long_scores)
     if args.split is not None:
         raise UsageError(f"--split applies to HELM logs; {args.files[0]} is a per-case file")
-    scores = scores_given(args)  # score columns without --threshold: Friedman, by ranks
+    scores = scores_given(args) or files_scores_given(args)  # scores, no --threshold: by ranks
     if scores is not None:
         return run_scores(args, scores)
     if args.better is not None:
@@ -311,8 +323,11 @@ def logs_given(args: argparse.Namespace) -> bool:
 
 def compare_logs(args: argparse.Namespace) -> int:
     """``compare LOG LOG LOG ...``: the systems' logs through the comparison of k systems."""
-    if len(args.files) < 3:
-        raise UsageError("compare takes three or more systems' logs; for two, use cases A B")
+    if len(args.files) < 2:
+        raise UsageError(
+            "compare takes two or more systems' logs, one per system; for one log alone there "
+            "is nothing to compare"
+        )
     if args.id_column or args.system_column or args.outcome_column or args.systems:
         raise UsageError(
             "--id, --system, --outcome and --systems name columns of per-case files; harness "
@@ -326,6 +341,7 @@ def compare_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
     """The systems' log tables (harness logs, or a long file's systems) compared."""
     from calculator.compare.suite import compare_suite
     from calculator.logs.systems import load_log_suite
+    from calculator.logs.systems_scores import load_log_scores
     from calculator.report.compare_suite import suite_lines
     from calculator.report.logs import filter_lines
 
@@ -335,6 +351,16 @@ def compare_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
                 f"--{option} TASK=NAME chooses per task when two logs are compared (cases); "
                 f"compare analyses every task on one --{option} NAME"
             )
+    if args.threshold is None:  # a graded metric: compared as scores, by ranks (Friedman)
+        scores = load_log_scores(
+            logs, metric=args.metric, filter=args.filter, allow_exclusions=args.allow_exclusions
+        )
+        if scores is not None:
+            return run_log_scores(args, scores, logs)
+    if args.better is not None:
+        raise UsageError(_BETTER_PASS_FAIL)
+    if getattr(args, "repeat_column", None) is not None:
+        refuse_repeats(args, logs)
     cases, choice, task_filters, tasks = load_log_suite(
         logs,
         metric=args.metric,

@@ -14,11 +14,18 @@ import argparse
 from typing import TYPE_CHECKING
 
 from calculator.cli.arguments import UsageError
+from calculator.errors import CalculatorError
 
 if TYPE_CHECKING:
     from calculator.logs import LogTable
 
-__all__ = ["add_long_arguments", "long_given", "long_tables"]
+__all__ = [
+    "add_long_arguments",
+    "long_given",
+    "long_scores_given",
+    "long_tables",
+    "refuse_repeats",
+]
 
 #: Options of other inputs, refused with a repeat or task column: the attribute, the option and
 #: why.
@@ -80,14 +87,43 @@ def long_tables(args: argparse.Namespace) -> tuple[argparse.Namespace, list[LogT
         task=args.task_column,
     )
     tables = read_long_file(args.files[0], columns, threshold=args.threshold)
-    _refuse_repeats(args, tables)
     metric = tables[0].metrics[0] if args.outcome_column is not None else None
     return argparse.Namespace(**{**vars(args), "metric": metric}), list(tables)
 
 
-def _refuse_repeats(args: argparse.Namespace, tables: tuple[LogTable, ...]) -> None:
+def long_scores_given(args: argparse.Namespace) -> tuple[argparse.Namespace, list] | None:
+    """A long file (``--system``, no ``--threshold``) whose outcomes are scores: the arguments
+    and its systems as log tables, compared by ranks; None when its outcomes are pass/fail or
+    it is not a long file (the per-case reader of several systems takes it, and says why it
+    cannot)."""
+    from calculator.logs.systems_scores import load_log_scores
+
+    if args.system_column is None or args.threshold is not None or len(args.files) != 1:
+        return None
+    chosen = None
+    if args.systems is not None:
+        chosen = [name.strip() for name in args.systems.split(",") if name.strip()]
+    try:
+        long_args, tables = long_tables(argparse.Namespace(**{**vars(args), "systems": None}))
+        if chosen is not None:
+            known = {table.system for table in tables}
+            missing = [name for name in chosen if name not in known]
+            if missing:
+                raise UsageError(
+                    f"--systems: {missing[0]!r} is not a system of {args.files[0]} (its "
+                    f"systems: {', '.join(sorted(known))})"
+                )
+            tables = [table for table in tables if table.system in chosen]
+        graded = load_log_scores(tables, allow_exclusions=args.allow_exclusions)
+    except CalculatorError:
+        return None  # the per-case reader's own words say what is wrong
+    return None if graded is None else (long_args, tables)
+
+
+def refuse_repeats(args: argparse.Namespace, tables: list[LogTable]) -> None:
     """Refuse, naming the first repeated case, a file holding several repeats of a question:
-    the comparison of k systems counts every row as an independent case."""
+    the comparison of k systems counts every row as an independent case (pass/fail; scores
+    use a question's mean over its repeats)."""
     for table in tables:
         frame = table.frame
         twice = frame.duplicated(["task", "case"], keep=False)

@@ -7,6 +7,9 @@ the core."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from calculator.chooser import reads_lower_is_better
@@ -18,8 +21,17 @@ from calculator.report.formatting import format_p_equals, plural
 if TYPE_CHECKING:
     from calculator.cases.multi_scores import SystemScores
     from calculator.compare.friedman import FriedmanComparison
+    from calculator.logs import LogTable
+    from calculator.logs.systems_scores import LogSystemScores
 
-__all__ = ["run_scores", "scores_given", "scores_lines"]
+__all__ = [
+    "files_scores_given",
+    "friedman_lines",
+    "run_log_scores",
+    "run_scores",
+    "scores_given",
+    "scores_lines",
+]
 
 
 def scores_given(args: argparse.Namespace) -> SystemScores | None:
@@ -45,44 +57,91 @@ def run_scores(args: argparse.Namespace, scores: SystemScores) -> int:
             f"{len(scores.names)} systems ({plural(scores.rows_read, 'row')} read); Friedman's "
             "test needs at least 2"
         )
-    better = args.better or "higher"
+    refuse_pass_fail_options(args)
+    better = stated_better(args, scores.names)
+    result = friedman_compare(scores.scores, scores.names, alpha=args.alpha, better=better)
+    if args.json:
+        summary = scores.input_summary()
+        if len(args.files) > 1:  # one file per system, joined on the id: rows are ids here
+            summary.update(
+                files=[Path(path).name for path in args.files],
+                layout="files",
+                ids_joined=summary.pop("rows_read"),
+                ids_used=summary.pop("rows_used"),
+            )
+        print_json({"analysed_as": "scores", **result.to_dict(), "input": summary})
+    else:
+        print_lines(scores_lines(scores, result))
+    return 0
+
+
+def refuse_pass_fail_options(args: argparse.Namespace) -> None:
+    """Options of the pass/fail comparison, refused by name when scores are compared by ranks
+    (their defaults pass: nothing was asked)."""
+    if args.adjust != "holm":
+        raise UsageError(
+            f"--adjust {args.adjust}: scores compared by ranks have their pairs' signed-rank "
+            "p-values adjusted by Holm only; leave --adjust out (or set --threshold X to compare "
+            "pass/fail outcomes, whose pairs take either adjustment)"
+        )
+    if args.ci_method != "agresti-min":
+        raise UsageError(
+            f"--ci-method {args.ci_method}: the interval methods are for a difference of pass "
+            "rates; scores compared by ranks have none (set --threshold X to compare pass/fail "
+            "outcomes)"
+        )
+    if args.resamples != 9_999:
+        raise UsageError(
+            "--resamples sets the Monte Carlo resamples of Cochran's Q for pass/fail outcomes; "
+            "Friedman's test on scores is exact when small enough, else the F test decides"
+        )
+
+
+def stated_better(args: argparse.Namespace, names: Sequence[str]) -> str:
+    """``--better``, or "higher" when no name reads lower-is-better (else refused by name)."""
     if args.better is None:
-        lower = [name for name in scores.names if reads_lower_is_better(name)]
+        lower = [name for name in names if reads_lower_is_better(name)]
         if lower:
             raise UsageError(
                 f"{lower[0]!r} reads as a score where lower is better (an error rate, loss or "
                 "distance), but ranks take higher scores as better; say which with --better "
                 "lower (or --better higher)"
             )
-    result = friedman_compare(scores.scores, scores.names, alpha=args.alpha, better=better)
-    if args.json:
-        print_json({"analysed_as": "scores", **result.to_dict(), "input": scores.input_summary()})
-    else:
-        print_lines(scores_lines(scores, result))
-    return 0
+    return args.better or "higher"
 
 
 def scores_lines(scores: SystemScores, result: FriedmanComparison) -> list[str]:
     """The text report: input, Friedman, the ranking with letters, Nemenyi, the pairs."""
+    id_words = f"id = {scores.id_column!r}; " if scores.id_column else ""
+    layout = "files, joined on the id" if " + " in scores.file else "wide"
+    lines = [
+        f"input     {scores.file} (layout {layout}; {id_words}scores = "
+        + ", ".join(repr(name) for name in scores.names)
+        + "; no --threshold: compared as scores, by ranks)",
+        (
+            f"rows      {scores.rows_read:,} read, {scores.rows_used:,} used, "
+            if layout == "wide"
+            else f"ids       {scores.rows_read:,} in the files joined, {scores.rows_used:,} used, "
+        )
+        + f"{scores.rows_read - scores.rows_used:,} excluded; {plural(scores.n, 'case')} analysed",
+    ]
+    for reason, count in scores.excluded.items():
+        if count:
+            lines.append(f"          excluded, {reason.replace('_', ' ')}: {count:,}")
+    return lines + ["", *friedman_lines(result)]
+
+
+def friedman_lines(result: FriedmanComparison) -> list[str]:
+    """Friedman, the ranking with letters, Nemenyi's CD with its groups, the pairs."""
     from calculator.report.friedman import (
+        describe_cliques,
         describe_friedman,
         describe_nemenyi,
         describe_rank_groups,
         describe_rank_pairs,
     )
 
-    id_words = f"id = {scores.id_column!r}; " if scores.id_column else ""
-    lines = [
-        f"input     {scores.file} (layout wide; {id_words}scores = "
-        + ", ".join(repr(name) for name in scores.names)
-        + "; no --threshold: compared as scores, by ranks)",
-        f"rows      {scores.rows_read:,} read, {scores.rows_used:,} used, "
-        f"{scores.rows_read - scores.rows_used:,} excluded; {plural(scores.n, 'case')} analysed",
-    ]
-    for reason, count in scores.excluded.items():
-        if count:
-            lines.append(f"          excluded, {reason.replace('_', ' ')}: {count:,}")
-    lines += ["", describe_friedman(result), ""]
+    lines = [describe_friedman(result), ""]
     lines.append(
         f"ranked by average rank (1 = the {'highest' if result.better == 'higher' else 'lowest'} "
         "score on a case, midranks for ties; letters: "
@@ -97,8 +156,8 @@ def scores_lines(scores: SystemScores, result: FriedmanComparison) -> list[str]:
             f"  {place:>2}. {name:<{width}}  {letters[name]:<{lettered}}  average rank "
             f"{result.average_ranks[j]:.2f}, mean score {result.mean_scores[j]:#.4g}"
         )
-    lines += [describe_rank_groups(result), describe_nemenyi(result), ""]
-    lines += [describe_rank_pairs(result), _pairs_header(result)]
+    lines += [describe_rank_groups(result), describe_nemenyi(result), describe_cliques(result)]
+    lines += ["", describe_rank_pairs(result), _pairs_header(result)]
     for pair in result.pairs:
         where = "beyond" if pair.beyond_cd else "within"
         lines.append(
@@ -117,3 +176,141 @@ def _pairs_header(result: FriedmanComparison) -> str:
         f"signed-rank p of first minus second and p adjusted over "
         f"{plural(len(result.pairs), 'pair')} (Holm)"
     )
+
+
+def run_log_scores(args: argparse.Namespace, scores: LogSystemScores, logs: list[LogTable]) -> int:
+    """Several systems' logs (or a long file's systems) on a graded metric: Friedman over every
+    question, and, with several tasks, each task's own with Holm across them."""
+    from calculator.compare.friedman import friedman_compare
+    from calculator.compare.friedman_suite import friedman_by_task
+    from calculator.report.friedman import friedman_task_lines
+    from calculator.report.logs import filter_lines
+
+    if scores.n < 2:
+        raise CalculatorError(
+            f"{', '.join(map(str, args.files))}: {plural(scores.n, 'question')} with a score "
+            f"from every one of the {len(scores.names)} systems; Friedman's test needs at least 2"
+        )
+    refuse_pass_fail_options(args)
+    better = stated_better(args, [scores.choice.metric])
+    result = friedman_compare(scores.scores, scores.names, alpha=args.alpha, better=better)
+    several = len(set(scores.tasks.tolist())) > 1
+    suite = (
+        friedman_by_task(scores.scores, scores.names, scores.tasks, alpha=args.alpha, better=better)
+        if several
+        else None
+    )
+    notes = [note for log in logs for note in log.notes]
+    if args.json:
+        payload = {"analysed_as": "scores", **result.to_dict(), "input": scores.input_summary()}
+        payload["input"].update({"format": logs[0].format, "files": list(map(str, args.files))})
+        payload["input"]["notes"] = notes
+        if suite is not None:
+            payload["suite"] = suite.to_dict()
+        print_json(payload)
+        return 0
+    choice = scores.choice
+    others = f"; also logged: {', '.join(choice.others[:8])}" if choice.others else ""
+    lines = [f"metric    {choice.metric} ({choice.reason}){others}"]
+    lines += filter_lines(scores.filters, args.filter)
+    lines += [f"  ! {note}" for note in notes]
+    lines += _log_input_lines(scores)
+    if suite is not None:
+        lines += [
+            "",
+            *friedman_task_lines(suite),
+            "",
+            _POOLED_WORDS.format(
+                n=plural(scores.n, "question"), tasks=plural(len(suite.tasks), "task")
+            ),
+        ]
+    print_lines([*lines, "", *friedman_lines(result)])
+    return 0
+
+
+#: Why Friedman's test over every question is the suite's, by task.
+_POOLED_WORDS = (
+    "pooled    all {n} of the {tasks}, each question its own block: the suite's answer, below "
+    "(the ranks are permuted within each question, a stratum finer than its task, so pooling "
+    "the questions over tasks keeps the test valid whatever the tasks' difficulties). The rows "
+    "by task answer each task alone, Friedman's p Holm-adjusted across tasks"
+)
+
+
+def _log_input_lines(scores: LogSystemScores) -> list[str]:
+    """What was read and used, per system, and how repeats were used."""
+    lines = [
+        f"systems   {', '.join(scores.names)}",
+        f"questions {scores.n:,} scored by every system; compared as scores, by ranks (no "
+        "--threshold)",
+    ]
+    for name in scores.names:
+        lines.append(
+            f"          {name}: {scores.rows_read[name]:,} rows read, "
+            f"{scores.rows_missing[name]:,} without a value, "
+            f"{plural(scores.questions_left_out[name], 'question')} not scored by every other "
+            "system (left out)"
+        )
+    if scores.most_repeats > 1:
+        lines.append(
+            f"repeats   up to {scores.most_repeats} per question: a question's score is the mean "
+            "of its repeats, so every repeat counts and the question is the unit"
+        )
+    return lines
+
+
+def files_scores_given(args: argparse.Namespace) -> SystemScores | None:
+    """One file per system holding scores, no threshold: the files joined on their id column
+    into one table of scores (each file's column named after the file), read by the one score
+    reader; None when they read as pass/fail, or their columns cannot be told (the per-case
+    reader of several systems then says why)."""
+    import pandas as pd
+
+    from calculator.cases import CaseFile, read_case_file
+    from calculator.cases.columns import guess_outcomes
+    from calculator.cases.multi_scores import load_system_scores
+
+    if args.threshold is not None or args.system_column is not None or len(args.files) < 2:
+        return None
+    try:
+        case_files = [read_case_file(path) for path in args.files]
+    except (CalculatorError, OSError):
+        return None
+    guess = guess_outcomes(case_files[0].frame, id_column=args.id_column)
+    id_column = args.id_column or guess.id_column
+    if id_column is None:
+        return None
+    names = _file_names(args.files)
+    columns, duplicated = [], 0
+    for case_file, name in zip(case_files, names, strict=True):
+        frame = case_file.frame
+        outcome = args.outcome_column
+        if outcome is None:
+            found = guess_outcomes(frame, id_column=id_column, threshold=0.0).outcome_columns
+            if len(found) != 1:
+                return None
+            outcome = found[0]
+        if id_column not in frame.columns or outcome not in frame.columns:
+            return None
+        twice = frame[id_column].astype(str).duplicated(keep=False)
+        duplicated += int(twice.sum())  # every copy left out: which score counts is a guess
+        kept = frame.loc[~twice, [id_column, outcome]]
+        columns.append(kept.set_index(kept[id_column].astype(str))[outcome].rename(name))
+    joined = pd.concat(columns, axis=1, join="outer")
+    joined.index.name = id_column
+    table = joined.reset_index()
+    table.index = pd.RangeIndex(1, len(table) + 1)
+    label = " + ".join(case_file.name for case_file in case_files)
+    joined_file = CaseFile(name=label, format="csv", frame=table.astype(object))
+    scores = load_system_scores(joined_file, systems=names, id_column=id_column)
+    if scores is None:
+        return None
+    # Counted apart: rows, not ids; their ids then lack that file's score (a missing value).
+    excluded = {**scores.excluded, "rows_with_a_repeated_id_in_their_file": duplicated}
+    return dataclasses.replace(scores, excluded=excluded)
+
+
+def _file_names(paths: Sequence[str]) -> list[str]:
+    """Each file's system name: its name without the suffix, else the whole name."""
+    stems = [Path(path).stem for path in paths]
+    return stems if len(set(stems)) == len(stems) else [Path(path).name for path in paths]

@@ -11,7 +11,9 @@ signed-rank test. The pass/fail counterpart is :func:`calculator.compare.compare
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
@@ -28,6 +30,7 @@ __all__ = [
     "EXACT_MAX_WORK",
     "FriedmanComparison",
     "RankPair",
+    "cd_cliques",
     "friedman_compare",
     "friedman_exact_pvalue",
     "friedman_statistic",
@@ -101,6 +104,14 @@ class FriedmanComparison:
     def reject(self) -> bool:
         return self.decision_pvalue <= self.alpha
 
+    def cliques(self) -> tuple[tuple[str, ...], ...]:
+        """The groups of systems whose average ranks lie within Nemenyi's critical difference
+        of each other (:func:`cd_cliques`), best first."""
+        ranks = dict(zip(self.names, self.average_ranks, strict=True))
+        return cd_cliques(
+            self.ranking, [ranks[name] for name in self.ranking], self.critical_difference
+        )
+
     def letter_display(self) -> LetterDisplay:
         """Groups not separated by the Holm-adjusted signed-rank tests, in rank order."""
         return letter_groups(self.ranking, ((p.a, p.b) for p in self.pairs if p.reject))
@@ -114,6 +125,7 @@ class FriedmanComparison:
             "reject": self.reject,
             "pairs": [pair.to_dict() for pair in self.pairs],
             "groups": self.letter_display().to_dict(),
+            "cliques": [list(clique) for clique in self.cliques()],
         }
 
 
@@ -173,6 +185,48 @@ def nemenyi_critical_difference(k: int, n: int, alpha: float = 0.05) -> float:
     return float(q * math.sqrt(k * (k + 1) / (6 * n)))
 
 
+def cd_cliques(
+    ranking: Sequence[str], ranks: Sequence[float], cd: float
+) -> tuple[tuple[str, ...], ...]:
+    """The maximal groups of systems no two of whose average ranks differ by more than `cd`,
+    in rank order: the bars of a critical-difference diagram (Demšar 2006, section 3.2.2).
+
+    Notes
+    -----
+    `ranks` are the average ranks of `ranking`, in that order (ascending: best first). Average
+    ranks lie on a line, so a group with spread at most `cd` holds every system ranked between
+    its ends: the maximal groups are the runs ``ranking[i..j]`` with ``ranks[j] - ranks[i] <=
+    cd`` that no longer run contains. A system in no run of two stands alone (its own group):
+    every other system's average rank is further than `cd` from its own.
+
+    Examples
+    --------
+    Demšar (2006), section 3.2.4: average ranks 1.964, 2.000, 2.893 and 3.143 at the CD of
+    alpha = 0.10 (1.12) give two groups, C4.5 worse than C4.5+m and C4.5+m+cf, and C4.5+cf in
+    both.
+
+    >>> cd_cliques(["m+cf", "m", "cf", "c4.5"], [1.964, 2.000, 2.893, 3.143], 1.12)
+    (('m+cf', 'm', 'cf'), ('cf', 'c4.5'))
+    """
+    ranking = tuple(ranking)
+    values = [float(r) for r in ranks]
+    if len(values) != len(ranking) or any(b < a for a, b in zip(values, values[1:], strict=False)):
+        raise CalculatorError(
+            f"`ranks` must be the {len(ranking)} average ranks of `ranking` in ascending order, "
+            f"but got {values!r}."
+        )
+    cliques: list[tuple[str, ...]] = []
+    reach = -1
+    for i in range(len(ranking)):
+        j = i
+        while j + 1 < len(ranking) and values[j + 1] - values[i] <= cd:
+            j += 1
+        if j > reach:  # not inside the run that starts before it
+            cliques.append(ranking[i : j + 1])
+            reach = j
+    return tuple(cliques)
+
+
 def friedman_exact_pvalue(ranks: np.ndarray, max_work: int = EXACT_MAX_WORK) -> float | None:
     """P[Q >= observed Q] when each case's ranks are permuted among the systems, every
     arrangement equally likely (H0), by enumerating the rank sums; None past `max_work`.
@@ -192,18 +246,26 @@ def friedman_exact_pvalue(ranks: np.ndarray, max_work: int = EXACT_MAX_WORK) -> 
     >>> friedman_exact_pvalue(np.array([[1, 2, 3], [1, 2, 3], [1, 3, 2]]))
     0.19444444444444445
     """
-    import itertools
-    from collections import Counter
-
     doubled = np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)
     k = doubled.shape[1]
     states: Counter = Counter({(0,) * k: 1})
     work = 0
-    for row in doubled:
-        arrangements = Counter(itertools.permutations(row.tolist()))
-        work += len(states) * len(arrangements)
+    # The distinct arrangements of each row are counted before any is listed (k!/prod t! for
+    # ties of sizes t): listing the k! permutations of a row of 50 systems would never end.
+    sizes = [_distinct_count(row.tolist()) for row in doubled]
+    if sizes[0] + (sizes[0] * sizes[1] if len(sizes) > 1 else 0) > max_work:
+        return None  # after the first row the states are its arrangements: the second's work
+    for row, distinct in zip(doubled, sizes, strict=True):
+        work += len(states) * distinct
         if work > max_work:
             return None
+        weight = math.factorial(k) // distinct  # the k! orders, each distinct one prod t! times
+        orders = (
+            itertools.permutations(row.tolist())  # no ties: every order distinct (C speed)
+            if weight == 1
+            else _distinct_orders(row.tolist())
+        )
+        arrangements = dict.fromkeys(orders, weight)
         following: Counter = Counter()
         for sums, count in states.items():
             for arrangement, times in arrangements.items():
@@ -215,6 +277,38 @@ def friedman_exact_pvalue(ranks: np.ndarray, max_work: int = EXACT_MAX_WORK) -> 
     total = sum(states.values())
     extreme = sum(c for sums, c in states.items() if sum(s * s for s in sums) >= observed)
     return extreme / total
+
+
+def _distinct_count(values: list[int]) -> int:
+    """How many distinct orderings `values` has: k! / prod t! over the sizes t of its ties."""
+    count = math.factorial(len(values))
+    for times in Counter(values).values():
+        count //= math.factorial(times)
+    return count
+
+
+def _distinct_orders(values: list[int]) -> list[tuple[int, ...]]:
+    """Every distinct ordering of `values` (a multiset), each once, without listing the k!
+    permutations.
+
+    >>> sorted(_distinct_orders([1, 1, 2]))
+    [(1, 1, 2), (1, 2, 1), (2, 1, 1)]
+    """
+    counts = Counter(values)
+    found: list[tuple[int, ...]] = []
+
+    def extend(prefix: list[int]) -> None:
+        if len(prefix) == len(values):
+            found.append(tuple(prefix))
+            return
+        for value in list(counts):
+            if counts[value]:
+                counts[value] -= 1
+                extend([*prefix, value])
+                counts[value] += 1
+
+    extend([])
+    return found
 
 
 def friedman_compare(

@@ -176,6 +176,13 @@ def read_log_data(
     return with_directions(table, gathered.directions)  # lm-eval's results files' directions
 
 
+def log_kind(name: str, data: bytes) -> str | None:
+    """The harness whose per-case log `data` is ("lm-eval", "inspect", "helm"), or None for a
+    file of another kind (a per-case file); near misses refused as :func:`read_log_data` does.
+    """
+    return _sniff(name, data)[0]
+
+
 def _data(source: Path | bytes) -> bytes:
     return source if isinstance(source, bytes) else _read(source)
 

@@ -75,6 +75,41 @@ def load_log_suite(
 
     from calculator.cases.multi import load_systems
 
+    chosen = chosen_frames(
+        logs, metric=metric, filter=filter, threshold=threshold, allow_exclusions=allow_exclusions
+    )
+    assert chosen is not None  # without `scores` a metric is always chosen or refused
+    logs, frames, names, choice, used = chosen
+    if any(frame["repeat"].nunique() > 1 for frame in frames):
+        raise LogError(
+            "the logs hold repeated samples of each question (epochs, trials): compare two "
+            "systems at a time with `cases`, which analyses them by question."
+        )
+    several = pd.concat(frames)["task"].nunique() > 1
+    files = [_case_file(frame, log, several) for frame, log in zip(frames, logs, strict=True)]
+    cases = load_systems(
+        files, id_column="case", outcome_column="value", threshold=threshold, names=names
+    )
+    if not allow_exclusions:
+        _refuse_large_exclusions(cases, frames, names)
+    return cases, choice, used, _tasks_of(cases, frames[0], several)
+
+
+def chosen_frames(
+    logs: Sequence[LogTable],
+    *,
+    metric: str | None = None,
+    filter: str | None = None,  # noqa: A002 - the harness's own word
+    threshold: float | None = None,
+    allow_exclusions: bool = False,
+    scores: bool = False,
+) -> tuple[list[LogTable], list[pd.DataFrame], list[str], MetricChoice, dict[str, str]] | None:
+    """Each system's rows of the metric and filter compared, with the logs (tasks aligned),
+    the systems' names, the metric chosen and each task's filter. With `scores`, a graded
+    metric may be chosen without a threshold, and None is returned when the metric chosen is
+    pass/fail (the caller compares pass/fail outcomes)."""
+    import pandas as pd
+
     logs = list(logs)
     if len({log.format for log in logs}) > 1:
         raise LogError("the logs are of several harnesses: compare logs of one harness.")
@@ -87,7 +122,10 @@ def load_log_suite(
     merged = pd.concat([log.frame for log in logs], ignore_index=True)
     common = set.intersection(*(set(log.metrics) for log in logs))
     first = dataclasses.replace(logs[0], metrics=tuple(m for m in logs[0].metrics if m in common))
-    choice = choose_metric(merged, merged, (first, first), metric, threshold)
+    choice = choose_metric(merged, merged, (first, first), metric, threshold, scores)
+    as_scores = scores and choice.graded and threshold is None
+    if scores and not as_scores:
+        return None
     frames: list[pd.DataFrame] = []
     used: dict[str, str] = {}
     names = _names(logs)
@@ -106,20 +144,8 @@ def load_log_suite(
         refuse_duplicates(kept, choice.metric, allow_exclusions)
         frames.append(kept)
         used.update(chosen)
-    refuse_mixed(merged, merged, choice, allow_exclusions or threshold is not None)
-    if any(frame["repeat"].nunique() > 1 for frame in frames):
-        raise LogError(
-            "the logs hold repeated samples of each question (epochs, trials): compare two "
-            "systems at a time with `cases`, which analyses them by question."
-        )
-    several = pd.concat(frames)["task"].nunique() > 1
-    files = [_case_file(frame, log, several) for frame, log in zip(frames, logs, strict=True)]
-    cases = load_systems(
-        files, id_column="case", outcome_column="value", threshold=threshold, names=names
-    )
-    if not allow_exclusions:
-        _refuse_large_exclusions(cases, frames, names)
-    return cases, choice, used, _tasks_of(cases, frames[0], several)
+    refuse_mixed(merged, merged, choice, allow_exclusions or threshold is not None or as_scores)
+    return logs, frames, names, choice, used
 
 
 def _tasks_of(cases: SystemCases, frame: pd.DataFrame, several: bool) -> np.ndarray:

@@ -10,8 +10,16 @@ from calculator.report.formatting import format_p_equals, plural
 
 if TYPE_CHECKING:
     from calculator.compare.friedman import FriedmanComparison
+    from calculator.compare.friedman_suite import FriedmanSuite
 
-__all__ = ["describe_friedman", "describe_nemenyi", "describe_rank_groups", "describe_rank_pairs"]
+__all__ = [
+    "describe_cliques",
+    "describe_friedman",
+    "describe_nemenyi",
+    "describe_rank_groups",
+    "describe_rank_pairs",
+    "friedman_task_lines",
+]
 
 
 def describe_friedman(result: FriedmanComparison) -> str:
@@ -81,6 +89,53 @@ def describe_nemenyi(result: FriedmanComparison) -> str:
     return f"{head}; further apart, so shown different by Nemenyi's test: {listed}."
 
 
+def describe_cliques(result: FriedmanComparison) -> str:
+    """The critical-difference diagram's groups in words: the systems whose average ranks lie
+    within Nemenyi's CD of each other, best first, and those that stand alone.
+
+    Examples
+    --------
+    >>> from calculator.compare.friedman import friedman_compare
+    >>> x = [[0.9, 0.5, 0.1], [0.8, 0.6, 0.2], [0.7, 0.4, 0.3], [0.6, 0.7, 0.1]]
+    >>> print(describe_cliques(friedman_compare(x, ["A", "B", "C"])))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Critical-difference groups (average ranks within 1.66 of each other, so not shown
+    different by Nemenyi's test): {A (1.25), B (1.75)}; {B (1.75), C (3.00)}.
+    """
+    ranks = dict(zip(result.names, result.average_ranks, strict=True))
+    cd = result.critical_difference
+    groups = [
+        "{" + ", ".join(f"{name} ({ranks[name]:.2f})" for name in clique) + "}"
+        for clique in result.cliques()
+        if len(clique) > 1
+    ]
+    alone = [clique[0] for clique in result.cliques() if len(clique) == 1]
+    parts = []
+    if groups:
+        parts.append(
+            f"Critical-difference groups (average ranks within {cd:.2f} of each other, so not "
+            f"shown different by Nemenyi's test): {'; '.join(groups)}"
+        )
+    if alone:
+        who = ", ".join(f"{name} ({ranks[name]:.2f})" for name in alone)
+        if not groups:
+            parts.append(
+                f"No two systems' average ranks lie within the CD ({cd:.2f}) of each other: "
+                f"each stands apart, {who}"
+            )
+        elif len(alone) == 1:
+            parts.append(
+                f"{who} stands apart: its average rank lies further than the CD from every "
+                "other system's"
+            )
+        else:
+            parts.append(
+                f"{who} stand apart: each one's average rank lies further than the CD from "
+                "every other system's"
+            )
+    return "; ".join(parts) + "."
+
+
 def describe_rank_pairs(result: FriedmanComparison) -> str:
     """How many pairs the Holm-adjusted signed-rank tests separate."""
     family = len(result.pairs)
@@ -111,3 +166,31 @@ def describe_rank_groups(result: FriedmanComparison) -> str:
         f"{shown.adjacent_separated} of the {k - 1} neighbouring pairs in rank order "
         f"{'is' if shown.adjacent_separated == 1 else 'are'} separated."
     )
+
+
+def friedman_task_lines(suite: FriedmanSuite) -> list[str]:
+    """A line per task: its mean scores, Friedman's p (the one its verdict rests on) and that
+    p adjusted by Holm across the tasks."""
+    lines = []
+    family = sum(p is not None for p in suite.holm_pvalues)
+    for task, size, result, holm in zip(
+        suite.tasks, suite.sizes, suite.by_task, suite.holm_pvalues, strict=True
+    ):
+        if result is None or holm is None:
+            lines.append(
+                f"task {task} ({plural(size, 'question')}): too few questions for Friedman's "
+                "test (it needs 2)"
+            )
+            continue
+        means = ", ".join(
+            f"{name} {mean:#.4g}"
+            for name, mean in zip(result.names, result.mean_scores, strict=True)
+        )
+        basis = "exact permutation" if result.method == "exact" else "Iman-Davenport F"
+        lines.append(
+            f"task {task} ({plural(size, 'question')}): mean scores {means}; Friedman "
+            f"({basis}) {format_p_equals(result.decision_pvalue, alpha=result.alpha)}, "
+            f"Holm-adjusted across {plural(family, 'task')} "
+            f"{format_p_equals(holm, alpha=result.alpha)}"
+        )
+    return lines

@@ -24,6 +24,7 @@ from calculator.report.compare import (
     describe_groups,
     describe_pairs,
 )
+from calculator.report.formatting import format_percent
 from calculator.text import printable
 from ui import cases_tables as tables
 from ui import compare_charts as charts
@@ -38,10 +39,11 @@ from ui.cases_words import (
 )
 from ui.isolation import isolated
 from ui.widgets import cases_files as files
+from ui.widgets import compare_ranks
 from ui.widgets.state import open_table_in_calculator
 from ui.words import escape_markdown
 
-__all__ = ["compare_sections", "example_data", "several_systems"]
+__all__ = ["compare_sections", "example_data", "overview", "several_systems"]
 
 _STORE_KEY = "_compare_files"
 _MAX_PAIR_BUTTONS = 45  # ten systems; beyond, one pair is chosen from a list
@@ -61,18 +63,25 @@ def compare_sections() -> None:
     if not stored:
         st.info(words.UPLOAD_PROMPT)
         return
+    named = compare_ranks.uploads_are_logs(stored)
+    if named is not None:  # harness logs: the model each names, each model one system
+        compare_ranks.logs_view(stored, named, _adjustment(), overview)
+        return
     try:
         case_files = [files.read_stored(item) for item in stored]
     except CaseFileError as error:
         st.error(escape_markdown(str(error)))
         return
     options = _choose(case_files)
+    scores = options is not None and options["threshold"] is None
+    if scores and compare_ranks.scores_view(stored, case_files, options):
+        return  # scores without a threshold: compared by ranks (Friedman)
     cases = None if options is None else _load(stored, options)
     if cases is None:
         return
     key = (_identity(stored), repr(sorted(options.items())))
     result = _analyse(cases, key)
-    _overview(result)
+    overview(result)
     _pair_buttons(result, " + ".join(cases.files))
     _separating_cases(result, cases)
 
@@ -279,15 +288,18 @@ def _load(stored: list[files.StoredFile], options: dict) -> SystemCases | None:
     return cases
 
 
-def _analyse(cases: SystemCases, key: tuple) -> SystemComparison:
-    adjust = st.radio(
+def _adjustment() -> str:
+    return st.radio(
         "Adjustment for the number of pairs",
         ADJUSTMENTS,
         horizontal=True,
         format_func=str.capitalize,
         key="compare_adjust",
     )
-    return _compare_cached(key, cases, adjust)
+
+
+def _analyse(cases: SystemCases, key: tuple) -> SystemComparison:
+    return _compare_cached(key, cases, _adjustment())
 
 
 @st.cache_resource(show_spinner="Comparing the systems...", max_entries=4)
@@ -297,7 +309,7 @@ def _compare_cached(key: tuple, _cases: SystemCases, adjust: str) -> SystemCompa
     return compare_systems(_cases.outcomes, _cases.names, adjust=adjust)
 
 
-def _overview(result: SystemComparison) -> None:
+def overview(result: SystemComparison) -> None:
     """Cochran's Q, agreement, the heatmap and the ranking, each with its sentence."""
     st.markdown("**Are the pass rates all equal?**")
     st.write(escape_markdown(describe_cochran(result)))
@@ -308,6 +320,19 @@ def _overview(result: SystemComparison) -> None:
     st.caption(escape_markdown(words.heatmap_caption(result)))
     st.markdown("**Ranking**")
     st.altair_chart(charts.ranking_chart(result), width="content", key="compare_ranking")
+    letters = result.letter_display().letters
+    compare_ranks.letters_table(
+        [
+            {
+                "place": result.rank(name),
+                "system": name,
+                "letters": letters[name],
+                "pass rate": format_percent(result.systems[result.names.index(name)].rate),
+            }
+            for name in result.ranking
+        ],
+        key="compare_letters",
+    )
     st.caption(escape_markdown(words.ranking_caption(result)))
     st.caption(escape_markdown(describe_groups(result)))
 
