@@ -32,17 +32,17 @@ from calculator.logs.lmeval import (
     is_lm_eval_record,
     is_lm_eval_results,
     lm_eval_task,
-    lm_eval_time,
     read_lm_eval,
 )
+from calculator.logs.run_names import MAX_LOG_BYTES, lm_eval_model, lm_eval_system, run_spec
+from calculator.logs.run_names import path_system as _system
+from calculator.logs.run_names import read_bounded as _read
 from calculator.logs.suites import choose_model
 from calculator.logs.table import LogError, LogTable, check_rows
 from calculator.logs.uploads import gather_uploads, of_model
 
 __all__ = ["MAX_LOG_BYTES", "log_format", "read_log", "read_log_data"]
 
-#: Largest log file read (bytes): the per-case files' limit; a folder may hold many of them.
-MAX_LOG_BYTES = MAX_FILE_BYTES
 #: Most bytes read from one folder in all.
 MAX_FOLDER_BYTES = 10 * MAX_FILE_BYTES
 _MAX_FILES = 5_000  # files of one folder read at most
@@ -230,17 +230,17 @@ def _read_kind(
     model, where = chosen or (None, "")
     if kind == "lm-eval":
         if model is not None:  # else several models are refused naming a file of each
-            files = choose_model(files, lambda f: _lm_eval_system(f[1]), model, where)
+            files = choose_model(files, lambda f: lm_eval_system(f[1]), model, where)
         records = {name: parsed for name, _, _, parsed in files if parsed is not None}
         table = read_lm_eval(
             ((name, _data(source)) for name, source, _, _ in files),
-            system=_lm_eval_model(files) or system,
+            system=lm_eval_model(files) or system,
             records_of=records,
         )
         return with_results_beside(table, [source for _, source, _, _ in files])  # directions
     if kind == "helm":
         runs = [
-            (name, parsed, specs.get(name) if isinstance(source, bytes) else _run_spec(source))
+            (name, parsed, specs.get(name) if isinstance(source, bytes) else run_spec(source))
             for name, source, _, parsed in files
         ]
         if chosen:
@@ -383,14 +383,6 @@ def _file_kind(file: Path) -> str | None:
         return None
 
 
-def _system(path: Path) -> str:
-    """A file's system name when the log does not say: what its name holds before lm-eval's
-    ``samples_<task>_<time>`` (a name given when copying it), else its folder's name (lm-eval
-    writes ``<output_path>/<model>/samples_...``), else its stem."""
-    before = path.stem.split("samples_")[0].strip("_ ") if "samples_" in path.stem else ""
-    return before or path.parent.name or path.stem
-
-
 def _not_a_log(name: str) -> str:
     return (
         f"{name}: not an evaluation log of lm-eval (samples_<task>_<time>.jsonl), Inspect "
@@ -407,71 +399,6 @@ def _empty_folder(path: Path, links: int = 0) -> str:
         f"holds {held}. To compare two per-case files, give the files themselves."
         + (f" ({_links_skipped(links)}.)" if links else "")
     )
-
-
-def _read(path: Path) -> bytes:
-    size = path.stat().st_size
-    if size > MAX_LOG_BYTES:
-        raise LogError(f"{path.name}: {size:,} bytes, over the limit of {MAX_LOG_BYTES:,} bytes.")
-    return path.read_bytes()
-
-
-def _lm_eval_model(files: list) -> str | None:
-    """The one model that lm-eval's results files beside `files` name, None if none does.
-
-    Raises
-    ------
-    LogError
-        When they name several: runs of several models in one folder, which would otherwise be
-        read as one system's tasks.
-    """
-    found: dict[tuple[Path, str | None], str | None] = {}
-    models: dict[str, str] = {}
-    for name, source, _, _ in files:
-        if isinstance(source, bytes):
-            continue
-        key = (source.parent, lm_eval_time(source.name))
-        if key not in found:
-            found[key] = _lm_eval_system(source)
-        if found[key] is not None:
-            models.setdefault(found[key], name)
-    if len(models) > 1:
-        (first, one), (second, other) = list(models.items())[:2]
-        raise LogError(
-            f"the lm-eval logs given as one system are runs of several models ({first!r} for "
-            f"{one}, {second!r} for {other}, per the results files beside them); give each "
-            "model's folder separately."
-        )
-    return next(iter(models), None)
-
-
-def _lm_eval_system(file: Path) -> str | None:
-    """The model named by lm-eval's results file of the same run beside a samples file."""
-    time = lm_eval_time(file.name)
-    if time is None:
-        return None
-    for results in sorted(file.parent.glob(f"*results_{time}.json")):
-        if results.is_symlink():  # as in a folder, links found beside a log are not followed
-            continue
-        try:
-            document = parse_json(_read(results), results.name)
-        except (OSError, ValueError):  # unreadable, not JSON, or refused: not the model's name
-            continue
-        name = document.get("model_name") if isinstance(document, dict) else None
-        if isinstance(name, str) and name:
-            return name
-    return None
-
-
-def _run_spec(file: Path) -> dict | None:
-    spec = file.parent / "run_spec.json"
-    if spec.is_symlink() or not spec.is_file():  # links found beside a log are not followed
-        return None
-    try:
-        document = parse_json(_read(spec), spec.name)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return None
-    return document if isinstance(document, dict) else None
 
 
 def _joined(tables: list[LogTable]) -> LogTable:
