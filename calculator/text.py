@@ -14,7 +14,21 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["clip", "format_count", "has_control", "has_hidden", "plural", "printable"]
+__all__ = [
+    "FORMULA_START",
+    "clip",
+    "escape_markdown",
+    "escape_spreadsheet_cell",
+    "format_count",
+    "has_control",
+    "has_hidden",
+    "plural",
+    "printable",
+]
+
+#: A cell starting with one of these is run as a formula by a spreadsheet (tab and carriage
+#: return because some spreadsheets skip them before a formula).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -105,3 +119,61 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     """
     noun = singular if count == 1 else (plural_form or f"{singular}s")
     return f"{format_count(count)} {noun}"
+
+
+def escape_spreadsheet_cell(value: str) -> str:
+    """Prefix a cell that a spreadsheet would run as a formula with a single quote.
+
+    Cells starting with =, +, - or @ (and tab or carriage return, which some spreadsheets skip
+    before a formula) are shown as text by Excel, LibreOffice and Google Sheets once prefixed.
+
+    References
+    ----------
+    OWASP, "CSV Injection," https://owasp.org/www-community/attacks/CSV_Injection.
+
+    Examples
+    --------
+    >>> escape_spreadsheet_cell('=HYPERLINK("http://x","y")')
+    '\\'=HYPERLINK("http://x","y")'
+    >>> escape_spreadsheet_cell("plain text"), escape_spreadsheet_cell("-1")
+    ('plain text', "'-1")
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"`value` must be a string, but got {type(value).__name__}.")
+    return "'" + value if value.startswith(FORMULA_START) else value
+
+
+#: ASCII punctuation that Markdown (CommonMark, GitHub's) may read as syntax: each is written
+#: with a backslash, which CommonMark defines as the literal character.
+_MARKDOWN_PUNCTUATION = frozenset("\\`*_{}[]()#+-.!|~:\"'$%")
+
+
+def escape_markdown(text: object) -> str:
+    """`text` as Markdown that renders as exactly this text, on one line: no link, image,
+    emphasis, heading, table cell break or HTML can come from it.
+
+    :func:`printable` first (a newline becomes ``\\n``, so a value never ends a table row or
+    starts a block); then ``&``, ``<`` and ``>`` as HTML entities (no tag, no entity of the
+    text's own) and every other ASCII punctuation character that Markdown reads as syntax
+    backslash-escaped, as CommonMark allows for any ASCII punctuation.
+
+    Examples
+    --------
+    >>> print(escape_markdown("[x](http://evil)"))
+    \\[x\\]\\(http\\://evil\\)
+    >>> print(escape_markdown("<img src=x> & a|b"))
+    &lt;img src=x&gt; &amp; a\\|b
+    """
+    out = []
+    for character in printable(text):
+        if character == "&":
+            out.append("&amp;")
+        elif character == "<":
+            out.append("&lt;")
+        elif character == ">":
+            out.append("&gt;")
+        elif character in _MARKDOWN_PUNCTUATION:
+            out.append("\\" + character)
+        else:
+            out.append(character)
+    return "".join(out)
