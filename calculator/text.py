@@ -139,13 +139,15 @@ def escape_spreadsheet_cell(value: str) -> str:
     ('plain text', "'-1")
     """
     if not isinstance(value, str):
-        raise TypeError(f"`value` must be a string, but got {type(value).__name__}.")
+        from calculator.errors import CalculatorTypeError
+
+        raise CalculatorTypeError(f"`value` must be a string, but got {type(value).__name__}.")
     return "'" + value if value.startswith(FORMULA_START) else value
 
 
 #: ASCII punctuation that Markdown (CommonMark, GitHub's) may read as syntax: each is written
 #: with a backslash, which CommonMark defines as the literal character.
-_MARKDOWN_PUNCTUATION = frozenset("\\`*_{}[]()#+-.!|~:\"'$%")
+_MARKDOWN_PUNCTUATION = frozenset("\\`*_{}[]()#+-.!|~:$")
 
 
 def escape_markdown(text: object) -> str:
