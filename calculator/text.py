@@ -12,6 +12,7 @@ reason with; it formats, it computes nothing.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 __all__ = [
@@ -145,37 +146,48 @@ def escape_spreadsheet_cell(value: str) -> str:
     return "'" + value if value.startswith(FORMULA_START) else value
 
 
-#: ASCII punctuation that Markdown (CommonMark, GitHub's) may read as syntax: each is written
-#: with a backslash, which CommonMark defines as the literal character.
-_MARKDOWN_PUNCTUATION = frozenset("\\`*_{}[]()#+-.!|~:$")
+# Characters that Streamlit's Markdown would interpret (emphasis, code, links and images,
+# HTML and character references, tables, headings and list markers, $ for LaTeX, : for emoji
+# shortcodes and colour directives, / for ":material/" icons, braces); a backslash before each
+# makes text from a user or a file print as typed.
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=/&@])")
+# What GitHub-flavoured Markdown turns into a link even when every character is escaped (it
+# finds them in the text after unescaping): http:// and https:// addresses, www. and e-mail.
+_AUTOLINK = re.compile(r"(?i)https?://|www\.|@")
+# Line breaks and tabs stay white space (a soft break in Markdown); every other character
+# that does not show as itself is made visible.
+_WORDS = re.compile(r"([ \t\n\r]+)")
 
 
-def escape_markdown(text: object) -> str:
-    """`text` as Markdown that renders as exactly this text, on one line: no link, image,
-    emphasis, heading, table cell break or HTML can come from it.
+def _code_span(word: str) -> str:
+    fence = "`" * (max(map(len, re.findall("`+", word)), default=0) + 1)
+    pad = " " if word.startswith("`") or word.endswith("`") else ""
+    return f"{fence}{pad}{word}{pad}{fence}"
 
-    :func:`printable` first (a newline becomes ``\\n``, so a value never ends a table row or
-    starts a block); then ``&``, ``<`` and ``>`` as HTML entities (no tag, no entity of the
-    text's own) and every other ASCII punctuation character that Markdown reads as syntax
-    backslash-escaped, as CommonMark allows for any ASCII punctuation.
+
+def escape_markdown(text: str, *, in_link: bool = False) -> str:
+    r"""Text from a user (a URL, a file, a column or system name) as Markdown that Streamlit
+    and GitHub show literally: the one function every Markdown surface (the page's cards,
+    labels, buttons, tabs, captions and messages; the Markdown report) passes such text through.
+
+    Hidden characters are made visible (:func:`calculator.text.printable`); a backslash goes
+    before each Markdown character; a word that GitHub-flavoured Markdown would turn into a link
+    even so (an address, www., an e-mail) is shown as code instead, which no rule reads, except
+    `in_link` (the text of a link, where nothing is linked again).
 
     Examples
     --------
-    >>> print(escape_markdown("[x](http://evil)"))
-    \\[x\\]\\(http\\://evil\\)
-    >>> print(escape_markdown("<img src=x> & a|b"))
-    &lt;img src=x&gt; &amp; a\\|b
+    >>> print(escape_markdown("GPT-4 *new* $x$ [x](y)"))
+    GPT\-4 \*new\* \$x\$ \[x\]\(y\)
+    >>> print(escape_markdown("![x](https://host/p.png) by a@b.org"))
+    `![x](https://host/p.png)` by `a@b.org`
     """
-    out = []
-    for character in printable(text):
-        if character == "&":
-            out.append("&amp;")
-        elif character == "<":
-            out.append("&lt;")
-        elif character == ">":
-            out.append("&gt;")
-        elif character in _MARKDOWN_PUNCTUATION:
-            out.append("\\" + character)
-        else:
-            out.append(character)
-    return "".join(out)
+    parts = _WORDS.split(text)
+    words = [printable(word) for word in parts[::2]]  # the words between the white space
+    parts[::2] = [
+        _code_span(word)
+        if _AUTOLINK.search(word) and not in_link
+        else _MARKDOWN_SPECIALS.sub(r"\\\1", word)
+        for word in words
+    ]
+    return "".join(parts)

@@ -32,7 +32,6 @@ __all__ = [
 ]
 
 
-
 def report_text(analysis: Analysis) -> str:
     """The paste-ready report answering the page's question, as the command line prints it
     (:func:`calculator.report.words.text`)."""

@@ -41,6 +41,7 @@ TOP_FLIPS = 10
 #: Characters of each text shown in the block (the CSV and the JSON hold them whole).
 TEXT_LIMIT = 600
 _BACKTICKS = re.compile(r"`+")
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
 
 def markdown_report(
@@ -57,7 +58,7 @@ def markdown_report(
     pooled = result if not hasattr(result, "pooled") else result.pooled
     names = pooled.names
     lines = [
-        f"## {escape_markdown(names[0])} vs {escape_markdown(names[1])}",
+        f"## {_md(names[0])} vs {_md(names[1])}",
         "",
         f"**Answer.** {_md(words.text(pooled.decision))}",
         "",
@@ -81,14 +82,17 @@ def markdown_report(
     return "\n".join(lines) + "\n"
 
 
-def _md(sentence: str) -> str:
-    """A sentence of the report, whose names come from files: escaped whole."""
-    return escape_markdown(sentence)
+def _md(text: str) -> str:
+    """Text of the report (whose names, tasks and ids come from files) as Markdown that shows
+    it as written on one line, in a table cell too: newlines made visible
+    (:func:`calculator.text.printable`), then :func:`calculator.text.escape_markdown`, then a
+    pipe inside a code span (an address shown as code) escaped for the table."""
+    return _UNESCAPED_PIPE.sub(r"\\|", escape_markdown(printable(text)))
 
 
 def _table(result: LogAnalysis | Analysis, alpha: float) -> list[str]:
     pooled = result if not hasattr(result, "pooled") else result.pooled
-    a, b = (escape_markdown(name) for name in pooled.names)
+    a, b = (_md(name) for name in pooled.names)
     several = hasattr(result, "pooled") and len(result.tasks) > 1
     head = f"| task | n | {a} pass rate | {b} pass rate | difference {a} − {b} | p |"
     rule = "| --- | ---: | ---: | ---: | ---: | ---: |"
@@ -102,7 +106,7 @@ def _table(result: LogAnalysis | Analysis, alpha: float) -> list[str]:
     )
     for task, table, p, holm in entries:
         row = (
-            f"| {escape_markdown(clip(str(task), 80))} | {table.n:,} | "
+            f"| {_md(clip(str(task), 80))} | {table.n:,} | "
             f"{format_percent((table.a + table.b) / table.n)} | "
             f"{format_percent((table.a + table.c) / table.n)} | "
             f"{format_points((table.b - table.c) / table.n)} | {format_pvalue(p, alpha=alpha)} |"
@@ -153,7 +157,7 @@ def _flips_block(flips: Flips, top: int) -> list[str]:
     )
     lines = ["<details>", f"<summary>{summary}</summary>", ""]
     for direction, listed in (("regression", regressions), ("improvement", improvements)):
-        heading = escape_markdown(direction_heading(flips, direction))
+        heading = _md(direction_heading(flips, direction))
         lines += [f"#### {heading}: {min(top, len(listed)):,} of {len(listed):,}", ""]
         for flip in listed[:top]:
             lines += _flip(flips, flip)
@@ -162,11 +166,11 @@ def _flips_block(flips: Flips, top: int) -> list[str]:
 
 def _flip(flips: Flips, flip: Flip) -> list[str]:
     lines = [
-        f"**{escape_markdown(flip_label(flip))}**: {escape_markdown(outcome_words(flips, flip))}",
+        f"**{_md(flip_label(flip))}**: {_md(outcome_words(flips, flip))}",
         "",
     ]
     if flip.texts != "read":
-        return [*lines, f"_{escape_markdown(TEXT_STATUS_WORDS[flip.texts])}_", ""]
+        return [*lines, f"_{_md(TEXT_STATUS_WORDS[flip.texts])}_", ""]
     blocks = [("prompt", flip.prompt), ("target", flip.target)]
     for name, texts in zip(flips.names, (flip.texts_a, flip.texts_b), strict=True):
         if texts is None:
@@ -176,7 +180,7 @@ def _flip(flips: Flips, flip: Flip) -> list[str]:
             blocks.append((f"{name} [explanation]", texts.explanation))
     for label, value in blocks:
         if value is not None:
-            lines += [f"{escape_markdown(clip(label, 80))}:", "", *_fenced(value), ""]
+            lines += [f"{_md(clip(label, 80))}:", "", *_fenced(value), ""]
     return lines
 
 

@@ -132,7 +132,7 @@ def test_markdown_of_a_suite_with_hostile_names(capsys):
     rows = sum(1 for t in tokens if t.type == "tr_open")
     assert rows == 1 + 4 + 1  # the header, four tasks, the suite
     assert "<img" not in html and "<a " not in html
-    assert "[x](http://evil) pass rate" in html  # the name, as text
+    assert "<code>[x](http://evil)</code> pass rate" in html  # the name, as text (code)
     assert "<details>" in html and "the first 10 of each" in html
 
 
