@@ -9,7 +9,7 @@ import streamlit as st
 
 from calculator.release import clusters_of
 from ui import cases_words as words
-from ui.widgets import cases_logs, cases_scores, compare, decision
+from ui.widgets import cases_logs, cases_scores, compare, decision, flips
 from ui.widgets import cases_sections as sections
 from ui.words import Wording
 
@@ -37,6 +37,7 @@ def two_systems() -> None:
         clusters=clusters_of(cases),
     )
     sections.differing_cases(cases)
+    flips.cases_flips_section(cases, compared.analysis)
 
 
 st.title(words.TITLE)

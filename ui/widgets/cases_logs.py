@@ -33,11 +33,12 @@ from calculator.workflow import (
 )
 from ui import logs_words as words
 from ui.isolation import isolated
+from ui.widgets.flips import log_flips_section
 from ui.widgets.question import Asked as Question
 from ui.widgets.question import question_inputs, show_refusal
 from ui.words import escape_markdown
 
-__all__ = ["logs_section", "score_task_frame", "task_frame"]
+__all__ = ["log_choice", "logs_section", "score_task_frame", "task_frame"]
 
 Files = tuple[tuple[str, bytes], ...]
 
@@ -66,8 +67,19 @@ def _analysed(
     asked: Question,
 ) -> LogAnalysis | LogScores:
     logs = read_log_data(a, system="A"), read_log_data(b, system="B")
+    choice = log_choice(metric, chosen_filter, threshold, allow)
+    # A graded metric without a threshold is compared as scores, as on the command line; the
+    # question's margin is then in the scores' units.
+    paired = pair_two_logs(*logs, choice)
+    return compare_logs(paired, asked.ask(scores=paired.scores))
+
+
+def log_choice(
+    metric: str | None, chosen_filter: str | None, threshold: float | None, allow: bool
+) -> LogChoice:
+    """What is compared, from the boxes: the metric and filter (TASK=NAME forms too)."""
     metrics, filters = _asked(metric), _asked(chosen_filter)
-    choice = LogChoice(
+    return LogChoice(
         metric=metrics.every,
         filter=filters.every,
         threshold=threshold,
@@ -75,10 +87,6 @@ def _analysed(
         metric_by_task=tuple(metrics.by_task.items()),
         filter_by_task=tuple(filters.by_task.items()),
     )
-    # A graded metric without a threshold is compared as scores, as on the command line; the
-    # question's margin is then in the scores' units.
-    paired = pair_two_logs(*logs, choice)
-    return compare_logs(paired, asked.ask(scores=paired.scores))
 
 
 def _asked(text: str | None) -> Asked:
@@ -206,8 +214,10 @@ def logs_section() -> None:
         except CalculatorError as error:  # the logs' refusals, and those of their scores
             st.error(escape_markdown(words.page_message(str(error))))
             return
+        choice = log_choice(metric.strip() or None, chosen.strip() or None, threshold, allow)
         if isinstance(result, LogScores):
             _show_scores(result)
+            log_flips_section(given[0], given[1], choice, None)  # the largest differences
             return
         # Names, tasks, metrics and filters come from the logs: st.text shows them as text, and
         # printable makes the characters that would not show as themselves (bidirectional
@@ -217,6 +227,7 @@ def logs_section() -> None:
         frame = task_frame(result)
         st.dataframe(frame, hide_index=True, key="logs_tasks")
         _empty_cells_caption(frame)
+        log_flips_section(given[0], given[1], choice, result)  # ui/widgets/flips.py
 
 
 def _show_scores(result: LogScores) -> None:
