@@ -37,7 +37,8 @@ def two_systems() -> None:
         clusters=clusters_of(cases),
     )
     sections.differing_cases(cases)
-    flips.cases_flips_section(cases, compared.analysis)
+    source = repr(([item.digest for item in stored], columns))  # what the cases come from
+    flips.cases_flips_section(cases, compared.analysis, source)
 
 
 st.title(words.TITLE)

@@ -37,7 +37,7 @@ __all__ = [
     "wants_flips",
 ]
 
-_FORMATS = ("text", "json", "markdown")
+_FORMATS = ("text", "json", "markdown", "html")
 
 
 def add_flips_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,9 +66,10 @@ def add_flips_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format",
         choices=_FORMATS,
-        metavar="text|json|markdown",
-        help="the output: text (the default), json (as --json) or markdown (a report to paste "
-        "into GitHub, with the top flips in a collapsed block)",
+        metavar="text|json|markdown|html",
+        help="the output: text (the default), json (as --json), markdown (a report to paste "
+        "into GitHub, with the top flips in a collapsed block) or html (logs: the same report "
+        "as one self-contained page with a chart of each task's difference, for a release)",
     )
 
 
@@ -77,7 +78,7 @@ def wants_flips(args: argparse.Namespace) -> bool:
     return (
         getattr(args, "flips", None) is not None
         or getattr(args, "flips_csv", None) is not None
-        or getattr(args, "format", None) == "markdown"
+        or getattr(args, "format", None) in ("markdown", "html")
     )
 
 
@@ -96,6 +97,7 @@ def check_flips_options(args: argparse.Namespace, *, refused_by: str | None = No
         ("--flips-csv", args.flips_csv is not None),
         ("--text", bool(args.text)),
         ("--format markdown", fmt == "markdown"),
+        ("--format html", fmt == "html"),
     ):
         if given:
             raise UsageError(f"{option} lists the flips of a paired comparison; {refused_by}")
@@ -153,14 +155,25 @@ def add_flips_output(
 
 
 def markdown_output(args: argparse.Namespace, result: object, flips: Flips | None) -> bool:
-    """Print the Markdown report when ``--format markdown`` asks for it; whether it did."""
-    if getattr(args, "format", None) != "markdown":
+    """Print the Markdown (or HTML) report when ``--format`` asks for it; whether it did."""
+    fmt = getattr(args, "format", None)
+    if fmt not in ("markdown", "html"):
         return False
     from calculator.cli.output import write
     from calculator.report.markdown import TOP_FLIPS, markdown_report
 
     top = args.flips if args.flips is not None else TOP_FLIPS
-    write(markdown_report(result, flips, alpha=args.alpha, gate=args.fail_if_worse, top=top))
+    if fmt == "html":
+        if not hasattr(result, "pooled"):
+            raise UsageError(
+                "--format html reports two harness logs (or a long file) task by task; for a "
+                "per-case file, use --format markdown"
+            )
+        from calculator.report.html_report import html_report
+
+        write(html_report(result, flips, alpha=args.alpha, gate=args.fail_if_worse, top=top))
+    else:
+        write(markdown_report(result, flips, alpha=args.alpha, gate=args.fail_if_worse, top=top))
     if flips is not None and args.flips_csv is not None:
         _write_csv(args.flips_csv, flips)
     return True
@@ -168,9 +181,10 @@ def markdown_output(args: argparse.Namespace, result: object, flips: Flips | Non
 
 def refuse_markdown_for_scores(args: argparse.Namespace) -> None:
     """The Markdown report words pass/fail comparisons: refused by name for scores."""
-    if getattr(args, "format", None) == "markdown":
+    fmt = getattr(args, "format", None)
+    if fmt in ("markdown", "html"):
         raise UsageError(
-            "--format markdown reports pass/fail comparisons; these outcomes are scores (cut "
+            f"--format {fmt} reports pass/fail comparisons; these outcomes are scores (cut "
             "them with --threshold, or use --flips and --json)"
         )
 

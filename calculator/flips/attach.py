@@ -3,7 +3,6 @@ A's and B's sources (:mod:`calculator.flips.log_texts`, :mod:`calculator.flips.c
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -36,6 +35,8 @@ def with_texts(
     """`flips` with each one's texts from `a` and `b` and its status: "read" when either source
     has the case, "none_in_source" when neither source holds texts, else "not_found".
     `task_of_b` maps a task's name to B's own name for it (a task paired by content)."""
+    from calculator.flips.model import Flip
+
     renamed = task_of_b or {}
     done = []
     for flip in flips.flips:
@@ -48,7 +49,19 @@ def with_texts(
             status = "none_in_source"
         else:
             status = "not_found"
-        done.append(dataclasses.replace(flip, texts_a=texts_a, texts_b=texts_b, texts=status))
+        done.append(
+            Flip(
+                task=flip.task,
+                case=flip.case,
+                repeat=flip.repeat,
+                direction=flip.direction,
+                outcome_a=flip.outcome_a,
+                outcome_b=flip.outcome_b,
+                texts_a=texts_a,
+                texts_b=texts_b,
+                texts=status,
+            )
+        )
     return flips.with_texts(tuple(done))
 
 

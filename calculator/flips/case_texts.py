@@ -61,20 +61,31 @@ def case_file_texts(
                 f"the columns are {names}."
             )
     sides: tuple[dict[str, CaseTexts], dict[str, CaseTexts]] = ({}, {})
+    # Each column read once as a list (a row at a time through pandas takes 100 us a row).
+    shared_values = [_cells(rows[c]) for c in shared]
+    own_values = [[_cells(rows[f"{c} ({label})"]) for c in own] for label in "AB"]
     for position, case in enumerate(row_ids):
-        row = rows.iloc[position]
-        prompt = "\n".join(f"{c}: {_cell(row[c])}" for c in shared) if len(shared) > 1 else None
         if len(shared) == 1:
-            prompt = _cell(row[shared[0]])
-        for side, label in enumerate("AB"):
-            outputs = tuple((column, _cell(row[f"{column} ({label})"])) for column in own)
+            prompt = shared_values[0][position]
+        elif shared:
+            prompt = "\n".join(
+                f"{c}: {v[position]}" for c, v in zip(shared, shared_values, strict=True)
+            )
+        else:
+            prompt = None
+        if not own:  # the case's texts are the same for both systems: one object
+            sides[0][case] = sides[1][case] = CaseTexts(prompt=prompt)
+            continue
+        for side in (0, 1):
+            outputs = tuple(
+                (column, values[position])
+                for column, values in zip(own, own_values[side], strict=True)
+            )
             sides[side][case] = CaseTexts(prompt=prompt, outputs=outputs)
     holds = bool(columns)
     return CaseFileTexts(sides[0], holds), CaseFileTexts(sides[1], holds)
 
 
-def _cell(value: object) -> str:
-    """A cell as text ("" for a missing one)."""
-    import pandas as pd
-
-    return "" if value is None or (not isinstance(value, str) and pd.isna(value)) else str(value)
+def _cells(column: object) -> list[str]:
+    """A column's cells as text ("" for a missing one)."""
+    return column.astype("str").where(column.notna(), "").tolist()

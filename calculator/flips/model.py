@@ -206,18 +206,23 @@ def case_flips(
     a_pass, b_pass = np.asarray(cases.a_pass, bool), np.asarray(cases.b_pass, bool)
     values = [_outcome_values(cases, side, passes) for side, passes in ((0, a_pass), (1, b_pass))]
     flips: list[Flip] = []
+    id_values = ids.to_numpy(dtype=object)
     for direction, mask in (("regression", a_pass & ~b_pass), ("improvement", b_pass & ~a_pass)):
-        for row in np.flatnonzero(mask):
-            flips.append(
-                Flip(
-                    task=task,
-                    case=str(ids.iat[row]),
-                    repeat=None if repeats is None else int(repeats[row]),
-                    direction=direction,
-                    outcome_a=float(values[0][row]),
-                    outcome_b=float(values[1][row]),
-                )
+        rows = np.flatnonzero(mask)
+        kept = id_values[rows].tolist()
+        outcome_a, outcome_b = values[0][rows].tolist(), values[1][rows].tolist()
+        numbers = [None] * len(rows) if repeats is None else repeats[rows].tolist()
+        flips.extend(
+            Flip(
+                task=task,
+                case=str(case),
+                repeat=repeat,
+                direction=direction,
+                outcome_a=x,
+                outcome_b=y,
             )
+            for case, repeat, x, y in zip(kept, numbers, outcome_a, outcome_b, strict=True)
+        )
     churn = TaskChurn(task=task, n=cases.n, regressions=cases.b, improvements=cases.c)
     return flips, churn
 

@@ -189,3 +189,39 @@ def test_log_scores_flips_are_the_largest_differences(capsys):
         gaps = [sign * (f["A"] - f["B"]) for f in flips["flips"] if f["direction"] == direction]
         assert all(g > 0 for g in gaps) and gaps == sorted(gaps, reverse=True)
     assert sum(c["regressions"] + c["improvements"] for c in flips["churn"]) == len(flips["flips"])
+
+
+def test_html_report_is_self_contained_with_a_chart_and_hostile_names_as_text(capsys):
+    from html.parser import HTMLParser
+    from pathlib import Path
+
+    logs = Path(__file__).parents[1] / "data" / "evallogs" / "generated" / "lm-eval"
+    names = "<script>alert(1)</script>,<img src=x>"
+    status, out, err = run(
+        capsys, logs / "toylm-a", logs / "toylm-b", "--names", names, "--format", "html"
+    )
+    assert status == 0, err
+
+    class Tags(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.tags: list[tuple[str, dict]] = []
+
+        def handle_starttag(self, tag, attrs) -> None:  # noqa: ANN001
+            self.tags.append((tag, dict(attrs)))
+
+    parser = Tags()
+    parser.feed(out)
+    kinds = [tag for tag, _ in parser.tags]
+    assert "script" not in kinds and "img" not in kinds and "link" not in kinds
+    assert not any("src" in attrs or "href" in attrs for _, attrs in parser.tags)
+    assert kinds.count("svg") == 1 and kinds.count("circle") == 4 + 1  # four tasks, the suite
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out
+    assert kinds.count("details") == 1 and kinds.count("tr") == 1 + 4
+    # the only address in the file is the SVG namespace, which is never fetched
+    assert out.count("http") == 1 and 'xmlns="http://www.w3.org/2000/svg"' in out
+
+
+def test_html_is_refused_for_a_per_case_file(capsys, two_files):
+    status, _, err = run(capsys, *two_files, *COLUMNS, "--format", "html")
+    assert status == 2 and "--format html reports two harness logs" in err

@@ -36,11 +36,23 @@ def _logs_page():
     return at
 
 
+def _open_all(at, prefix: str, count: int) -> None:
+    """Open every flip's expander (each draws its texts only while open)."""
+    for position in range(count):
+        for direction in ("regression", "improvement"):
+            at.session_state[f"{prefix}_{direction}_open_{position}"] = True
+    at.run(timeout=120)
+    assert not at.exception, at.exception
+
+
 def test_log_flips_are_the_recount_each_with_both_outputs():
     at = _logs_page()
     a, b = _records(GPT4O), _records(SOLAR)
     only_a = sorted(c for c in a if a[c]["exact_match"] == 1 and b[c]["exact_match"] == 0)
     only_b = sorted(c for c in a if a[c]["exact_match"] == 0 and b[c]["exact_match"] == 1)
+    closed = [e for e in at.expander if e.label.startswith("winogrande")]
+    assert closed and not any(e.code for e in closed)  # closed: no texts drawn
+    _open_all(at, "logs_flips", len(only_a) + len(only_b))
     # Labels are escaped Markdown: "winogrande\\/3\\: A fail, B pass"
     shown = {
         found.group(1): expander
@@ -75,6 +87,7 @@ def test_per_case_texts_stay_text_and_a_page_holds_fifty(tmp_path):
     assert not at.exception, at.exception
     at.multiselect(key="cases_flip_texts").set_value(["prompt"]).run()
     assert not at.exception, at.exception
+    _open_all(at, "cases_flips", 130)
     flips = [e for e in at.expander if e.label.startswith("q")]
     assert len(flips) == 2 * PAGE_SIZE  # a page of each direction
     codes = [c.value for e in flips for c in e.code]

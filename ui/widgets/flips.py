@@ -11,7 +11,6 @@ them unless a search is typed; a page shows :data:`PAGE_SIZE` flips.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -81,7 +80,7 @@ def text_column_options(cases: PairedCases) -> list[str]:
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _case_flips(fingerprint: str, _cases: PairedCases, columns: tuple[str, ...]) -> Flips:
+def _case_flips(source: str, _cases: PairedCases, columns: tuple[str, ...]) -> Flips:
     from calculator.flips import cases_flips, with_texts
     from calculator.flips.case_texts import case_file_texts
 
@@ -90,23 +89,10 @@ def _case_flips(fingerprint: str, _cases: PairedCases, columns: tuple[str, ...])
     return with_texts(flips, *case_file_texts(_cases, columns, wanted))
 
 
-def _fingerprint(cases: PairedCases, columns: tuple[str, ...]) -> str:
-    """What the flips of `cases` depend on: the ids, both outcomes and the text columns."""
-    import pandas as pd
-
-    frame = cases.cases
-    kept = [frame.columns[0]] + [
-        c for c in frame.columns if str(c).removesuffix(" (A)").removesuffix(" (B)") in columns
-    ]
-    digest = hashlib.sha256()
-    digest.update(repr((cases.files, cases.names, columns)).encode())
-    digest.update(pd.util.hash_pandas_object(frame[kept], index=False).to_numpy().tobytes())
-    digest.update(cases.a_pass.tobytes() + cases.b_pass.tobytes())
-    return digest.hexdigest()
-
-
-def cases_flips_section(cases: PairedCases, analysis: Analysis) -> None:
-    """The flips of two per-case files (or one), with the text columns chosen here."""
+def cases_flips_section(cases: PairedCases, analysis: Analysis, source: str) -> None:
+    """The flips of two per-case files (or one), with the text columns chosen here; `source`
+    names what the cases were read from (the files' digests and the columns chosen), so that
+    a rerun finds them without hashing 10^5 rows."""
     options = text_column_options(cases)
     columns: tuple[str, ...] = ()
     if options:
@@ -118,7 +104,7 @@ def cases_flips_section(cases: PairedCases, analysis: Analysis) -> None:
                 key="cases_flip_texts",
             )
         )
-    flips = _case_flips(_fingerprint(cases, columns), cases, columns)
+    flips = _case_flips(source, cases, columns)
     alpha = analysis.decision.alpha
 
     def report() -> str:
@@ -232,8 +218,14 @@ def _flip_list(flips: Flips, index: dict, direction: str, key: str) -> None:
     st.caption(words.list_caption(len(positions), total, page, pages))
     for position in positions[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]:
         flip = flips.flips[position]
-        with st.expander(words.expander_label(flips, flip)):
-            _flip_texts(flips, flip)
+        # An expander that tracks its state draws its texts only while open: a rerun draws 50
+        # closed expanders, not 50 flips' texts.
+        box = st.expander(
+            words.expander_label(flips, flip), key=f"{key}_open_{position}", on_change="rerun"
+        )
+        if box.open:
+            with box:
+                _flip_texts(flips, flip)
 
 
 def _flip_texts(flips: Flips, flip: Flip) -> None:
