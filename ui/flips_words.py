@@ -46,6 +46,11 @@ TEXT_COLUMNS_HELP = (
 CSV_LABEL = "Download every flip with its texts (CSV)"
 MARKDOWN_LABEL = "Download the report (Markdown)"
 REPORT_TITLE = "Report to paste (Markdown, GitHub-renderable)"
+SUITE_CHART_CAPTION = (
+    "Each task's difference in pass rate A − B, in points, with its interval; a task marked "
+    "'p ≤ alpha after Holm' differs once the tasks' tests are adjusted together. The last row "
+    "is the suite's answer over every task's questions, each counted once."
+)
 PROMPT = "Prompt"
 TARGET = "Reference"
 EXPLANATION = "explanation"

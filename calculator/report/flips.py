@@ -30,8 +30,7 @@ TEXT_WIDTH = 160
 #: What each text status (:data:`calculator.flips.model.TEXT_STATUSES`) says beside a flip.
 TEXT_STATUS_WORDS = {
     "read": "",
-    "none_in_source": "no texts: the source holds ids and outcomes only (HELM stats without "
-    "the run's scenario_state.json or display files; a per-case file without text columns)",
+    "none_in_source": "no texts: the source holds ids and outcomes only",
     "not_found": "no texts under this id in the source",
     "not_read": "texts not read",
 }

@@ -9,6 +9,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from apptest_pages import open_page
 
 from ui.widgets.flips import PAGE_SIZE
@@ -67,6 +68,8 @@ def test_log_flips_are_the_recount_each_with_both_outputs():
         codes = [c.value for c in expander.code]
         assert a[case]["resps"][0][0] in codes and b[case]["resps"][0][0] in codes
         assert any(a[case]["doc"]["sentence"] in c for c in codes)
+    at.session_state["logs_flips_report"] = True  # open the report to paste
+    at.run(timeout=120)
     report = next(c.value for c in at.code if c.language == "markdown")
     assert report.startswith("## ") and "<details>" in report
 
@@ -103,3 +106,24 @@ def test_per_case_texts_stay_text_and_a_page_holds_fifty(tmp_path):
     search = next(t for t in at.text_input if t.key.endswith("improvement_search"))
     search.set_value("Q12").run()  # ids q12, q120, ..., q128 (even: only B passes); any case
     assert "6 flips (of 65)" in " ".join(c.value for c in at.caption)
+
+
+def test_suite_chart_rows_are_each_tasks_difference_and_the_suite_last():
+    from calculator.logs import pair_logs, read_log
+    from calculator.logs.analysis import analyze_logs
+    from ui.suite_chart import SUITE, suite_chart, suite_frame
+
+    folder = LOGS / "generated" / "lm-eval"
+    result = analyze_logs(pair_logs(read_log(folder / "toylm-a"), read_log(folder / "toylm-b")))
+    frame = suite_frame(result)
+    assert list(frame["task"]) == [t.task for t in result.tasks] + [SUITE]
+    for row, task in zip(frame.itertuples(), result.tasks, strict=False):
+        t = task.analysis.table
+        assert row.points == pytest.approx(100.0 * (t.b - t.c) / t.n)  # A − B of the table
+        assert row.low <= row.points <= row.high
+        holm = task.holm_pvalue
+        assert (row.shown == "p ≤ alpha after Holm") == (holm <= 0.05)
+    pooled = result.pooled.table
+    assert frame["points"].iloc[-1] == pytest.approx(100.0 * (pooled.b - pooled.c) / pooled.n)
+    spec = suite_chart(result, ("A", "B")).to_dict()
+    assert "http" not in json.dumps(spec.get("data", {}))  # inline data, nothing fetched

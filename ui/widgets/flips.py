@@ -54,6 +54,11 @@ def _log_flips(a: Files, b: Files, choice: LogChoice) -> Flips:
 
 def log_flips_section(a: Files, b: Files, choice: LogChoice, result: LogAnalysis | None) -> None:
     """The flips of the logs compared above; `result` (pass/fail) gives the Markdown report."""
+    if result is not None and len(result.tasks) > 1:  # a suite: each task's difference, drawn
+        from ui.suite_chart import suite_chart
+
+        st.altair_chart(suite_chart(result, result.pooled.names), key="logs_suite_chart")
+        st.caption(words.SUITE_CHART_CAPTION)
     flips = _log_flips(a, b, choice)
     report = None
     if result is not None:
@@ -169,18 +174,19 @@ def flips_view(
         key=f"{key}_csv",
         on_click="ignore",
     )
-    if report is not None:
-        text = report()
+    if report is not None:  # made when downloaded or opened, not at every rerun
         st.download_button(
             words.MARKDOWN_LABEL,
-            data=text,
+            data=report,
             file_name="comparison.md",
             mime="text/markdown",
             key=f"{key}_markdown",
             on_click="ignore",
         )
-        with st.expander(words.REPORT_TITLE, key=f"{key}_report"):
-            st.code(text, language="markdown", wrap_lines=True)
+        box = st.expander(words.REPORT_TITLE, key=f"{key}_report", on_change="rerun")
+        if box.open:
+            with box:
+                st.code(report(), language="markdown", wrap_lines=True)
 
 
 def _churn_frame(flips: Flips):  # noqa: ANN202 - a pandas DataFrame, imported lazily
