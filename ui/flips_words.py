@@ -10,6 +10,7 @@ from calculator.text import clip, escape_markdown, plural
 __all__ = [
     "ALL_TASKS",
     "CSV_LABEL",
+    "DIRECTION_LABEL",
     "INTRO",
     "MARKDOWN_LABEL",
     "REPORT_TITLE",
@@ -35,6 +36,7 @@ SCORES_INTRO = (
     "For scores, the flips are the cases whose scores differ most, each way (at most "
     "{kept:,} of each)."
 )
+DIRECTION_LABEL = "Flips listed"
 TASK_LABEL = "Task"
 ALL_TASKS = "All tasks"
 SEARCH_LABEL = "Search ids and texts"

@@ -51,21 +51,25 @@ def test_log_flips_are_the_recount_each_with_both_outputs():
     a, b = _records(GPT4O), _records(SOLAR)
     only_a = sorted(c for c in a if a[c]["exact_match"] == 1 and b[c]["exact_match"] == 0)
     only_b = sorted(c for c in a if a[c]["exact_match"] == 0 and b[c]["exact_match"] == 1)
-    closed = [e for e in at.expander if e.label.startswith("winogrande")]
-    assert closed and not any(e.code for e in closed)  # closed: no texts drawn
-    _open_all(at, "logs_flips", len(only_a) + len(only_b))
-    # Labels are escaped Markdown: "winogrande\\/3\\: A fail, B pass"
-    shown = {
-        found.group(1): expander
-        for expander in at.expander
-        if (found := re.match(r"winogrande\\/(\w+)\\: ", expander.label))
-    }
+    directions = at.radio(key="logs_flips_direction")
+    assert directions.options == [
+        f"Regressions \\(only A passes\\)\\: {len(only_a)}",
+        f"Improvements \\(only B passes\\)\\: {len(only_b)}",
+    ]
+    shown: dict[str, object] = {}
+    for direction, count in (("improvement", len(only_b)), ("regression", len(only_a))):
+        directions.set_value(direction).run(timeout=120)
+        listed = [e for e in at.expander if e.label.startswith("winogrande")]
+        assert len(listed) == count
+        if direction == "improvement":  # none opened yet: a closed flip draws no text
+            assert not any(e.code for e in listed)
+        _open_all(at, "logs_flips", len(only_a) + len(only_b))
+        # Labels are escaped Markdown: "winogrande\\/3\\: A fail, B pass"
+        for expander in at.expander:
+            if found := re.match(r"winogrande\\/(\w+)\\: ", expander.label):
+                shown[found.group(1)] = [c.value for c in expander.code]
     assert sorted(shown) == sorted(only_a + only_b) and shown
-    tabs = [t.label for t in at.tabs]
-    assert f"Regressions \\(only A passes\\)\\: {len(only_a)}" in tabs, tabs
-    assert f"Improvements \\(only B passes\\)\\: {len(only_b)}" in tabs, tabs
-    for case, expander in shown.items():
-        codes = [c.value for c in expander.code]
+    for case, codes in shown.items():
         assert a[case]["resps"][0][0] in codes and b[case]["resps"][0][0] in codes
         assert any(a[case]["doc"]["sentence"] in c for c in codes)
     at.session_state["logs_flips_report"] = True  # open the report to paste
@@ -92,17 +96,19 @@ def test_per_case_texts_stay_text_and_a_page_holds_fifty(tmp_path):
     assert not at.exception, at.exception
     _open_all(at, "cases_flips", 130)
     flips = [e for e in at.expander if e.label.startswith("q")]
-    assert len(flips) == 2 * PAGE_SIZE  # a page of each direction
+    assert len(flips) == PAGE_SIZE  # a page of the first direction: only A passes (k odd)
     codes = [c.value for e in flips for c in e.code]
-    # k odd: only A passes (hostile texts 1 and 3); k even: only B (texts 0 and 2)
-    assert "[x](http://evil) 0" in codes and "<script>alert(1)</script> 2" in codes
     assert "![i](http://e/p.png) 1" in codes and "<img src=x> 3" in codes
-    captions = " ".join(c.value for c in at.caption)
-    assert "65 flips, page 1 of 2" in captions
+    assert "65 flips, page 1 of 2" in " ".join(c.value for c in at.caption)
     search = next(t for t in at.text_input if t.key.endswith("regression_search"))
     search.set_value("img").run()  # k = 3, 7, ..., 127
     assert not at.exception, at.exception
     assert "32 flips (of 65), page 1 of 1" in " ".join(c.value for c in at.caption)
+    at.radio(key="cases_flips_direction").set_value("improvement").run()
+    _open_all(at, "cases_flips", 130)
+    codes = [c.value for e in at.expander if e.label.startswith("q") for c in e.code]
+    # k even: only B passes (hostile texts 0 and 2), shown as written
+    assert "[x](http://evil) 0" in codes and "<script>alert(1)</script> 2" in codes
     search = next(t for t in at.text_input if t.key.endswith("improvement_search"))
     search.set_value("Q12").run()  # ids q12, q120, ..., q128 (even: only B passes); any case
     assert "6 flips (of 65)" in " ".join(c.value for c in at.caption)

@@ -146,7 +146,8 @@ def _searchable(flip: Flip) -> str:
 def flips_view(
     flips: Flips, *, key: str, report: Callable[[], str] | None, title: bool = True
 ) -> None:
-    """The section: the churn by task, a tab per direction, the downloads and the report."""
+    """The section: the churn by task, the flips of the direction chosen, the downloads and
+    the report."""
     st.subheader(words.TITLE)
     st.caption(words.INTRO)
     if flips.kind == "scores":
@@ -157,15 +158,15 @@ def flips_view(
     ends = (flips.flips[0].key, flips.flips[-1].key) if flips.flips else ()
     index = _index(f"{key}:{id(flips)}:{len(flips.flips)}:{ends}", flips)
     by_direction = index["by_direction"]
-    tabs = st.tabs(
-        [
-            words.tab_label(flips, direction, len(by_direction[direction]))
-            for direction in ("regression", "improvement")
-        ]
+    # One direction's list at a time: a rerun draws one page of closed expanders, not two.
+    direction = st.radio(
+        words.DIRECTION_LABEL,
+        ("regression", "improvement"),
+        format_func=lambda d: words.tab_label(flips, d, len(by_direction[d])),
+        horizontal=True,
+        key=f"{key}_direction",
     )
-    for tab, direction in zip(tabs, ("regression", "improvement"), strict=True):
-        with tab:
-            _flip_list(flips, index, direction, f"{key}_{direction}")
+    _flip_list(flips, index, direction, f"{key}_{direction}")
     st.download_button(
         words.CSV_LABEL,
         data=lambda: flips_csv(flips),
