@@ -190,17 +190,20 @@ class Flips:
 
 
 def case_flips(
-    cases: PairedCases, *, task: str | None = None, scores: bool = False
+    cases: PairedCases, *, task: str | None = None, scores: bool = False, log: bool = False
 ) -> tuple[list[Flip], TaskChurn]:
     """The flips of one set of paired cases (a per-case file, or one task of two logs), in the
     order of the cases, and its churn. With `scores`, the largest differences both ways.
 
-    A log's cases carry the question id in "question" and, with repeats, "id#repeat" in "case";
-    a per-case file's id is its first column (the row number when it has no id column).
+    A log's cases (`log`) carry the question id in "question" and, with repeats, "id#repeat" in
+    "case" (a task of question means has the question in "case", without repeats); a per-case
+    file's id is its first column (the row number when it has no id column), whatever its
+    other columns are called.
     """
     frame = cases.cases
-    ids = (frame["question"] if "question" in frame.columns else frame.iloc[:, 0]).astype("str")
-    repeats = _repeats(frame, ids)
+    by_question = log and "question" in frame.columns
+    ids = (frame["question"] if by_question else frame.iloc[:, 0]).astype("str")
+    repeats = _repeats(frame, ids) if by_question else None
     if scores:
         return _score_flips(cases, task, ids.to_numpy(), repeats)
     a_pass, b_pass = np.asarray(cases.a_pass, bool), np.asarray(cases.b_pass, bool)
@@ -229,8 +232,6 @@ def case_flips(
 
 def _repeats(frame: object, ids: object) -> np.ndarray | None:
     """Each case's repeat number where the cases are repeats ("id#repeat" in "case"), else None."""
-    if "question" not in frame.columns:
-        return None
     case = frame["case"].astype("str")
     if bool((case == ids).all()):
         return None
@@ -285,7 +286,7 @@ def log_flips(paired: PairedLogs) -> Flips:
     flips: list[Flip] = []
     churn: list[TaskChurn] = []
     for task in paired.tasks:
-        found, counted = case_flips(task.cases, task=task.task, scores=paired.scores)
+        found, counted = case_flips(task.cases, task=task.task, scores=paired.scores, log=True)
         flips.extend(found)
         churn.append(counted)
     return _ordered(paired.names, "scores" if paired.scores else "pass/fail", flips, churn)

@@ -225,3 +225,16 @@ def test_html_report_is_self_contained_with_a_chart_and_hostile_names_as_text(ca
 def test_html_is_refused_for_a_per_case_file(capsys, two_files):
     status, _, err = run(capsys, *two_files, *COLUMNS, "--format", "html")
     assert status == 2 and "--format html reports two harness logs" in err
+
+
+def test_question_means_flips_are_questions_with_their_texts(capsys):
+    """Graded scores, 3 epochs against 1: each question at its mean; its flips are questions."""
+    from pathlib import Path
+
+    mock = Path(__file__).parents[1] / "data" / "evallogs" / "generated" / "inspect"
+    a, b = mock / "mock-a-3epochs.eval", mock / "mock-b-1epoch.json"
+    status, out, err = run(capsys, a, b, "--metric", "graded", "--json", "--flips", "1")
+    assert status == 0, err
+    flips = json.loads(out)["flips"]["flips"]
+    assert flips and all(f["repeat"] is None and f["id"].startswith("q") for f in flips)
+    assert all(f["texts"] == "read" and f["prompt"] for f in flips)

@@ -274,3 +274,10 @@ def test_csv_holds_every_flip_whole_and_escapes_formulas():
     assert rows[0]["prompt"] == '\'=HYPERLINK("http://e","x")'
     assert rows[1]["prompt"] == "line one\nline two"
     assert [r["direction"] for r in rows] == ["regression", "improvement"]
+
+
+def test_a_per_case_column_named_question_is_a_text_not_the_id():
+    a = _case_file("a.csv", {"id": ["1", "2"], "x": [1, 0], "y": [0, 1], "question": ["q", "r"]})
+    cases = load_cases(a, None, id_column="id", a_column="x", b_column="y")
+    flips = cases_flips(cases)
+    assert [(f.case, f.repeat) for f in flips.flips] == [("1", None), ("2", None)]
