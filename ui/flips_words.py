@@ -12,6 +12,7 @@ __all__ = [
     "CSV_LABEL",
     "DIRECTION_LABEL",
     "INTRO",
+    "HTML_LABEL",
     "MARKDOWN_LABEL",
     "REPORT_TITLE",
     "SEARCH_LABEL",
@@ -47,6 +48,7 @@ TEXT_COLUMNS_HELP = (
 )
 CSV_LABEL = "Download every flip with its texts (CSV)"
 MARKDOWN_LABEL = "Download the report (Markdown)"
+HTML_LABEL = "Download the report as a page (HTML, self-contained)"
 REPORT_TITLE = "Report to paste (Markdown, GitHub-renderable)"
 SUITE_CHART_CAPTION = (
     "Each task's difference in pass rate A − B, in points, with its interval; a task marked "

@@ -11,6 +11,8 @@ import io
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from calculator.cli import main
@@ -238,3 +240,22 @@ def test_question_means_flips_are_questions_with_their_texts(capsys):
     flips = json.loads(out)["flips"]["flips"]
     assert flips and all(f["repeat"] is None and f["id"].startswith("q") for f in flips)
     assert all(f["texts"] == "read" and f["prompt"] for f in flips)
+
+
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("ab []()!<>&|`*_#-+.:/@\\\n\"'=$~{}")) | st.characters(),
+        max_size=60,
+    )
+)
+def test_no_text_makes_a_link_an_image_or_html_in_the_report(text):
+    """Any text through the report's escaping (escape_markdown after printable, in a table
+    cell too) parses to text and code only."""
+    from calculator.report.markdown import _md
+
+    cell = _md(text)
+    document = f"| a | b |\n| --- | --- |\n| {cell} | x |\n\n{cell}\n"
+    tokens = MarkdownIt("commonmark").enable("table").parse(document)
+    kinds = {t.type for t in tokens} | {c.type for t in tokens for c in t.children or []}
+    assert not kinds & {"link_open", "image", "html_inline", "html_block", "heading_open"}
+    assert sum(t.type == "td_open" for t in tokens) == 2  # the cell never breaks the row

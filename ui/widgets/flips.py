@@ -60,11 +60,14 @@ def log_flips_section(a: Files, b: Files, choice: LogChoice, result: LogAnalysis
         st.altair_chart(suite_chart(result, result.pooled.names), key="logs_suite_chart")
         st.caption(words.SUITE_CHART_CAPTION)
     flips = _log_flips(a, b, choice)
-    report = None
+    report = page = None
     if result is not None:
+        from calculator.report.html_report import html_report
+
         alpha = result.pooled.decision.alpha
         report = lambda: markdown_report(result, flips, alpha=alpha, gate=False)  # noqa: E731
-    flips_view(flips, key="logs_flips", report=report)
+        page = lambda: html_report(result, flips, alpha=alpha, gate=False)  # noqa: E731
+    flips_view(flips, key="logs_flips", report=report, html=page)
 
 
 def text_column_options(cases: PairedCases) -> list[str]:
@@ -115,7 +118,7 @@ def cases_flips_section(cases: PairedCases, analysis: Analysis, source: str) -> 
     def report() -> str:
         return markdown_report(analysis, flips, alpha=alpha, gate=False)
 
-    flips_view(flips, key="cases_flips", report=report, title=False)
+    flips_view(flips, key="cases_flips", report=report)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -144,7 +147,11 @@ def _searchable(flip: Flip) -> str:
 
 
 def flips_view(
-    flips: Flips, *, key: str, report: Callable[[], str] | None, title: bool = True
+    flips: Flips,
+    *,
+    key: str,
+    report: Callable[[], str] | None,
+    html: Callable[[], str] | None = None,
 ) -> None:
     """The section: the churn by task, the flips of the direction chosen, the downloads and
     the report."""
@@ -184,6 +191,15 @@ def flips_view(
             key=f"{key}_markdown",
             on_click="ignore",
         )
+        if html is not None:  # the same report as one page, its chart drawn in it
+            st.download_button(
+                words.HTML_LABEL,
+                data=html,
+                file_name="comparison.html",
+                mime="text/html",
+                key=f"{key}_html",
+                on_click="ignore",
+            )
         box = st.expander(words.REPORT_TITLE, key=f"{key}_report", on_change="rerun")
         if box.open:
             with box:
