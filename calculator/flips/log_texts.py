@@ -36,6 +36,9 @@ __all__ = ["LogTexts", "Wanted", "read_log_texts"]
 Wanted = set[tuple[str, int | None]]
 _ENDINGS = (".json", ".jsonl", ".eval")
 _HELM_FILES = ("scenario_state.json", "display_predictions.json", "display_requests.json")
+#: What a file whose texts are not as the harness writes them raises while they are read: its
+#: flips then have no texts ("not_found"), and the file is named in `LogTexts.unreadable`.
+_DAMAGED = (ValueError, TypeError, AttributeError, KeyError, IndexError)
 
 
 @dataclass(slots=True)
@@ -45,6 +48,8 @@ class LogTexts:
 
     by_task: dict[str, dict[tuple[str, int], CaseTexts]] = field(default_factory=dict)
     holds_texts: bool = True
+    #: Files (or HELM run folders) whose texts could not be read as the harness writes them.
+    unreadable: list[str] = field(default_factory=list)
 
     def add(self, task: str, case: str, repeat: int, texts: CaseTexts) -> None:
         self.by_task.setdefault(task, {})[(case, repeat)] = texts
@@ -76,10 +81,13 @@ def read_log_texts(
     texts = LogTexts()
     helm: dict[str, dict[str, object]] = {}
     for name, data in _files(source):
-        if data.startswith(b"PK\x03\x04"):
-            _zip(name, data, log_format, ids, texts, helm, scorers or {})
-        else:
-            _document(name, data, log_format, ids, texts, helm, scorers or {})
+        try:
+            if data.startswith(b"PK\x03\x04"):
+                _zip(name, data, log_format, ids, texts, helm, scorers or {})
+            else:
+                _document(name, data, log_format, ids, texts, helm, scorers or {})
+        except _DAMAGED:  # texts the first pass did not need, in a shape no harness writes
+            texts.unreadable.append(name)
     if log_format == "helm":
         _helm_runs(helm, ids, texts)
     return texts
@@ -301,10 +309,13 @@ def _helm_runs(helm: dict[str, dict[str, object]], ids: set[str], texts: LogText
             )
         task = run_name_parts(str(run_name))[0]
         state = documents.get("scenario_state.json")
-        if isinstance(state, dict) and isinstance(state.get("request_states"), list):
-            _helm_state(state["request_states"], task, ids, texts)
-        else:
-            _helm_display(documents, task, ids, texts)
+        try:
+            if isinstance(state, dict) and isinstance(state.get("request_states"), list):
+                _helm_state(state["request_states"], task, ids, texts)
+            else:
+                _helm_display(documents, task, ids, texts)
+        except _DAMAGED:
+            texts.unreadable.append(folder)
 
 
 def _helm_state(states: list, task: str, ids: set[str], texts: LogTexts) -> None:

@@ -281,3 +281,15 @@ def test_a_per_case_column_named_question_is_a_text_not_the_id():
     cases = load_cases(a, None, id_column="id", a_column="x", b_column="y")
     flips = cases_flips(cases)
     assert [(f.case, f.repeat) for f in flips.flips] == [("1", None), ("2", None)]
+
+
+def test_a_damaged_scenario_state_leaves_those_flips_without_texts(tmp_path):
+    a = _helm_run(tmp_path / "a", "m_a", {"id0", "id1"}, False)
+    b = _helm_run(tmp_path / "b", "m_b", {"id1", "id2"}, False)
+    (b / "scenario_state.json").write_text('{"request_states": [{"instance": [1, 2]}]}')
+    flips = read_log_flips(pair_logs(read_log(a), read_log(b)), (a, b))
+    assert [f.case for f in flips.flips] == ["id0", "id2"]
+    assert all(f.texts == "read" and f.texts_b is None for f in flips.flips)  # A's are read
+    (a / "scenario_state.json").write_text("{not json")
+    flips = read_log_flips(pair_logs(read_log(a), read_log(b)), (a, b))
+    assert {f.texts for f in flips.flips} == {"not_found"}

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
+from calculator.errors import CalculatorError
 from calculator.flips.table import flips_csv
 from calculator.report.markdown import markdown_report
 from calculator.text import clip
@@ -59,7 +60,11 @@ def log_flips_section(a: Files, b: Files, choice: LogChoice, result: LogAnalysis
 
         st.altair_chart(suite_chart(result, result.pooled.names), key="logs_suite_chart")
         st.caption(words.SUITE_CHART_CAPTION)
-    flips = _log_flips(a, b, choice)
+    try:
+        flips = _log_flips(a, b, choice)
+    except CalculatorError as error:  # a limit of the child that reads them, said as such
+        st.error(escape_markdown(str(error)))
+        return
     report = page = None
     if result is not None:
         from calculator.report.html_report import html_report
