@@ -9,7 +9,7 @@ import streamlit as st
 
 from calculator.release import clusters_of
 from ui import cases_words as words
-from ui.widgets import cases_logs, cases_long, cases_scores, compare, decision
+from ui.widgets import cases_logs, cases_long, cases_scores, compare, decision, flips
 from ui.widgets import cases_sections as sections
 from ui.words import Wording
 
@@ -40,6 +40,8 @@ def two_systems() -> None:
         clusters=clusters_of(cases),
     )
     sections.differing_cases(cases)
+    source = repr(([item.digest for item in stored], columns))  # what the cases come from
+    flips.cases_flips_section(cases, compared.analysis, source)
 
 
 st.title(words.TITLE)

@@ -12,9 +12,24 @@ reason with; it formats, it computes nothing.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
-__all__ = ["clip", "format_count", "has_control", "has_hidden", "plural", "printable"]
+__all__ = [
+    "FORMULA_START",
+    "clip",
+    "escape_markdown",
+    "escape_spreadsheet_cell",
+    "format_count",
+    "has_control",
+    "has_hidden",
+    "plural",
+    "printable",
+]
+
+#: A cell starting with one of these is run as a formula by a spreadsheet (tab and carriage
+#: return because some spreadsheets skip them before a formula).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -105,3 +120,74 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     """
     noun = singular if count == 1 else (plural_form or f"{singular}s")
     return f"{format_count(count)} {noun}"
+
+
+def escape_spreadsheet_cell(value: str) -> str:
+    """Prefix a cell that a spreadsheet would run as a formula with a single quote.
+
+    Cells starting with =, +, - or @ (and tab or carriage return, which some spreadsheets skip
+    before a formula) are shown as text by Excel, LibreOffice and Google Sheets once prefixed.
+
+    References
+    ----------
+    OWASP, "CSV Injection," https://owasp.org/www-community/attacks/CSV_Injection.
+
+    Examples
+    --------
+    >>> escape_spreadsheet_cell('=HYPERLINK("http://x","y")')
+    '\\'=HYPERLINK("http://x","y")'
+    >>> escape_spreadsheet_cell("plain text"), escape_spreadsheet_cell("-1")
+    ('plain text', "'-1")
+    """
+    if not isinstance(value, str):
+        from calculator.errors import CalculatorTypeError
+
+        raise CalculatorTypeError(f"`value` must be a string, but got {type(value).__name__}.")
+    return "'" + value if value.startswith(FORMULA_START) else value
+
+
+# Characters that Streamlit's Markdown would interpret (emphasis, code, links and images,
+# HTML and character references, tables, headings and list markers, $ for LaTeX, : for emoji
+# shortcodes and colour directives, / for ":material/" icons, braces); a backslash before each
+# makes text from a user or a file print as typed.
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=/&@])")
+# What GitHub-flavoured Markdown turns into a link even when every character is escaped (it
+# finds them in the text after unescaping): http:// and https:// addresses, www. and e-mail.
+_AUTOLINK = re.compile(r"(?i)https?://|www\.|@")
+# Line breaks and tabs stay white space (a soft break in Markdown); every other character
+# that does not show as itself is made visible.
+_WORDS = re.compile(r"([ \t\n\r]+)")
+
+
+def _code_span(word: str) -> str:
+    fence = "`" * (max(map(len, re.findall("`+", word)), default=0) + 1)
+    pad = " " if word.startswith("`") or word.endswith("`") else ""
+    return f"{fence}{pad}{word}{pad}{fence}"
+
+
+def escape_markdown(text: str, *, in_link: bool = False) -> str:
+    r"""Text from a user (a URL, a file, a column or system name) as Markdown that Streamlit
+    and GitHub show literally: the one function every Markdown surface (the page's cards,
+    labels, buttons, tabs, captions and messages; the Markdown report) passes such text through.
+
+    Hidden characters are made visible (:func:`calculator.text.printable`); a backslash goes
+    before each Markdown character; a word that GitHub-flavoured Markdown would turn into a link
+    even so (an address, www., an e-mail) is shown as code instead, which no rule reads, except
+    `in_link` (the text of a link, where nothing is linked again).
+
+    Examples
+    --------
+    >>> print(escape_markdown("GPT-4 *new* $x$ [x](y)"))
+    GPT\-4 \*new\* \$x\$ \[x\]\(y\)
+    >>> print(escape_markdown("![x](https://host/p.png) by a@b.org"))
+    `![x](https://host/p.png)` by `a@b.org`
+    """
+    parts = _WORDS.split(text)
+    words = [printable(word) for word in parts[::2]]  # the words between the white space
+    parts[::2] = [
+        _code_span(word)
+        if _AUTOLINK.search(word) and not in_link
+        else _MARKDOWN_SPECIALS.sub(r"\\\1", word)
+        for word in words
+    ]
+    return "".join(parts)

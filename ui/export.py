@@ -19,6 +19,8 @@ import pandas as pd
 
 from calculator import Analysis
 from calculator.report.words import payload, text
+from calculator.text import FORMULA_START as _FORMULA_START
+from calculator.text import escape_spreadsheet_cell  # its one home, shared with the CLI
 
 __all__ = [
     "escape_spreadsheet_cell",
@@ -28,10 +30,6 @@ __all__ = [
     "results_json",
     "to_escaped_csv",
 ]
-
-# A cell starting with one of these is run as a formula by a spreadsheet (tab and carriage
-# return because some spreadsheets skip them before a formula).
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def report_text(analysis: Analysis) -> str:
@@ -88,28 +86,6 @@ def results_csv(results: dict[str, object]) -> str:
     writer.writerow(("field", "value"))
     writer.writerows((_csv_cell(key), _csv_cell(value)) for key, value in _flatten(results, ""))
     return buffer.getvalue()
-
-
-def escape_spreadsheet_cell(value: str) -> str:
-    """Prefix a cell that a spreadsheet would run as a formula with a single quote.
-
-    Cells starting with =, +, - or @ (and tab or carriage return, which some spreadsheets skip
-    before a formula) are shown as text by Excel, LibreOffice and Google Sheets once prefixed.
-
-    References
-    ----------
-    OWASP, "CSV Injection," https://owasp.org/www-community/attacks/CSV_Injection.
-
-    Examples
-    --------
-    >>> escape_spreadsheet_cell('=HYPERLINK("http://x","y")')
-    '\\'=HYPERLINK("http://x","y")'
-    >>> escape_spreadsheet_cell("plain text"), escape_spreadsheet_cell("-1")
-    ('plain text', "'-1")
-    """
-    if not isinstance(value, str):
-        raise TypeError(f"`value` must be a string, but got {type(value).__name__}.")
-    return "'" + value if value.startswith(_FORMULA_START) else value
 
 
 def _text_missing(value: object) -> bool:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import math
-import re
 from dataclasses import dataclass
 
 from calculator import CI_METHODS, Analysis, GateRates
@@ -26,7 +25,7 @@ from calculator.report.formatting import (
     method_words,
     plural,
 )
-from calculator.text import printable
+from calculator.text import escape_markdown, printable  # the one escaper, shared
 
 __all__ = [
     "CI_METHOD_HELP",
@@ -51,52 +50,6 @@ __all__ = [
     "points_interval",
     "table_html",
 ]
-
-# Characters that Streamlit's Markdown would interpret (emphasis, code, links and images,
-# HTML and character references, tables, headings and list markers, $ for LaTeX, : for emoji
-# shortcodes and colour directives, / for ":material/" icons, braces); a backslash before each
-# makes text from a user or a file print as typed.
-_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=/&@])")
-# What GitHub-flavoured Markdown turns into a link even when every character is escaped (it
-# finds them in the text after unescaping): http:// and https:// addresses, www. and e-mail.
-_AUTOLINK = re.compile(r"(?i)https?://|www\.|@")
-# Line breaks and tabs stay white space (a soft break in Markdown); every other character
-# that does not show as itself is made visible.
-_WORDS = re.compile(r"([ \t\n\r]+)")
-
-
-def _code_span(word: str) -> str:
-    fence = "`" * (max(map(len, re.findall("`+", word)), default=0) + 1)
-    pad = " " if word.startswith("`") or word.endswith("`") else ""
-    return f"{fence}{pad}{word}{pad}{fence}"
-
-
-def escape_markdown(text: str, *, in_link: bool = False) -> str:
-    r"""Text from a user (a URL, a file, a column or system name) as Markdown that Streamlit
-    shows literally: the one function every Markdown surface (cards, labels, buttons, tabs,
-    captions, messages) passes such text through.
-
-    Hidden characters are made visible (:func:`calculator.text.printable`); a backslash goes
-    before each Markdown character; a word that GitHub-flavoured Markdown would turn into a link
-    even so (an address, www., an e-mail) is shown as code instead, which no rule reads, except
-    `in_link` (the text of a link, where nothing is linked again).
-
-    Examples
-    --------
-    >>> print(escape_markdown("GPT-4 *new* $x$ [x](y)"))
-    GPT\-4 \*new\* \$x\$ \[x\]\(y\)
-    >>> print(escape_markdown("![x](https://host/p.png) by a@b.org"))
-    `![x](https://host/p.png)` by `a@b.org`
-    """
-    parts = _WORDS.split(text)
-    words = [printable(word) for word in parts[::2]]  # the words between the white space
-    parts[::2] = [
-        _code_span(word)
-        if _AUTOLINK.search(word) and not in_link
-        else _MARKDOWN_SPECIALS.sub(r"\\\1", word)
-        for word in words
-    ]
-    return "".join(parts)
 
 
 def clean_name(name: object, default: str) -> str:

@@ -41,6 +41,13 @@ from calculator.cli.arguments import (
     finite_number,
 )
 from calculator.cli.arguments import count as whole_number
+from calculator.cli.cases_flips import (
+    add_flips_arguments,
+    add_flips_output,
+    check_flips_options,
+    flips_of_cases,
+    markdown_output,
+)
 from calculator.cli.cases_logs import is_log_input, run_logs
 from calculator.cli.cases_long import add_long_arguments, is_long_input, run_long
 from calculator.cli.cases_scores import (
@@ -159,6 +166,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_long_arguments(parser)
     add_categories_argument(parser)  # categorical outcomes: the k x k table (square_file.py)
     add_monitor_arguments(parser)
+    add_flips_arguments(parser)  # --flips N, --flips-csv, --text, --format (cases_flips.py)
     parser.set_defaults(func=run)
 
 
@@ -198,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
     require_cases_extra()
     check_paths([p for p in (args.file, args.file_b) if p is not None])
     _refuse_file_only(args)
+    check_flips_options(args, refused_by=_flips_refused_by(args))
     if args.monitor:  # refuses what it cannot watch (logs, long files, labels, clusters)
         return run_monitor(args)
     if is_categories_input(args):  # labels, not pass/fail: the k x k analysis
@@ -234,6 +243,7 @@ def run(args: argparse.Namespace) -> int:
                 "--detect plans for pass/fail outcomes; these columns hold scores (cut them "
                 "with --threshold to analyse them as pass/fail)"
             )
+        check_flips_options(args, refused_by=_SCORES_FLIPS)
         return run_scores(args, first, second, columns)
     args = threshold_columns(args, first, second)  # --threshold on guessed score columns
     cases = _load(args, first, second)
@@ -243,7 +253,10 @@ def run(args: argparse.Namespace) -> int:
     analysis, cluster = compared.analysis, compared.cluster
     gate = anytime_gate(analysis, args.anytime_prior) if args.anytime else None
     detect = _detect(args, analysis, cluster is not None)
-    if args.json:
+    flips = flips_of_cases(args, cases)
+    if markdown_output(args, analysis, flips):
+        pass
+    elif args.json:
         payload = build_payload(cases, analysis, cluster, args.anytime_prior)
         payload["analysed_as"] = ANALYSED_AS_PASS_FAIL
         if detect is not None:
@@ -255,15 +268,33 @@ def run(args: argparse.Namespace) -> int:
             payload["gate"] = (
                 gate_payload(analysis, args.alpha) if gate is None else anytime_gate_payload(gate)
             )
+        add_flips_output(args, flips, document=payload)
         print_json(payload)
     else:
         lines = _text_report(cases, analysis, cluster, args, gate)
         if detect is not None:
             lines.append(f"detect    {detect_sentence(detect, cases.names)}")
+        add_flips_output(args, flips, lines=lines)
         print_lines(lines)
     if args.fail_if_worse and (gate_fails(analysis) if gate is None else gate.rejects):
         return EXIT_WORSE
     return 0
+
+
+#: Why a per-case file of scores refuses the flips' options (the logs' scores list theirs).
+_SCORES_FLIPS = (
+    "a per-case file of scores lists none yet: cut the scores with --threshold to list the "
+    "cases that pass on one side only"
+)
+
+
+def _flips_refused_by(args: argparse.Namespace) -> str | None:
+    """What a run that lists no flips is, for the refusal of the flips' options."""
+    if args.monitor:
+        return "--monitor watches a growing file and lists none"
+    if is_categories_input(args):
+        return "--categories compares labels in a k x k table, which has no two directions"
+    return None
 
 
 def _points(text: str) -> float:

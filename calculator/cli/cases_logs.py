@@ -15,6 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from calculator.cli.arguments import UsageError
+from calculator.cli.cases_flips import (
+    add_flips_output,
+    flips_of_logs,
+    markdown_output,
+    refuse_markdown_for_scores,
+)
 from calculator.cli.cases_scores import comparison_lines, score_options, scores_gate_line
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import decision_lines, question_arguments
@@ -110,7 +116,10 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
         return run_log_scores(args, paired)
     result = compare_logs(paired, question_arguments(args))
     counts = task_counts(result, args.alpha)
-    if args.json:
+    flips = flips_of_logs(args, paired)  # None unless asked for
+    if markdown_output(args, result, flips):
+        pass
+    elif args.json:
         document = build_log_payload(result)
         if counts:
             document["tasks_better"] = [count.to_dict() for count in counts]
@@ -120,6 +129,7 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
             gate["test"] = suite_gate_test(result, gate["test"])
             gate["sentence"] += suite_gate_clause(result)  # as the text's gate line
             document["gate"] = gate
+        add_flips_output(args, flips, document=document)
         print_json(document)
     else:
         lines = report_lines(result, alpha=args.alpha)
@@ -133,6 +143,7 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
         lines += task_count_lines(counts)
         if args.fail_if_worse:
             lines.append(gate_line(result.pooled, args.alpha) + suite_gate_clause(result))
+        add_flips_output(args, flips, lines=lines)
         print_lines(lines)
     from calculator.release import gate_fails
 
@@ -204,18 +215,22 @@ def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
     """Compare two logs paired on a graded metric as scores; print the report or JSON."""
     from calculator.release import scores_gate_fails
 
+    refuse_markdown_for_scores(args)
     result = compare_logs(paired, score_options(args))
+    flips = flips_of_logs(args, paired)  # the largest differences both ways
     if args.json:
         document = build_log_scores_payload(result)
         if args.fail_if_worse:
             gate = scores_gate_payload(result.pooled, args.alpha)
             gate["sentence"] += scores_gate_clause(result)  # as the text's gate line
             document["gate"] = gate
+        add_flips_output(args, flips, document=document)
         print_json(document)
     else:
         lines = _scores_text(result, args.alpha)
         if args.fail_if_worse:
             lines.append(scores_gate_line(result.pooled, args.alpha) + scores_gate_clause(result))
+        add_flips_output(args, flips, lines=lines)
         print_lines(lines)
     if args.fail_if_worse and scores_gate_fails(result.pooled, args.alpha):
         return 1

@@ -35,11 +35,19 @@ from calculator.workflow import (
 )
 from ui import logs_words as words
 from ui.isolation import isolated
+from ui.widgets.flips import log_flips_section
 from ui.widgets.question import Asked as Question
 from ui.widgets.question import question_inputs, show_refusal
 from ui.words import escape_markdown
 
-__all__ = ["logs_section", "score_task_frame", "show_log_result", "task_frame", "threshold_value"]
+__all__ = [
+    "log_choice",
+    "logs_section",
+    "score_task_frame",
+    "show_log_result",
+    "task_frame",
+    "threshold_value",
+]
 
 Files = tuple[tuple[str, bytes], ...]
 
@@ -79,8 +87,19 @@ def _analysed(
         read_log_data(a, system="A", model=models[0]),
         read_log_data(b, system="B", model=models[1]),
     )
+    choice = log_choice(metric, chosen_filter, threshold, allow)
+    # A graded metric without a threshold is compared as scores, as on the command line; the
+    # question's margin is then in the scores' units.
+    paired = pair_two_logs(*logs, choice)
+    return compare_logs(paired, asked.ask(scores=paired.scores))
+
+
+def log_choice(
+    metric: str | None, chosen_filter: str | None, threshold: float | None, allow: bool
+) -> LogChoice:
+    """What is compared, from the boxes: the metric and filter (TASK=NAME forms too)."""
     metrics, filters = _asked(metric), _asked(chosen_filter)
-    choice = LogChoice(
+    return LogChoice(
         metric=metrics.every,
         filter=filters.every,
         threshold=threshold,
@@ -88,10 +107,6 @@ def _analysed(
         metric_by_task=tuple(metrics.by_task.items()),
         filter_by_task=tuple(filters.by_task.items()),
     )
-    # A graded metric without a threshold is compared as scores, as on the command line; the
-    # question's margin is then in the scores' units.
-    paired = pair_two_logs(*logs, choice)
-    return compare_logs(paired, asked.ask(scores=paired.scores))
 
 
 def _asked(text: str | None) -> Asked:
@@ -219,6 +234,10 @@ def logs_section() -> None:
             st.error(escape_markdown(words.page_message(str(error))))
             return
         show_log_result(result, "logs")
+        choice = log_choice(metric.strip() or None, chosen.strip() or None, threshold, allow)
+        a, b, models = sides
+        pass_fail = None if isinstance(result, LogScores) else result  # scores: largest differences
+        log_flips_section(a, b, models, choice, pass_fail)  # ui/widgets/flips.py
 
 
 def _sides(a: Files, b: Files) -> tuple[Files, Files, tuple[str | None, str | None]] | None:

@@ -1,0 +1,186 @@
+"""The comparison as one self-contained HTML file, for attaching to a release: the report of
+:mod:`calculator.report.markdown` (answer, table per task, decision and gate, caveats, the top
+flips folded) with a chart of each task's difference A − B and its interval, drawn here as
+inline SVG. The file requests nothing from any other host: no script, no style sheet, no font,
+no image but the SVG it holds.
+
+Every text from a log or a file is HTML-escaped (:func:`html.escape` after
+:func:`calculator.text.printable`), so none can make a tag, a link or a script.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+from calculator.report import words
+from calculator.report.caveats import few_pairs_caveat
+from calculator.report.flips import TEXT_STATUS_WORDS, direction_heading, flip_label, outcome_words
+from calculator.report.formatting import format_percent, format_points, format_pvalue
+from calculator.report.gate import gate_verdict
+from calculator.report.suite import answer_line, suite_gate_clause
+from calculator.text import clip, printable
+
+if TYPE_CHECKING:
+    from calculator.flips import Flip, Flips
+    from calculator.logs import LogAnalysis
+
+__all__ = ["html_report"]
+
+_STYLE = (
+    "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
+    "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .5rem}"
+    "td.n{text-align:right}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}"
+)
+_ROW = 26  # pixels per task in the chart
+_LEFT, _WIDTH = 220, 420  # the label column and the plot's width
+
+
+def _e(text: object) -> str:
+    """Text from a file or a sentence of the report, escaped for HTML."""
+    return html.escape(printable(str(text)))
+
+
+def html_report(
+    result: LogAnalysis, flips: Flips | None, *, alpha: float, gate: bool, top: int = 10
+) -> str:
+    """Two logs' pass/fail comparison as a self-contained HTML page."""
+    pooled = result.pooled
+    a, b = (_e(clip(name, 80)) for name in pooled.names)
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{a} vs {b}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>{a} vs {b}</h1>",
+        f"<p><strong>Answer.</strong> {_e(words.text(pooled.decision))}</p>",
+        _chart(result),
+        _table(result, alpha),
+        "<h2>Decision and gate</h2><ul>",
+        *(
+            f"<li>{_e(line.removeprefix('answer').strip())}</li>"
+            for line in answer_line(result, alpha)
+        ),
+        f"<li>Gate: {_gate(result, alpha) if gate else 'none asked for.'}</li>",
+        "</ul>",
+    ]
+    caveats = []
+    for task in result.tasks:
+        t = task.analysis.table
+        caveat = few_pairs_caveat(t.b + t.c, alpha, task.analysis.convention)
+        if caveat:
+            caveats.append(caveat if len(result.tasks) == 1 else f"Task {task.task}: {caveat}")
+    if caveats:
+        parts += ["<h2>Caveats</h2><ul>", *(f"<li>{_e(c)}</li>" for c in caveats), "</ul>"]
+    if flips is not None:
+        parts.append(_flips(flips, top))
+    return "\n".join([*parts, "</body></html>"]) + "\n"
+
+
+def _gate(result: LogAnalysis, alpha: float) -> str:
+    return _e(gate_verdict(result.pooled, alpha) + suite_gate_clause(result))
+
+
+def _table(result: LogAnalysis, alpha: float) -> str:
+    a, b = (_e(clip(name, 60)) for name in result.pooled.names)
+    head = (
+        f"<tr><th>task</th><th>n</th><th>{a} pass rate</th><th>{b} pass rate</th>"
+        f"<th>difference {a} − {b}</th><th>p</th><th>Holm p</th></tr>"
+    )
+    rows = []
+    for task in result.tasks:
+        t = task.analysis.table
+        holm = "" if task.holm_pvalue is None else format_pvalue(task.holm_pvalue, alpha=alpha)
+        rows.append(
+            f"<tr><td>{_e(clip(task.task, 80))}</td><td class=n>{t.n:,}</td>"
+            f"<td class=n>{format_percent((t.a + t.b) / t.n)}</td>"
+            f"<td class=n>{format_percent((t.a + t.c) / t.n)}</td>"
+            f"<td class=n>{format_points((t.b - t.c) / t.n)}</td>"
+            f"<td class=n>{format_pvalue(task.pvalue, alpha=alpha)}</td>"
+            f"<td class=n>{holm}</td></tr>"
+        )
+    return f"<table>{head}{''.join(rows)}</table>"
+
+
+def _chart(result: LogAnalysis) -> str:
+    """Each task's difference A − B (points) with its interval; a filled dot where the task's
+    Holm-adjusted p is at most alpha; the suite's difference at the bottom."""
+    entries = [
+        (
+            task.task,
+            task.analysis.difference,
+            task.holm_pvalue is not None and task.holm_pvalue <= task.analysis.decision.alpha,
+        )
+        for task in result.tasks
+    ]
+    entries.append(("suite (every task)", result.pooled.difference, result.pooled.decision.reject))
+    height = _ROW * (len(entries) + 1)
+
+    def x(value: float) -> float:  # -1 .. 1 to the plot's pixels
+        return _LEFT + (value + 1) / 2 * _WIDTH
+
+    marks = [
+        f'<line x1="{x(0):.1f}" y1="0" x2="{x(0):.1f}" y2="{height - _ROW}" stroke="#888"/>',
+        f'<text x="{x(-1):.1f}" y="{height - 6}" font-size="11">−100</text>',
+        f'<text x="{x(0) - 4:.1f}" y="{height - 6}" font-size="11">0</text>',
+        f'<text x="{x(1) - 24:.1f}" y="{height - 6}" font-size="11">+100</text>',
+    ]
+    for row, (label, difference, shown) in enumerate(entries):
+        y = _ROW * row + _ROW / 2
+        low, high = max(difference.low, -1.0), min(difference.high, 1.0)
+        fill = "#1f5fa8" if shown else "white"
+        marks += [
+            f'<text x="4" y="{y + 4:.1f}" font-size="12">{_e(clip(label, 32))}</text>',
+            f'<line x1="{x(low):.1f}" y1="{y:.1f}" x2="{x(high):.1f}" y2="{y:.1f}" '
+            'stroke="#1f5fa8" stroke-width="2"/>',
+            f'<circle cx="{x(difference.estimate):.1f}" cy="{y:.1f}" r="5" fill="{fill}" '
+            'stroke="#1f5fa8" stroke-width="2"/>',
+        ]
+    caption = (
+        "Difference in pass rate A − B (points) with its interval, per task and for the suite; "
+        "a filled dot: the task's Holm-adjusted p (the suite's p) is at most alpha."
+    )
+    return (
+        f'<figure><svg xmlns="http://www.w3.org/2000/svg" width="{_LEFT + _WIDTH + 20}" '
+        f'height="{height}" role="img" aria-label="{_e(caption)}">{"".join(marks)}</svg>'
+        f"<figcaption>{_e(caption)}</figcaption></figure>"
+    )
+
+
+def _flips(flips: Flips, top: int) -> str:
+    parts = [
+        f"<details><summary>Flips: {len(flips.regressions):,} regressions, "
+        f"{len(flips.improvements):,} improvements; the first {top:,} of each</summary>"
+    ]
+    for direction, listed in (
+        ("regression", flips.regressions),
+        ("improvement", flips.improvements),
+    ):
+        parts.append(
+            f"<h3>{_e(direction_heading(flips, direction))}: "
+            f"{min(top, len(listed)):,} of {len(listed):,}</h3>"
+        )
+        parts += [_flip(flips, flip) for flip in listed[:top]]
+    return "\n".join([*parts, "</details>"])
+
+
+def _flip(flips: Flips, flip: Flip) -> str:
+    head = f"<p><strong>{_e(flip_label(flip))}</strong>: {_e(outcome_words(flips, flip))}</p>"
+    if flip.texts != "read":
+        return head + f"<p><em>{_e(TEXT_STATUS_WORDS[flip.texts])}</em></p>"
+    blocks = [("prompt", flip.prompt), ("target", flip.target)]
+    for name, texts in zip(flips.names, (flip.texts_a, flip.texts_b), strict=True):
+        if texts is not None:
+            blocks += [(f"{name} [{field}]", value) for field, value in texts.outputs]
+            if texts.explanation:
+                blocks.append((f"{name} [explanation]", texts.explanation))
+    body = "".join(
+        f"<p>{_e(clip(label, 80))}:</p><pre>{html.escape(_lines(value))}</pre>"
+        for label, value in blocks
+        if value is not None
+    )
+    return head + body
+
+
+def _lines(text: str) -> str:
+    """A text cut for the page, its lines kept, each made printable."""
+    return "\n".join(printable(line) for line in clip(text, 600).split("\n"))

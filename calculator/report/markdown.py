@@ -1,0 +1,192 @@
+"""The report to paste: a comparison as GitHub-renderable Markdown.
+
+One line that answers, a table per task (n, both pass rates, the difference A − B, p, Holm's p
+across tasks), the decision and the gate, the caveats, and the top flips in a collapsed
+``<details>`` block. Nothing here computes: every number comes from the result.
+
+Text from logs and files never becomes Markdown or HTML: names, tasks and ids go through
+:func:`calculator.text.escape_markdown` (no link, image, emphasis, table break or tag can come
+from them), and the flips' texts are fenced code blocks whose fence is longer than any run of
+backticks in the text, so that a text cannot close its block; the block's summary holds no
+text from a file.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from calculator.report import words
+from calculator.report.caveats import few_pairs_caveat
+from calculator.report.flips import (
+    TEXT_STATUS_WORDS,
+    direction_heading,
+    flip_label,
+    outcome_words,
+)
+from calculator.report.formatting import format_percent, format_points, format_pvalue, plural
+from calculator.report.gate import gate_verdict
+from calculator.report.suite import answer_line, suite_gate_clause
+from calculator.text import clip, escape_markdown, printable
+
+if TYPE_CHECKING:
+    from calculator.analysis import Analysis
+    from calculator.flips import Flip, Flips
+    from calculator.logs import LogAnalysis
+
+__all__ = ["TOP_FLIPS", "markdown_report"]
+
+#: Flips of each direction shown in the report's collapsed block.
+TOP_FLIPS = 10
+#: Characters of each text shown in the block (the CSV and the JSON hold them whole).
+TEXT_LIMIT = 600
+_BACKTICKS = re.compile(r"`+")
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def markdown_report(
+    result: LogAnalysis | Analysis,
+    flips: Flips | None,
+    *,
+    alpha: float,
+    gate: bool,
+    top: int = TOP_FLIPS,
+) -> str:
+    """The report of a pass/fail comparison (two logs' `result`, or a per-case file's
+    :class:`~calculator.analysis.Analysis`) as Markdown, with the first `top` flips of each
+    direction; `gate` says whether a release gate was asked for."""
+    pooled = result if not hasattr(result, "pooled") else result.pooled
+    names = pooled.names
+    lines = [
+        f"## {_md(names[0])} vs {_md(names[1])}",
+        "",
+        f"**Answer.** {_md(words.text(pooled.decision))}",
+        "",
+        *_table(result, alpha),
+        "",
+        "### Decision and gate",
+        "",
+    ]
+    suite = answer_line(result, alpha) if hasattr(result, "pooled") else []
+    lines += [f"- {_md(line.removeprefix('answer').strip())}" for line in suite]
+    if gate:
+        clause = suite_gate_clause(result) if hasattr(result, "pooled") else ""
+        lines.append(f"- Gate: {_md(gate_verdict(pooled, alpha) + clause)}")
+    else:
+        lines.append("- Gate: none asked for.")
+    caveats = _caveats(result, pooled, alpha)
+    if caveats:
+        lines += ["", "### Caveats", "", *(f"- {_md(c)}" for c in caveats)]
+    if flips is not None:
+        lines += ["", *_flips_block(flips, top)]
+    return "\n".join(lines) + "\n"
+
+
+def _md(text: str) -> str:
+    """Text of the report (whose names, tasks and ids come from files) as Markdown that shows
+    it as written on one line, in a table cell too: newlines made visible
+    (:func:`calculator.text.printable`), then :func:`calculator.text.escape_markdown`, then a
+    pipe inside a code span (an address shown as code) escaped for the table."""
+    return _UNESCAPED_PIPE.sub(r"\\|", escape_markdown(printable(text)))
+
+
+def _table(result: LogAnalysis | Analysis, alpha: float) -> list[str]:
+    pooled = result if not hasattr(result, "pooled") else result.pooled
+    a, b = (_md(name) for name in pooled.names)
+    several = hasattr(result, "pooled") and len(result.tasks) > 1
+    head = f"| task | n | {a} pass rate | {b} pass rate | difference {a} − {b} | p |"
+    rule = "| --- | ---: | ---: | ---: | ---: | ---: |"
+    if several:
+        head, rule = head + " Holm p |", rule + " ---: |"
+    rows = [head, rule]
+    entries = (
+        [(t.task, t.analysis.table, t.pvalue, t.holm_pvalue) for t in result.tasks]
+        if hasattr(result, "pooled")
+        else [("all cases", pooled.table, pooled.decision.pvalue, None)]
+    )
+    for task, table, p, holm in entries:
+        row = (
+            f"| {_md(clip(str(task), 80))} | {table.n:,} | "
+            f"{format_percent((table.a + table.b) / table.n)} | "
+            f"{format_percent((table.a + table.c) / table.n)} | "
+            f"{format_points((table.b - table.c) / table.n)} | {format_pvalue(p, alpha=alpha)} |"
+        )
+        if several:
+            row += f" {'' if holm is None else format_pvalue(holm, alpha=alpha)} |"
+        rows.append(row)
+    if several:
+        t = pooled.table
+        rows.append(
+            f"| **suite** | {t.n:,} | {format_percent((t.a + t.b) / t.n)} | "
+            f"{format_percent((t.a + t.c) / t.n)} | {format_points((t.b - t.c) / t.n)} | "
+            f"{format_pvalue(pooled.decision.pvalue, alpha=alpha)} | |"
+        )
+    note = "p: each task's own test" if several else "p: the test that decides"
+    if several:
+        note += "; Holm p: adjusted across the tasks; suite: the answer over every task"
+    return [*rows, "", f"_{note}._"]
+
+
+def _caveats(result: LogAnalysis | Analysis, pooled: Analysis, alpha: float) -> list[str]:
+    """Too few discordant pairs for any split to reach alpha (per task), and repeats."""
+    entries = (
+        [(t.task, t.analysis) for t in result.tasks]
+        if hasattr(result, "pooled")
+        else [(None, pooled)]
+    )
+    caveats = []
+    for task, analysis in entries:
+        t = analysis.table
+        caveat = few_pairs_caveat(t.b + t.c, alpha, analysis.convention)
+        if caveat:
+            caveats.append(caveat if len(entries) == 1 else f"Task {clip(task, 80)}: {caveat}")
+    if hasattr(result, "pooled") and result.repeats:
+        caveats.append(
+            "Repeated samples of each question: the decision counts questions, not samples."
+        )
+    return caveats
+
+
+def _flips_block(flips: Flips, top: int) -> list[str]:
+    regressions, improvements = flips.regressions, flips.improvements
+    summary = (
+        f"Flips: {plural(len(regressions), 'regression')}, "
+        f"{plural(len(improvements), 'improvement')}"
+        + (" (the largest score differences)" if flips.kind == "scores" else "")
+        + f"; the first {top:,} of each"
+    )
+    lines = ["<details>", f"<summary>{summary}</summary>", ""]
+    for direction, listed in (("regression", regressions), ("improvement", improvements)):
+        heading = _md(direction_heading(flips, direction))
+        lines += [f"#### {heading}: {min(top, len(listed)):,} of {len(listed):,}", ""]
+        for flip in listed[:top]:
+            lines += _flip(flips, flip)
+    return [*lines, "</details>"]
+
+
+def _flip(flips: Flips, flip: Flip) -> list[str]:
+    lines = [
+        f"**{_md(flip_label(flip))}**: {_md(outcome_words(flips, flip))}",
+        "",
+    ]
+    if flip.texts != "read":
+        return [*lines, f"_{_md(TEXT_STATUS_WORDS[flip.texts])}_", ""]
+    blocks = [("prompt", flip.prompt), ("target", flip.target)]
+    for name, texts in zip(flips.names, (flip.texts_a, flip.texts_b), strict=True):
+        if texts is None:
+            continue
+        blocks += [(f"{name} [{field}]", value) for field, value in texts.outputs]
+        if texts.explanation:
+            blocks.append((f"{name} [explanation]", texts.explanation))
+    for label, value in blocks:
+        if value is not None:
+            lines += [f"{_md(clip(label, 80))}:", "", *_fenced(value), ""]
+    return lines
+
+
+def _fenced(text: str) -> list[str]:
+    """`text` cut and made printable line by line, in a fence no run of its backticks closes."""
+    kept = "\n".join(printable(line) for line in clip(text, TEXT_LIMIT).split("\n"))
+    longest = max((len(run) for run in _BACKTICKS.findall(kept)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}text", kept, fence]

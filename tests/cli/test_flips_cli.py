@@ -1,0 +1,261 @@
+"""``cases --flips N``, ``--flips-csv``, ``--text COL`` and ``--format markdown`` on per-case
+files and logs: what each prints, the options refused by name where they do not apply, and the
+Markdown report parsed with markdown-it-py (CommonMark with GitHub's tables): its table, its
+collapsed block, and hostile texts from a file rendered as text, never as a link, an image or
+HTML."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from calculator.cli import main
+
+HOSTILE = [
+    "[x](http://evil)",
+    "![i](http://e/p.png)",
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "```\n</details>\n<a href='http://evil'>x</a>",
+    '=HYPERLINK("http://evil","x")',
+    "www.evil.com and https://evil.example/x",
+]
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(["cases", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def two_files(tmp_path):
+    """A's and B's per-case files: cases h0..h6 with hostile prompts and outputs; h0-h3 only A
+    passes for even ids, only B for odd ones, the rest both pass."""
+    rows_a, rows_b = ["id,ok,prompt,out"], ["id,ok,prompt,out"]
+
+    def cell(text: str) -> str:
+        return '"' + text.replace('"', '""') + '"'
+
+    for k, text in enumerate(HOSTILE):
+        a_ok, b_ok = (1, 0) if k % 2 == 0 else (0, 1)
+        if k >= 4:
+            a_ok = b_ok = 1
+        rows_a.append(f"h{k},{a_ok},{cell(text)},{cell('A says ' + text)}")
+        rows_b.append(f"h{k},{b_ok},{cell(text)},{cell('B says ' + text)}")
+    for k in range(40):  # agreeing cases, so that the test has a table to work on
+        rows_a.append(f"c{k},{k % 2},plain,a")
+        rows_b.append(f"c{k},{k % 2},plain,b")
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    a.write_text("\n".join(rows_a) + "\n")
+    b.write_text("\n".join(rows_b) + "\n")
+    return a, b
+
+
+COLUMNS = ("--id", "id", "--a", "ok", "--b", "ok", "--text", "prompt", "--text", "out")
+
+
+def test_text_lists_the_first_n_of_each_direction_with_texts_escaped(capsys, two_files):
+    status, out, err = run(capsys, *two_files, *COLUMNS, "--flips", "1")
+    assert status == 0, err
+    assert "churn     regressions (only A passes): 2; improvements (only B passes): 2" in out
+    assert "regressions (only A passes): 1 shown of 2" in out
+    assert "  h0: A pass, B fail" in out and "A [out]: A says [x](http://evil)" in out
+    assert "  h1: A fail, B pass" in out and "h2:" not in out
+    assert "\x1b" not in out
+
+
+def test_json_and_csv_carry_every_flip_with_full_texts(capsys, two_files, tmp_path):
+    path = tmp_path / "flips.csv"
+    status, out, err = run(
+        capsys, *two_files, *COLUMNS, "--flips", "1", "--json", "--flips-csv", path
+    )
+    assert status == 0, err
+    flips = json.loads(out)["flips"]
+    assert [(f["id"], f["direction"], f["A"], f["B"]) for f in flips["flips"]] == [
+        ("h0", "regression", 1, 0),
+        ("h2", "regression", 1, 0),
+        ("h1", "improvement", 0, 1),
+        ("h3", "improvement", 0, 1),
+    ]
+    assert flips["flips"][3]["A_texts"]["outputs"]["out"] == "A says " + HOSTILE[3]
+    assert flips["churn"] == [{"task": None, "n": 47, "regressions": 2, "improvements": 2}]
+    rows = list(csv.DictReader(io.StringIO(path.read_text())))
+    assert [r["id"] for r in rows] == ["h0", "h2", "h1", "h3"]
+    assert rows[0]["prompt"] == HOSTILE[0] and rows[2]["B_output"] == "B says " + HOSTILE[1]
+
+
+def _parse(markdown: str):
+    parser = MarkdownIt("commonmark").enable("table")
+    return parser.parse(markdown), parser.render(markdown)
+
+
+def test_markdown_report_renders_its_table_and_a_collapsed_block(capsys, two_files):
+    status, out, err = run(capsys, *two_files, *COLUMNS, "--format", "markdown", "--flips", "5")
+    assert status == 0, err
+    tokens, html = _parse(out)
+    kinds = [t.type for t in tokens]
+    assert kinds.count("table_open") == 1
+    headers = [tokens[k + 1].content for k, t in enumerate(tokens) if t.type == "th_open"]
+    assert headers == ["task", "n", "A pass rate", "B pass rate", "difference A − B", "p"]
+    cells = [tokens[k + 1].content for k, t in enumerate(tokens) if t.type == "td_open"]
+    assert cells[:5] == ["all cases", "47", "53.2%", "53.2%", "0.0"]  # 25 of 47 each
+    blocks = [t.content for t in tokens if t.type == "html_block"]
+    assert blocks[0].startswith("<details>\n<summary>Flips: 2 regressions, 2 improvements")
+    assert blocks[-1].strip() == "</details>"
+    assert html.count("<details>") == 1 and html.count("</details>") == 1
+    # every hostile text shows as text: no link, image, script or tag of the file's
+    assert "<a " not in html and "<img" not in html and "<script" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "![i](http://e/p.png)" in html  # in a code block: shown as written
+    for token in tokens:
+        for child in token.children or []:
+            assert child.type not in ("link_open", "image", "html_inline")
+
+
+def test_markdown_of_a_suite_with_hostile_names(capsys):
+    from pathlib import Path
+
+    logs = Path(__file__).parents[1] / "data" / "evallogs" / "generated" / "lm-eval"
+    names = "[x](http://evil),<img src=x>"
+    status, out, err = run(
+        capsys, logs / "toylm-a", logs / "toylm-b", "--names", names, "--format", "markdown"
+    )
+    assert status == 0, err
+    tokens, html = _parse(out)
+    headers = [tokens[k + 1].content for k, t in enumerate(tokens) if t.type == "th_open"]
+    assert headers[-1] == "Holm p" and len(headers) == 7
+    rows = sum(1 for t in tokens if t.type == "tr_open")
+    assert rows == 1 + 4 + 1  # the header, four tasks, the suite
+    assert "<img" not in html and "<a " not in html
+    assert "<code>[x](http://evil)</code> pass rate" in html  # the name, as text (code)
+    assert "<details>" in html and "the first 10 of each" in html
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--json", "--format", "markdown"], "--json and --format markdown ask for two outputs"),
+        (["--text", "prompt"], "--text shows texts beside the flips: give it with --flips N"),
+        (["--flips", "2", "--text", "nope"], "no text column 'nope'"),
+        (
+            ["--flips", "2", "--monitor"],
+            "--flips lists the flips of a paired comparison; --monitor",
+        ),
+    ],
+)
+def test_options_refused_by_name(capsys, two_files, options, said):
+    status, out, err = run(capsys, *two_files, "--id", "id", "--a", "ok", "--b", "ok", *options)
+    assert status == 2 and out == ""
+    assert said in err
+
+
+def test_scores_file_and_categories_refuse_the_flips(capsys, tmp_path):
+    scores = tmp_path / "s.csv"
+    scores.write_text("id,x,y\n" + "".join(f"q{k},{k / 10},{(k % 3) / 10}\n" for k in range(20)))
+    status, _, err = run(capsys, scores, "--a", "x", "--b", "y", "--flips", "3")
+    assert status == 2 and "a per-case file of scores lists none yet" in err
+    labels = tmp_path / "l.csv"
+    labels.write_text("id,a,b\n" + "".join(f"q{k},{k % 3},{(k + 1) % 3}\n" for k in range(30)))
+    status, _, err = run(capsys, labels, "--a", "a", "--b", "b", "--categories", "--flips", "2")
+    assert status == 2 and "--categories compares labels" in err
+
+
+def test_logs_refuse_text_columns_and_markdown_of_scores(capsys):
+    from pathlib import Path
+
+    mock = Path(__file__).parents[1] / "data" / "evallogs" / "generated" / "inspect"
+    a, b = mock / "mock-a-3epochs.eval", mock / "mock-b-3epochs.eval"
+    status, _, err = run(capsys, a, b, "--flips", "2", "--text", "x")
+    assert status == 2 and "--text names text columns of a per-case file" in err
+    status, _, err = run(capsys, a, b, "--metric", "graded", "--format", "markdown")
+    assert status == 2 and "--format markdown reports pass/fail comparisons" in err
+
+
+def test_log_scores_flips_are_the_largest_differences(capsys):
+    from pathlib import Path
+
+    mock = Path(__file__).parents[1] / "data" / "evallogs" / "generated" / "inspect"
+    a, b = mock / "mock-a-3epochs.eval", mock / "mock-b-3epochs.eval"
+    status, out, err = run(capsys, a, b, "--metric", "graded", "--json", "--flips", "1")
+    assert status == 0, err
+    flips = json.loads(out)["flips"]
+    assert flips["kind"] == "scores"
+    for direction, sign in (("regression", 1), ("improvement", -1)):
+        gaps = [sign * (f["A"] - f["B"]) for f in flips["flips"] if f["direction"] == direction]
+        assert all(g > 0 for g in gaps) and gaps == sorted(gaps, reverse=True)
+    assert sum(c["regressions"] + c["improvements"] for c in flips["churn"]) == len(flips["flips"])
+
+
+def test_html_report_is_self_contained_with_a_chart_and_hostile_names_as_text(capsys):
+    from html.parser import HTMLParser
+    from pathlib import Path
+
+    logs = Path(__file__).parents[1] / "data" / "evallogs" / "generated" / "lm-eval"
+    names = "<script>alert(1)</script>,<img src=x>"
+    status, out, err = run(
+        capsys, logs / "toylm-a", logs / "toylm-b", "--names", names, "--format", "html"
+    )
+    assert status == 0, err
+
+    class Tags(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.tags: list[tuple[str, dict]] = []
+
+        def handle_starttag(self, tag, attrs) -> None:  # noqa: ANN001
+            self.tags.append((tag, dict(attrs)))
+
+    parser = Tags()
+    parser.feed(out)
+    kinds = [tag for tag, _ in parser.tags]
+    assert "script" not in kinds and "img" not in kinds and "link" not in kinds
+    assert not any("src" in attrs or "href" in attrs for _, attrs in parser.tags)
+    assert kinds.count("svg") == 1 and kinds.count("circle") == 4 + 1  # four tasks, the suite
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out
+    assert kinds.count("details") == 1 and kinds.count("tr") == 1 + 4
+    # the only address in the file is the SVG namespace, which is never fetched
+    assert out.count("http") == 1 and 'xmlns="http://www.w3.org/2000/svg"' in out
+
+
+def test_html_is_refused_for_a_per_case_file(capsys, two_files):
+    status, _, err = run(capsys, *two_files, *COLUMNS, "--format", "html")
+    assert status == 2 and "--format html reports two harness logs" in err
+
+
+def test_question_means_flips_are_questions_with_their_texts(capsys):
+    """Graded scores, 3 epochs against 1: each question at its mean; its flips are questions."""
+    from pathlib import Path
+
+    mock = Path(__file__).parents[1] / "data" / "evallogs" / "generated" / "inspect"
+    a, b = mock / "mock-a-3epochs.eval", mock / "mock-b-1epoch.json"
+    status, out, err = run(capsys, a, b, "--metric", "graded", "--json", "--flips", "1")
+    assert status == 0, err
+    flips = json.loads(out)["flips"]["flips"]
+    assert flips and all(f["repeat"] is None and f["id"].startswith("q") for f in flips)
+    assert all(f["texts"] == "read" and f["prompt"] for f in flips)
+
+
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("ab []()!<>&|`*_#-+.:/@\\\n\"'=$~{}")) | st.characters(),
+        max_size=60,
+    )
+)
+def test_no_text_makes_a_link_an_image_or_html_in_the_report(text):
+    """Any text through the report's escaping (escape_markdown after printable, in a table
+    cell too) parses to text and code only."""
+    from calculator.report.markdown import _md
+
+    cell = _md(text)
+    document = f"| a | b |\n| --- | --- |\n| {cell} | x |\n\n{cell}\n"
+    tokens = MarkdownIt("commonmark").enable("table").parse(document)
+    kinds = {t.type for t in tokens} | {c.type for t in tokens for c in t.children or []}
+    assert not kinds & {"link_open", "image", "html_inline", "html_block", "heading_open"}
+    assert sum(t.type == "td_open" for t in tokens) == 2  # the cell never breaks the row

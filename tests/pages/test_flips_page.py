@@ -1,0 +1,135 @@
+"""The flips section of the per-case page (issue 33) under AppTest: on the real lm-eval logs the
+flips shown are the cases one log passes and the other fails (recounted here with ``json``),
+each expander holding both outputs as text; hostile texts from a per-case file stay text; a
+page holds at most 50 flips; the search and the task filter narrow the list."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from apptest_pages import open_page
+
+from ui.widgets.flips import PAGE_SIZE
+
+PAGE = "app_pages/cases.py"
+LOGS = Path(__file__).resolve().parents[1] / "data" / "evallogs"
+GPT4O = next((LOGS / "lm-eval").glob("output__gpt-4o*winogrande*.jsonl"))
+SOLAR = next((LOGS / "lm-eval").glob("output__upstage*winogrande*.jsonl"))
+
+
+def _upload(path: Path) -> list[tuple[str, bytes, str]]:
+    return [(path.name, path.read_bytes(), "text/plain")]
+
+
+def _records(path: Path) -> dict[str, dict]:
+    return {str(r["doc_id"]): r for r in map(json.loads, path.read_text().splitlines())}
+
+
+def _logs_page():
+    at = open_page(PAGE)
+    at.checkbox(key="logs_show").check().run()
+    at.file_uploader(key="logs_a").set_value(_upload(GPT4O)).run()
+    at.file_uploader(key="logs_b").set_value(_upload(SOLAR)).run(timeout=120)
+    assert not at.exception, at.exception
+    return at
+
+
+def _open_all(at, prefix: str, count: int) -> None:
+    """Open every flip's expander (each draws its texts only while open)."""
+    for position in range(count):
+        for direction in ("regression", "improvement"):
+            at.session_state[f"{prefix}_{direction}_open_{position}"] = True
+    at.run(timeout=120)
+    assert not at.exception, at.exception
+
+
+def test_log_flips_are_the_recount_each_with_both_outputs():
+    at = _logs_page()
+    a, b = _records(GPT4O), _records(SOLAR)
+    only_a = sorted(c for c in a if a[c]["exact_match"] == 1 and b[c]["exact_match"] == 0)
+    only_b = sorted(c for c in a if a[c]["exact_match"] == 0 and b[c]["exact_match"] == 1)
+    directions = at.radio(key="logs_flips_direction")
+    assert directions.options == [
+        f"Regressions \\(only A passes\\)\\: {len(only_a)}",
+        f"Improvements \\(only B passes\\)\\: {len(only_b)}",
+    ]
+    shown: dict[str, object] = {}
+    for direction, count in (("improvement", len(only_b)), ("regression", len(only_a))):
+        directions.set_value(direction).run(timeout=120)
+        listed = [e for e in at.expander if e.label.startswith("winogrande")]
+        assert len(listed) == count
+        if direction == "improvement":  # none opened yet: a closed flip draws no text
+            assert not any(e.code for e in listed)
+        _open_all(at, "logs_flips", len(only_a) + len(only_b))
+        # Labels are escaped Markdown: "winogrande\\/3\\: A fail, B pass"
+        for expander in at.expander:
+            if found := re.match(r"winogrande\\/(\w+)\\: ", expander.label):
+                shown[found.group(1)] = [c.value for c in expander.code]
+    assert sorted(shown) == sorted(only_a + only_b) and shown
+    for case, codes in shown.items():
+        assert a[case]["resps"][0][0] in codes and b[case]["resps"][0][0] in codes
+        assert any(a[case]["doc"]["sentence"] in c for c in codes)
+    at.session_state["logs_flips_report"] = True  # open the report to paste
+    at.run(timeout=120)
+    report = next(c.value for c in at.code if c.language == "markdown")
+    assert report.startswith("## ") and "<details>" in report
+
+
+HOSTILE = ["[x](http://evil)", "![i](http://e/p.png)", "<script>alert(1)</script>", "<img src=x>"]
+
+
+def test_per_case_texts_stay_text_and_a_page_holds_fifty(tmp_path):
+    rows = ["id,a,b,prompt"]
+    for k in range(130):  # 65 only A, 65 only B
+        text = HOSTILE[k % 4].replace('"', '""')
+        rows.append(f'q{k},{k % 2},{1 - k % 2},"{text} {k}"')
+    at = open_page(PAGE)
+    upload = ("cases.csv", ("\n".join(rows) + "\n").encode(), "text/csv")
+    at.file_uploader(key=next(f.key for f in at.file_uploader if "cases" in f.key)).set_value(
+        [upload]
+    ).run()
+    assert not at.exception, at.exception
+    at.multiselect(key="cases_flip_texts").set_value(["prompt"]).run()
+    assert not at.exception, at.exception
+    _open_all(at, "cases_flips", 130)
+    flips = [e for e in at.expander if e.label.startswith("q")]
+    assert len(flips) == PAGE_SIZE  # a page of the first direction: only A passes (k odd)
+    codes = [c.value for e in flips for c in e.code]
+    assert "![i](http://e/p.png) 1" in codes and "<img src=x> 3" in codes
+    assert "65 flips, page 1 of 2" in " ".join(c.value for c in at.caption)
+    search = next(t for t in at.text_input if t.key.endswith("regression_search"))
+    search.set_value("img").run()  # k = 3, 7, ..., 127
+    assert not at.exception, at.exception
+    assert "32 flips (of 65), page 1 of 1" in " ".join(c.value for c in at.caption)
+    at.radio(key="cases_flips_direction").set_value("improvement").run()
+    _open_all(at, "cases_flips", 130)
+    codes = [c.value for e in at.expander if e.label.startswith("q") for c in e.code]
+    # k even: only B passes (hostile texts 0 and 2), shown as written
+    assert "[x](http://evil) 0" in codes and "<script>alert(1)</script> 2" in codes
+    search = next(t for t in at.text_input if t.key.endswith("improvement_search"))
+    search.set_value("Q12").run()  # ids q12, q120, ..., q128 (even: only B passes); any case
+    assert "6 flips (of 65)" in " ".join(c.value for c in at.caption)
+
+
+def test_suite_chart_rows_are_each_tasks_difference_and_the_suite_last():
+    from calculator.logs import pair_logs, read_log
+    from calculator.logs.analysis import analyze_logs
+    from ui.suite_chart import SUITE, suite_chart, suite_frame
+
+    folder = LOGS / "generated" / "lm-eval"
+    result = analyze_logs(pair_logs(read_log(folder / "toylm-a"), read_log(folder / "toylm-b")))
+    frame = suite_frame(result)
+    assert list(frame["task"]) == [t.task for t in result.tasks] + [SUITE]
+    for row, task in zip(frame.itertuples(), result.tasks, strict=False):
+        t = task.analysis.table
+        assert row.points == pytest.approx(100.0 * (t.b - t.c) / t.n)  # A − B of the table
+        assert row.low <= row.points <= row.high
+        holm = task.holm_pvalue
+        assert (row.shown == "p ≤ alpha after Holm") == (holm <= 0.05)
+    pooled = result.pooled.table
+    assert frame["points"].iloc[-1] == pytest.approx(100.0 * (pooled.b - pooled.c) / pooled.n)
+    spec = suite_chart(result, ("A", "B")).to_dict()
+    assert "http" not in json.dumps(spec.get("data", {}))  # inline data, nothing fetched

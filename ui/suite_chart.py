@@ -1,0 +1,71 @@
+"""The chart of a suite of tasks compared on two logs: a pure builder, a result in and an
+Altair chart out. Each task's difference in pass rate A − B (points) with its interval, a
+filled dot where the task's Holm-adjusted p is at most alpha, and the suite's difference
+(every task's questions, each counted once) at the bottom, so that a person looks rather than
+reads."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from calculator.logs import LogAnalysis
+from calculator.report.formatting import format_points, format_pvalue
+from calculator.text import clip, printable
+
+__all__ = ["SUITE", "suite_chart", "suite_frame"]
+
+SUITE = "suite (every task)"
+_ROW = 24  # pixels per task
+
+
+def suite_frame(result: LogAnalysis) -> pd.DataFrame:
+    """One row per task, then the suite: the difference and its interval in points, whether
+    it is shown (Holm-adjusted p at most alpha; the suite's decision), and the p read."""
+    rows = []
+    for task in result.tasks:
+        d, alpha = task.analysis.difference, task.analysis.decision.alpha
+        holm = task.holm_pvalue if task.holm_pvalue is not None else task.pvalue
+        rows.append(_row(printable(clip(task.task, 60)), d, holm <= alpha, holm, alpha))
+    pooled = result.pooled
+    rows.append(
+        _row(
+            SUITE,
+            pooled.difference,
+            pooled.decision.reject,
+            pooled.decision.pvalue,
+            pooled.decision.alpha,
+        )
+    )
+    return pd.DataFrame(rows)
+
+
+def _row(task: str, d: object, shown: bool, pvalue: float, alpha: float) -> dict[str, object]:
+    return {
+        "task": task,
+        "points": 100.0 * d.estimate,
+        "low": 100.0 * max(d.low, -1.0),
+        "high": 100.0 * min(d.high, 1.0),
+        "label": format_points(d.estimate),
+        "shown": "p ≤ alpha after Holm" if shown else "not shown",
+        "p": format_pvalue(pvalue, alpha=alpha),
+    }
+
+
+def suite_chart(result: LogAnalysis, names: tuple[str, str]) -> alt.LayerChart:
+    """The tasks' differences A − B with their intervals, the suite's last."""
+    frame = suite_frame(result)
+    order = list(frame["task"])
+    axis = f"difference {printable(clip(names[0], 30))} − {printable(clip(names[1], 30))} (points)"
+    y = alt.Y("task:N", sort=order, title=None)
+    base = alt.Chart(frame).encode(y=y)
+    rules = base.mark_rule(strokeWidth=2).encode(
+        x=alt.X("low:Q", title=axis, scale=alt.Scale(domain=[-100, 100])), x2="high:Q"
+    )
+    points = base.mark_point(size=70, filled=True).encode(
+        x="points:Q",
+        shape=alt.Shape("shown:N", title=None),
+        tooltip=["task", "label", "low", "high", "p", "shown"],
+    )
+    zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(strokeDash=[4, 4]).encode(x="x:Q")
+    return (rules + points + zero).properties(height=_ROW * len(frame), width="container")
