@@ -24,9 +24,11 @@ __all__ = ["chart_layout", "chart_rows", "panel_payload"]
 
 def chart_layout(
     *, alpha: float, log_axis: bool, x_title: str, title: str, convention: str, large: bool
-) -> str:
-    """The p-value chart's Vega-Lite layout (no data) as a JSON string: the browser redraws the
-    chart only when this string changes, and otherwise swaps the rows into the drawn chart."""
+) -> dict[str, str]:
+    """The p-value chart's Vega-Lite layout (no data) as a JSON string ("layout": the browser
+    redraws the chart only when this string changes, and otherwise swaps the rows into the
+    drawn chart), and the chart's accessible name ("label": its title, then its description;
+    the drawing is one image with this name)."""
     spec = pvalue_layout(
         alpha=alpha,
         log_axis=log_axis,
@@ -36,7 +38,10 @@ def chart_layout(
         large=large,
     ).to_dict(validate=False)  # checked against the schema in tests/pages/test_chart_specs.py
     spec.pop("config", None)  # the component styles the chart from the page's theme
-    return json.dumps(spec, sort_keys=True, ensure_ascii=False)
+    return {
+        "layout": json.dumps(spec, sort_keys=True, ensure_ascii=False),
+        "label": f"{title}. {spec['description']}",
+    }
 
 
 def _rows(frame: pd.DataFrame) -> list[dict[str, object]]:
@@ -79,7 +84,7 @@ def panel_payload(
     """Everything the live panel shows, as JSON-ready data (plain text: the browser sets every
     string as text, never as markup).
 
-    `chart` is ``{"layout": chart_layout(...), "datasets": chart_rows(...)}``, or None when no
+    `chart` is ``{**chart_layout(...), "datasets": chart_rows(...)}``, or None when no
     analysis could be made (then the panel shows the table alone). `present` is the
     lecture-hall view (bigger type, no captions).
 

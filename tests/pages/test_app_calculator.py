@@ -267,6 +267,7 @@ def test_names_are_used_in_labels_and_sentences() -> None:
 def test_log_axis_switches_the_chart_to_log10_p() -> None:
     at = run_app()
     assert '"field": "p"' in live_panel(at)["chart"]["layout"]
+    assert live_panel(at)["chart"]["label"].startswith("p-value as the both-pass count a changes.")
     at.toggle(key="logp").set_value(True).run()
     assert_clean(at)
     assert at.toggle(key="logp").value is True

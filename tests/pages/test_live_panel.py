@@ -67,7 +67,7 @@ def test_payload_figures_are_the_cores_for_any_table(a, b, c, d, log_axis, mid_p
     layout = chart_layout(
         alpha=0.05, log_axis=log_axis, x_title="x", title="t", convention=convention, large=False
     )
-    payload = panel_payload(wording, (a, b, c, d), analysis, {"layout": layout, "datasets": rows})
+    payload = panel_payload(wording, (a, b, c, d), analysis, {**layout, "datasets": rows})
     cards = words.result_cards(wording, analysis, markdown=False)
     assert payload["cards"] == [
         {"key": x.key, "label": x.label, "value": x.value, "caption": x.caption} for x in cards

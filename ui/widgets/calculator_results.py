@@ -97,7 +97,7 @@ def live_results(
     chart = None
     if analysis is not None:
         chart = {
-            "layout": _chart_layout(
+            **_chart_layout(
                 alpha=alpha,
                 log_axis=log_axis,
                 x_title=wording.sweep_axis(),

@@ -34,7 +34,7 @@ export async function drawChart(holder, chart, state) {
   }
   const spec = JSON.parse(chart.layout);
   holder.setAttribute("role", "img");
-  holder.setAttribute("aria-label", spec.description || "");
+  holder.setAttribute("aria-label", chart.label);
   if (state.view && state.layout === chart.layout) {
     for (const [name, rows] of Object.entries(chart.datasets)) {
       state.view.data(name, rows);
