@@ -227,6 +227,7 @@ def test_a_hostile_url_shows_warnings_and_no_traceback(new_page, app_server) -> 
     expect(card(page, "false_alarm")).to_have_text("26.5%")
     # The name is allowed, but shown as text: no element is made from it.
     expect(card_label(page, "difference")).to_contain_text("<img src=x onerror=alert(1)>")
+    expect(page.locator(TABLE)).to_contain_text("<img src=x onerror=alert(1)> passes")
     expect(page.locator("img[src=x]")).to_have_count(0)
     assert "zoom" not in urlsplit(current_url(page)).query
     assert_no_exception_box(page)

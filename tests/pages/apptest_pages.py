@@ -72,6 +72,14 @@ def panel_table(at: AppTest) -> dict:
     return live_panel(at)["table"]
 
 
+def chart_specs(at: AppTest) -> list[dict]:
+    """Every Vega-Lite chart of the page, in page order: the live panel's p-value chart (its
+    layout, as the panel draws it) first, then each of Streamlit's charts."""
+    chart = live_panel(at).get("chart")
+    panel = [json.loads(chart["layout"])] if chart else []
+    return panel + [json.loads(element.proto.spec) for element in at.get("vega_lite_chart")]
+
+
 def _inline(datasets: dict[str, pd.DataFrame]) -> dict[str, list[dict[str, object]]]:
     """The tables as Vega-Lite inline rows (JSON-safe: NaN becomes null)."""
     return {name: alt.utils.data.to_values(frame)["values"] for name, frame in datasets.items()}
