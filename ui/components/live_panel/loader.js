@@ -15,5 +15,17 @@ function bundleUrl() {
 
 export default function (component) {
   bundle = bundle || import(bundleUrl());
-  bundle.then((module) => module.render(component));
+  bundle.then(
+    (module) => module.render(component),
+    (error) => {
+      // Said on the page, not only in the console: the results would otherwise be missing
+      // without a word (static serving off, or the bundle not built).
+      const note = document.createElement("p");
+      note.setAttribute("role", "alert");
+      note.textContent =
+        "The results panel could not load its script (app/static/live_panel/live_panel.js): " +
+        String(error);
+      component.parentElement.replaceChildren(note);
+    },
+  );
 }
