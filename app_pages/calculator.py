@@ -85,13 +85,15 @@ def live_calculator() -> None:
         with headline:
             results.headline(wording, analysis)
     with results_col:
-        results.table_results(wording, counts, analysis)
+        # The table, its cards and the p-value chart: one element, redrawn in the browser.
+        results.live_results(
+            wording, counts, options, gate_options["alpha"], analysis, present=present
+        )
         if analysis is not None:
             odds_ratio_section(wording, analysis)
             # Beside the fixed-n exact test, what peeking costs, for the Decision's direction.
             anytime_section(analysis, decision.asked_question(""))
             results.unconditional_test(counts)
-            results.pvalue_chart(wording, counts, options, gate_options["alpha"], large=present)
     if analysis is not None:
         with gate_cards:
             results.gate_results(analysis)

@@ -21,9 +21,28 @@ ARTIFACTS = ROOT / "artifacts"
 # Chromium's path and flags, the "page has rendered" condition and free_port are the browser
 # tests' own (tests/browser/browser_setup.py), so the benchmark drives the page as the tests do.
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from browser_setup import APP_RENDERED, CHROMIUM, CHROMIUM_FLAGS, free_port  # noqa: E402
+from browser_setup import (  # noqa: E402
+    APP_RENDERED,
+    CHARTS,
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    PANEL_CARD_KEYS,
+    card_box,
+    free_port,
+)
 
-__all__ = ["APP_RENDERED", "ARTIFACTS", "CHROMIUM", "CHROMIUM_FLAGS", "ROOT", "Server", "free_port"]
+__all__ = [
+    "APP_RENDERED",
+    "ARTIFACTS",
+    "CHARTS",
+    "CHROMIUM",
+    "CHROMIUM_FLAGS",
+    "PANEL_CARD_KEYS",
+    "ROOT",
+    "Server",
+    "card_box",
+    "free_port",
+]
 
 _CLOCK_TICKS = 100  # USER_HZ: the unit of utime and stime in /proc/<pid>/stat on Linux
 

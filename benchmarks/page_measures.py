@@ -14,7 +14,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from harness import Server
+from harness import CHARTS, PANEL_CARD_KEYS, Server, card_box
 from playwright.async_api import Browser, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
@@ -35,21 +35,23 @@ CHART_FLOOR_RENDERED = f"""() => {_IDLE}
     && document.querySelector('[data-testid=stMetricValue]') !== null
     && document.querySelector('[data-testid=stVegaLiteChart] svg .mark-line path') !== null"""
 
-# How each output reads in the page; a change of this string is a change of the output.
+# How each output reads in the page; a change of this string is a change of the output. The
+# table, the four result cards and chart 1 are the live panel's (one custom component).
 APP_OUTPUTS = {
     "table": "return document.querySelector('table[aria-label=\"Paired 2 by 2 table\"]').innerText",
-    "cards": "return ['difference', 'chi2', 'exact', 'unpaired']"
-    ".map(k => document.querySelector('.st-key-card_' + k).innerText).join('|')",
-    "chart1": "return chartDrawing(0)",
-    "chart2": "return chartDrawing(1)",
+    "cards": f"return {[card_box(key) for key in PANEL_CARD_KEYS]!r}"
+    ".map(s => document.querySelector(s).innerText).join('|')",
+    "chart1": f"return chartDrawing({CHARTS[0]!r})",
+    "chart2": f"return chartDrawing({CHARTS[1]!r})",
     # Issue 36: the k x k section's results (open with ?sq=true).
     "kxk": "return Array.from(document.querySelectorAll('.st-key-sq_results p'))"
     ".map(p => p.innerText).join('|')",
 }
-# A chart as drawn: its description, its lines and its rules (cheap enough to read on every
-# mutation, even in twenty pages at once).
-CHART_DRAWING = """(index) => {
-  const chart = document.querySelectorAll('[data-testid=stVegaLiteChart]')[index];
+# A chart as drawn (by the CSS selector of the element named by its description): its
+# description, its lines and its rules (cheap enough to read on every mutation, even in twenty
+# pages at once).
+CHART_DRAWING = """(selector) => {
+  const chart = document.querySelector(selector);
   const svg = chart.querySelector('svg');
   return chart.getAttribute('aria-label') + '|'
     + Array.from(svg.querySelectorAll('.mark-line path'), path => path.getAttribute('d')).join()
@@ -62,7 +64,7 @@ FLOOR_OUTPUTS = {
 }
 CHART_FLOOR_OUTPUTS = {
     "metric": "return document.querySelector('[data-testid=stMetricValue]').innerText",
-    "chart1": "return chartDrawing(0)",
+    "chart1": "return chartDrawing('[data-testid=stVegaLiteChart]')",
 }
 B_SLIDER = ".st-key-b_slider input[type=range]"
 GATES_SLIDER = ".st-key-gates_slider input[type=range]"

@@ -9,7 +9,6 @@ so no number changes with it.
 
 from __future__ import annotations
 
-import html
 import math
 from dataclasses import dataclass
 
@@ -48,7 +47,9 @@ __all__ = [
     "format_level",
     "format_statistic",
     "points_interval",
-    "table_html",
+    "TableCell",
+    "TableText",
+    "table_text",
 ]
 
 
@@ -189,28 +190,52 @@ class Wording:
         return f"p-value as the {both} count a changes"
 
 
-_CELL = "padding:0.4em 0.8em;border:1px solid #999;text-align:center"
-_HEAD = _CELL + ";font-weight:600;background:#f2f2f2"
-_DISCORDANT = _CELL + ";background:#ffe8a3;border:3px solid #b8860b;font-weight:700"
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableCell:
+    """One count of the 2 x 2 table as shown ("b = 15"), and whether it is a discordant cell
+    (b or c: the cells the test uses, which the page marks)."""
+
+    text: str
+    discordant: bool
 
 
-def table_html(wording: Wording, a: int, b: int, c: int, d: int) -> str:
-    """The 2 x 2 table as an HTML table, discordant cells b and c highlighted, names escaped."""
-    col_good, col_bad, row_good, row_bad = (html.escape(h) for h in wording.headers())
-    return (
-        '<table style="border-collapse:collapse;font-size:1.35rem;margin:0.3em 0" '
-        'aria-label="Paired 2 by 2 table">'
-        # The corner names no row or column, so it is a plain cell (an empty header cell
-        # would be announced as a nameless header).
-        f'<tr><td style="{_HEAD}"></td><th scope="col" style="{_HEAD}">{col_good}</th>'
-        f'<th scope="col" style="{_HEAD}">{col_bad}</th></tr>'
-        f'<tr><th scope="row" style="{_HEAD}">{row_good}</th><td style="{_CELL}">a = {a:,}</td>'
-        f'<td style="{_DISCORDANT}">b = {b:,}</td></tr>'
-        f'<tr><th scope="row" style="{_HEAD}">{row_bad}</th>'
-        f'<td style="{_DISCORDANT}">c = {c:,}</td>'
-        f'<td style="{_CELL}">d = {d:,}</td></tr>'
-        "</table>"
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableText:
+    """The 2 x 2 table in words: its accessible name, column and row heads (plain text, the
+    names as given) and its cells row by row."""
+
+    label: str
+    columns: tuple[str, str]
+    rows: tuple[str, str]
+    cells: tuple[tuple[TableCell, TableCell], tuple[TableCell, TableCell]]
+
+
+def table_text(wording: Wording, a: int, b: int, c: int, d: int) -> TableText:
+    """The 2 x 2 table's heads and cells, discordant cells b and c marked; names as given
+    (plain text: the page sets them as text, never as markup).
+
+    Examples
+    --------
+    >>> table = table_text(Wording(), 60, 15, 5, 20)
+    >>> [[cell.text for cell in row] for row in table.cells]
+    [['a = 60', 'b = 15'], ['c = 5', 'd = 20']]
+    >>> [cell.text for row in table.cells for cell in row if cell.discordant]
+    ['b = 15', 'c = 5']
+    """
+    col_good, col_bad, row_good, row_bad = wording.headers()
+    return TableText(
+        label="Paired 2 by 2 table",
+        columns=(col_good, col_bad),
+        rows=(row_good, row_bad),
+        cells=(
+            (_cell("a", a, discordant=False), _cell("b", b, discordant=True)),
+            (_cell("c", c, discordant=True), _cell("d", d, discordant=False)),
+        ),
     )
+
+
+def _cell(name: str, count: int, *, discordant: bool) -> TableCell:
+    return TableCell(text=f"{name} = {count:,}", discordant=discordant)
 
 
 # -- Page text and the result cards. -----------------------------------------------------------
@@ -300,10 +325,13 @@ def _chi2_hint(discordant: int, alpha: float, correction: bool) -> str:
     return "A large-sample approximation to the exact test, close to it at this size."
 
 
-def result_cards(wording: Wording, analysis: Analysis) -> tuple[Card, Card, Card, Card]:
+def result_cards(
+    wording: Wording, analysis: Analysis, *, markdown: bool = True
+) -> tuple[Card, Card, Card, Card]:
     """The difference, chi-square, exact and unpaired cards, in reading order.
 
-    `wording` is the page's wording with plain names; the cards escape them for Markdown.
+    `wording` is the page's wording with plain names; the cards escape them for Markdown, or
+    keep them as given with `markdown=False` (for a surface that sets them as plain text).
 
     Examples
     --------
@@ -313,7 +341,7 @@ def result_cards(wording: Wording, analysis: Analysis) -> tuple[Card, Card, Card
     [('Pass-rate difference, A − B', '+10.0 pts'), ('McNemar χ²', '5.00'),
      ('Exact McNemar p', '0.041'), ('Unpaired test p, same data', '0.123')]
     """
-    shown = wording.escaped()
+    shown = wording.escaped() if markdown else wording
     diff, chi2, exact, unpaired = (
         analysis.difference,
         analysis.chi2,

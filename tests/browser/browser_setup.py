@@ -24,10 +24,35 @@ CHROMIUM_FLAGS = (
     "--disable-sync",
 )
 
-#: Keys of the seven result cards the calculator page always draws (other sections may add more).
-CARD_KEYS = (
-    "difference", "chi2", "exact", "unpaired", "false_alarm", "per_gate", "union",
-)  # fmt: skip
+#: Keys of the seven result cards the calculator page always draws (other sections may add more):
+#: four in the live panel (one custom component, ui/components/live_panel), three for the gates
+#: (Streamlit metrics).
+PANEL_CARD_KEYS = ("difference", "chi2", "exact", "unpaired")
+GATE_CARD_KEYS = ("false_alarm", "per_gate", "union")
+CARD_KEYS = PANEL_CARD_KEYS + GATE_CARD_KEYS
+_METRIC_PARTS = {
+    "value": "[data-testid=stMetricValue]",
+    "label": "[data-testid=stMetricLabel]",
+    "caption": "[data-testid=stCaptionContainer]",
+}
+
+
+def card_box(key: str) -> str:
+    """CSS selector of a result card (by its key, "exact", "false_alarm", ...) as a whole."""
+    return f"[data-card=card_{key}]" if key in PANEL_CARD_KEYS else f".st-key-card_{key}"
+
+
+def card_part(key: str, part: str = "value") -> str:
+    """CSS selector of a result card's value, label or caption."""
+    if key in PANEL_CARD_KEYS:
+        return f"{card_box(key)} .lp-card-{part}"
+    return f"{card_box(key)} {_METRIC_PARTS[part]}"
+
+
+#: The calculator page's two charts, in page order: p against a (in the live panel, an image
+#: named by its description) and the false-alarm rate against the gates (the page's first
+#: Streamlit chart: the Decision section's comes after it). A selector's first match.
+CHARTS = (".lp-chart", "[data-testid=stVegaLiteChart]")
 
 #: Any page's script is idle: no rerun is running (wait for it after an input changes).
 IDLE = """() => {
@@ -36,18 +61,20 @@ IDLE = """() => {
 }"""
 
 #: The calculator page has fully rendered: the script is idle, each of the seven result cards
-#: (by its key) shows a value, and the table and both charts (with their lines drawn) are on it.
+#: shows a value, and the table and both charts (with their lines drawn) are on it.
 APP_RENDERED = (
-    """() => {
+    (
+        """() => {
   const app = document.querySelector('[data-testid=stApp]');
   return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'
-    && KEYS.every(key => document.querySelector(
-         '.st-key-card_' + key + ' [data-testid=stMetricValue]') !== null)
+    && VALUES.every(selector => document.querySelector(selector) !== null)
     && document.querySelector('table[aria-label="Paired 2 by 2 table"]') !== null
-    && Array.from(document.querySelectorAll('[data-testid=stVegaLiteChart]'))
-         .filter(chart => chart.querySelector('svg .mark-line path') !== null).length >= 2;
+    && CHARTS.every(selector => document.querySelector(selector + ' svg .mark-line path') !== null);
 }"""
-).replace("KEYS", repr(list(CARD_KEYS)))
+    )
+    .replace("VALUES", repr([card_part(key) for key in CARD_KEYS]))
+    .replace("CHARTS", repr(list(CHARTS)))
+)
 
 
 def free_port() -> int:

@@ -20,7 +20,14 @@ import json
 from urllib.parse import quote, urlsplit
 
 import pytest
-from browser_setup import APP_RENDERED, IDLE, Page, expect, skip_module_unless_runnable
+from browser_setup import (
+    APP_RENDERED,
+    IDLE,
+    Page,
+    card_part,
+    expect,
+    skip_module_unless_runnable,
+)
 
 skip_module_unless_runnable()
 
@@ -101,10 +108,10 @@ def test_names_from_a_link_are_shown_as_typed(new_page, app_server, name_a, name
     shown_a, shown_b = plain_text(name_a), plain_text(name_b)
     labels = page.locator("[data-testid=stMetricLabel]")
     expect(labels.filter(has_text="better | data")).to_have_text(f"P({shown_b} better | data)")
-    expect(page.locator(".st-key-card_difference [data-testid=stMetricLabel]")).to_have_text(
+    expect(page.locator(card_part("difference", "label"))).to_have_text(
         f"Pass-rate difference, {shown_a} − {shown_b}"
     )
-    expect(page.locator(".st-key-card_unpaired [data-testid=stCaptionContainer]")).to_contain_text(
+    expect(page.locator(card_part("unpaired", "caption"))).to_contain_text(
         f"Treats {shown_a} and {shown_b} as independent samples"
     )
     # The chart (SVG text, its description) and the answer's radio captions carry them too.

@@ -21,7 +21,14 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from browser_setup import APP_RENDERED, Page, expect, skip_module_unless_runnable
+from browser_setup import (
+    APP_RENDERED,
+    CHARTS,
+    Page,
+    card_part,
+    expect,
+    skip_module_unless_runnable,
+)
 from scipy import stats
 
 from calculator.report.formatting import format_pvalue
@@ -56,11 +63,11 @@ def current_url(page: Page) -> str:
 
 def card(page: Page, key: str):
     """The value of a result card: difference, chi2, exact, unpaired, false_alarm, ..."""
-    return page.locator(f".st-key-card_{key} [data-testid=stMetricValue]")
+    return page.locator(card_part(key))
 
 
 def card_label(page: Page, key: str):
-    return page.locator(f".st-key-card_{key} [data-testid=stMetricLabel]")
+    return page.locator(card_part(key, "label"))
 
 
 def number_field(page: Page, key: str):
@@ -77,8 +84,8 @@ def slider_label(page: Page, key: str):
 
 
 def chart(page: Page, index: int):
-    """Chart 1 (p against a) or chart 2 (false alarms against gates)."""
-    return page.locator("[data-testid=stVegaLiteChart]").nth(index)
+    """Chart 1 (p against a, in the live panel) or chart 2 (false alarms against gates)."""
+    return page.locator(CHARTS[index]).first
 
 
 def chart_drawing(page: Page, index: int) -> str:
@@ -86,7 +93,9 @@ def chart_drawing(page: Page, index: int) -> str:
 
 
 def all_cards(page: Page) -> list[str]:
-    return page.locator("[data-testid=stMetric]").all_inner_texts()
+    """Every card on the page: the live panel's four, then each Streamlit metric."""
+    panel = page.locator(".lp-card").all_inner_texts()
+    return panel + page.locator("[data-testid=stMetric]").all_inner_texts()
 
 
 def exact_p_text(b: int, c: int) -> str:
@@ -133,9 +142,8 @@ def test_keyboard_on_a_slider_updates_the_numbers_and_the_charts(new_page, app_s
     expect(card(page, "chi2")).to_have_text(f"{121 / 21:.2f}")
     expect(card(page, "difference")).to_have_text(f"+{100 * 11 / 101:.1f} pts")
     page.wait_for_function(
-        "before => document.querySelector('[data-testid=stVegaLiteChart] svg').innerHTML"
-        " !== before",
-        arg=before,
+        "([selector, before]) => document.querySelector(selector + ' svg').innerHTML !== before",
+        arg=[CHARTS[0], before],
     )
 
     before = chart_drawing(page, 1)
@@ -144,9 +152,8 @@ def test_keyboard_on_a_slider_updates_the_numbers_and_the_charts(new_page, app_s
     expect(number_field(page, "gates")).to_have_value("5")
     expect(card(page, "false_alarm")).to_have_text(f"{100 * (1 - 0.95**5):.1f}%")
     page.wait_for_function(
-        "before => document.querySelectorAll('[data-testid=stVegaLiteChart] svg')[1].innerHTML"
-        " !== before",
-        arg=before,
+        "([selector, before]) => document.querySelector(selector + ' svg').innerHTML !== before",
+        arg=[CHARTS[1], before],
     )
     assert_no_exception_box(page)
 
@@ -220,6 +227,7 @@ def test_a_hostile_url_shows_warnings_and_no_traceback(new_page, app_server) -> 
     expect(card(page, "false_alarm")).to_have_text("26.5%")
     # The name is allowed, but shown as text: no element is made from it.
     expect(card_label(page, "difference")).to_contain_text("<img src=x onerror=alert(1)>")
+    expect(page.locator(TABLE)).to_contain_text("<img src=x onerror=alert(1)> passes")
     expect(page.locator("img[src=x]")).to_have_count(0)
     assert "zoom" not in urlsplit(current_url(page)).query
     assert_no_exception_box(page)

@@ -10,7 +10,7 @@ Every wait is for a condition on the page; nothing sleeps a fixed time.
 from __future__ import annotations
 
 import pytest
-from browser_setup import Page, expect, skip_module_unless_runnable
+from browser_setup import CHARTS, Page, expect, skip_module_unless_runnable
 
 skip_module_unless_runnable()
 
@@ -27,9 +27,8 @@ RENDERED = """() => {
   const app = document.querySelector('[data-testid=stApp]');
   return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'
     && document.querySelector('table[aria-label="Paired 2 by 2 table"]') !== null
-    && Array.from(document.querySelectorAll('[data-testid=stVegaLiteChart]'))
-         .filter(chart => chart.querySelector('svg .mark-line path') !== null).length >= 2;
-}"""
+    && CHARTS.every(selector => document.querySelector(selector + ' svg .mark-line path') !== null);
+}""".replace("CHARTS", repr(list(CHARTS)))
 
 
 def open_page(page: Page, url: str) -> Page:

@@ -85,7 +85,8 @@ def test_the_image_is_slim_python_with_the_requirements() -> None:
     assert "requirements.txt ./" in _instructions("COPY")
     assert "pip install -r requirements.txt" in _instructions("RUN")
     copied = {line.split()[0].rstrip("/") for line in _instructions("COPY")}
-    app_files = {".streamlit", "app.py", "app_pages", "calculator", "ui"}
+    # static/: the live panel's built JavaScript, which the app serves itself.
+    app_files = {".streamlit", "app.py", "app_pages", "calculator", "ui", "static"}
     assert app_files <= copied, f"the image misses {app_files - copied}"
     for name in app_files:
         assert (ROOT / name).exists()

@@ -1,7 +1,9 @@
-"""Helpers shared by the page tests: opening one page of the app under Streamlit's AppTest, and
-the calculator page's two charts joined from their layout and datasets as Altair would draw them.
+"""Helpers shared by the page tests: opening one page of the app under Streamlit's AppTest, the
+calculator page's live panel as AppTest sees it (its payload), and the calculator page's two
+charts joined from their layout and datasets as Altair would draw them.
 """
 
+import json
 import re
 from pathlib import Path
 
@@ -38,6 +40,44 @@ def share_link(at: AppTest) -> str:
         if found and re.sub(r"\\(.)", r"\1", found[1]).endswith(found[2].rpartition("?")[2]):
             return found[2]
     raise AssertionError("no share link on the page")
+
+
+def live_panel(at: AppTest) -> dict:
+    """The calculator page's live panel (the table, its four cards and the p-value chart: one
+    custom component, whose inside AppTest cannot see) as the payload the page sent it; {}
+    on a page without it."""
+    panels = [element for element in at.get("bidi_component") if element.key == "live_panel"]
+    assert len(panels) <= 1, "more than one live panel"
+    return json.loads(panels[0].proto.json) if panels else {}
+
+
+def panel_metrics(at: AppTest) -> dict[str, str]:
+    """The live panel's cards, label to value, as plain text (what the browser shows)."""
+    return {card["label"]: card["value"] for card in live_panel(at).get("cards", [])}
+
+
+def panel_captions(at: AppTest) -> list[str]:
+    """The live panel's card captions, as plain text."""
+    return [card["caption"] for card in live_panel(at).get("cards", [])]
+
+
+def panel_texts(at: AppTest) -> list[str]:
+    """The live panel's sentence under the table (the rates, then the discordant cases)."""
+    summary = live_panel(at).get("summary")
+    return [f"{summary['rates']} {summary['discordant']}"] if summary else []
+
+
+def panel_table(at: AppTest) -> dict:
+    """The live panel's 2 x 2 table: label, column and row heads, cells with their marks."""
+    return live_panel(at)["table"]
+
+
+def chart_specs(at: AppTest) -> list[dict]:
+    """Every Vega-Lite chart of the page, in page order: the live panel's p-value chart (its
+    layout, as the panel draws it) first, then each of Streamlit's charts."""
+    chart = live_panel(at).get("chart")
+    panel = [json.loads(chart["layout"])] if chart else []
+    return panel + [json.loads(element.proto.spec) for element in at.get("vega_lite_chart")]
 
 
 def _inline(datasets: dict[str, pd.DataFrame]) -> dict[str, list[dict[str, object]]]:

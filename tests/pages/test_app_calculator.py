@@ -13,7 +13,14 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from apptest_pages import share_link
+from apptest_pages import (
+    live_panel,
+    panel_captions,
+    panel_metrics,
+    panel_table,
+    panel_texts,
+    share_link,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
@@ -43,15 +50,21 @@ def unescape(markdown: str) -> str:
 
 
 def metrics(at: AppTest) -> dict[str, str]:
-    return {unescape(m.label): m.value for m in at.metric}
+    """Every card: the live panel's four (plain text), then Streamlit's metrics."""
+    return {**panel_metrics(at), **{unescape(m.label): m.value for m in at.metric}}
 
 
 def captions(at: AppTest) -> str:
-    return "\n".join(unescape(c.value) for c in at.caption)
+    return "\n".join([*panel_captions(at), *(unescape(c.value) for c in at.caption)])
 
 
 def texts(at: AppTest) -> str:
-    return "\n".join(unescape(m.value) for m in at.markdown)
+    return "\n".join([*panel_texts(at), *(unescape(m.value) for m in at.markdown)])
+
+
+def table_cells(at: AppTest) -> list[dict]:
+    """The live panel's 2 x 2 cells, row by row: each with its text and its mark."""
+    return [cell for row in panel_table(at)["cells"] for cell in row]
 
 
 def pvalues(at: AppTest) -> list[str]:
@@ -117,8 +130,8 @@ def test_report_is_drawn_when_asked_and_is_the_analysis_report(default_app: AppT
 
 
 def test_discordant_cells_are_highlighted_in_the_table(default_app: AppTest) -> None:
-    table = next(h.value for h in default_app.get("html") if h.value.startswith("<table"))
-    highlighted = re.findall(r'<td style="[^"]*#ffe8a3[^"]*">([^<]*)</td>', table)
+    # The browser marks the cells the payload marks (tests/browser/test_page.py sees the mark).
+    highlighted = [cell["text"] for cell in table_cells(default_app) if cell["discordant"]]
     assert highlighted == ["b = 15", "c = 5"]
 
 
@@ -244,15 +257,23 @@ def test_names_are_used_in_labels_and_sentences() -> None:
     assert "Model *v2* passes 75 of 100 tasks, Baseline passes 65." in texts(at)
     assert unescape(at.number_input(key="b").label).startswith("b: only Model *v2* passes")
     assert "Treats Model *v2* and Baseline as independent samples" in captions(at)
-    # The names reach the Markdown escaped, so "*v2*" is not turned into italics.
-    assert r"Model \*v2\*" in at.metric[0].label
+    # The names reach the live panel as plain text, which the browser sets as text (never as
+    # Markdown or markup: "*v2*" is not turned into italics; tests/browser/test_page.py shows
+    # an "<img ...>" name as typed), and reach every Markdown surface escaped.
+    assert live_panel(at)["cards"][0]["label"] == "Pass-rate difference, Model *v2* − Baseline"
+    assert any(r"Model \*v2\*" in m.value for m in at.markdown)
 
 
 def test_log_axis_switches_the_chart_to_log10_p() -> None:
     at = run_app()
+    assert '"field": "p"' in live_panel(at)["chart"]["layout"]
+    assert live_panel(at)["chart"]["label"].startswith("p-value as the both-pass count a changes.")
     at.toggle(key="logp").set_value(True).run()
     assert_clean(at)
     assert at.toggle(key="logp").value is True
+    chart = live_panel(at)["chart"]
+    assert '"field": "log10_p"' in chart["layout"]
+    assert [row["log10_p"] for row in chart["datasets"]["alpha"]] == [pytest.approx(-1.30103)]
 
 
 # -- URL parameters. ---------------------------------------------------------------------------
@@ -359,7 +380,7 @@ def test_framing_switch_relabels_without_changing_any_p() -> None:
     assert unescape(at.number_input(key="a").label).startswith("a: both correct")
     assert unescape(at.slider(key="c_slider").label) == "c: only B correct (A wrong)"
     assert "A is correct on 74 of 100 cases, B on 82" in texts(at)
-    assert "B correct" in next(h.value for h in at.get("html") if h.value.startswith("<table"))
+    assert "B correct" in panel_table(at)["columns"]
     # The report uses the error wording too (from analyze(..., framing="correct")).
     at.toggle(key=REPORT_KEY).set_value(True).run()
     assert at.code[0].value == text(analyze(70, 4, 12, 14, gates=6, framing="correct"))

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from apptest_pages import open_page, share_link
+from apptest_pages import chart_specs, open_page, panel_metrics, share_link
 from streamlit.testing.v1 import AppTest
 
 from calculator import analyze
@@ -54,7 +54,8 @@ def answers(at: AppTest) -> list[str]:
 
 
 def metrics(at: AppTest) -> dict[str, str]:
-    return {unescape(m.label): m.value for m in at.metric}
+    """Every card: the live panel's four (plain text), then Streamlit's metrics."""
+    return {**panel_metrics(at), **{unescape(m.label): m.value for m in at.metric}}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -263,7 +264,7 @@ def test_presenting_view_keeps_the_answer_and_drops_the_explanations():
         assert not at.exception
         assert at.radio(key="question").value == "different"
         assert {"p, two-sided exact McNemar", "P(B better | data)"} <= set(metrics(at))
-        assert len(at.get("vega_lite_chart")) == 3  # the p-value, gates and decision charts
+        assert len(chart_specs(at)) == 3  # the p-value, gates and decision charts
     assert answers(presented) == answers(shown) != []
     assert metrics(presented) == metrics(shown)
     caption = two_questions(Wording("A", "B", "pass"))

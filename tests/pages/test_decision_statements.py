@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from apptest_pages import panel_captions, panel_texts
 from streamlit.testing.v1 import AppTest
 
 from ui.widgets.decision import ANSWER_PREFIX
@@ -38,7 +39,7 @@ def answer(at: AppTest) -> str:
 
 def page_text(at: AppTest) -> str:
     parts = [unescape(m.value) for m in at.markdown] + [unescape(c.value) for c in at.caption]
-    return "\n".join(parts)
+    return "\n".join([*panel_texts(at), *panel_captions(at), *parts])
 
 
 def test_failed_noninferiority_far_below_the_margin_says_b_is_worse_by_more():

@@ -219,16 +219,17 @@ def test_teaching_query_round_trips_and_omits_defaults() -> None:
     assert teaching_query({"t_pair": True, "agree": 60}, entered_a=60) == "t_pair=true"
 
 
-def test_table_html_escapes_the_names_it_puts_in_raw_html():
-    # The 2 x 2 table is the one place the page writes raw HTML (unsafe_allow_html=True):
-    # user-chosen names must reach it as text, never as markup.
-    from ui.words import table_html
+def test_table_text_keeps_the_names_as_given_for_the_panel_to_set_as_text():
+    # The 2 x 2 table is no longer raw HTML: it reaches the browser as data, which the live
+    # panel sets as text (textContent), so user-chosen names stay as typed here and can never
+    # become markup there (tests/browser/test_page.py shows such a name as typed).
+    from ui.words import table_text
 
     hostile = '<img src=x onerror="alert(1)">'
     for framing in ("pass", "correct"):
-        html_text = table_html(
-            Wording(name_a=hostile, name_b="</table>", framing=framing), 1, 2, 3, 4
-        )
-        assert "<img" not in html_text and "&lt;img src=x" in html_text
-        assert html_text.count("</table>") == 1 and "&lt;/table&gt;" in html_text
-        assert "b = 2" in html_text and "c = 3" in html_text
+        table = table_text(Wording(name_a=hostile, name_b="</table>", framing=framing), 1, 2, 3, 4)
+        assert table.rows[0].startswith(hostile) and table.rows[1].startswith(hostile)
+        assert table.columns[0].startswith("</table>") and table.columns[1].startswith("</table>")
+        cells = [cell for row in table.cells for cell in row]
+        assert [cell.text for cell in cells] == ["a = 1", "b = 2", "c = 3", "d = 4"]
+        assert [cell.discordant for cell in cells] == [False, True, True, False]

@@ -14,12 +14,11 @@ provenance: tests/core/test_operating_characteristics.py).
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
-from apptest_pages import share_link
+from apptest_pages import chart_specs, panel_metrics, share_link
 from hypothesis import given
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
@@ -210,8 +209,7 @@ def test_presenting_view_with_every_section_open_draws_every_chart_large() -> No
     normal, shown = run_app(query), run_app({**query, "present": "true"})
     for at in (normal, shown):
         assert not at.exception, [e.value for e in at.exception]
-    small = [json.loads(c.proto.spec) for c in normal.get("vega_lite_chart")]
-    large = [json.loads(c.proto.spec) for c in shown.get("vega_lite_chart")]
+    small, large = chart_specs(normal), chart_specs(shown)
     # p-value, gates, decision, null distribution, coverage, pairing: all six in both views.
     assert len(small) == len(large) == 6
     for plain, big in zip(small, large, strict=True):
@@ -220,7 +218,7 @@ def test_presenting_view_with_every_section_open_draws_every_chart_large() -> No
     assert [t.key for t in shown.toggle if t.key in SECTIONS] == list(SECTIONS)
     assert not shown.code and not any(t.key == REPORT_KEY for t in shown.toggle)
     # The presenting view stays live: a count moved redraws the figures.
-    before = [m.value for m in shown.metric]
+    before = [*panel_metrics(shown).values(), *(m.value for m in shown.metric)]
     shown.number_input(key="b").set_value(20).run()
     assert not shown.exception
-    assert [m.value for m in shown.metric] != before
+    assert [*panel_metrics(shown).values(), *(m.value for m in shown.metric)] != before

@@ -8,12 +8,11 @@ exact p = 0.041.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from apptest_pages import share_link
+from apptest_pages import chart_specs, share_link
 from streamlit.testing.v1 import AppTest
 
 from calculator.report.formatting import format_percent
@@ -194,8 +193,7 @@ def test_presenting_view_draws_the_page_charts_large_without_the_decision_explan
     assert DECISION_INTRO in texts(normal) and DECISION_INTRO not in texts(shown)
     assert any(s.key == "question" for s in shown.radio)  # the question stays (CSS hides it)
     # The p-value, gates and decision charts, in page order; the teaching sections are folded.
-    small = [json.loads(c.proto.spec) for c in charts(normal)]
-    large = [json.loads(c.proto.spec) for c in charts(shown)]
+    small, large = chart_specs(normal), chart_specs(shown)
     assert len(large) == len(small) == 3
     for big, plain in zip(large, small, strict=True):
         assert big["height"] > plain["height"]

@@ -1,5 +1,6 @@
-"""Result sections of the calculator page: the table and its cards, the two charts, the gates'
-cards, the report with its downloads, the share link and the explanations.
+"""Result sections of the calculator page: the live panel (the table, its cards and the
+p-value chart, one element), the gates' chart and cards, the report with its downloads, the
+share link and the explanations.
 
 Each section is a function the page calls; the numbers come from the cached
 ``calculator.analyze`` (:mod:`ui.widgets.cache`), the words from :mod:`ui.words`.
@@ -17,8 +18,10 @@ from calculator.errors import CalculatorError
 from calculator.report.square import unconditional_sentence
 from calculator.unconditional import mcnemar_unconditional
 from ui import words
+from ui.components.live_panel import live_panel
 from ui.explanations import SECTIONS, Formula
 from ui.export import export_dict, report_text, results_csv, results_json
+from ui.live_panel import chart_layout, chart_rows, panel_payload
 from ui.params import (
     DECISION_DEFAULTS,
     PARAM_KEYS,
@@ -31,9 +34,9 @@ from ui.params import (
 from ui.square_params import square_query
 from ui.unconditional_words import UNCONDITIONAL_HELP, UNCONDITIONAL_TOGGLE
 from ui.widgets import state
-from ui.widgets.cache import false_alarm_spec, pvalue_spec
+from ui.widgets.cache import false_alarm_spec
 from ui.widgets.square import share_values as square_values
-from ui.words import Card, Wording, escape_markdown, table_html
+from ui.words import Card, Wording, escape_markdown
 
 __all__ = [
     "CHART_HEIGHT",
@@ -43,11 +46,10 @@ __all__ = [
     "gate_chart",
     "gate_results",
     "headline",
-    "pvalue_chart",
+    "live_results",
     "report",
     "share_link",
     "show_error",
-    "table_results",
     "unconditional_test",
 ]
 
@@ -75,21 +77,50 @@ def show_error(error: Exception) -> None:
     st.error(escape_markdown(str(error)), icon=":material/block:")
 
 
-def table_results(
-    wording: Wording, counts: tuple[int, int, int, int], analysis: Analysis | None
+def live_results(
+    wording: Wording,
+    counts: tuple[int, int, int, int],
+    options: dict[str, object],
+    alpha: float,
+    analysis: Analysis | None,
+    *,
+    present: bool = False,
 ) -> None:
-    """The 2 x 2 table, the rates in words and the four test cards."""
+    """The live panel: the 2 x 2 table, the rates in words, the four test cards and the chart
+    of p against the both-pass count a, as one element (:mod:`ui.components.live_panel`), with
+    the log-axis toggle under it (`present` for the lecture-hall view)."""
     note = state.loaded_note()
     if note is not None:
         st.info(escape_markdown(note), icon=":material/description:")
-    # st.html (sanitised by DOMPurify, 30 kB of JavaScript), not Markdown with raw HTML
-    # allowed, which makes the browser load a 190 kB HTML parser for this one table.
-    st.html(table_html(wording, *counts))
-    summary = wording.escaped().summary(*counts)
-    if summary:
-        st.markdown(summary)
+    slot = st.container()  # the panel above its toggle, which it reads first
+    log_axis = st.toggle("Log p axis (log10 p)", key="logp", bind="query-params")
+    chart = None
     if analysis is not None:
-        _cards(words.result_cards(wording, analysis), st.columns(2) + st.columns(2))
+        chart = {
+            **_chart_layout(
+                alpha=alpha,
+                log_axis=log_axis,
+                x_title=wording.sweep_axis(),
+                title=wording.sweep_title(),
+                convention=options["convention"],
+                large=present,
+            ),
+            "datasets": _chart_rows(
+                *counts,
+                convention=options["convention"],
+                correction=options["correction"],
+                alpha=alpha,
+                log_axis=log_axis,
+            ),
+        }
+    with slot:
+        live_panel(panel_payload(wording, counts, analysis, chart, present=present))
+
+
+# The chart's layout (Altair's to_dict costs about 0.1 s) and its rows, cached: one shared
+# instance per input, never changed after (the component serialises them as they are).
+_chart_layout = st.cache_resource(max_entries=16, show_spinner=False)(chart_layout)
+_chart_rows = st.cache_resource(max_entries=256, show_spinner=False)(chart_rows)
 
 
 def unconditional_test(counts: tuple[int, int, int, int]) -> None:
@@ -106,34 +137,6 @@ def _unconditional_words(a: int, b: int, c: int, d: int) -> str:
         return unconditional_sentence(mcnemar_unconditional(a, b, c, d))
     except CalculatorError as error:
         return str(error)
-
-
-def pvalue_chart(
-    wording: Wording,
-    counts: tuple[int, int, int, int],
-    options: dict[str, object],
-    alpha: float,
-    *,
-    large: bool = False,
-) -> None:
-    """The log-axis toggle and the chart of p against the both-pass count a (`large` for the
-    presenting view)."""
-    log_axis = st.toggle("Log p axis (log10 p)", key="logp", bind="query-params")
-    st.vega_lite_chart(
-        pvalue_spec(
-            *counts,
-            convention=options["convention"],
-            correction=options["correction"],
-            alpha=alpha,
-            log_axis=log_axis,
-            x_title=wording.sweep_axis(),
-            title=wording.sweep_title(),
-            large=large,
-        ),
-        width="stretch",
-        height=CHART_HEIGHT,
-        key="chart_pvalues",
-    )
 
 
 def gate_results(analysis: Analysis) -> None:

@@ -1,0 +1,31 @@
+// The live panel's entry, sent with the element (so it is a few lines): it imports the built
+// bundle once, from this app's own server (static/live_panel/live_panel.js, served by
+// server.enableStaticServing under app/static/), and hands it each render. The base address
+// is the one Streamlit's own script was loaded from, so the panel also works behind a proxy
+// that serves the app under a path.
+let bundle = null;
+
+function bundleUrl() {
+  const own = document.querySelector('script[src*="static/js/"]');
+  const base = own
+    ? own.src.slice(0, own.src.indexOf("static/js/"))
+    : new URL("./", window.location.href).href;
+  return base + "app/static/live_panel/live_panel.js";
+}
+
+export default function (component) {
+  bundle = bundle || import(bundleUrl());
+  bundle.then(
+    (module) => module.render(component),
+    (error) => {
+      // Said on the page, not only in the console: the results would otherwise be missing
+      // without a word (static serving off, or the bundle not built).
+      const note = document.createElement("p");
+      note.setAttribute("role", "alert");
+      note.textContent =
+        "The results panel could not load its script (app/static/live_panel/live_panel.js): " +
+        String(error);
+      component.parentElement.replaceChildren(note);
+    },
+  );
+}

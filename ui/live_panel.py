@@ -1,0 +1,131 @@
+"""The calculator page's live panel as one JSON payload: the 2 x 2 table with its marked
+cells, the rates in words, the four result cards and the p-value chart.
+
+Pure: numbers and words come from the statistics core (through the ``Analysis`` the page
+already holds) and :mod:`ui.words`; the chart's Vega-Lite layout is Altair's
+(:func:`ui.calculator_charts.pvalue_layout`) with its datasets as JSON rows. The browser
+(``ui/components/live_panel``) draws this payload as it is and computes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+
+from calculator import Analysis
+from ui import words
+from ui.calculator_charts import pvalue_datasets, pvalue_layout, pvalue_sweep_frame
+from ui.words import Wording
+
+__all__ = ["chart_layout", "chart_rows", "panel_payload"]
+
+
+def chart_layout(
+    *, alpha: float, log_axis: bool, x_title: str, title: str, convention: str, large: bool
+) -> dict[str, str]:
+    """The p-value chart's Vega-Lite layout (no data) as a JSON string ("layout": the browser
+    redraws the chart only when this string changes, and otherwise swaps the rows into the
+    drawn chart), and the chart's accessible name ("label": its title, then its description;
+    the drawing is one image with this name)."""
+    spec = pvalue_layout(
+        alpha=alpha,
+        log_axis=log_axis,
+        x_title=x_title,
+        title=title,
+        convention=convention,
+        large=large,
+    ).to_dict(validate=False)  # checked against the schema in tests/pages/test_chart_specs.py
+    spec.pop("config", None)  # the component styles the chart from the page's theme
+    return {
+        "layout": json.dumps(spec, sort_keys=True, ensure_ascii=False),
+        "label": f"{title}. {spec['description']}",
+    }
+
+
+def _rows(frame: pd.DataFrame) -> list[dict[str, object]]:
+    """The table as JSON rows; a float that is not finite becomes null (JSON has no NaN)."""
+    return [
+        {
+            key: None if isinstance(value, float) and not math.isfinite(value) else value
+            for key, value in record.items()
+        }
+        for record in frame.to_dict("records")
+    ]
+
+
+def chart_rows(
+    a: int,
+    b: int,
+    c: int,
+    d: int,
+    *,
+    convention: str,
+    correction: bool,
+    alpha: float,
+    log_axis: bool,
+) -> dict[str, list[dict[str, object]]]:
+    """The p-value chart's named datasets (:func:`ui.calculator_charts.pvalue_datasets`) as
+    JSON rows."""
+    frame = pvalue_sweep_frame(a, b, c, d, convention=convention, correction=correction)
+    datasets = pvalue_datasets(frame, current_a=a, alpha=alpha, log_axis=log_axis)
+    return {name: _rows(table) for name, table in datasets.items()}
+
+
+def panel_payload(
+    wording: Wording,
+    counts: tuple[int, int, int, int],
+    analysis: Analysis | None,
+    chart: dict[str, object] | None,
+    *,
+    present: bool = False,
+) -> dict[str, object]:
+    """Everything the live panel shows, as JSON-ready data (plain text: the browser sets every
+    string as text, never as markup).
+
+    `chart` is ``{**chart_layout(...), "datasets": chart_rows(...)}``, or None when no
+    analysis could be made (then the panel shows the table alone). `present` is the
+    lecture-hall view (bigger type, no captions).
+
+    Examples
+    --------
+    >>> from calculator import analyze
+    >>> payload = panel_payload(Wording(), (60, 15, 5, 20), analyze(60, 15, 5, 20), None)
+    >>> [card["value"] for card in payload["cards"]]
+    ['+10.0 pts', '5.00', '0.041', '0.123']
+    >>> payload["summary"]["rates"]
+    'A passes 75 of 100 tasks, B passes 65.'
+    """
+    a, b, c, d = counts
+    table = words.table_text(wording, a, b, c, d)
+    n = a + b + c + d
+    cards = [] if analysis is None else words.result_cards(wording, analysis, markdown=False)
+    return {
+        "present": present,
+        "table": {
+            "label": table.label,
+            "columns": list(table.columns),
+            "rows": list(table.rows),
+            "cells": [
+                [{"text": cell.text, "discordant": cell.discordant} for cell in row]
+                for row in table.cells
+            ],
+        },
+        "summary": None
+        if not n
+        else {
+            "rates": wording.rates_sentence(a + b, a + c, n),
+            "discordant": wording.discordant_sentence(b, c),
+        },
+        "cards": [
+            {
+                "key": card.key,
+                "label": card.label,
+                "value": card.value,
+                "caption": card.caption,
+            }
+            for card in cards
+        ],
+        "chart": chart,
+    }
