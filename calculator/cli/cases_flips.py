@@ -119,8 +119,11 @@ def flips_of_logs(args: argparse.Namespace, paired: PairedLogs) -> Flips | None:
     return read_log_flips(paired, sources)
 
 
-def flips_of_cases(args: argparse.Namespace, cases: PairedCases) -> Flips | None:
-    """The flips of a per-case file (or two) with the texts of ``--text`` columns."""
+def flips_of_cases(
+    args: argparse.Namespace, cases: PairedCases, *, scores: bool = False
+) -> Flips | None:
+    """The flips of a per-case file (or two) with the texts of ``--text`` columns; with
+    `scores` (score columns compared by their means), the largest differences both ways."""
     if args.text and not wants_flips(args):
         raise UsageError("--text shows texts beside the flips: give it with --flips N")
     if not wants_flips(args):
@@ -128,7 +131,7 @@ def flips_of_cases(args: argparse.Namespace, cases: PairedCases) -> Flips | None
     from calculator.flips import cases_flips, with_texts
     from calculator.flips.case_texts import case_file_texts
 
-    flips = cases_flips(cases)
+    flips = cases_flips(cases, scores=scores)
     wanted = {flip.case for flip in flips.flips}
     return with_texts(flips, *case_file_texts(cases, args.text or [], wanted))
 

@@ -156,15 +156,67 @@ def test_options_refused_by_name(capsys, two_files, options, said):
     assert said in err
 
 
-def test_scores_file_and_categories_refuse_the_flips(capsys, tmp_path):
-    scores = tmp_path / "s.csv"
-    scores.write_text("id,x,y\n" + "".join(f"q{k},{k / 10},{(k % 3) / 10}\n" for k in range(20)))
-    status, _, err = run(capsys, scores, "--a", "x", "--b", "y", "--flips", "3")
-    assert status == 2 and "a per-case file of scores lists none yet" in err
+def test_categories_refuse_the_flips(capsys, tmp_path):
     labels = tmp_path / "l.csv"
     labels.write_text("id,a,b\n" + "".join(f"q{k},{k % 3},{(k + 1) % 3}\n" for k in range(30)))
     status, _, err = run(capsys, labels, "--a", "a", "--b", "b", "--categories", "--flips", "2")
     assert status == 2 and "--categories compares labels" in err
+
+
+def _score_file(tmp_path):
+    """60 cases of scores on a 0-100 scale with ties among the differences, a hostile prompt
+    beside each; returns the path and the rows as written."""
+    import random
+
+    draw = random.Random(7)
+    rows = []
+    for k in range(60):
+        x = draw.choice([10, 20, 35, 50, 70, 90])
+        y = draw.choice([10, 20, 35, 50, 70, 90])
+        rows.append((f"s{k}", x, y, f"{HOSTILE[k % len(HOSTILE)]} {k}"))
+    path = tmp_path / "scores.csv"
+    body = "".join(f'{i},{x},{y},"{p.replace(chr(34), 2 * chr(34))}"\n' for i, x, y, p in rows)
+    path.write_text("id,x,y,prompt\n" + body)
+    return path, rows
+
+
+def _recount(rows):
+    """The largest differences each way, recounted without the product: A − B > 0 largest
+    first, then B − A > 0 largest first, ties in the file's order (a stable sort)."""
+    up = sorted((r for r in rows if r[1] > r[2]), key=lambda r: -(r[1] - r[2]))
+    down = sorted((r for r in rows if r[2] > r[1]), key=lambda r: -(r[2] - r[1]))
+    return up, down
+
+
+def test_a_scores_file_lists_the_largest_differences_on_text_json_and_csv(capsys, tmp_path):
+    path, rows = _score_file(tmp_path)
+    up, down = _recount(rows)
+    assert up and down and len(up) + len(down) < len(rows)  # some ties at zero left out
+    table = tmp_path / "flips.csv"
+    argv = (path, "--a", "x", "--b", "y", "--text", "prompt")
+    status, out, err = run(capsys, *argv, "--flips", "2", "--json", "--flips-csv", table)
+    assert status == 0, err
+    flips = json.loads(out)["flips"]
+    assert flips["kind"] == "scores" and flips["churn"][0]["n"] == 60
+    assert (flips["regressions"], flips["improvements"]) == (len(up), len(down))
+    listed = [(f["id"], f["A"], f["B"], f["prompt"]) for f in flips["flips"]]
+    assert listed == [tuple(r) for r in up + down]  # every one, in order, its text beside it
+    assert [f["direction"] for f in flips["flips"]] == ["regression"] * len(up) + [
+        "improvement"
+    ] * len(down)
+    written = list(csv.DictReader(io.StringIO(table.read_text())))
+    assert [(r["id"], r["A"], r["B"]) for r in written] == [
+        (i, str(x), str(y)) for i, x, y, _ in up + down
+    ]
+    assert written[0]["prompt"].lstrip("'") == up[0][3]  # whole, a formula cell quoted
+    status, out, err = run(capsys, *argv, "--flips", "2")
+    assert status == 0, err
+    assert f"churn     regressions (x scores higher): {len(up)}; " in out
+    assert f"regressions (x scores higher), the largest differences: 2 shown of {len(up)}" in out
+    for i, x, y, _ in up[:2] + down[:2]:
+        assert f"  {i}: x {x}, y {y}" in out
+    for i, *_ in up[2:] + down[2:]:
+        assert f"  {i}: " not in out
 
 
 def test_logs_refuse_text_columns_and_markdown_of_scores(capsys):

@@ -133,3 +133,41 @@ def test_suite_chart_rows_are_each_tasks_difference_and_the_suite_last():
     assert frame["points"].iloc[-1] == pytest.approx(100.0 * (pooled.b - pooled.c) / pooled.n)
     spec = suite_chart(result, ("A", "B")).to_dict()
     assert "http" not in json.dumps(spec.get("data", {}))  # inline data, nothing fetched
+
+
+def _score_rows() -> list[tuple[str, int, int, str]]:
+    """40 cases of scores (0-100) whose differences tie often, a hostile prompt beside each."""
+    values = [10, 20, 35, 50, 70, 90]
+    return [
+        (f"s{k}", values[(k * 5) % 6], values[(k * 7 + 2) % 6], f"{HOSTILE[k % 4]} {k}")
+        for k in range(40)
+    ]
+
+
+def test_a_scores_file_lists_the_largest_differences_each_way(tmp_path):
+    rows = _score_rows()
+    # Recounted without the product: the largest A − B first, ties in the file's order.
+    up = sorted((r for r in rows if r[1] > r[2]), key=lambda r: -(r[1] - r[2]))
+    down = sorted((r for r in rows if r[2] > r[1]), key=lambda r: -(r[2] - r[1]))
+    body = "".join(f'{i},{x},{y},"{p}"\n' for i, x, y, p in rows)
+    upload = ("scores.csv", ("id,x,y,prompt\n" + body).encode(), "text/csv")
+    at = open_page(PAGE)
+    at.file_uploader(key=next(f.key for f in at.file_uploader if "cases" in f.key)).set_value(
+        [upload]
+    ).run()
+    assert not at.exception, at.exception
+    assert any("Mean scores" in h.value for h in at.header)  # compared as scores
+    at.multiselect(key="cases_flip_texts").set_value(["prompt"]).run()
+    directions = at.radio(key="cases_flips_direction")
+    assert directions.options == [
+        f"Regressions \\(x scores higher\\)\\: {len(up)}",
+        f"Improvements \\(y scores higher\\)\\: {len(down)}",
+    ]
+    for direction, expected in (("regression", up), ("improvement", down)):
+        directions.set_value(direction).run()
+        _open_all(at, "cases_flips", len(rows))
+        listed = [e for e in at.expander if e.label.startswith("s")]
+        labels = [e.label for e in listed]
+        assert labels == [f"{i}\\: x {x}, y {y}" for i, x, y, _ in expected]
+        codes = [[c.value for c in e.code] for e in listed]
+        assert codes == [[p] for *_, p in expected]  # each prompt beside its id, as text

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from calculator.cases import PairedCases
     from calculator.flips import Flip, Flips
     from calculator.logs import LogAnalysis
+    from calculator.scores import ScoresComparison
     from calculator.workflow import LogChoice
 
 __all__ = ["PAGE_SIZE", "cases_flips_section", "flips_view", "log_flips_section"]
@@ -101,19 +102,22 @@ def text_column_options(cases: PairedCases) -> list[str]:
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _case_flips(source: str, _cases: PairedCases, columns: tuple[str, ...]) -> Flips:
+def _case_flips(source: str, _cases: PairedCases, columns: tuple[str, ...], scores: bool) -> Flips:
     from calculator.flips import cases_flips, with_texts
     from calculator.flips.case_texts import case_file_texts
 
-    flips = cases_flips(_cases)
+    flips = cases_flips(_cases, scores=scores)
     wanted = {flip.case for flip in flips.flips}
     return with_texts(flips, *case_file_texts(_cases, columns, wanted))
 
 
-def cases_flips_section(cases: PairedCases, analysis: Analysis, source: str) -> None:
+def cases_flips_section(
+    cases: PairedCases, result: Analysis | ScoresComparison, source: str
+) -> None:
     """The flips of two per-case files (or one), with the text columns chosen here; `source`
     names what the cases were read from (the files' digests and the columns chosen), so that
-    a rerun finds them without hashing 10^5 rows."""
+    a rerun finds them without hashing 10^5 rows. A `result` of scores (a
+    :class:`~calculator.scores.ScoresComparison`) lists the largest differences both ways."""
     options = text_column_options(cases)
     columns: tuple[str, ...] = ()
     if options:
@@ -125,11 +129,16 @@ def cases_flips_section(cases: PairedCases, analysis: Analysis, source: str) -> 
                 key="cases_flip_texts",
             )
         )
-    flips = _case_flips(source, cases, columns)
-    alpha = analysis.decision.alpha
+    from calculator.scores import ScoresComparison
 
-    def report() -> str:
-        return markdown_report(analysis, flips, alpha=alpha, gate=False)
+    scores = isinstance(result, ScoresComparison)  # the largest differences both ways
+    flips = _case_flips(source, cases, columns, scores)
+    report = None
+    if not scores:
+        alpha = result.decision.alpha
+
+        def report() -> str:
+            return markdown_report(result, flips, alpha=alpha, gate=False)
 
     flips_view(flips, key="cases_flips", report=report)
 
