@@ -163,14 +163,14 @@ def markdown_output(args: argparse.Namespace, result: object, flips: Flips | Non
     if fmt not in ("markdown", "html"):
         return False
     from calculator.cli.output import write
-    from calculator.report.markdown import TOP_FLIPS, markdown_report
+    from calculator.report.markdown import TOP_FLIPS, is_scores, markdown_report
 
     top = args.flips if args.flips is not None else TOP_FLIPS
     if fmt == "html":
-        if not hasattr(result, "pooled"):
+        if is_scores(result):
             raise UsageError(
-                "--format html reports two harness logs (or a long file) task by task; for a "
-                "per-case file, use --format markdown"
+                "--format html draws differences in pass rate; these outcomes are scores: use "
+                "--format markdown (or cut them with --threshold)"
             )
         from calculator.report.html_report import html_report
 
@@ -180,16 +180,6 @@ def markdown_output(args: argparse.Namespace, result: object, flips: Flips | Non
     if flips is not None and args.flips_csv is not None:
         _write_csv(args.flips_csv, flips)
     return True
-
-
-def refuse_markdown_for_scores(args: argparse.Namespace) -> None:
-    """The Markdown report words pass/fail comparisons: refused by name for scores."""
-    fmt = getattr(args, "format", None)
-    if fmt in ("markdown", "html"):
-        raise UsageError(
-            f"--format {fmt} reports pass/fail comparisons; these outcomes are scores (cut "
-            "them with --threshold, or use --flips and --json)"
-        )
 
 
 def _write_csv(path: str, flips: Flips) -> None:

@@ -32,7 +32,7 @@ from calculator.chooser import LOWER_IS_BETTER_WORDS, Ask
 from calculator.cli.cases_flips import (
     add_flips_output,
     flips_of_cases,
-    refuse_markdown_for_scores,
+    markdown_output,
 )
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import score_margin_value
@@ -128,9 +128,10 @@ def run_scores(
         )
     # The chooser's refusals, then compare_case_scores' (which name the file)
     result = compare_score_cases(cases, ask, paired_scores_of(cases))
-    refuse_markdown_for_scores(args)
     flips = flips_of_cases(args, cases, scores=True)  # the largest differences both ways
-    if args.json:
+    if markdown_output(args, result, flips):
+        pass
+    elif args.json:
         document = {
             "analysed_as": ANALYSED_AS_SCORES,
             "input": cases.input_summary(),

@@ -219,15 +219,15 @@ def test_a_scores_file_lists_the_largest_differences_on_text_json_and_csv(capsys
         assert f"  {i}: " not in out
 
 
-def test_logs_refuse_text_columns_and_markdown_of_scores(capsys):
+def test_logs_refuse_text_columns_and_html_of_scores(capsys):
     from pathlib import Path
 
     mock = Path(__file__).parents[1] / "data" / "evallogs" / "generated" / "inspect"
     a, b = mock / "mock-a-3epochs.eval", mock / "mock-b-3epochs.eval"
     status, _, err = run(capsys, a, b, "--flips", "2", "--text", "x")
     assert status == 2 and "--text names text columns of a per-case file" in err
-    status, _, err = run(capsys, a, b, "--metric", "graded", "--format", "markdown")
-    assert status == 2 and "--format markdown reports pass/fail comparisons" in err
+    status, _, err = run(capsys, a, b, "--metric", "graded", "--format", "html")
+    assert status == 2 and "--format html draws differences in pass rate" in err
 
 
 def test_log_scores_flips_are_the_largest_differences(capsys):
@@ -276,9 +276,90 @@ def test_html_report_is_self_contained_with_a_chart_and_hostile_names_as_text(ca
     assert out.count("http") == 1 and 'xmlns="http://www.w3.org/2000/svg"' in out
 
 
-def test_html_is_refused_for_a_per_case_file(capsys, two_files):
-    status, _, err = run(capsys, *two_files, *COLUMNS, "--format", "html")
-    assert status == 2 and "--format html reports two harness logs" in err
+class _Tags:
+    """The start tags of an HTML document, with their attributes."""
+
+    def __init__(self, document: str) -> None:
+        from html.parser import HTMLParser
+
+        found: list[tuple[str, dict]] = []
+
+        class Parser(HTMLParser):
+            def handle_starttag(self, tag, attrs) -> None:  # noqa: ANN001
+                found.append((tag, dict(attrs)))
+
+        Parser().feed(document)
+        self.tags = found
+        self.kinds = [tag for tag, _ in found]
+
+
+def test_html_of_a_per_case_file_is_self_contained_with_its_texts_inert(capsys, two_files):
+    status, out, err = run(capsys, *two_files, *COLUMNS, "--format", "html", "--flips", "5")
+    assert status == 0, err
+    tags = _Tags(out)
+    assert "script" not in tags.kinds and "img" not in tags.kinds and "a" not in tags.kinds
+    assert not any("src" in attrs or "href" in attrs for _, attrs in tags.tags)
+    assert tags.kinds.count("svg") == 1 and tags.kinds.count("circle") == 1  # its one row
+    assert tags.kinds.count("tr") == 1 + 1 and "<td>all cases</td>" in out
+    assert "<td class=n>47</td><td class=n>53.2%</td><td class=n>53.2%</td>" in out
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out and tags.kinds.count("details") == 1
+    assert "<h2>Decision and gate</h2>" in out and "Gate: none asked for." in out
+    assert out.count("http://evil") == out.count("[x](http://evil)") + out.count("'http://evil'")
+
+
+def test_html_of_scores_is_refused_by_name(capsys, tmp_path):
+    path, _ = _score_file(tmp_path)
+    status, _, err = run(capsys, path, "--a", "x", "--b", "y", "--format", "html")
+    assert status == 2 and "--format html draws differences in pass rate" in err
+    assert "--format markdown" in err
+
+
+def test_markdown_of_a_scores_file_renders_its_table_and_flips(capsys, tmp_path):
+    path, rows = _score_file(tmp_path)
+    up, down = _recount(rows)
+    argv = (path, "--a", "x", "--b", "y", "--text", "prompt", "--fail-if-worse")
+    status, out, err = run(capsys, *argv, "--format", "markdown", "--flips", "3")
+    assert status in (0, 1), err
+    tokens, html = _parse(out)
+    headers = [tokens[k + 1].content for k, t in enumerate(tokens) if t.type == "th_open"]
+    assert headers == ["task", "n", "x mean", "y mean", "difference x − y", "p"]
+    cells = [tokens[k + 1].content for k, t in enumerate(tokens) if t.type == "td_open"]
+    # The means recounted: sums of whole numbers over 60, to three significant figures.
+    mean_x, mean_y = (sum(r[k] for r in rows) / 60 for k in (1, 2))
+    assert cells[:2] == ["all cases", "60"]
+    assert float(cells[2]) == pytest.approx(mean_x, rel=5e-3)
+    assert float(cells[3]) == pytest.approx(mean_y, rel=5e-3)
+    assert float(cells[4]) == pytest.approx(mean_x - mean_y, abs=5e-3 * abs(mean_x - mean_y))
+    assert "### Decision and gate" in out and "- Gate\\: " in out
+    summary = f"<summary>Flips: {len(up)} regressions, {len(down)} improvements"
+    assert summary in out and "(the largest score differences); the first 3 of each" in out
+    assert html.count("<details>") == 1 and html.count("</details>") == 1
+    shown = [line.split("**")[1] for line in out.splitlines() if line.startswith("**s")]
+    assert shown == [r[0] for r in up[:3] + down[:3]]  # the largest, each way, in order
+    assert "<a " not in html and "<img" not in html and "<script" not in html
+    for token in tokens:
+        for child in token.children or []:
+            assert child.type not in ("link_open", "image", "html_inline")
+
+
+def test_markdown_of_logs_compared_as_scores(capsys):
+    from pathlib import Path
+
+    mock = Path(__file__).parents[1] / "data" / "evallogs" / "generated" / "inspect"
+    a, b = mock / "mock-a-3epochs.eval", mock / "mock-b-3epochs.eval"
+    status, out, err = run(capsys, a, b, "--metric", "graded", "--format", "markdown")
+    assert status == 0, err
+    status, document, err = run(capsys, a, b, "--metric", "graded", "--json")
+    task = json.loads(document)["tasks"][0]
+    tokens, html = _parse(out)
+    headers = [tokens[k + 1].content for k, t in enumerate(tokens) if t.type == "th_open"]
+    assert headers == ["task", "n", "A mean", "B mean", "difference A − B", "p"]
+    cells = [tokens[k + 1].content for k, t in enumerate(tokens) if t.type == "td_open"]
+    means = task["scores"]["mean"]
+    assert "<td>mock_qa</td>" in html and int(cells[1]) == task["scores"]["n"] == 30
+    assert float(cells[2]) == pytest.approx(means["A"], rel=5e-3)
+    assert float(cells[3]) == pytest.approx(means["B"], rel=5e-3)
+    assert "Repeated samples of each question" in out and html.count("<details>") == 1
 
 
 def test_question_means_flips_are_questions_with_their_texts(capsys):

@@ -171,3 +171,12 @@ def test_a_scores_file_lists_the_largest_differences_each_way(tmp_path):
         assert labels == [f"{i}\\: x {x}, y {y}" for i, x, y, _ in expected]
         codes = [[c.value for c in e.code] for e in listed]
         assert codes == [[p] for *_, p in expected]  # each prompt beside its id, as text
+    at.session_state["cases_flips_report"] = True  # the report to paste covers scores too
+    at.run()
+    assert not at.exception, at.exception
+    report = next(c.value for c in at.code if c.language == "markdown")
+    assert "| task | n | x mean | y mean | difference x − y | p |" in report
+    assert f"<summary>Flips: {len(up)} regressions, {len(down)} improvements" in report
+    downloads = [b.proto.label for b in at.get("download_button")]
+    assert "Download the report (Markdown)" in downloads  # the HTML page draws pass rates only
+    assert not any("HTML" in label for label in downloads)

@@ -236,8 +236,7 @@ def logs_section() -> None:
         show_log_result(result, "logs")
         choice = log_choice(metric.strip() or None, chosen.strip() or None, threshold, allow)
         a, b, models = sides
-        pass_fail = None if isinstance(result, LogScores) else result  # scores: largest differences
-        log_flips_section(a, b, models, choice, pass_fail)  # ui/widgets/flips.py
+        log_flips_section(a, b, models, choice, result)  # ui/widgets/flips.py
 
 
 def _sides(a: Files, b: Files) -> tuple[Files, Files, tuple[str | None, str | None]] | None:

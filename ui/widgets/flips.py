@@ -18,7 +18,8 @@ import streamlit as st
 
 from calculator.errors import CalculatorError
 from calculator.flips.table import flips_csv
-from calculator.report.markdown import markdown_report
+from calculator.report.markdown import is_scores, markdown_report
+from calculator.report.scores import alpha_of
 from calculator.text import clip
 from ui import flips_words as words
 from ui.isolation import isolated
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from calculator.cases import PairedCases
     from calculator.flips import Flip, Flips
     from calculator.logs import LogAnalysis
+    from calculator.logs.scores import LogScores
     from calculator.scores import ScoresComparison
     from calculator.workflow import LogChoice
 
@@ -60,11 +62,13 @@ def _log_flips(a: Files, b: Files, models: Models, choice: LogChoice) -> Flips:
 
 
 def log_flips_section(
-    a: Files, b: Files, models: Models, choice: LogChoice, result: LogAnalysis | None
+    a: Files, b: Files, models: Models, choice: LogChoice, result: LogAnalysis | LogScores
 ) -> None:
     """The flips of the logs compared above (`models`: the one chosen of each upload, None
-    where it holds one); `result` (pass/fail) gives the Markdown report."""
-    if result is not None and len(result.tasks) > 1:  # a suite: each task's difference, drawn
+    where it holds one); `result` gives the Markdown report (and, for pass/fail, the suite's
+    chart and the HTML page)."""
+    scores = is_scores(result)
+    if not scores and len(result.tasks) > 1:  # a suite: each task's difference, drawn
         from ui.suite_chart import suite_chart
 
         st.altair_chart(suite_chart(result, result.pooled.names), key="logs_suite_chart")
@@ -74,12 +78,12 @@ def log_flips_section(
     except CalculatorError as error:  # a limit of the child that reads them, said as such
         st.error(escape_markdown(str(error)))
         return
-    report = page = None
-    if result is not None:
+    alpha = alpha_of(result.pooled) if scores else result.pooled.decision.alpha
+    report = lambda: markdown_report(result, flips, alpha=alpha, gate=False)  # noqa: E731
+    page = None
+    if not scores:  # the page draws differences in pass rate
         from calculator.report.html_report import html_report
 
-        alpha = result.pooled.decision.alpha
-        report = lambda: markdown_report(result, flips, alpha=alpha, gate=False)  # noqa: E731
         page = lambda: html_report(result, flips, alpha=alpha, gate=False)  # noqa: E731
     flips_view(flips, key="logs_flips", report=report, html=page)
 
@@ -129,18 +133,19 @@ def cases_flips_section(
                 key="cases_flip_texts",
             )
         )
-    from calculator.scores import ScoresComparison
-
-    scores = isinstance(result, ScoresComparison)  # the largest differences both ways
+    scores = is_scores(result)  # a ScoresComparison: the largest differences both ways
     flips = _case_flips(source, cases, columns, scores)
-    report = None
-    if not scores:
-        alpha = result.decision.alpha
+    alpha = alpha_of(result) if scores else result.decision.alpha
+    page = None
+    if not scores:  # the page draws differences in pass rate
+        from calculator.report.html_report import html_report
 
-        def report() -> str:
-            return markdown_report(result, flips, alpha=alpha, gate=False)
+        page = lambda: html_report(result, flips, alpha=alpha, gate=False)  # noqa: E731
 
-    flips_view(flips, key="cases_flips", report=report)
+    def report() -> str:
+        return markdown_report(result, flips, alpha=alpha, gate=False)
+
+    flips_view(flips, key="cases_flips", report=report, html=page)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
