@@ -51,13 +51,15 @@ def markdown_report(
     flips: Flips | None,
     *,
     alpha: float,
-    gate: bool,
+    gate: bool | None,
     top: int = TOP_FLIPS,
 ) -> str:
     """The report of a comparison (two logs' `result`, pass/fail or scores, or a per-case
     file's :class:`~calculator.analysis.Analysis` or
     :class:`~calculator.scores.ScoresComparison`) as Markdown, with the first `top` flips of
-    each direction; `gate` says whether a release gate was asked for."""
+    each direction. `gate` True or False says whether a release gate was asked for (the
+    command line's ``--fail-if-worse``); None leaves the gate out (the page asks none, so its
+    report claims nothing about one)."""
     if is_scores(result):
         return _scores_report(result, flips, alpha=alpha, gate=gate, top=top)
     pooled = result if not hasattr(result, "pooled") else result.pooled
@@ -68,17 +70,16 @@ def markdown_report(
         f"**Answer.** {_md(words.text(pooled.decision))}",
         "",
         *_table(result, alpha),
-        "",
-        "### Decision and gate",
-        "",
     ]
     suite = answer_line(result, alpha) if hasattr(result, "pooled") else []
-    lines += [f"- {_md(line.removeprefix('answer').strip())}" for line in suite]
+    decision = [line.removeprefix("answer").strip() for line in suite]
     if gate:
         clause = suite_gate_clause(result) if hasattr(result, "pooled") else ""
-        lines.append(f"- Gate: {_md(gate_verdict(pooled, alpha) + clause)}")
-    else:
-        lines.append("- Gate: none asked for.")
+        decision.append(f"Gate: {gate_verdict(pooled, alpha) + clause}")
+    elif gate is not None:
+        decision.append("Gate: none asked for.")
+    if decision:
+        lines += ["", f"### {_decision_heading(gate)}", "", *(f"- {_md(d)}" for d in decision)]
     caveats = _caveats(result, pooled, alpha)
     if caveats:
         lines += ["", "### Caveats", "", *(f"- {_md(c)}" for c in caveats)]
@@ -100,7 +101,7 @@ def _scores_report(
     flips: Flips | None,
     *,
     alpha: float,
-    gate: bool,
+    gate: bool | None,
     top: int,
 ) -> str:
     """The report of scores: the headline (means, the mean difference A − B, its interval,

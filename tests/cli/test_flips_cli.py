@@ -392,3 +392,33 @@ def test_no_text_makes_a_link_an_image_or_html_in_the_report(text):
     kinds = {t.type for t in tokens} | {c.type for t in tokens for c in t.children or []}
     assert not kinds & {"link_open", "image", "html_inline", "html_block", "heading_open"}
     assert sum(t.type == "td_open" for t in tokens) == 2  # the cell never breaks the row
+
+
+@pytest.mark.parametrize(
+    ("gate", "heading", "said"),
+    [
+        (True, "### Decision and gate", "- Gate\\: "),
+        (False, "### Decision and gate", "- Gate\\: none asked for\\."),
+        (None, "### Decision", None),  # the page: it asks no gate, so none is mentioned
+    ],
+)
+def test_the_gate_line_is_said_only_where_a_gate_can_be_asked(gate, heading, said):
+    from pathlib import Path
+
+    from calculator.logs import pair_logs, read_log
+    from calculator.logs.analysis import analyze_logs
+    from calculator.report.html_report import html_report
+    from calculator.report.markdown import markdown_report
+
+    folder = Path(__file__).parents[1] / "data" / "evallogs" / "generated" / "lm-eval"
+    result = analyze_logs(pair_logs(read_log(folder / "toylm-a"), read_log(folder / "toylm-b")))
+    report = markdown_report(result, None, alpha=0.05, gate=gate)
+    page = html_report(result, None, alpha=0.05, gate=gate)
+    headings = [line for line in report.splitlines() if line.startswith("### ")]
+    assert headings[0] == heading
+    assert "### Decision\n\n- over " in report.replace(" and gate", "")  # the suite's answer
+    if said is None:
+        assert "gate" not in report.lower() and "gate" not in page.lower()
+        assert "<h2>Decision</h2>" in page
+    else:
+        assert said in report and "<li>Gate: " in page

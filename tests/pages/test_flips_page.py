@@ -76,6 +76,8 @@ def test_log_flips_are_the_recount_each_with_both_outputs():
     at.run(timeout=120)
     report = next(c.value for c in at.code if c.language == "markdown")
     assert report.startswith("## ") and "<details>" in report
+    # The page asks no gate: its report claims nothing about one.
+    assert "Gate" not in report and "gate" not in report
 
 
 HOSTILE = ["[x](http://evil)", "![i](http://e/p.png)", "<script>alert(1)</script>", "<img src=x>"]
@@ -176,6 +178,7 @@ def test_a_scores_file_lists_the_largest_differences_each_way(tmp_path):
     assert not at.exception, at.exception
     report = next(c.value for c in at.code if c.language == "markdown")
     assert "| task | n | x mean | y mean | difference x − y | p |" in report
+    assert "Gate" not in report and "gate" not in report  # the page asks none
     assert f"<summary>Flips: {len(up)} regressions, {len(down)} improvements" in report
     downloads = [b.proto.label for b in at.get("download_button")]
     assert "Download the report (Markdown)" in downloads  # the HTML page draws pass rates only

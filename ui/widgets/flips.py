@@ -79,12 +79,13 @@ def log_flips_section(
         st.error(escape_markdown(str(error)))
         return
     alpha = alpha_of(result.pooled) if scores else result.pooled.decision.alpha
-    report = lambda: markdown_report(result, flips, alpha=alpha, gate=False)  # noqa: E731
+    # gate=None: the page asks no release gate, so its report says nothing about one.
+    report = lambda: markdown_report(result, flips, alpha=alpha, gate=None)  # noqa: E731
     page = None
     if not scores:  # the page draws differences in pass rate
         from calculator.report.html_report import html_report
 
-        page = lambda: html_report(result, flips, alpha=alpha, gate=False)  # noqa: E731
+        page = lambda: html_report(result, flips, alpha=alpha, gate=None)  # noqa: E731
     flips_view(flips, key="logs_flips", report=report, html=page)
 
 
@@ -140,10 +141,10 @@ def cases_flips_section(
     if not scores:  # the page draws differences in pass rate
         from calculator.report.html_report import html_report
 
-        page = lambda: html_report(result, flips, alpha=alpha, gate=False)  # noqa: E731
+        page = lambda: html_report(result, flips, alpha=alpha, gate=None)  # noqa: E731
 
     def report() -> str:
-        return markdown_report(result, flips, alpha=alpha, gate=False)
+        return markdown_report(result, flips, alpha=alpha, gate=None)
 
     flips_view(flips, key="cases_flips", report=report, html=page)
 
