@@ -183,3 +183,76 @@ def test_a_scores_file_lists_the_largest_differences_each_way(tmp_path):
     downloads = [b.proto.label for b in at.get("download_button")]
     assert "Download the report (Markdown)" in downloads  # the HTML page draws pass rates only
     assert not any("HTML" in label for label in downloads)
+
+
+def test_a_long_files_flips_are_its_ids_and_outcomes():
+    """A long file (a row per case, system and epoch) lists its flips on the page: each
+    (task, question, epoch) where one system passes, recounted here from the rows."""
+    import random
+
+    draw = random.Random(3)
+    rows = []  # (question, model, epoch, task, correct)
+    for task in ("gpqa", "mmlu"):
+        for q in range(25):
+            for epoch in (1, 2):
+                for model in ("alpha", "beta"):
+                    rows.append((f"{task}-q{q}", model, epoch, task, int(draw.random() < 0.6)))
+    data = "question,model,epoch,task,correct\n" + "".join(
+        ",".join(map(str, r)) + "\n" for r in rows
+    )
+    outcome = {(q, m, e, t): ok for q, m, e, t, ok in rows}
+    only = {"regression": [], "improvement": []}
+    for q, m, e, t, ok in rows:
+        if m == "alpha" and ok != outcome[q, "beta", e, t]:
+            only["regression" if ok else "improvement"].append(f"{t}/{q} #{e}")
+    at = open_page(PAGE)
+    at.file_uploader(key="cases_upload_a").set_value(("long.csv", data.encode(), "text/csv"))
+    at.run()
+    layout = next(r for r in at.radio if r.key.startswith("cases_layout"))
+    layout.set_value(layout.options[1]).run()
+    chosen = dict(
+        long_system="model", long_id="question", long_outcome="correct", long_repeat="epoch"
+    )
+    chosen["long_task"] = "task"
+    for base, value in chosen.items():
+        next(w for w in at.selectbox if (w.key or "").split("__")[0] == base).set_value(value).run()
+    assert not at.exception, at.exception
+    directions = at.radio(key="long_flips_direction")
+    assert directions.options == [
+        f"Regressions \\(only alpha passes\\)\\: {len(only['regression'])}",
+        f"Improvements \\(only beta passes\\)\\: {len(only['improvement'])}",
+    ]
+    for direction in ("regression", "improvement"):
+        directions.set_value(direction).run()
+        _open_all(at, "long_flips", len(rows))
+        listed = [e for e in at.expander if e.label.startswith(("gpqa", "mmlu"))]
+        labels = [e.label.split("\\:")[0].replace("\\", "") for e in listed]
+        assert sorted(labels) == sorted(only[direction][:PAGE_SIZE])
+        said = " ".join(c.value for e in listed for c in e.caption)
+        assert said.count("no texts") == len(listed)  # ids and outcomes: the file holds no texts
+
+
+def test_a_first_render_reads_the_logs_in_one_child_for_the_result_and_its_flips(monkeypatch):
+    """The logs' flips come from the child that analyses them: a first render starts one
+    child for the comparison and its flips (and one per upload for the models it names)."""
+    import streamlit as st
+
+    import ui.isolation
+
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    started: list[str] = []
+    run_child = ui.isolation._run_child
+
+    def counted(function, args, kwargs):  # noqa: ANN001, ANN202
+        started.append(function.__name__)
+        return run_child(function, args, kwargs)
+
+    monkeypatch.setattr(ui.isolation, "_run_child", counted)
+    at = _logs_page()
+    assert started.count("_analysed") == 1, started
+    assert set(started) == {"_analysed", "upload_models"}, started
+    directions = at.radio(key="logs_flips_direction")
+    assert directions.options[0].startswith("Regressions")
+    at.run(timeout=120)  # a rerun starts no child
+    assert started.count("_analysed") == 1, started

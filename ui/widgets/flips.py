@@ -3,10 +3,11 @@ direction, filtered by task and a search, a page of expandable flips at a time, 
 prompt, reference and both outputs shown as text (``st.code``); the CSV of every flip and the
 Markdown report to paste.
 
-The flips of two logs are found and their texts read in a child (:func:`ui.isolation.isolated`)
-and kept with ``st.cache_resource`` (they are frozen, so the object is shared, never copied): a
-rerun of a comparison of 10^5 cases neither unpickles tens of thousands of texts nor searches
-them unless a search is typed; a page shows :data:`PAGE_SIZE` flips.
+The flips of two logs (or a long file) are found and their texts read in the child that
+analyses them (:func:`ui.isolation.isolated`), and kept with the result in
+``st.cache_resource`` (they are frozen, so the object is shared, never copied): a rerun of a
+comparison of 10^5 cases neither unpickles tens of thousands of texts nor searches them
+unless a search is typed; a page shows :data:`PAGE_SIZE` flips.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from calculator.report.markdown import is_scores, markdown_report
 from calculator.report.scores import alpha_of
 from calculator.text import clip
 from ui import flips_words as words
-from ui.isolation import isolated
 from ui.words import escape_markdown
 
 if TYPE_CHECKING:
@@ -30,53 +30,48 @@ if TYPE_CHECKING:
     from calculator.cases import PairedCases
     from calculator.flips import Flip, Flips
     from calculator.logs import LogAnalysis
+    from calculator.logs.pairing import PairedLogs
     from calculator.logs.scores import LogScores
     from calculator.scores import ScoresComparison
-    from calculator.workflow import LogChoice
 
-__all__ = ["PAGE_SIZE", "cases_flips_section", "flips_view", "log_flips_section"]
+__all__ = [
+    "PAGE_SIZE",
+    "cases_flips_section",
+    "flips_view",
+    "log_flips_or_refusal",
+    "result_flips_section",
+]
 
 #: Flips shown per page.
 PAGE_SIZE = 50
-Files = tuple[tuple[str, bytes], ...]
-Models = tuple[str | None, str | None]
 
 
-def _read_flips(a: Files, b: Files, models: Models, choice: LogChoice) -> Flips:
-    """The flips of two uploaded logs with their texts (run in a child); `models` the model
-    chosen of each upload that holds several (None: its only one)."""
+def log_flips_or_refusal(paired: PairedLogs, sources: tuple[object, object]) -> Flips | str:
+    """The flips of two paired logs (or a long file's two systems) with their texts, read
+    again from A's and B's `sources` for the flipped ids only; run in the child that analyses
+    them (:func:`ui.widgets.cases_logs._analysed`), so that a first render reads and pairs the
+    logs once. A refusal while reading the texts is returned as its words, so that the
+    comparison above still shows."""
     from calculator.flips.attach import read_log_flips
-    from calculator.logs import read_log_data
-    from calculator.workflow import pair_two_logs
 
-    logs = (
-        read_log_data(a, system="A", model=models[0]),
-        read_log_data(b, system="B", model=models[1]),
-    )
-    return read_log_flips(pair_two_logs(*logs, choice), (list(a), list(b)))
+    try:
+        return read_log_flips(paired, sources)
+    except CalculatorError as error:
+        return str(error)
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
-def _log_flips(a: Files, b: Files, models: Models, choice: LogChoice) -> Flips:
-    return isolated(_read_flips, a, b, models, choice)
-
-
-def log_flips_section(
-    a: Files, b: Files, models: Models, choice: LogChoice, result: LogAnalysis | LogScores
-) -> None:
-    """The flips of the logs compared above (`models`: the one chosen of each upload, None
-    where it holds one); `result` gives the Markdown report (and, for pass/fail, the suite's
-    chart and the HTML page)."""
+def result_flips_section(result: LogAnalysis | LogScores, flips: Flips | str, key: str) -> None:
+    """The flips of the logs (or the long file) compared above, found in the same child as
+    `result` (:func:`log_flips_or_refusal`); `result` gives the suite's chart (pass/fail over
+    several tasks) and the reports. `key` prefixes the section's keys."""
     scores = is_scores(result)
     if not scores and len(result.tasks) > 1:  # a suite: each task's difference, drawn
         from ui.suite_chart import suite_chart
 
-        st.altair_chart(suite_chart(result, result.pooled.names), key="logs_suite_chart")
+        st.altair_chart(suite_chart(result, result.pooled.names), key=f"{key}_suite_chart")
         st.caption(words.SUITE_CHART_CAPTION)
-    try:
-        flips = _log_flips(a, b, models, choice)
-    except CalculatorError as error:  # a limit of the child that reads them, said as such
-        st.error(escape_markdown(str(error)))
+    if isinstance(flips, str):  # a refusal while reading the texts, said as such
+        st.error(escape_markdown(flips))
         return
     alpha = alpha_of(result.pooled) if scores else result.pooled.decision.alpha
     # gate=None: the page asks no release gate, so its report says nothing about one.
@@ -86,7 +81,7 @@ def log_flips_section(
         from calculator.report.html_report import html_report
 
         page = lambda: html_report(result, flips, alpha=alpha, gate=None)  # noqa: E731
-    flips_view(flips, key="logs_flips", report=report, html=page)
+    flips_view(flips, key=f"{key}_flips", report=report, html=page)
 
 
 def text_column_options(cases: PairedCases) -> list[str]:
