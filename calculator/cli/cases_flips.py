@@ -68,7 +68,7 @@ def add_flips_arguments(parser: argparse.ArgumentParser) -> None:
         choices=_FORMATS,
         metavar="text|json|markdown|html",
         help="the output: text (the default), json (as --json), markdown (a report to paste "
-        "into GitHub, with the top flips in a collapsed block) or html (logs: the same report "
+        "into GitHub, with the top flips in a collapsed block) or html (pass/fail: the same report "
         "as one self-contained page with a chart of each task's difference, for a release)",
     )
 
