@@ -256,3 +256,105 @@ def test_a_first_render_reads_the_logs_in_one_child_for_the_result_and_its_flips
     assert directions.options[0].startswith("Regressions")
     at.run(timeout=120)  # a rerun starts no child
     assert started.count("_analysed") == 1, started
+
+
+def test_inspect_flips_on_the_page_are_the_recount_with_both_completions(tmp_path):
+    """The real Inspect log (GPQA) against a copy written here with five samples' grades
+    turned and their completions rewritten: the page lists exactly those five, each with
+    both systems' completions (recounted from the archives with ``zipfile`` and ``json``)."""
+    import zipfile
+
+    source = next((LOGS / "inspect").glob("*gpqa-diamond*.eval"))
+    target = tmp_path / "gpqa-b.eval"
+    turned: dict[str, str] = {}  # id -> A's grade
+    completions: dict[str, str] = {}
+    with zipfile.ZipFile(source) as a, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as b:
+        for info in a.infolist():
+            data = a.read(info.filename)
+            if info.filename.startswith("samples/") and len(turned) < 5:
+                sample = json.loads(data)
+                scorer = next(iter(sample["scores"]))
+                grade = sample["scores"][scorer]["value"]
+                sample["scores"][scorer]["value"] = {"C": "I", "I": "C"}[grade]
+                sample["output"]["choices"][0]["message"]["content"] = f"B says {sample['id']}"
+                sample["output"]["completion"] = f"B says {sample['id']}"
+                turned[str(sample["id"])] = grade
+                completions[str(sample["id"])] = json.loads(data)["output"]["completion"]
+                data = json.dumps(sample).encode()
+            b.writestr(info, data)
+    at = open_page(PAGE)
+    at.checkbox(key="logs_show").check().run()
+    at.file_uploader(key="logs_a").set_value(
+        [(source.name, source.read_bytes(), "application/zip")]
+    ).run()
+    at.file_uploader(key="logs_b").set_value(
+        [(target.name, target.read_bytes(), "application/zip")]
+    ).run(timeout=120)
+    assert not at.exception, at.exception
+    only_a = sorted(c for c, grade in turned.items() if grade == "C")
+    only_b = sorted(c for c, grade in turned.items() if grade == "I")
+    directions = at.radio(key="logs_flips_direction")
+    assert directions.options == [
+        f"Regressions \\(only A passes\\)\\: {len(only_a)}",
+        f"Improvements \\(only B passes\\)\\: {len(only_b)}",
+    ]
+    seen: dict[str, list[str]] = {}
+    for direction in ("regression", "improvement"):
+        directions.set_value(direction).run(timeout=120)
+        _open_all(at, "logs_flips", 5)
+        for expander in at.expander:
+            if found := re.match(r".+?\\/(.+?)\\: [AB] ", expander.label):
+                seen[found.group(1).replace("\\", "")] = [c.value for c in expander.code]
+    assert sorted(seen) == sorted(only_a + only_b)
+    for case, codes in seen.items():
+        assert f"B says {case}" in codes
+        assert completions[case] in codes
+
+
+def test_helm_stats_alone_on_the_page_are_the_recount_as_ids():
+    """HELM's per-instance stats (no run folder): the page's flips are the instances one model
+    passes and the other fails on the metric compared, recounted here, each said to have no
+    texts."""
+    paths = [
+        LOGS / "helm" / f"bbq_{m}_per_instance_stats.json"
+        for m in ("openai_gpt-4o-2024-05-13", "meta_llama-3-8b-chat")
+    ]
+    at = open_page(PAGE)
+    at.checkbox(key="logs_show").check().run()
+    for key, path in zip(("logs_a", "logs_b"), paths, strict=True):
+        at.file_uploader(key=key).set_value([(path.name, path.read_bytes(), "text/plain")])
+        at.run(timeout=120)
+    assert not at.exception, at.exception
+    report = "\n".join(t.value for t in at.text)
+    metric = re.search(r"^metric +([\w-]+) ", report, re.MULTILINE)
+    assert metric, report[:400]
+
+    def values(path: Path) -> dict[str, float]:
+        found = {}
+        for instance in json.loads(path.read_text()):
+            for stat in instance["stats"]:
+                name = stat["name"]
+                if (
+                    name["name"] == metric.group(1)
+                    and name.get("split") == "test"
+                    and "perturbation" not in name
+                ):
+                    found[instance["instance_id"]] = stat["mean"]
+        return found
+
+    a, b = values(paths[0]), values(paths[1])
+    only_a = [c for c in a if c in b and a[c] == 1 and b[c] == 0]
+    only_b = [c for c in a if c in b and a[c] == 0 and b[c] == 1]
+    assert only_a or only_b
+    directions = at.radio(key="logs_flips_direction")
+    assert [o.rsplit(" ", 1)[-1] for o in directions.options] == [
+        str(len(only_a)),
+        str(len(only_b)),
+    ]
+    _open_all(at, "logs_flips", min(PAGE_SIZE, len(only_a)))
+    listed = [e for e in at.expander if re.match(r".+\\/id\d+", e.label)]
+    assert len(listed) == min(PAGE_SIZE, len(only_a))
+    ids = {re.search(r"(id\d+)", e.label).group(1) for e in listed}
+    assert ids <= set(only_a)
+    said = " ".join(c.value for e in listed for c in e.caption)
+    assert said.count("no texts") == len(listed)
