@@ -1,6 +1,6 @@
 """The per-case page's flips section on a 10^5-case comparison: what it costs a rerun.
 
-    python benchmarks/bench_flips.py [--cases 100000] [--reruns 15]
+    python benchmarks/bench_flips.py [--cases 100000] [--reruns 15] [--scores]
 
 One per-case file of ``--cases`` cases (a third of them flips, each with a prompt of about
 100 characters) is uploaded to the per-case page under Streamlit's AppTest (in this process,
@@ -12,6 +12,9 @@ rerun is reported for three pages measured in the same run, in rotating order:
 - the same page with the flips section replaced by nothing
   (``ui.widgets.flips.cases_flips_section``), the rest of the page unchanged;
 - the floor: a script with one slider and one line of text.
+
+With ``--scores`` the file holds scores (no threshold): the page compares their means and its
+flips are the largest differences each way (at most 1,000 of each).
 
 The figure the issue asks for is the ratio of the first to the second: what listing the flips
 adds to a rerun once they are found. AppTest's own work grows with the widgets a page holds
@@ -43,11 +46,16 @@ st.text(f"value {value}")
 """
 
 
-def per_case_file(cases: int) -> bytes:
-    """id, A's and B's pass/fail, a prompt: cases k % 6 in (0, 1) only A passes, 2 only B."""
+def per_case_file(cases: int, scores: bool = False) -> bytes:
+    """id, A's and B's pass/fail, a prompt: cases k % 6 in (0, 1) only A passes, 2 only B.
+    With `scores`, A's and B's scores on a 0-1 grid instead (compared by their means, the
+    page listing the largest differences each way)."""
     rows = ["id,a,b,prompt"]
     for k in range(cases):
-        a, b = {0: (1, 0), 1: (1, 0), 2: (0, 1)}.get(k % 6, (k % 2, k % 2))
+        if scores:
+            a, b = (k % 11) / 10, ((k * 7) % 11) / 10
+        else:
+            a, b = {0: (1, 0), 1: (1, 0), 2: (0, 1)}.get(k % 6, (k % 2, k % 2))
         rows.append(f"q{k},{a},{b},Question {k}: what is {k} + {k % 97}? Answer with a number.")
     return ("\n".join(rows) + "\n").encode()
 
@@ -87,12 +95,17 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=100_000)
     parser.add_argument("--reruns", type=int, default=15)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--scores",
+        action="store_true",
+        help="a file of scores (the Mean scores section's flips: the largest differences)",
+    )
     args = parser.parse_args()
     from streamlit.testing.v1 import AppTest
 
     import ui.widgets.flips as flips_widget
 
-    data = per_case_file(args.cases)
+    data = per_case_file(args.cases, args.scores)
     section_times: list[float] = []
     plain_section = flips_widget.cases_flips_section
 
@@ -123,7 +136,8 @@ def main() -> None:
             flips_widget.cases_flips_section = shipped_section
             results["floor"].append(rerun_median(floor, args.reruns))
     shown = with_flips.expander
-    print(f"{args.cases:,} cases, {len(shown)} flips on the page (50 a direction)")
+    kind = "scores" if args.scores else "pass/fail"
+    print(f"{args.cases:,} cases ({kind}), {len(shown)} flips on the page (50 a direction)")
     print(f"first render without the flips {first_without:8.2f} s (the file read cold)")
     print(f"first render with them         {first_with:8.2f} s (the file read already)")
     medians = {name: statistics.median(values) for name, values in results.items()}

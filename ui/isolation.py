@@ -83,6 +83,7 @@ PRELOAD = (
     "ui.widgets.cases_files",
     "ui.widgets.cases_logs",
     "ui.widgets.cases_long",
+    "ui.widgets.flips",  # the logs' flips are found in the child that analyses them
 )
 
 TIMED_OUT = (

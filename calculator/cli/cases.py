@@ -243,7 +243,6 @@ def run(args: argparse.Namespace) -> int:
                 "--detect plans for pass/fail outcomes; these columns hold scores (cut them "
                 "with --threshold to analyse them as pass/fail)"
             )
-        check_flips_options(args, refused_by=_SCORES_FLIPS)
         return run_scores(args, first, second, columns)
     args = threshold_columns(args, first, second)  # --threshold on guessed score columns
     cases = _load(args, first, second)
@@ -279,13 +278,6 @@ def run(args: argparse.Namespace) -> int:
     if args.fail_if_worse and (gate_fails(analysis) if gate is None else gate.rejects):
         return EXIT_WORSE
     return 0
-
-
-#: Why a per-case file of scores refuses the flips' options (the logs' scores list theirs).
-_SCORES_FLIPS = (
-    "a per-case file of scores lists none yet: cut the scores with --threshold to list the "
-    "cases that pass on one side only"
-)
 
 
 def _flips_refused_by(args: argparse.Namespace) -> str | None:

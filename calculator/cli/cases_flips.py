@@ -68,7 +68,7 @@ def add_flips_arguments(parser: argparse.ArgumentParser) -> None:
         choices=_FORMATS,
         metavar="text|json|markdown|html",
         help="the output: text (the default), json (as --json), markdown (a report to paste "
-        "into GitHub, with the top flips in a collapsed block) or html (logs: the same report "
+        "into GitHub, with the top flips in a collapsed block) or html (pass/fail: the same report "
         "as one self-contained page with a chart of each task's difference, for a release)",
     )
 
@@ -119,8 +119,11 @@ def flips_of_logs(args: argparse.Namespace, paired: PairedLogs) -> Flips | None:
     return read_log_flips(paired, sources)
 
 
-def flips_of_cases(args: argparse.Namespace, cases: PairedCases) -> Flips | None:
-    """The flips of a per-case file (or two) with the texts of ``--text`` columns."""
+def flips_of_cases(
+    args: argparse.Namespace, cases: PairedCases, *, scores: bool = False
+) -> Flips | None:
+    """The flips of a per-case file (or two) with the texts of ``--text`` columns; with
+    `scores` (score columns compared by their means), the largest differences both ways."""
     if args.text and not wants_flips(args):
         raise UsageError("--text shows texts beside the flips: give it with --flips N")
     if not wants_flips(args):
@@ -128,7 +131,7 @@ def flips_of_cases(args: argparse.Namespace, cases: PairedCases) -> Flips | None
     from calculator.flips import cases_flips, with_texts
     from calculator.flips.case_texts import case_file_texts
 
-    flips = cases_flips(cases)
+    flips = cases_flips(cases, scores=scores)
     wanted = {flip.case for flip in flips.flips}
     return with_texts(flips, *case_file_texts(cases, args.text or [], wanted))
 
@@ -160,14 +163,14 @@ def markdown_output(args: argparse.Namespace, result: object, flips: Flips | Non
     if fmt not in ("markdown", "html"):
         return False
     from calculator.cli.output import write
-    from calculator.report.markdown import TOP_FLIPS, markdown_report
+    from calculator.report.markdown import TOP_FLIPS, is_scores, markdown_report
 
     top = args.flips if args.flips is not None else TOP_FLIPS
     if fmt == "html":
-        if not hasattr(result, "pooled"):
+        if is_scores(result):
             raise UsageError(
-                "--format html reports two harness logs (or a long file) task by task; for a "
-                "per-case file, use --format markdown"
+                "--format html draws differences in pass rate; these outcomes are scores: use "
+                "--format markdown (or cut them with --threshold)"
             )
         from calculator.report.html_report import html_report
 
@@ -177,16 +180,6 @@ def markdown_output(args: argparse.Namespace, result: object, flips: Flips | Non
     if flips is not None and args.flips_csv is not None:
         _write_csv(args.flips_csv, flips)
     return True
-
-
-def refuse_markdown_for_scores(args: argparse.Namespace) -> None:
-    """The Markdown report words pass/fail comparisons: refused by name for scores."""
-    fmt = getattr(args, "format", None)
-    if fmt in ("markdown", "html"):
-        raise UsageError(
-            f"--format {fmt} reports pass/fail comparisons; these outcomes are scores (cut "
-            "them with --threshold, or use --flips and --json)"
-        )
 
 
 def _write_csv(path: str, flips: Flips) -> None:

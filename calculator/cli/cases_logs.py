@@ -19,7 +19,6 @@ from calculator.cli.cases_flips import (
     add_flips_output,
     flips_of_logs,
     markdown_output,
-    refuse_markdown_for_scores,
 )
 from calculator.cli.cases_scores import comparison_lines, score_options, scores_gate_line
 from calculator.cli.output import print_json, print_lines
@@ -215,10 +214,11 @@ def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
     """Compare two logs paired on a graded metric as scores; print the report or JSON."""
     from calculator.release import scores_gate_fails
 
-    refuse_markdown_for_scores(args)
     result = compare_logs(paired, score_options(args))
     flips = flips_of_logs(args, paired)  # the largest differences both ways
-    if args.json:
+    if markdown_output(args, result, flips):
+        pass
+    elif args.json:
         document = build_log_scores_payload(result)
         if args.fail_if_worse:
             gate = scores_gate_payload(result.pooled, args.alpha)

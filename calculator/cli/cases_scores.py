@@ -29,6 +29,11 @@ import argparse
 from typing import TYPE_CHECKING
 
 from calculator.chooser import LOWER_IS_BETTER_WORDS, Ask
+from calculator.cli.cases_flips import (
+    add_flips_output,
+    flips_of_cases,
+    markdown_output,
+)
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import score_margin_value
 from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, EXIT_WORSE
@@ -123,7 +128,10 @@ def run_scores(
         )
     # The chooser's refusals, then compare_case_scores' (which name the file)
     result = compare_score_cases(cases, ask, paired_scores_of(cases))
-    if args.json:
+    flips = flips_of_cases(args, cases, scores=True)  # the largest differences both ways
+    if markdown_output(args, result, flips):
+        pass
+    elif args.json:
         document = {
             "analysed_as": ANALYSED_AS_SCORES,
             "input": cases.input_summary(),
@@ -131,9 +139,12 @@ def run_scores(
         }
         if args.fail_if_worse:
             document["gate"] = scores_gate_payload(result, args.alpha)
+        add_flips_output(args, flips, document=document)
         print_json(document)
     else:
-        print_lines(_text(cases, result, args))
+        lines = _text(cases, result, args)
+        add_flips_output(args, flips, lines=lines)
+        print_lines(lines)
     if args.fail_if_worse and scores_gate_fails(result, args.alpha):
         return EXIT_WORSE
     return 0

@@ -44,6 +44,8 @@ def case_file_texts(
     CalculatorError
         When a column is not in the file(s), naming the columns there are.
     """
+    if not columns:  # no text column chosen: the flips are ids and outcomes alone
+        return CaseFileTexts({}, False), CaseFileTexts({}, False)
     frame = cases.cases
     ids = frame.iloc[:, 0].astype("str")
     rows = frame[ids.isin(wanted).to_numpy()]
@@ -82,8 +84,7 @@ def case_file_texts(
                 for column, values in zip(own, own_values[side], strict=True)
             )
             sides[side][case] = CaseTexts(prompt=prompt, outputs=outputs)
-    holds = bool(columns)
-    return CaseFileTexts(sides[0], holds), CaseFileTexts(sides[1], holds)
+    return CaseFileTexts(sides[0], True), CaseFileTexts(sides[1], True)
 
 
 def _cells(column: object) -> list[str]:

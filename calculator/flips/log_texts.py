@@ -27,7 +27,12 @@ from pathlib import Path, PurePosixPath
 
 from calculator.flips.model import CaseTexts
 from calculator.logs.helm import run_name_parts
-from calculator.logs.inspect_log import _member, is_inspect_json, is_inspect_zip, open_archive
+from calculator.logs.inspect_log import (
+    is_inspect_json,
+    is_inspect_zip,
+    open_archive,
+    read_member,
+)
 from calculator.logs.lmeval import is_lm_eval_record, lm_eval_task
 
 __all__ = ["LogTexts", "Wanted", "read_log_texts"]
@@ -115,7 +120,7 @@ def _zip(name, data, log_format, ids, texts, helm, scorers) -> None:  # noqa: AN
             header_info = archive.getinfo(
                 "header.json" if "header.json" in archive.namelist() else "_journal/start.json"
             )
-            header = json.loads(_member(archive, header_info, data, name))
+            header = json.loads(read_member(archive, header_info, data, name))
             task = _inspect_task(header.get("eval") or {}, name)
             members = [
                 info
@@ -126,19 +131,19 @@ def _zip(name, data, log_format, ids, texts, helm, scorers) -> None:  # noqa: AN
             # others are read only when an id is not found so (a name Inspect had to change).
             named = [i for i in members if i.filename[8:].rsplit("_epoch_", 1)[0] in ids]
             for info in named:
-                sample = json.loads(_member(archive, info, data, name))
+                sample = json.loads(read_member(archive, info, data, name))
                 _inspect_sample(sample, task, ids, texts, scorers.get(task))
             found = {case for case, _ in texts.by_task.get(task, {})}
             if ids - found:
                 for info in (i for i in members if i not in set(named)):
-                    sample = json.loads(_member(archive, info, data, name))
+                    sample = json.loads(read_member(archive, info, data, name))
                     _inspect_sample(sample, task, ids - found, texts, scorers.get(task))
             return
         for info in archive.infolist():  # a zip of HELM run folders (an upload)
             if info.filename.endswith(".json") and not info.is_dir():
                 _document(
                     info.filename,
-                    _member(archive, info, data, name),
+                    read_member(archive, info, data, name),
                     log_format,
                     ids,
                     texts,

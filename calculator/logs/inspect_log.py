@@ -61,7 +61,9 @@ __all__ = [
     "grade_value",
     "is_inspect_json",
     "is_inspect_zip",
+    "open_archive",
     "read_inspect",
+    "read_member",
 ]
 
 #: Inspect's grades and their values in its ``value_to_float``.
@@ -309,7 +311,7 @@ def _member_json(archive: zipfile.ZipFile, info: zipfile.ZipInfo, data: bytes, n
     """One member's JSON object; a member that is not one is refused, naming it."""
     where = f"{name}: member {info.filename}"
     try:
-        document = parse_json(_member(archive, info, data, name), where)
+        document = parse_json(read_member(archive, info, data, name), where)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise LogError(f"{where} is not valid JSON ({error}): the log is damaged.") from None
     if not isinstance(document, dict):
@@ -413,8 +415,16 @@ def input_digest(value: object, attachments: object = None) -> str | None:
     return hashlib.sha256("\1".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, data: bytes, name: str) -> bytes:
-    """One member's bytes: through zipfile, or for zstd members from the raw bytes."""
+def read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, data: bytes, name: str) -> bytes:
+    """One member's bytes: through zipfile, or for zstd members from the raw bytes; the one
+    reader of an Inspect archive's members (the log's reader here, and the flips' texts,
+    :mod:`calculator.flips.log_texts`), each member held to :data:`MAX_MEMBER` bytes.
+
+    Raises
+    ------
+    LogError
+        When the member is over the limit or cannot be read, naming the file and the member.
+    """
     if info.file_size > MAX_MEMBER:
         raise LogError(
             f"{name}: member {info.filename} is {info.file_size:,} bytes once decompressed, over "

@@ -22,6 +22,7 @@ from calculator.report.suite import answer_line, suite_gate_clause
 from calculator.text import clip, printable
 
 if TYPE_CHECKING:
+    from calculator.analysis import Analysis
     from calculator.flips import Flip, Flips
     from calculator.logs import LogAnalysis
 
@@ -42,11 +43,25 @@ def _e(text: object) -> str:
 
 
 def html_report(
-    result: LogAnalysis, flips: Flips | None, *, alpha: float, gate: bool, top: int = 10
+    result: LogAnalysis | Analysis,
+    flips: Flips | None,
+    *,
+    alpha: float,
+    gate: bool | None,
+    top: int = 10,
 ) -> str:
-    """Two logs' pass/fail comparison as a self-contained HTML page."""
-    pooled = result.pooled
+    """A pass/fail comparison (two logs' `result`, or a per-case file's
+    :class:`~calculator.analysis.Analysis`) as a self-contained HTML page; `gate` True or False
+    says whether a release gate was asked for, None leaves the gate out (the page asks none)."""
+    logs = hasattr(result, "pooled")
+    pooled = result.pooled if logs else result
     a, b = (_e(clip(name, 80)) for name in pooled.names)
+    decision = [
+        f"<li>{_e(line.removeprefix('answer').strip())}</li>"
+        for line in (answer_line(result, alpha) if logs else [])
+    ]
+    if gate is not None:
+        decision.append(f"<li>Gate: {_gate(result, alpha) if gate else 'none asked for.'}</li>")
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -55,20 +70,18 @@ def html_report(
         f"<p><strong>Answer.</strong> {_e(words.text(pooled.decision))}</p>",
         _chart(result),
         _table(result, alpha),
-        "<h2>Decision and gate</h2><ul>",
-        *(
-            f"<li>{_e(line.removeprefix('answer').strip())}</li>"
-            for line in answer_line(result, alpha)
-        ),
-        f"<li>Gate: {_gate(result, alpha) if gate else 'none asked for.'}</li>",
-        "</ul>",
     ]
+    if decision:
+        heading = "Decision" if gate is None else "Decision and gate"
+        parts += [f"<h2>{heading}</h2><ul>", *decision, "</ul>"]
     caveats = []
-    for task in result.tasks:
-        t = task.analysis.table
-        caveat = few_pairs_caveat(t.b + t.c, alpha, task.analysis.convention)
+    for label, analysis, _, _ in _entries(result):
+        t = analysis.table
+        caveat = few_pairs_caveat(t.b + t.c, alpha, analysis.convention)
         if caveat:
-            caveats.append(caveat if len(result.tasks) == 1 else f"Task {task.task}: {caveat}")
+            caveats.append(
+                caveat if not logs or len(result.tasks) == 1 else f"Task {label}: {caveat}"
+            )
     if caveats:
         parts += ["<h2>Caveats</h2><ul>", *(f"<li>{_e(c)}</li>" for c in caveats), "</ul>"]
     if flips is not None:
@@ -76,43 +89,59 @@ def html_report(
     return "\n".join([*parts, "</body></html>"]) + "\n"
 
 
-def _gate(result: LogAnalysis, alpha: float) -> str:
-    return _e(gate_verdict(result.pooled, alpha) + suite_gate_clause(result))
+def _entries(result: LogAnalysis | Analysis) -> list[tuple[str, Analysis, float, float | None]]:
+    """Each row of the table: (task, its analysis, its p, its Holm p); a per-case file's one
+    row is "all cases"."""
+    if hasattr(result, "pooled"):
+        return [(t.task, t.analysis, t.pvalue, t.holm_pvalue) for t in result.tasks]
+    return [("all cases", result, result.decision.pvalue, None)]
 
 
-def _table(result: LogAnalysis, alpha: float) -> str:
-    a, b = (_e(clip(name, 60)) for name in result.pooled.names)
+def _gate(result: LogAnalysis | Analysis, alpha: float) -> str:
+    if hasattr(result, "pooled"):
+        return _e(gate_verdict(result.pooled, alpha) + suite_gate_clause(result))
+    return _e(gate_verdict(result, alpha))
+
+
+def _table(result: LogAnalysis | Analysis, alpha: float) -> str:
+    pooled = result.pooled if hasattr(result, "pooled") else result
+    a, b = (_e(clip(name, 60)) for name in pooled.names)
     head = (
         f"<tr><th>task</th><th>n</th><th>{a} pass rate</th><th>{b} pass rate</th>"
         f"<th>difference {a} − {b}</th><th>p</th><th>Holm p</th></tr>"
     )
     rows = []
-    for task in result.tasks:
-        t = task.analysis.table
-        holm = "" if task.holm_pvalue is None else format_pvalue(task.holm_pvalue, alpha=alpha)
+    for label, analysis, p, holm_p in _entries(result):
+        t = analysis.table
+        holm = "" if holm_p is None else format_pvalue(holm_p, alpha=alpha)
         rows.append(
-            f"<tr><td>{_e(clip(task.task, 80))}</td><td class=n>{t.n:,}</td>"
+            f"<tr><td>{_e(clip(label, 80))}</td><td class=n>{t.n:,}</td>"
             f"<td class=n>{format_percent((t.a + t.b) / t.n)}</td>"
             f"<td class=n>{format_percent((t.a + t.c) / t.n)}</td>"
             f"<td class=n>{format_points((t.b - t.c) / t.n)}</td>"
-            f"<td class=n>{format_pvalue(task.pvalue, alpha=alpha)}</td>"
+            f"<td class=n>{format_pvalue(p, alpha=alpha)}</td>"
             f"<td class=n>{holm}</td></tr>"
         )
     return f"<table>{head}{''.join(rows)}</table>"
 
 
-def _chart(result: LogAnalysis) -> str:
+def _chart(result: LogAnalysis | Analysis) -> str:
     """Each task's difference A − B (points) with its interval; a filled dot where the task's
     Holm-adjusted p is at most alpha; the suite's difference at the bottom."""
-    entries = [
-        (
-            task.task,
-            task.analysis.difference,
-            task.holm_pvalue is not None and task.holm_pvalue <= task.analysis.decision.alpha,
+    if not hasattr(result, "pooled"):  # a per-case file: its one difference
+        entries = [("all cases", result.difference, result.decision.reject)]
+    else:
+        entries = [
+            (
+                task.task,
+                task.analysis.difference,
+                task.holm_pvalue is not None and task.holm_pvalue <= task.analysis.decision.alpha,
+            )
+            for task in result.tasks
+        ]
+        entries.append(
+            ("suite (every task)", result.pooled.difference, result.pooled.decision.reject)
         )
-        for task in result.tasks
-    ]
-    entries.append(("suite (every task)", result.pooled.difference, result.pooled.decision.reject))
     height = _ROW * (len(entries) + 1)
 
     def x(value: float) -> float:  # -1 .. 1 to the plot's pixels
@@ -138,6 +167,9 @@ def _chart(result: LogAnalysis) -> str:
     caption = (
         "Difference in pass rate A − B (points) with its interval, per task and for the suite; "
         "a filled dot: the task's Holm-adjusted p (the suite's p) is at most alpha."
+        if hasattr(result, "pooled")
+        else "Difference in pass rate A − B (points) with its interval; a filled dot: the "
+        "test that decides gives p at most alpha."
     )
     return (
         f'<figure><svg xmlns="http://www.w3.org/2000/svg" width="{_LEFT + _WIDTH + 20}" '

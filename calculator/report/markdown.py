@@ -33,8 +33,10 @@ if TYPE_CHECKING:
     from calculator.analysis import Analysis
     from calculator.flips import Flip, Flips
     from calculator.logs import LogAnalysis
+    from calculator.logs.scores import LogScores
+    from calculator.scores import ScoresComparison
 
-__all__ = ["TOP_FLIPS", "markdown_report"]
+__all__ = ["TOP_FLIPS", "is_scores", "markdown_report"]
 
 #: Flips of each direction shown in the report's collapsed block.
 TOP_FLIPS = 10
@@ -49,12 +51,17 @@ def markdown_report(
     flips: Flips | None,
     *,
     alpha: float,
-    gate: bool,
+    gate: bool | None,
     top: int = TOP_FLIPS,
 ) -> str:
-    """The report of a pass/fail comparison (two logs' `result`, or a per-case file's
-    :class:`~calculator.analysis.Analysis`) as Markdown, with the first `top` flips of each
-    direction; `gate` says whether a release gate was asked for."""
+    """The report of a comparison (two logs' `result`, pass/fail or scores, or a per-case
+    file's :class:`~calculator.analysis.Analysis` or
+    :class:`~calculator.scores.ScoresComparison`) as Markdown, with the first `top` flips of
+    each direction. `gate` True or False says whether a release gate was asked for (the
+    command line's ``--fail-if-worse``); None leaves the gate out (the page asks none, so its
+    report claims nothing about one)."""
+    if is_scores(result):
+        return _scores_report(result, flips, alpha=alpha, gate=gate, top=top)
     pooled = result if not hasattr(result, "pooled") else result.pooled
     names = pooled.names
     lines = [
@@ -63,23 +70,160 @@ def markdown_report(
         f"**Answer.** {_md(words.text(pooled.decision))}",
         "",
         *_table(result, alpha),
-        "",
-        "### Decision and gate",
-        "",
     ]
     suite = answer_line(result, alpha) if hasattr(result, "pooled") else []
-    lines += [f"- {_md(line.removeprefix('answer').strip())}" for line in suite]
+    decision = [line.removeprefix("answer").strip() for line in suite]
     if gate:
         clause = suite_gate_clause(result) if hasattr(result, "pooled") else ""
-        lines.append(f"- Gate: {_md(gate_verdict(pooled, alpha) + clause)}")
-    else:
-        lines.append("- Gate: none asked for.")
+        decision.append(f"Gate: {gate_verdict(pooled, alpha) + clause}")
+    elif gate is not None:
+        decision.append("Gate: none asked for.")
+    if decision:
+        lines += ["", f"### {_decision_heading(gate)}", "", *(f"- {_md(d)}" for d in decision)]
     caveats = _caveats(result, pooled, alpha)
     if caveats:
         lines += ["", "### Caveats", "", *(f"- {_md(c)}" for c in caveats)]
     if flips is not None:
         lines += ["", *_flips_block(flips, top)]
     return "\n".join(lines) + "\n"
+
+
+def is_scores(result: object) -> bool:
+    """Whether `result` compares scores: a ScoresComparison, or logs' LogScores."""
+    from calculator.logs.scores import LogScores
+    from calculator.scores import ScoresComparison
+
+    return isinstance(result, ScoresComparison | LogScores)
+
+
+def _scores_report(
+    result: LogScores | ScoresComparison,
+    flips: Flips | None,
+    *,
+    alpha: float,
+    gate: bool | None,
+    top: int,
+) -> str:
+    """The report of scores: the headline (means, the mean difference A − B, its interval,
+    the permutation p) as the answer, a row per task (mean A, mean B, the difference, p,
+    Holm's p), the decision (which comparison answers, the margin's answer, the gate), the
+    caveats and the flips (the largest differences each way)."""
+    from calculator.report.gate import scores_gate_verdict
+    from calculator.report.scores import (
+        alpha_of,
+        few_flips_caveat,
+        headline,
+        margin_sentence,
+        scores_sentences,
+    )
+    from calculator.report.suite import scores_gate_clause, scores_suite_lines
+
+    logs = hasattr(result, "pooled")
+    pooled = result.pooled if logs else result
+    lead, _ = scores_sentences(pooled)
+    decision = (
+        [line.removeprefix("answer").strip() for line in scores_suite_lines(result, alpha)[0]]
+        if logs
+        else []
+    )
+    few = few_flips_caveat(pooled, alpha_of(pooled))  # said among the caveats
+    decision += [line for line in lead[1:] if line != few]
+    if pooled.margin is not None:
+        decision.append(margin_sentence(pooled.margin))
+    if gate:
+        clause = scores_gate_clause(result) if logs else ""
+        decision.append(f"Gate: {scores_gate_verdict(pooled, alpha)}{clause}")
+    elif gate is not None:
+        decision.append("Gate: none asked for.")
+    lines = [
+        f"## {_md(pooled.names[0])} vs {_md(pooled.names[1])}",
+        "",
+        f"**Answer.** {_md(headline(pooled))}",
+        "",
+        *_scores_table(result, alpha),
+    ]
+    if decision:
+        lines += ["", f"### {_decision_heading(gate)}", "", *(f"- {_md(d)}" for d in decision)]
+    caveats = _score_caveats(result, alpha)
+    if caveats:
+        lines += ["", "### Caveats", "", *(f"- {_md(c)}" for c in caveats)]
+    if flips is not None:
+        lines += ["", *_flips_block(flips, top)]
+    return "\n".join(lines) + "\n"
+
+
+def _decision_heading(gate: bool | None) -> str:
+    """ "Decision and gate" where a gate can be asked for (the command line), else
+    "Decision" (the page asks no gate)."""
+    return "Decision" if gate is None else "Decision and gate"
+
+
+def _scores_table(result: LogScores | ScoresComparison, alpha: float) -> list[str]:
+    from calculator.report.figures import floor_bound, format_score
+
+    logs = hasattr(result, "pooled")
+    pooled = result.pooled if logs else result
+    a, b = (_md(name) for name in pooled.names)
+    several = logs and len(result.tasks) > 1
+    head = f"| task | n | {a} mean | {b} mean | difference {a} − {b} | p |"
+    rule = "| --- | ---: | ---: | ---: | ---: | ---: |"
+    if several:
+        head, rule = head + " Holm p |", rule + " ---: |"
+
+    def p_of(comparison: ScoresComparison, p: float) -> str:
+        test = comparison.permutation
+        if test is not None and test.at_floor:  # a Monte Carlo p at its floor: a bound
+            return floor_bound(test.patterns)
+        return format_pvalue(p, alpha=alpha)
+
+    def row(task: str, c: ScoresComparison, p: str, holm: float | None) -> str:
+        cells = (
+            f"| {task} | {c.n:,} | {format_score(c.mean_a, signed=False)} | "
+            f"{format_score(c.mean_b, signed=False)} | {format_score(c.statistic, snap=True)} "
+            f"| {p} |"
+        )
+        if several:
+            cells += f" {'' if holm is None else format_pvalue(holm, alpha=alpha)} |"
+        return cells
+
+    rows = [head, rule]
+    if logs:
+        for t in result.tasks:
+            p = (
+                format_pvalue(t.pvalue, alpha=alpha)
+                if t.by_question
+                else p_of(t.comparison, t.pvalue)
+            )
+            rows.append(row(_md(clip(str(t.task), 80)), t.comparison, p, t.holm_pvalue))
+    from calculator.logs.scores import headline_pvalue
+
+    if several or not logs:
+        label = "**suite**" if several else "all cases"
+        rows.append(row(label, pooled, p_of(pooled, headline_pvalue(pooled)), None))
+    note = "p: the sign-flip permutation test (the paired t test where it was not run)"
+    if several:
+        note += "; Holm p: adjusted across the tasks; suite: the answer over every task"
+    return [*rows, "", f"_{note}._"]
+
+
+def _score_caveats(result: LogScores | ScoresComparison, alpha: float) -> list[str]:
+    """Too few non-zero differences for the exact sign flip to reach alpha, and repeats."""
+    from calculator.report.scores import few_flips_caveat
+
+    logs = hasattr(result, "pooled")
+    entries = [(t.task, t.comparison) for t in result.tasks] if logs else [(None, result)]
+    caveats = []
+    for task, comparison in entries:
+        caveat = few_flips_caveat(comparison, alpha)
+        if caveat:
+            caveats.append(caveat if len(entries) == 1 else f"Task {clip(task, 80)}: {caveat}")
+    if logs and len(entries) > 1:
+        caveat = few_flips_caveat(result.pooled, alpha)
+        if caveat:
+            caveats.append(f"Suite: {caveat}")
+    if logs and result.repeats:
+        caveats.append("Repeated samples of each question: the tests count questions, not samples.")
+    return caveats
 
 
 def _md(text: str) -> str:

@@ -155,10 +155,10 @@ def test_inspect_zip_reads_only_the_flipped_samples(tmp_path, monkeypatch):
     paired = pair_logs(read_log(a), read_log(b))
     flips = log_flips(paired)
     read: list[str] = []
-    real = log_texts._member
+    real = log_texts.read_member
     monkeypatch.setattr(
         log_texts,
-        "_member",
+        "read_member",
         lambda archive, info, *r: read.append(info.filename) or real(archive, info, *r),
     )
     log_texts.read_log_texts(a, "inspect", wanted_ids(flips))

@@ -76,6 +76,8 @@ def test_log_flips_are_the_recount_each_with_both_outputs():
     at.run(timeout=120)
     report = next(c.value for c in at.code if c.language == "markdown")
     assert report.startswith("## ") and "<details>" in report
+    # The page asks no gate: its report claims nothing about one.
+    assert "Gate" not in report and "gate" not in report
 
 
 HOSTILE = ["[x](http://evil)", "![i](http://e/p.png)", "<script>alert(1)</script>", "<img src=x>"]
@@ -133,3 +135,226 @@ def test_suite_chart_rows_are_each_tasks_difference_and_the_suite_last():
     assert frame["points"].iloc[-1] == pytest.approx(100.0 * (pooled.b - pooled.c) / pooled.n)
     spec = suite_chart(result, ("A", "B")).to_dict()
     assert "http" not in json.dumps(spec.get("data", {}))  # inline data, nothing fetched
+
+
+def _score_rows() -> list[tuple[str, int, int, str]]:
+    """40 cases of scores (0-100) whose differences tie often, a hostile prompt beside each."""
+    values = [10, 20, 35, 50, 70, 90]
+    return [
+        (f"s{k}", values[(k * 5) % 6], values[(k * 7 + 2) % 6], f"{HOSTILE[k % 4]} {k}")
+        for k in range(40)
+    ]
+
+
+def test_a_scores_file_lists_the_largest_differences_each_way(tmp_path):
+    rows = _score_rows()
+    # Recounted without the product: the largest A − B first, ties in the file's order.
+    up = sorted((r for r in rows if r[1] > r[2]), key=lambda r: -(r[1] - r[2]))
+    down = sorted((r for r in rows if r[2] > r[1]), key=lambda r: -(r[2] - r[1]))
+    body = "".join(f'{i},{x},{y},"{p}"\n' for i, x, y, p in rows)
+    upload = ("scores.csv", ("id,x,y,prompt\n" + body).encode(), "text/csv")
+    at = open_page(PAGE)
+    at.file_uploader(key=next(f.key for f in at.file_uploader if "cases" in f.key)).set_value(
+        [upload]
+    ).run()
+    assert not at.exception, at.exception
+    assert any("Mean scores" in h.value for h in at.header)  # compared as scores
+    at.multiselect(key="cases_flip_texts").set_value(["prompt"]).run()
+    directions = at.radio(key="cases_flips_direction")
+    assert directions.options == [
+        f"Regressions \\(x scores higher\\)\\: {len(up)}",
+        f"Improvements \\(y scores higher\\)\\: {len(down)}",
+    ]
+    for direction, expected in (("regression", up), ("improvement", down)):
+        directions.set_value(direction).run()
+        _open_all(at, "cases_flips", len(rows))
+        listed = [e for e in at.expander if e.label.startswith("s")]
+        labels = [e.label for e in listed]
+        assert labels == [f"{i}\\: x {x}, y {y}" for i, x, y, _ in expected]
+        codes = [[c.value for c in e.code] for e in listed]
+        assert codes == [[p] for *_, p in expected]  # each prompt beside its id, as text
+    at.session_state["cases_flips_report"] = True  # the report to paste covers scores too
+    at.run()
+    assert not at.exception, at.exception
+    report = next(c.value for c in at.code if c.language == "markdown")
+    assert "| task | n | x mean | y mean | difference x − y | p |" in report
+    assert "Gate" not in report and "gate" not in report  # the page asks none
+    assert f"<summary>Flips: {len(up)} regressions, {len(down)} improvements" in report
+    downloads = [b.proto.label for b in at.get("download_button")]
+    assert "Download the report (Markdown)" in downloads  # the HTML page draws pass rates only
+    assert not any("HTML" in label for label in downloads)
+
+
+def test_a_long_files_flips_are_its_ids_and_outcomes():
+    """A long file (a row per case, system and epoch) lists its flips on the page: each
+    (task, question, epoch) where one system passes, recounted here from the rows."""
+    import random
+
+    draw = random.Random(3)
+    rows = []  # (question, model, epoch, task, correct)
+    for task in ("gpqa", "mmlu"):
+        for q in range(25):
+            for epoch in (1, 2):
+                for model in ("alpha", "beta"):
+                    rows.append((f"{task}-q{q}", model, epoch, task, int(draw.random() < 0.6)))
+    data = "question,model,epoch,task,correct\n" + "".join(
+        ",".join(map(str, r)) + "\n" for r in rows
+    )
+    outcome = {(q, m, e, t): ok for q, m, e, t, ok in rows}
+    only = {"regression": [], "improvement": []}
+    for q, m, e, t, ok in rows:
+        if m == "alpha" and ok != outcome[q, "beta", e, t]:
+            only["regression" if ok else "improvement"].append(f"{t}/{q} #{e}")
+    at = open_page(PAGE)
+    at.file_uploader(key="cases_upload_a").set_value(("long.csv", data.encode(), "text/csv"))
+    at.run()
+    layout = next(r for r in at.radio if r.key.startswith("cases_layout"))
+    layout.set_value(layout.options[1]).run()
+    chosen = dict(
+        long_system="model", long_id="question", long_outcome="correct", long_repeat="epoch"
+    )
+    chosen["long_task"] = "task"
+    for base, value in chosen.items():
+        next(w for w in at.selectbox if (w.key or "").split("__")[0] == base).set_value(value).run()
+    assert not at.exception, at.exception
+    directions = at.radio(key="long_flips_direction")
+    assert directions.options == [
+        f"Regressions \\(only alpha passes\\)\\: {len(only['regression'])}",
+        f"Improvements \\(only beta passes\\)\\: {len(only['improvement'])}",
+    ]
+    for direction in ("regression", "improvement"):
+        directions.set_value(direction).run()
+        _open_all(at, "long_flips", len(rows))
+        listed = [e for e in at.expander if e.label.startswith(("gpqa", "mmlu"))]
+        labels = [e.label.split("\\:")[0].replace("\\", "") for e in listed]
+        assert sorted(labels) == sorted(only[direction][:PAGE_SIZE])
+        said = " ".join(c.value for e in listed for c in e.caption)
+        assert said.count("no texts") == len(listed)  # ids and outcomes: the file holds no texts
+
+
+def test_a_first_render_reads_the_logs_in_one_child_for_the_result_and_its_flips(monkeypatch):
+    """The logs' flips come from the child that analyses them: a first render starts one
+    child for the comparison and its flips (and one per upload for the models it names)."""
+    import streamlit as st
+
+    import ui.isolation
+
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    started: list[str] = []
+    run_child = ui.isolation._run_child
+
+    def counted(function, args, kwargs):  # noqa: ANN001, ANN202
+        started.append(function.__name__)
+        return run_child(function, args, kwargs)
+
+    monkeypatch.setattr(ui.isolation, "_run_child", counted)
+    at = _logs_page()
+    assert started.count("_analysed") == 1, started
+    assert set(started) == {"_analysed", "upload_models"}, started
+    directions = at.radio(key="logs_flips_direction")
+    assert directions.options[0].startswith("Regressions")
+    at.run(timeout=120)  # a rerun starts no child
+    assert started.count("_analysed") == 1, started
+
+
+def test_inspect_flips_on_the_page_are_the_recount_with_both_completions(tmp_path):
+    """The real Inspect log (GPQA) against a copy written here with five samples' grades
+    turned and their completions rewritten: the page lists exactly those five, each with
+    both systems' completions (recounted from the archives with ``zipfile`` and ``json``)."""
+    import zipfile
+
+    source = next((LOGS / "inspect").glob("*gpqa-diamond*.eval"))
+    target = tmp_path / "gpqa-b.eval"
+    turned: dict[str, str] = {}  # id -> A's grade
+    completions: dict[str, str] = {}
+    with zipfile.ZipFile(source) as a, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as b:
+        for info in a.infolist():
+            data = a.read(info.filename)
+            if info.filename.startswith("samples/") and len(turned) < 5:
+                sample = json.loads(data)
+                scorer = next(iter(sample["scores"]))
+                grade = sample["scores"][scorer]["value"]
+                sample["scores"][scorer]["value"] = {"C": "I", "I": "C"}[grade]
+                sample["output"]["choices"][0]["message"]["content"] = f"B says {sample['id']}"
+                sample["output"]["completion"] = f"B says {sample['id']}"
+                turned[str(sample["id"])] = grade
+                completions[str(sample["id"])] = json.loads(data)["output"]["completion"]
+                data = json.dumps(sample).encode()
+            b.writestr(info, data)
+    at = open_page(PAGE)
+    at.checkbox(key="logs_show").check().run()
+    at.file_uploader(key="logs_a").set_value(
+        [(source.name, source.read_bytes(), "application/zip")]
+    ).run()
+    at.file_uploader(key="logs_b").set_value(
+        [(target.name, target.read_bytes(), "application/zip")]
+    ).run(timeout=120)
+    assert not at.exception, at.exception
+    only_a = sorted(c for c, grade in turned.items() if grade == "C")
+    only_b = sorted(c for c, grade in turned.items() if grade == "I")
+    directions = at.radio(key="logs_flips_direction")
+    assert directions.options == [
+        f"Regressions \\(only A passes\\)\\: {len(only_a)}",
+        f"Improvements \\(only B passes\\)\\: {len(only_b)}",
+    ]
+    seen: dict[str, list[str]] = {}
+    for direction in ("regression", "improvement"):
+        directions.set_value(direction).run(timeout=120)
+        _open_all(at, "logs_flips", 5)
+        for expander in at.expander:
+            if found := re.match(r".+?\\/(.+?)\\: [AB] ", expander.label):
+                seen[found.group(1).replace("\\", "")] = [c.value for c in expander.code]
+    assert sorted(seen) == sorted(only_a + only_b)
+    for case, codes in seen.items():
+        assert f"B says {case}" in codes
+        assert completions[case] in codes
+
+
+def test_helm_stats_alone_on_the_page_are_the_recount_as_ids():
+    """HELM's per-instance stats (no run folder): the page's flips are the instances one model
+    passes and the other fails on the metric compared, recounted here, each said to have no
+    texts."""
+    paths = [
+        LOGS / "helm" / f"bbq_{m}_per_instance_stats.json"
+        for m in ("openai_gpt-4o-2024-05-13", "meta_llama-3-8b-chat")
+    ]
+    at = open_page(PAGE)
+    at.checkbox(key="logs_show").check().run()
+    for key, path in zip(("logs_a", "logs_b"), paths, strict=True):
+        at.file_uploader(key=key).set_value([(path.name, path.read_bytes(), "text/plain")])
+        at.run(timeout=120)
+    assert not at.exception, at.exception
+    report = "\n".join(t.value for t in at.text)
+    metric = re.search(r"^metric +([\w-]+) ", report, re.MULTILINE)
+    assert metric, report[:400]
+
+    def values(path: Path) -> dict[str, float]:
+        found = {}
+        for instance in json.loads(path.read_text()):
+            for stat in instance["stats"]:
+                name = stat["name"]
+                if (
+                    name["name"] == metric.group(1)
+                    and name.get("split") == "test"
+                    and "perturbation" not in name
+                ):
+                    found[instance["instance_id"]] = stat["mean"]
+        return found
+
+    a, b = values(paths[0]), values(paths[1])
+    only_a = [c for c in a if c in b and a[c] == 1 and b[c] == 0]
+    only_b = [c for c in a if c in b and a[c] == 0 and b[c] == 1]
+    assert only_a or only_b
+    directions = at.radio(key="logs_flips_direction")
+    assert [o.rsplit(" ", 1)[-1] for o in directions.options] == [
+        str(len(only_a)),
+        str(len(only_b)),
+    ]
+    _open_all(at, "logs_flips", min(PAGE_SIZE, len(only_a)))
+    listed = [e for e in at.expander if re.match(r".+\\/id\d+", e.label)]
+    assert len(listed) == min(PAGE_SIZE, len(only_a))
+    ids = {re.search(r"(id\d+)", e.label).group(1) for e in listed}
+    assert ids <= set(only_a)
+    said = " ".join(c.value for e in listed for c in e.caption)
+    assert said.count("no texts") == len(listed)

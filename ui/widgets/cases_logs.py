@@ -13,6 +13,7 @@ import streamlit as st
 
 from calculator.chooser import OptionRefused
 from calculator.errors import CalculatorError
+from calculator.flips import Flips
 from calculator.logs import LogAnalysis, read_log_data
 from calculator.logs.scores import LogScores
 from calculator.logs.sources import MAX_LOG_BYTES
@@ -35,7 +36,7 @@ from calculator.workflow import (
 )
 from ui import logs_words as words
 from ui.isolation import isolated
-from ui.widgets.flips import log_flips_section
+from ui.widgets.flips import log_flips_or_refusal, result_flips_section
 from ui.widgets.question import Asked as Question
 from ui.widgets.question import question_inputs, show_refusal
 from ui.words import escape_markdown
@@ -58,7 +59,9 @@ def _models(files: Files) -> tuple[str, ...]:
     return isolated(upload_models, list(files), MAX_LOG_BYTES)
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+# A resource, not data: the result and its flips (tens of thousands of texts, for 10^5 cases)
+# are frozen and shared, never unpickled again at a rerun.
+@st.cache_resource(max_entries=4, show_spinner=False)
 def _compare(
     a: Files,
     b: Files,
@@ -68,7 +71,7 @@ def _compare(
     threshold: float | None,
     allow: bool,
     asked: Question,
-) -> LogAnalysis | LogScores:
+) -> tuple[LogAnalysis | LogScores, Flips | str]:
     # Read and analysed in a child under the upload limits, never in the server's interpreter.
     return isolated(_analysed, a, b, models, metric, chosen_filter, threshold, allow, asked)
 
@@ -82,7 +85,9 @@ def _analysed(
     threshold: float | None,
     allow: bool,
     asked: Question,
-) -> LogAnalysis | LogScores:
+) -> tuple[LogAnalysis | LogScores, Flips | str]:
+    """The comparison and its flips with their texts (or the words of a refusal to read
+    them), in one child: the logs are read and paired once."""
     logs = (
         read_log_data(a, system="A", model=models[0]),
         read_log_data(b, system="B", model=models[1]),
@@ -91,7 +96,8 @@ def _analysed(
     # A graded metric without a threshold is compared as scores, as on the command line; the
     # question's margin is then in the scores' units.
     paired = pair_two_logs(*logs, choice)
-    return compare_logs(paired, asked.ask(scores=paired.scores))
+    result = compare_logs(paired, asked.ask(scores=paired.scores))
+    return result, log_flips_or_refusal(paired, (list(a), list(b)))
 
 
 def log_choice(
@@ -219,7 +225,7 @@ def logs_section() -> None:
         if sides is None:
             return
         try:
-            result = _compare(
+            result, flips = _compare(
                 *sides,
                 metric.strip() or None,
                 chosen.strip() or None,
@@ -234,10 +240,7 @@ def logs_section() -> None:
             st.error(escape_markdown(words.page_message(str(error))))
             return
         show_log_result(result, "logs")
-        choice = log_choice(metric.strip() or None, chosen.strip() or None, threshold, allow)
-        a, b, models = sides
-        pass_fail = None if isinstance(result, LogScores) else result  # scores: largest differences
-        log_flips_section(a, b, models, choice, pass_fail)  # ui/widgets/flips.py
+        result_flips_section(result, flips, "logs")  # ui/widgets/flips.py
 
 
 def _sides(a: Files, b: Files) -> tuple[Files, Files, tuple[str | None, str | None]] | None:

@@ -29,6 +29,7 @@ from ui import logs_words
 from ui.isolation import isolated
 from ui.widgets import cases_files as files
 from ui.widgets.cases_logs import show_log_result, threshold_value
+from ui.widgets.flips import log_flips_or_refusal, result_flips_section
 from ui.widgets.question import Asked, question_inputs, show_refusal
 from ui.words import escape_markdown
 
@@ -49,7 +50,8 @@ class LongChoice:
 
 def long_compared(case_file: CaseFile, choice: LongChoice, asked: Asked):  # noqa: ANN201
     """The comparison of a long file's systems `choice.a` and `choice.b`, as ``cases FILE
-    --system ... --a A --b B`` makes it (a LogAnalysis, or LogScores for graded outcomes)."""
+    --system ... --a A --b B`` makes it (a LogAnalysis, or LogScores for graded outcomes),
+    and its flips (:func:`ui.widgets.flips.log_flips_or_refusal`), found in the same child."""
     tables = {
         table.system: table
         for table in read_long_file(case_file, choice.columns, threshold=choice.threshold)
@@ -65,7 +67,9 @@ def long_compared(case_file: CaseFile, choice: LongChoice, asked: Asked):  # noq
         allow_exclusions=choice.allow_exclusions,
     )
     paired = pair_two_logs(tables[choice.a], tables[choice.b], log_choice)
-    return compare_logs(paired, asked.ask(scores=paired.scores))
+    result = compare_logs(paired, asked.ask(scores=paired.scores))
+    # A long file's rows hold ids and outcomes, no texts: its flips are ids and outcomes.
+    return result, log_flips_or_refusal(paired, (None, None))
 
 
 @st.cache_resource(show_spinner="Comparing the systems...", max_entries=4)
@@ -191,7 +195,7 @@ def long_section(stored: list[files.StoredFile], case_files: list[CaseFile]) -> 
         columns=columns, a=roles[0], b=roles[1], threshold=threshold, allow_exclusions=allow
     )
     try:
-        result = _compared(stored[0].digest, case_file, choice, asked)
+        result, flips = _compared(stored[0].digest, case_file, choice, asked)
     except OptionRefused as error:  # an option the test cannot answer: named as here
         show_refusal(error)
         return True
@@ -199,4 +203,5 @@ def long_section(stored: list[files.StoredFile], case_files: list[CaseFile]) -> 
         st.error(escape_markdown(logs_words.page_message(str(error))))
         return True
     show_log_result(result, "long")
+    result_flips_section(result, flips, "long")  # ids and outcomes: the file holds no texts
     return True

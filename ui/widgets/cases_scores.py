@@ -3,6 +3,8 @@ and no threshold is set, the cases are compared by their mean score (issue 22)."
 
 from __future__ import annotations
 
+import hashlib
+
 import streamlit as st
 
 from calculator.cases import CaseFile, CaseFileError, PairedCases
@@ -17,6 +19,7 @@ from calculator.workflow import compare_score_cases
 from ui import cases_tables as tables
 from ui import cases_words as words
 from ui import scores_words
+from ui.widgets import flips
 from ui.widgets.cases_sections import Columns
 from ui.widgets.question import question_inputs, show_refusal
 from ui.words import escape_markdown
@@ -61,6 +64,10 @@ def scores_section(case_files: list[CaseFile], columns: Columns) -> bool:
         st.error(escape_markdown(str(error)))
         return True
     _show(result)
+    # The cases whose scores differ most, each way (ui/widgets/flips.py); the files' digests
+    # and the columns name them, so that a rerun finds them without hashing the rows.
+    digests = [hashlib.sha256(case_file.data).hexdigest() for case_file in case_files]
+    flips.cases_flips_section(cases, result, repr((digests, chosen, columns)))
     return True
 
 

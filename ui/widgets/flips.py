@@ -3,10 +3,11 @@ direction, filtered by task and a search, a page of expandable flips at a time, 
 prompt, reference and both outputs shown as text (``st.code``); the CSV of every flip and the
 Markdown report to paste.
 
-The flips of two logs are found and their texts read in a child (:func:`ui.isolation.isolated`)
-and kept with ``st.cache_resource`` (they are frozen, so the object is shared, never copied): a
-rerun of a comparison of 10^5 cases neither unpickles tens of thousands of texts nor searches
-them unless a search is typed; a page shows :data:`PAGE_SIZE` flips.
+The flips of two logs (or a long file) are found and their texts read in the child that
+analyses them (:func:`ui.isolation.isolated`), and kept with the result in
+``st.cache_resource`` (they are frozen, so the object is shared, never copied): a rerun of a
+comparison of 10^5 cases neither unpickles tens of thousands of texts nor searches them
+unless a search is typed; a page shows :data:`PAGE_SIZE` flips.
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ import streamlit as st
 
 from calculator.errors import CalculatorError
 from calculator.flips.table import flips_csv
-from calculator.report.markdown import markdown_report
+from calculator.report.markdown import is_scores, markdown_report
+from calculator.report.scores import alpha_of
 from calculator.text import clip
 from ui import flips_words as words
-from ui.isolation import isolated
 from ui.words import escape_markdown
 
 if TYPE_CHECKING:
@@ -29,58 +30,58 @@ if TYPE_CHECKING:
     from calculator.cases import PairedCases
     from calculator.flips import Flip, Flips
     from calculator.logs import LogAnalysis
-    from calculator.workflow import LogChoice
+    from calculator.logs.pairing import PairedLogs
+    from calculator.logs.scores import LogScores
+    from calculator.scores import ScoresComparison
 
-__all__ = ["PAGE_SIZE", "cases_flips_section", "flips_view", "log_flips_section"]
+__all__ = [
+    "PAGE_SIZE",
+    "cases_flips_section",
+    "flips_view",
+    "log_flips_or_refusal",
+    "result_flips_section",
+]
 
 #: Flips shown per page.
 PAGE_SIZE = 50
-Files = tuple[tuple[str, bytes], ...]
-Models = tuple[str | None, str | None]
 
 
-def _read_flips(a: Files, b: Files, models: Models, choice: LogChoice) -> Flips:
-    """The flips of two uploaded logs with their texts (run in a child); `models` the model
-    chosen of each upload that holds several (None: its only one)."""
+def log_flips_or_refusal(paired: PairedLogs, sources: tuple[object, object]) -> Flips | str:
+    """The flips of two paired logs (or a long file's two systems) with their texts, read
+    again from A's and B's `sources` for the flipped ids only; run in the child that analyses
+    them (:func:`ui.widgets.cases_logs._analysed`), so that a first render reads and pairs the
+    logs once. A refusal while reading the texts is returned as its words, so that the
+    comparison above still shows."""
     from calculator.flips.attach import read_log_flips
-    from calculator.logs import read_log_data
-    from calculator.workflow import pair_two_logs
 
-    logs = (
-        read_log_data(a, system="A", model=models[0]),
-        read_log_data(b, system="B", model=models[1]),
-    )
-    return read_log_flips(pair_two_logs(*logs, choice), (list(a), list(b)))
+    try:
+        return read_log_flips(paired, sources)
+    except CalculatorError as error:
+        return str(error)
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
-def _log_flips(a: Files, b: Files, models: Models, choice: LogChoice) -> Flips:
-    return isolated(_read_flips, a, b, models, choice)
-
-
-def log_flips_section(
-    a: Files, b: Files, models: Models, choice: LogChoice, result: LogAnalysis | None
-) -> None:
-    """The flips of the logs compared above (`models`: the one chosen of each upload, None
-    where it holds one); `result` (pass/fail) gives the Markdown report."""
-    if result is not None and len(result.tasks) > 1:  # a suite: each task's difference, drawn
+def result_flips_section(result: LogAnalysis | LogScores, flips: Flips | str, key: str) -> None:
+    """The flips of the logs (or the long file) compared above, found in the same child as
+    `result` (:func:`log_flips_or_refusal`); `result` gives the suite's chart (pass/fail over
+    several tasks) and the reports. `key` prefixes the section's keys."""
+    scores = is_scores(result)
+    if not scores and len(result.tasks) > 1:  # a suite: each task's difference, drawn
         from ui.suite_chart import suite_chart
 
-        st.altair_chart(suite_chart(result, result.pooled.names), key="logs_suite_chart")
+        st.altair_chart(suite_chart(result, result.pooled.names), key=f"{key}_suite_chart")
         st.caption(words.SUITE_CHART_CAPTION)
-    try:
-        flips = _log_flips(a, b, models, choice)
-    except CalculatorError as error:  # a limit of the child that reads them, said as such
-        st.error(escape_markdown(str(error)))
+    if isinstance(flips, str):  # a refusal while reading the texts, said as such
+        st.error(escape_markdown(flips))
         return
-    report = page = None
-    if result is not None:
+    alpha = alpha_of(result.pooled) if scores else result.pooled.decision.alpha
+    # gate=None: the page asks no release gate, so its report says nothing about one.
+    report = lambda: markdown_report(result, flips, alpha=alpha, gate=None)  # noqa: E731
+    page = None
+    if not scores:  # the page draws differences in pass rate
         from calculator.report.html_report import html_report
 
-        alpha = result.pooled.decision.alpha
-        report = lambda: markdown_report(result, flips, alpha=alpha, gate=False)  # noqa: E731
-        page = lambda: html_report(result, flips, alpha=alpha, gate=False)  # noqa: E731
-    flips_view(flips, key="logs_flips", report=report, html=page)
+        page = lambda: html_report(result, flips, alpha=alpha, gate=None)  # noqa: E731
+    flips_view(flips, key=f"{key}_flips", report=report, html=page)
 
 
 def text_column_options(cases: PairedCases) -> list[str]:
@@ -101,19 +102,22 @@ def text_column_options(cases: PairedCases) -> list[str]:
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _case_flips(source: str, _cases: PairedCases, columns: tuple[str, ...]) -> Flips:
+def _case_flips(source: str, _cases: PairedCases, columns: tuple[str, ...], scores: bool) -> Flips:
     from calculator.flips import cases_flips, with_texts
     from calculator.flips.case_texts import case_file_texts
 
-    flips = cases_flips(_cases)
+    flips = cases_flips(_cases, scores=scores)
     wanted = {flip.case for flip in flips.flips}
     return with_texts(flips, *case_file_texts(_cases, columns, wanted))
 
 
-def cases_flips_section(cases: PairedCases, analysis: Analysis, source: str) -> None:
+def cases_flips_section(
+    cases: PairedCases, result: Analysis | ScoresComparison, source: str
+) -> None:
     """The flips of two per-case files (or one), with the text columns chosen here; `source`
     names what the cases were read from (the files' digests and the columns chosen), so that
-    a rerun finds them without hashing 10^5 rows."""
+    a rerun finds them without hashing 10^5 rows. A `result` of scores (a
+    :class:`~calculator.scores.ScoresComparison`) lists the largest differences both ways."""
     options = text_column_options(cases)
     columns: tuple[str, ...] = ()
     if options:
@@ -125,13 +129,19 @@ def cases_flips_section(cases: PairedCases, analysis: Analysis, source: str) -> 
                 key="cases_flip_texts",
             )
         )
-    flips = _case_flips(source, cases, columns)
-    alpha = analysis.decision.alpha
+    scores = is_scores(result)  # a ScoresComparison: the largest differences both ways
+    flips = _case_flips(source, cases, columns, scores)
+    alpha = alpha_of(result) if scores else result.decision.alpha
+    page = None
+    if not scores:  # the page draws differences in pass rate
+        from calculator.report.html_report import html_report
+
+        page = lambda: html_report(result, flips, alpha=alpha, gate=None)  # noqa: E731
 
     def report() -> str:
-        return markdown_report(analysis, flips, alpha=alpha, gate=False)
+        return markdown_report(result, flips, alpha=alpha, gate=None)
 
-    flips_view(flips, key="cases_flips", report=report)
+    flips_view(flips, key="cases_flips", report=report, html=page)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
