@@ -163,9 +163,12 @@ def run(args: argparse.Namespace) -> int:
         return compare_log_tables(*long_scores)
     if args.split is not None:
         raise UsageError(f"--split applies to HELM logs; {args.files[0]} is a per-case file")
-    scores = scores_given(args) or files_scores_given(args)  # scores, no --threshold: by ranks
+    scores = scores_given(args)  # scores, no --threshold: by ranks
     if scores is not None:
         return run_scores(args, scores)
+    joined = files_scores_given(args)  # one file of scores per system, no --threshold
+    if joined is not None:
+        return run_scores(args, *joined)
     if args.better is not None:
         from calculator.compare.workflow import SystemsRefused
         from calculator.report.compare_refusals import refusal_text

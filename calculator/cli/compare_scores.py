@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,8 +49,9 @@ def scores_given(args: argparse.Namespace) -> SystemScores | None:
     return load_system_scores(args.files[0], systems=systems, id_column=args.id_column)
 
 
-def run_scores(args: argparse.Namespace, scores: SystemScores) -> int:
-    """Compare the systems' scores; print text or JSON; return the exit status."""
+def run_scores(args: argparse.Namespace, scores: SystemScores, columns: Sequence[str] = ()) -> int:
+    """Compare the systems' scores (`columns`: the files' score columns, read with the
+    systems' names for which scores are better); print text or JSON; return the status."""
     from calculator.compare.workflow import compare_system_scores
 
     if scores.n < 2:
@@ -60,7 +61,9 @@ def run_scores(args: argparse.Namespace, scores: SystemScores) -> int:
             "test needs at least 2"
         )
     with _refusals():
-        result = compare_system_scores(scores.scores, scores.names, systems_ask(args))
+        result = compare_system_scores(
+            scores.scores, scores.names, systems_ask(args), named=[*scores.names, *columns]
+        )
     if args.json:
         summary = scores.input_summary()
         if len(args.files) > 1:  # one file per system, joined on the id: rows are ids here
@@ -239,9 +242,12 @@ def _log_input_lines(scores: LogSystemScores) -> list[str]:
     return lines
 
 
-def files_scores_given(args: argparse.Namespace) -> SystemScores | None:
+def files_scores_given(
+    args: argparse.Namespace,
+) -> tuple[SystemScores, tuple[str, ...]] | None:
     """One file per system holding scores, no threshold: the files joined on their id column
-    (:func:`calculator.compare.workflow.join_score_files`, the page's reader too); None when
+    (:func:`calculator.compare.workflow.join_score_files`, the page's reader too), with each
+    file's score column; None when
     they read as pass/fail, or their columns cannot be told (the per-case reader of several
     systems then says why)."""
     from calculator.cases import read_case_file

@@ -259,12 +259,13 @@ def join_score_files(
     *,
     id_column: str | None = None,
     outcome_column: str | None = None,
-) -> SystemScores | None:
+) -> tuple[SystemScores, tuple[str, ...]] | None:
     """One file of scores per system (each named by :func:`file_systems`) joined on their
     id column into one table of scores, read by the one score reader; None when they read as
     pass/fail, or their id or score column cannot be told (the per-case reader of several
     systems then says why). An id repeated within a file leaves all its rows of that file out
-    (which score counts would be a guess), counted apart."""
+    (which score counts would be a guess), counted apart. Returned with each file's score
+    column, whose name says which scores are better (``wer``: lower)."""
     import dataclasses
 
     import pandas as pd
@@ -278,7 +279,7 @@ def join_score_files(
     if id_column is None:
         return None
     names = file_systems([case_file.name for case_file in case_files])
-    columns, duplicated = [], 0
+    columns, duplicated, used = [], 0, []
     for case_file, name in zip(case_files, names, strict=True):
         frame = case_file.frame
         outcome = outcome_column
@@ -293,6 +294,7 @@ def join_score_files(
         duplicated += int(twice.sum())  # every copy left out: which score counts is a guess
         kept = frame.loc[~twice, [id_column, outcome]]
         columns.append(kept.set_index(kept[id_column].astype(str))[outcome].rename(name))
+        used.append(str(outcome))
     joined = pd.concat(columns, axis=1, join="outer")
     joined.index.name = id_column
     table = joined.reset_index()
@@ -304,4 +306,4 @@ def join_score_files(
         return None
     # Counted apart: rows, not ids; their ids then lack that file's score (a missing value).
     excluded = {**scores.excluded, "rows_with_a_repeated_id_in_their_file": duplicated}
-    return dataclasses.replace(scores, excluded=excluded)
+    return dataclasses.replace(scores, excluded=excluded), tuple(used)

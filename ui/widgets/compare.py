@@ -153,7 +153,7 @@ def _choose(case_files: list[CaseFile]) -> dict | None:
         options["outcome_column"] = pick[1].selectbox(
             "Outcome (in every file)",
             shared,
-            index=_index(shared, (guess.outcome_columns or (None,))[0]),
+            index=_index(shared, _first_outcome(first, guess)),
             key="compare_outcome",
         )
     else:
@@ -182,6 +182,15 @@ def _choose(case_files: list[CaseFile]) -> dict | None:
     else:
         options["threshold"] = None
     return options
+
+
+def _first_outcome(case_file: CaseFile, guess) -> str | None:  # noqa: ANN001
+    """The outcome column guessed as the command line guesses it: a pass/fail column, else
+    (files of scores, compared by ranks) a numeric one."""
+    if guess.outcome_columns:
+        return guess.outcome_columns[0]
+    scores = guess_outcomes(case_file.frame, id_column=guess.id_column, threshold=0.0)
+    return (scores.outcome_columns or (None,))[0]
 
 
 def _one_file(case_file: CaseFile, layout: str, pick: list, guess) -> dict:  # noqa: ANN001

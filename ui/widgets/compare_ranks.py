@@ -255,13 +255,14 @@ def _scores_of(
     from calculator.logs.long_file import LongColumns, read_long_file
 
     chosen = dict(options)
-    scores = None
+    scores, named = None, ()
     if len(case_files) > 1:
-        scores = join_score_files(
+        joined = join_score_files(
             case_files,
             id_column=chosen.get("id_column"),
             outcome_column=chosen.get("outcome_column"),
         )
+        scores, named = joined or (None, ())
     elif chosen.get("systems"):
         scores = load_system_scores(
             case_files[0], systems=list(chosen["systems"]), id_column=chosen.get("id_column")
@@ -274,7 +275,9 @@ def _scores_of(
         )
         return compare_log_systems(read_long_file(case_files[0], columns), ask).ranks
     if scores is not None and scores.n >= 2:
-        return compare_system_scores(scores.scores, scores.names, ask)
+        return compare_system_scores(
+            scores.scores, scores.names, ask, named=[*scores.names, *named]
+        )
     if ask.better is not None:
         raise SystemsRefused("better", ask.better)
     return None
