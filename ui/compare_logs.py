@@ -39,7 +39,35 @@ def log_systems(files: tuple[tuple[str, bytes], ...]) -> tuple[str, ...] | None:
 
     if not any(log_kind(name, data) is not None for name, data in files):
         return None
-    return tuple(read_log_data([item], system=_stem(item[0])).system for item in files)
+    specs = spec_partners(files)
+    stats = {j: i for i, j in specs.items()}
+
+    def run(i: int) -> list[tuple[str, bytes]]:  # a HELM run's stats with its spec, if given
+        return [files[i], files[stats[i]]] if i in stats else [files[i]]
+
+    return tuple(
+        read_log_data(run(specs.get(i, i)), system=_stem(files[specs.get(i, i)][0])).system
+        for i in range(len(files))
+    )
+
+
+def spec_partners(files: Sequence[tuple[str, bytes]]) -> dict[int, int]:
+    """Each HELM run spec uploaded beside its run's stats under a shared prefix
+    (``bbq_<model>_run_spec.json`` beside ``bbq_<model>_per_instance_stats.json``): the spec's
+    place mapped to its stats file's (the reader recognises the spec by its content).
+
+    >>> spec_partners([("x_per_instance_stats.json", b""), ("x_run_spec.json", b"")])
+    {1: 0}
+    """
+    from calculator.logs.run_names import flat_spec_name
+
+    places = {PurePath(name).name: i for i, (name, _) in enumerate(files)}
+    partners = {}
+    for i, (name, _) in enumerate(files):
+        spec = flat_spec_name(PurePath(name).name)
+        if spec in places:
+            partners[places[spec]] = i
+    return partners
 
 
 def default_systems(names: Sequence[str], systems: Sequence[str]) -> tuple[str, ...]:
@@ -74,9 +102,10 @@ def compare_log_uploads(
         As the readers and the comparison do, with the file's name; SystemsRefused for an
         option the chosen analysis cannot answer.
     """
+    specs = spec_partners(files)  # a HELM run spec goes with its stats file's system
     grouped: dict[str, list[tuple[str, bytes]]] = {}
-    for item, system in zip(files, systems, strict=True):
-        grouped.setdefault(system, []).append(item)
+    for i, item in enumerate(files):
+        grouped.setdefault(systems[specs.get(i, i)], []).append(item)
     if len(grouped) < 2:
         raise CalculatorError(
             f"every log is of one system ({next(iter(grouped), '')}): name at least two "

@@ -325,6 +325,10 @@ def logs_given(args: argparse.Namespace) -> bool:
 
 def compare_logs(args: argparse.Namespace) -> int:
     """``compare LOG LOG LOG ...``: the systems' logs through the comparison of k systems."""
+    if len(args.files) == 1 and Path(args.files[0]).is_dir():
+        logs = _models_of_folder(args)
+        if logs is not None:
+            return compare_log_tables(args, logs)
     if len(args.files) < 2:
         raise UsageError(
             "compare takes two or more systems' logs, one per system; for one log alone there "
@@ -337,6 +341,18 @@ def compare_logs(args: argparse.Namespace) -> int:
         )
     logs = read_logs(args.files, args.split)
     return compare_log_tables(args, logs)
+
+
+def _models_of_folder(args: argparse.Namespace) -> list[LogTable] | None:
+    """One folder holding several models' runs (a HELM suite folder, an Inspect eval set): each
+    model's runs a system; None when it holds one model's (nothing to compare)."""
+    from calculator.logs.suites import SeveralModels
+
+    try:
+        read_logs(args.files, args.split)
+    except SeveralModels as several:
+        return read_logs(args.files * len(several.models), args.split, models=several.models)
+    return None
 
 
 def compare_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
