@@ -38,6 +38,7 @@ from ui.cases_words import (
     issue_title,
 )
 from ui.isolation import isolated
+from ui.logs_words import LOG_TYPES
 from ui.widgets import cases_files as files
 from ui.widgets import compare_ranks
 from ui.widgets.state import open_table_in_calculator
@@ -89,7 +90,7 @@ def compare_sections() -> None:
 def _uploads() -> list[files.StoredFile]:
     st.file_uploader(
         "Results (one file, or one file per system)",
-        type=list(FILE_TYPES),
+        type=list(dict.fromkeys((*FILE_TYPES, *LOG_TYPES))),  # per-case files or harness logs
         accept_multiple_files=True,
         key="compare_upload",
         on_change=_remember_uploads,
