@@ -102,3 +102,31 @@ def test_the_page_draws_the_same_groups():
     }
     assert shown == cli(*LOGS)["groups"]["letters"]
     assert len(at.get("vega_lite_chart")) == 2  # the heatmap and the ranking with letters
+
+
+def test_pass_fail_logs_with_repeats_are_refused_by_name_with_what_to_do():
+    """Cochran's Q and the pairs count every sample as a case; epochs of a question are not
+    independent, so ``compare`` refuses them, naming the file, the system and the metric, and
+    says what answers instead (``cases`` by question, or a graded metric by ranks)."""
+    folder = MODELS.parent
+    logs = [folder / "mock-a-3epochs.eval", folder / "mock-b-3epochs.eval"]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "calculator",
+            "compare",
+            *map(str, logs),
+            folder / "mock-b-1epoch.json",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: mock-a-3epochs.eval: ")
+    assert "repeated samples of each question" in done.stderr and "'match'" in done.stderr
+    assert "`cases`" in done.stderr and "graded metric" in done.stderr
+    graded = cli(*logs, folder / "mock-b-1epoch.json", "--metric", "graded")
+    assert graded["analysed_as"] == "scores"  # the graded metric named: compared by ranks
