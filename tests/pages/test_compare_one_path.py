@@ -140,3 +140,33 @@ def test_page_and_cli_give_the_same_ranks_groups_and_p_on_graded_logs():
     assert result.ranks is not None
     expected = {key: value for key, value in payload.items() if key not in ("input", "analysed_as")}
     assert json.loads(json.dumps(result.ranks.to_dict())) == expected
+
+
+def test_page_better_and_adjustment_on_graded_logs_answer_as_the_cli_flags():
+    """ "Which scores are better" is ``--better``; Bonferroni's adjustment asked of scores
+    compared by ranks is refused on both surfaces (their pairs take Holm only)."""
+    folder = LOGS / "generated" / "inspect"
+    paths = [folder / "mock-a-3epochs.eval", folder / "mock-b-3epochs.eval"]
+    paths.append(folder / "mock-b-1epoch.json")
+    at = page_with(paths, metric="graded")
+    at.radio(key="compare_logs_better").set_value("lower").run(timeout=120)
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    lower = json.loads(run_cli(*paths, "--metric", "graded", "--better", "lower", "--json"))
+    higher = json.loads(run_cli(*paths, "--metric", "graded", "--json"))
+    assert lower["average_ranks"] != higher["average_ranks"]
+    (table,) = at.table
+    ranks = [float(value.replace("\\", "")) for value in table.value["average rank"]]
+    assert sorted(ranks) == sorted(round(r, 2) for r in lower["average_ranks"])
+    at.radio(key="compare_adjust").set_value(at.radio(key="compare_adjust").options[1])
+    at.run(timeout=120)
+    errors = [e.value.replace("\\", "") for e in at.error]
+    assert any("adjusted by Holm only" in e for e in errors), errors
+    done = subprocess.run(
+        [sys.executable, "-m", "calculator", "compare", *map(str, paths), "--metric", "graded"]
+        + ["--adjust", "bonferroni"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 2 and "adjusted by Holm only" in done.stderr
