@@ -40,14 +40,13 @@ RANKED = """
 import json, resource, sys, time
 started = time.perf_counter()
 import pandas, pyarrow.csv
-from calculator.compare.friedman import friedman_compare
+from calculator.compare.workflow import compare_log_systems
 from calculator.logs.long_file import LongColumns, read_long_file
-from calculator.logs.systems_scores import load_log_scores
 from ui.compare_rank_charts import cd_diagram
 imported, cpu = time.perf_counter(), time.process_time()
 tables = read_long_file(sys.argv[1], LongColumns(system="system", id="id", outcome="score"))
-scores = load_log_scores(tables)
-result = friedman_compare(scores.scores, scores.names)
+compared = compare_log_systems(tables)  # the path the page and ``compare`` both take
+scores, result = compared.scores, compared.ranks
 display, cliques = result.letter_display(), result.cliques()
 spec = cd_diagram(result).to_dict()
 done = time.perf_counter()

@@ -157,6 +157,13 @@ LOG_THRESHOLD = (
     "Threshold for a graded metric (pass at or above; empty: compare the scores by ranks)"
 )
 LOG_THRESHOLD_PLACEHOLDER = "empty: scores by ranks"
+BETTER_LABEL = "Which scores are better (scores compared by ranks)"
+BETTER_CHOICES = {"higher": "Higher", "lower": "Lower (error rates, losses)"}
+BETTER_HELP = (
+    "Ranks take the better score as rank 1. Left unset, higher scores are better, unless the "
+    "score's name reads as lower-is-better (wer, loss, ...): then say which. Pass/fail outcomes "
+    "are compared by pass rate, and a choice here is refused for them."
+)
 BY_TASK = "**By task, and the suite's answer**"
 SCORES_SUITE_CAPTION = (
     "Below: Friedman's test over every question of every task, each question its own block (a "

@@ -80,6 +80,7 @@ PRELOAD = (
     "calculator.cases.multi",
     "calculator.logs",
     "calculator.workflow",
+    "ui.compare_logs",
     "ui.widgets.cases_files",
     "ui.widgets.cases_logs",
     "ui.widgets.cases_long",

@@ -36,6 +36,7 @@ from calculator.cli.compare_scores import (
     run_log_scores,
     run_scores,
     scores_given,
+    systems_ask,
 )
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.shared import check_paths, issue_lines, read_logs, require_cases_extra
@@ -56,11 +57,6 @@ if TYPE_CHECKING:
     from calculator.logs import LogTable
 
 __all__ = ["add_parser", "run", "build_payload"]
-
-_BETTER_PASS_FAIL = (
-    "--better says which scores are better when scores are compared by ranks; these "
-    "outcomes are compared as pass/fail (by pass rate, where passing is better)"
-)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -167,11 +163,17 @@ def run(args: argparse.Namespace) -> int:
         return compare_log_tables(*long_scores)
     if args.split is not None:
         raise UsageError(f"--split applies to HELM logs; {args.files[0]} is a per-case file")
-    scores = scores_given(args) or files_scores_given(args)  # scores, no --threshold: by ranks
+    scores = scores_given(args)  # scores, no --threshold: by ranks
     if scores is not None:
         return run_scores(args, scores)
+    joined = files_scores_given(args)  # one file of scores per system, no --threshold
+    if joined is not None:
+        return run_scores(args, *joined)
     if args.better is not None:
-        raise UsageError(_BETTER_PASS_FAIL)
+        from calculator.compare.workflow import SystemsRefused
+        from calculator.report.compare_refusals import refusal_text
+
+        raise UsageError(refusal_text(SystemsRefused("better", args.better)))
     systems = None
     if args.systems is not None:
         systems = [name.strip() for name in args.systems.split(",") if name.strip()]
@@ -323,6 +325,10 @@ def logs_given(args: argparse.Namespace) -> bool:
 
 def compare_logs(args: argparse.Namespace) -> int:
     """``compare LOG LOG LOG ...``: the systems' logs through the comparison of k systems."""
+    if len(args.files) == 1 and Path(args.files[0]).is_dir():
+        logs = _models_of_folder(args)
+        if logs is not None:
+            return compare_log_tables(args, logs)
     if len(args.files) < 2:
         raise UsageError(
             "compare takes two or more systems' logs, one per system; for one log alone there "
@@ -337,11 +343,24 @@ def compare_logs(args: argparse.Namespace) -> int:
     return compare_log_tables(args, logs)
 
 
+def _models_of_folder(args: argparse.Namespace) -> list[LogTable] | None:
+    """One folder holding several models' runs (a HELM suite folder, an Inspect eval set): each
+    model's runs a system; None when it holds one model's (nothing to compare)."""
+    from calculator.logs.suites import SeveralModels
+
+    try:
+        read_logs(args.files, args.split)
+    except SeveralModels as several:
+        return read_logs(args.files * len(several.models), args.split, models=several.models)
+    return None
+
+
 def compare_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
-    """The systems' log tables (harness logs, or a long file's systems) compared."""
-    from calculator.compare.suite import compare_suite
-    from calculator.logs.systems import load_log_suite
-    from calculator.logs.systems_scores import load_log_scores
+    """The systems' log tables (harness logs, or a long file's systems) compared through
+    :func:`calculator.compare.workflow.compare_log_systems`, the page's path too."""
+    from calculator.compare.workflow import SystemsRefused, compare_log_systems
+    from calculator.logs import LogError
+    from calculator.report.compare_refusals import refusal_text
     from calculator.report.compare_suite import suite_lines
     from calculator.report.logs import filter_lines
 
@@ -351,36 +370,22 @@ def compare_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
                 f"--{option} TASK=NAME chooses per task when two logs are compared (cases); "
                 f"compare analyses every task on one --{option} NAME"
             )
-    if args.threshold is None:  # a graded metric: compared as scores, by ranks (Friedman)
-        scores = load_log_scores(
-            logs, metric=args.metric, filter=args.filter, allow_exclusions=args.allow_exclusions
+    try:
+        compared = compare_log_systems(
+            logs, systems_ask(args), what=", ".join(map(str, args.files))
         )
-        if scores is not None:
-            return run_log_scores(args, scores, logs)
-    if args.better is not None:
-        raise UsageError(_BETTER_PASS_FAIL)
-    if getattr(args, "repeat_column", None) is not None:
-        refuse_repeats(args, logs)
-    cases, choice, task_filters, tasks = load_log_suite(
-        logs,
-        metric=args.metric,
-        filter=args.filter,
-        threshold=args.threshold,
-        allow_exclusions=args.allow_exclusions,
-    )
-    if cases.n == 0:
-        raise CalculatorError(
-            f"{', '.join(map(str, args.files))}: the logs share no question with a usable "
-            "outcome in every one"
-        )
-    options = {"alpha": args.alpha, "adjust": args.adjust, "ci_method": args.ci_method}
-    result = cases.compare(**options)
-    several = len(set(tasks)) > 1
-    # Several tasks: each alone, and the pooled comparison named as the suite's, by task.
-    suite = (
-        compare_suite(cases.outcomes, cases.names, tasks, result, **options) if several else None
-    )
-    notes = [note for log in logs for note in log.notes]  # what each reader noticed
+    except SystemsRefused as error:
+        raise UsageError(refusal_text(error)) from None
+    except LogError:
+        if getattr(args, "repeat_column", None) is not None:
+            refuse_repeats(args, logs)  # names the repeated case and the command that takes it
+        raise
+    if compared.ranks is not None:
+        return run_log_scores(args, compared, logs)
+    cases, result, suite = compared.cases, compared.rates, compared.rates_by_task
+    assert cases is not None and result is not None
+    choice, task_filters = compared.choice, compared.filters
+    notes = list(compared.notes)  # what each reader noticed
     if args.json:
         payload = build_payload(cases, result)
         if suite is not None:

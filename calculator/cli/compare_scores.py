@@ -7,20 +7,21 @@ the core."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from calculator.chooser import reads_lower_is_better
 from calculator.cli.arguments import UsageError
 from calculator.cli.output import print_json, print_lines
+from calculator.compare.workflow import SystemsAsk
 from calculator.errors import CalculatorError
 from calculator.report.formatting import format_p_equals, plural
 
 if TYPE_CHECKING:
     from calculator.cases.multi_scores import SystemScores
     from calculator.compare.friedman import FriedmanComparison
+    from calculator.compare.workflow import LogsComparison
     from calculator.logs import LogTable
     from calculator.logs.systems_scores import LogSystemScores
 
@@ -31,6 +32,7 @@ __all__ = [
     "run_scores",
     "scores_given",
     "scores_lines",
+    "systems_ask",
 ]
 
 
@@ -47,9 +49,10 @@ def scores_given(args: argparse.Namespace) -> SystemScores | None:
     return load_system_scores(args.files[0], systems=systems, id_column=args.id_column)
 
 
-def run_scores(args: argparse.Namespace, scores: SystemScores) -> int:
-    """Compare the systems' scores; print text or JSON; return the exit status."""
-    from calculator.compare.friedman import friedman_compare
+def run_scores(args: argparse.Namespace, scores: SystemScores, columns: Sequence[str] = ()) -> int:
+    """Compare the systems' scores (`columns`: the files' score columns, read with the
+    systems' names for which scores are better); print text or JSON; return the status."""
+    from calculator.compare.workflow import compare_system_scores
 
     if scores.n < 2:
         raise CalculatorError(
@@ -57,9 +60,10 @@ def run_scores(args: argparse.Namespace, scores: SystemScores) -> int:
             f"{len(scores.names)} systems ({plural(scores.rows_read, 'row')} read); Friedman's "
             "test needs at least 2"
         )
-    refuse_pass_fail_options(args)
-    better = stated_better(args, scores.names)
-    result = friedman_compare(scores.scores, scores.names, alpha=args.alpha, better=better)
+    with _refusals():
+        result = compare_system_scores(
+            scores.scores, scores.names, systems_ask(args), named=[*scores.names, *columns]
+        )
     if args.json:
         summary = scores.input_summary()
         if len(args.files) > 1:  # one file per system, joined on the id: rows are ids here
@@ -75,39 +79,31 @@ def run_scores(args: argparse.Namespace, scores: SystemScores) -> int:
     return 0
 
 
-def refuse_pass_fail_options(args: argparse.Namespace) -> None:
-    """Options of the pass/fail comparison, refused by name when scores are compared by ranks
-    (their defaults pass: nothing was asked)."""
-    if args.adjust != "holm":
-        raise UsageError(
-            f"--adjust {args.adjust}: scores compared by ranks have their pairs' signed-rank "
-            "p-values adjusted by Holm only; leave --adjust out (or set --threshold X to compare "
-            "pass/fail outcomes, whose pairs take either adjustment)"
-        )
-    if args.ci_method != "agresti-min":
-        raise UsageError(
-            f"--ci-method {args.ci_method}: the interval methods are for a difference of pass "
-            "rates; scores compared by ranks have none (set --threshold X to compare pass/fail "
-            "outcomes)"
-        )
-    if args.resamples != 9_999:
-        raise UsageError(
-            "--resamples sets the Monte Carlo resamples of Cochran's Q for pass/fail outcomes; "
-            "Friedman's test on scores is exact when small enough, else the F test decides"
-        )
+@contextlib.contextmanager
+def _refusals() -> Iterator[None]:
+    """An option refused by the workflow, as the command line's usage error."""
+    from calculator.compare.workflow import SystemsRefused
+    from calculator.report.compare_refusals import refusal_text
+
+    try:
+        yield
+    except SystemsRefused as error:
+        raise UsageError(refusal_text(error)) from None
 
 
-def stated_better(args: argparse.Namespace, names: Sequence[str]) -> str:
-    """``--better``, or "higher" when no name reads lower-is-better (else refused by name)."""
-    if args.better is None:
-        lower = [name for name in names if reads_lower_is_better(name)]
-        if lower:
-            raise UsageError(
-                f"{lower[0]!r} reads as a score where lower is better (an error rate, loss or "
-                "distance), but ranks take higher scores as better; say which with --better "
-                "lower (or --better higher)"
-            )
-    return args.better or "higher"
+def systems_ask(args: argparse.Namespace) -> SystemsAsk:
+    """The options of ``compare`` as the workflow of several systems takes them."""
+    return SystemsAsk(
+        metric=getattr(args, "metric", None),
+        filter=getattr(args, "filter", None),
+        threshold=args.threshold,
+        allow_exclusions=bool(getattr(args, "allow_exclusions", False)),
+        alpha=args.alpha,
+        adjust=args.adjust,
+        ci_method=args.ci_method,
+        resamples=args.resamples,
+        better=args.better,
+    )
 
 
 def scores_lines(scores: SystemScores, result: FriedmanComparison) -> list[str]:
@@ -178,29 +174,16 @@ def _pairs_header(result: FriedmanComparison) -> str:
     )
 
 
-def run_log_scores(args: argparse.Namespace, scores: LogSystemScores, logs: list[LogTable]) -> int:
-    """Several systems' logs (or a long file's systems) on a graded metric: Friedman over every
-    question, and, with several tasks, each task's own with Holm across them."""
-    from calculator.compare.friedman import friedman_compare
-    from calculator.compare.friedman_suite import friedman_by_task
+def run_log_scores(args: argparse.Namespace, compared: LogsComparison, logs: list[LogTable]) -> int:
+    """Several systems' logs (or a long file's systems) on a graded metric, as compared by
+    :func:`calculator.compare.workflow.compare_log_systems`: Friedman over every question, and,
+    with several tasks, each task's own with Holm across them."""
     from calculator.report.friedman import friedman_task_lines
     from calculator.report.logs import filter_lines
 
-    if scores.n < 2:
-        raise CalculatorError(
-            f"{', '.join(map(str, args.files))}: {plural(scores.n, 'question')} with a score "
-            f"from every one of the {len(scores.names)} systems; Friedman's test needs at least 2"
-        )
-    refuse_pass_fail_options(args)
-    better = stated_better(args, [scores.choice.metric])
-    result = friedman_compare(scores.scores, scores.names, alpha=args.alpha, better=better)
-    several = len(set(scores.tasks.tolist())) > 1
-    suite = (
-        friedman_by_task(scores.scores, scores.names, scores.tasks, alpha=args.alpha, better=better)
-        if several
-        else None
-    )
-    notes = [note for log in logs for note in log.notes]
+    scores, result, suite = compared.scores, compared.ranks, compared.ranks_by_task
+    assert scores is not None and result is not None
+    notes = list(compared.notes)
     if args.json:
         payload = {"analysed_as": "scores", **result.to_dict(), "input": scores.input_summary()}
         payload["input"].update({"format": logs[0].format, "files": list(map(str, args.files))})
@@ -259,16 +242,16 @@ def _log_input_lines(scores: LogSystemScores) -> list[str]:
     return lines
 
 
-def files_scores_given(args: argparse.Namespace) -> SystemScores | None:
+def files_scores_given(
+    args: argparse.Namespace,
+) -> tuple[SystemScores, tuple[str, ...]] | None:
     """One file per system holding scores, no threshold: the files joined on their id column
-    into one table of scores (each file's column named after the file), read by the one score
-    reader; None when they read as pass/fail, or their columns cannot be told (the per-case
-    reader of several systems then says why)."""
-    import pandas as pd
-
-    from calculator.cases import CaseFile, read_case_file
-    from calculator.cases.columns import guess_outcomes
-    from calculator.cases.multi_scores import load_system_scores
+    (:func:`calculator.compare.workflow.join_score_files`, the page's reader too), with each
+    file's score column; None when
+    they read as pass/fail, or their columns cannot be told (the per-case reader of several
+    systems then says why)."""
+    from calculator.cases import read_case_file
+    from calculator.compare.workflow import join_score_files
 
     if args.threshold is not None or args.system_column is not None or len(args.files) < 2:
         return None
@@ -276,41 +259,8 @@ def files_scores_given(args: argparse.Namespace) -> SystemScores | None:
         case_files = [read_case_file(path) for path in args.files]
     except (CalculatorError, OSError):
         return None
-    guess = guess_outcomes(case_files[0].frame, id_column=args.id_column)
-    id_column = args.id_column or guess.id_column
-    if id_column is None:
-        return None
-    names = _file_names(args.files)
-    columns, duplicated = [], 0
-    for case_file, name in zip(case_files, names, strict=True):
-        frame = case_file.frame
-        outcome = args.outcome_column
-        if outcome is None:
-            found = guess_outcomes(frame, id_column=id_column, threshold=0.0).outcome_columns
-            if len(found) != 1:
-                return None
-            outcome = found[0]
-        if id_column not in frame.columns or outcome not in frame.columns:
-            return None
-        twice = frame[id_column].astype(str).duplicated(keep=False)
-        duplicated += int(twice.sum())  # every copy left out: which score counts is a guess
-        kept = frame.loc[~twice, [id_column, outcome]]
-        columns.append(kept.set_index(kept[id_column].astype(str))[outcome].rename(name))
-    joined = pd.concat(columns, axis=1, join="outer")
-    joined.index.name = id_column
-    table = joined.reset_index()
-    table.index = pd.RangeIndex(1, len(table) + 1)
-    label = " + ".join(case_file.name for case_file in case_files)
-    joined_file = CaseFile(name=label, format="csv", frame=table.astype(object))
-    scores = load_system_scores(joined_file, systems=names, id_column=id_column)
-    if scores is None:
-        return None
-    # Counted apart: rows, not ids; their ids then lack that file's score (a missing value).
-    excluded = {**scores.excluded, "rows_with_a_repeated_id_in_their_file": duplicated}
-    return dataclasses.replace(scores, excluded=excluded)
-
-
-def _file_names(paths: Sequence[str]) -> list[str]:
-    """Each file's system name: its name without the suffix, else the whole name."""
-    stems = [Path(path).stem for path in paths]
-    return stems if len(set(stems)) == len(stems) else [Path(path).name for path in paths]
+    return join_score_files(
+        case_files,
+        id_column=args.id_column,
+        outcome_column=args.outcome_column,
+    )

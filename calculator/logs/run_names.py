@@ -14,6 +14,8 @@ from calculator.logs.table import LogError
 
 __all__ = [
     "MAX_LOG_BYTES",
+    "flat_spec_name",
+    "is_helm_run_spec",
     "lm_eval_model",
     "lm_eval_system",
     "path_system",
@@ -88,12 +90,44 @@ def lm_eval_system(file: Path) -> str | None:
     return None
 
 
+#: HELM's per-instance stats file, and its run spec, as a run folder names them.
+STATS, SPEC = "per_instance_stats.json", "run_spec.json"
+
+
+def is_helm_run_spec(document: object) -> bool:
+    """Whether a JSON document is HELM's ``run_spec.json`` (a run's name and adapter)."""
+    return (
+        isinstance(document, dict)
+        and isinstance(document.get("name"), str)
+        and isinstance(document.get("adapter_spec"), dict)
+    )
+
+
+def flat_spec_name(stats_name: str) -> str | None:
+    """The run spec's name beside a run's stats copied out of its folder under a shared prefix
+    (``bbq_<model>_per_instance_stats.json`` beside ``bbq_<model>_run_spec.json``); None for a
+    name without a prefix (the run folder's own ``run_spec.json`` then serves).
+
+    >>> flat_spec_name("bbq_gpt_per_instance_stats.json"), flat_spec_name("per_instance_stats.json")
+    ('bbq_gpt_run_spec.json', None)
+    """
+    if stats_name.endswith(STATS) and len(stats_name) > len(STATS):
+        return stats_name[: -len(STATS)] + SPEC
+    return None
+
+
 def run_spec(file: Path) -> dict | None:
-    spec = file.parent / "run_spec.json"
-    if spec.is_symlink() or not spec.is_file():  # links found beside a log are not followed
-        return None
-    try:
-        document = parse_json(read_bounded(spec), spec.name)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return None
-    return document if isinstance(document, dict) else None
+    """The run spec of a HELM stats file: its flat namesake (:func:`flat_spec_name`), else the
+    run folder's ``run_spec.json``; each recognised by its content (a run's name and adapter),
+    None when neither is one."""
+    flat = flat_spec_name(file.name)
+    for spec in ([file.parent / flat] if flat else []) + [file.parent / SPEC]:
+        if spec.is_symlink() or not spec.is_file():  # links beside a log are not followed
+            continue
+        try:
+            document = parse_json(read_bounded(spec), spec.name)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            continue
+        if is_helm_run_spec(document):
+            return document
+    return None

@@ -13,10 +13,19 @@ from typing import TypeVar
 
 from calculator.logs.table import LogError
 
-__all__ = ["choose_model"]
+__all__ = ["SeveralModels", "choose_model"]
 
 Item = TypeVar("Item")
 _LISTED = 8  # models named in a refusal
+
+
+class SeveralModels(LogError):
+    """A folder read as one system holds several models' runs: `models` names them all (the
+    comparison of several systems reads each as a system)."""
+
+    def __init__(self, message: str, models: list[str]) -> None:
+        super().__init__(message)
+        self.models = tuple(models)
 
 
 def choose_model(
@@ -44,11 +53,12 @@ def choose_model(
     held = sorted({name for name in models.values() if name is not None})
     if model is None:
         if len(held) > 1:
-            raise LogError(
+            raise SeveralModels(
                 f"{where}: holds runs of several models ({_listed(held)}), read as one system "
                 "only when they are of one model; choose the model of each side with "
                 f"--models A,B (the folder may be given as both A and B), e.g. --models "
-                f"{held[0]},{held[1]}"
+                f"{held[0]},{held[1]}",
+                held,
             )
         return items
     kept = [item for item in items if models[id(item)] == model]

@@ -80,10 +80,18 @@ def load_log_suite(
     )
     assert chosen is not None  # without `scores` a metric is always chosen or refused
     logs, frames, names, choice, used = chosen
-    if any(frame["repeat"].nunique() > 1 for frame in frames):
+    repeated = [
+        log for log, frame in zip(logs, frames, strict=True) if frame["repeat"].nunique() > 1
+    ]
+    if repeated:
+        first = repeated[0]
         raise LogError(
-            "the logs hold repeated samples of each question (epochs, trials): compare two "
-            "systems at a time with `cases`, which analyses them by question."
+            f"{first.sources[0] if first.sources else first.system}: {first.system}'s logs hold "
+            f"repeated samples of each question (epochs, trials) of the pass/fail metric "
+            f"{choice.metric!r}, and the comparison of several systems counts every sample as an "
+            "independent case, which repeats of a question are not: compare two systems at a "
+            "time with `cases`, which analyses them by question; or name a graded metric with no "
+            "threshold, compared by ranks over each question's mean."
         )
     several = pd.concat(frames)["task"].nunique() > 1
     files = [_case_file(frame, log, several) for frame, log in zip(frames, logs, strict=True)]

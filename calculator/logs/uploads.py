@@ -35,6 +35,7 @@ from calculator.logs.helm import run_model
 from calculator.logs.inspect_log import eval_model, is_inspect_json, is_inspect_zip, open_archive
 from calculator.logs.jsontext import parse_json
 from calculator.logs.lmeval import is_lm_eval_results
+from calculator.logs.run_names import flat_spec_name, is_helm_run_spec
 from calculator.logs.suites import choose_model
 from calculator.logs.table import LogError
 from calculator.text import plural
@@ -64,15 +65,6 @@ class Gathered:
     directions: tuple[tuple[str, str, bool], ...] = ()
     #: What was set aside and why (an eval set's manifest read, a failed attempt left out).
     notes: tuple[str, ...] = ()
-
-
-def is_helm_run_spec(document: object) -> bool:
-    """Whether a JSON document is HELM's ``run_spec.json`` (a run's name and adapter)."""
-    return (
-        isinstance(document, dict)
-        and isinstance(document.get("name"), str)
-        and isinstance(document.get("adapter_spec"), dict)
-    )
 
 
 #: Largest file looked into as a run's summary: lm-eval's results file of a 57-task suite with
@@ -132,6 +124,8 @@ def gather_uploads(files: list[tuple[str, bytes]], limit: int) -> Gathered:
             "per-case results: give it together with the samples_<task>_<time>.jsonl files "
             "(lm-eval) or the per_instance_stats.json (HELM) of the same run."
         )
+    loose = [name for name, _ in logs if name not in held]
+    specs = _paired_by_prefix(specs, loose, held)
     if specs:
         loose = [name for name, _ in logs if name not in held]
         if len(specs) > 1 or len(loose) > 1:
@@ -179,6 +173,22 @@ def of_model(entries: list[tuple], gathered: Gathered, model: str, where: str) -
         return model_of(entry[0], entry[1], gathered.specs.get(entry[0])) or gathered.model
 
     return choose_model(entries, of, model, where)
+
+
+def _paired_by_prefix(
+    specs: list[tuple[str, dict]], loose: list[str], held: dict[str, dict]
+) -> list[tuple[str, dict]]:
+    """Each loose ``X_per_instance_stats.json`` given its ``X_run_spec.json`` (in `held`); the
+    specs left without their stats file returned."""
+    by_name = {str(PurePosixPath(name)): spec for name, spec in specs}
+    used = set()
+    for name in loose:
+        flat = flat_spec_name(PurePosixPath(name).name)
+        spec_name = str(PurePosixPath(name).with_name(flat)) if flat else None
+        if spec_name in by_name:
+            held[name] = by_name[spec_name]
+            used.add(spec_name)
+    return [(name, spec) for name, spec in specs if str(PurePosixPath(name)) not in used]
 
 
 def upload_models(files: list[tuple[str, bytes]], limit: int) -> tuple[str, ...]:

@@ -26,7 +26,12 @@ ROOT = Path(__file__).resolve().parents[2]
 WINOGRANDE = sorted(
     (ROOT / "tests" / "data" / "evallogs" / "lm-eval").glob("output__*__samples_winogrande_*.jsonl")
 )
-HELM = sorted((ROOT / "tests" / "data" / "evallogs" / "helm").glob("bbq_*_per_instance_stats.json"))
+# Each run's stats with its run spec (paired by their shared prefix: systems named by model).
+HELM = sorted((ROOT / "tests" / "data" / "evallogs" / "helm").glob("bbq_*.json"))
+# Three models' Inspect logs, made by Inspect (docs/evallog-recipes/make_inspect_models.py).
+INSPECT = sorted(
+    (ROOT / "tests" / "data" / "evallogs" / "generated" / "inspect" / "models").glob("*.eval")
+)
 FIRST_RENDER_TIMEOUT_MS = 90_000
 if expect is not None:
     expect.set_options(timeout=30_000)
@@ -72,15 +77,16 @@ def letters_on_page(page: Page, columns: int) -> dict[str, str]:
 
 @pytest.mark.parametrize(
     ("paths", "letters"),
-    [(WINOGRANDE, ["a", "ab", "b"]), (HELM, ["a", "b"])],
-    ids=["lm-eval winogrande, 3 models", "HELM BBQ, 2 models"],
+    [(WINOGRANDE, ["a", "ab", "b"]), (HELM, ["a", "b"]), (INSPECT, ["a", "b", "c"])],
+    ids=["lm-eval winogrande, 3 models", "HELM BBQ, 2 models", "Inspect, 3 mock models"],
 )
 def test_letters_of_real_logs_are_read_from_the_page(new_page, app_server, paths, letters):
     page = new_page()
     open_compare(page, app_server.url)
     upload(page, [(path.name, path.read_bytes()) for path in paths])
-    expected = cli_json(*paths)["groups"]["letters"]
-    assert letters_on_page(page, len(paths)) == expected
+    logs = [path for path in paths if not path.name.endswith("_run_spec.json")]
+    expected = cli_json(*logs)["groups"]["letters"]
+    assert letters_on_page(page, len(logs)) == expected
     assert sorted(expected.values()) == letters  # the groups the recount finds (tests/cli)
     expect(page.locator(".st-key-compare_ranking canvas, .st-key-compare_ranking svg").first)
     expect(page.locator("[data-testid=stException]")).to_have_count(0)

@@ -130,6 +130,11 @@ def helm_outcomes(path: Path) -> dict[tuple, int]:
 
 
 def system_name(path: Path) -> str:
+    """lm-eval: the file's name before its samples tail; HELM: the model of the run spec that
+    shares the stats file's prefix (``bbq_<model>_run_spec.json``), read with json here."""
+    spec = path.with_name(path.name.replace("_per_instance_stats.json", "_run_spec.json"))
+    if spec != path and spec.is_file():
+        return json.loads(spec.read_text())["adapter_spec"]["model"]
     return path.stem.split("__samples_")[0]
 
 

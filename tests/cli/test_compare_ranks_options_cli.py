@@ -149,3 +149,27 @@ def test_one_file_per_system_of_scores_goes_to_friedman(tmp_path):
     excluded = payload["input"]["excluded"]
     assert excluded["rows_with_a_repeated_id_in_their_file"] == 2
     assert excluded["missing_value"] == 1 and payload["input"]["ids_joined"] == 15
+
+
+def test_one_file_per_system_whose_score_column_reads_lower_is_better_needs_better(tmp_path):
+    """Files named after systems, their column ``wer``: ranks would take higher as better, so
+    the direction is asked (the column's name, not only the systems', is read)."""
+    import subprocess
+    import sys
+
+    paths = []
+    for j, name in enumerate(["alpha", "beta", "gamma"]):
+        path = tmp_path / f"{name}.csv"
+        path.write_text(
+            "id,wer\n" + "".join(f"q{i},{(i * 7 + j * 3) % 11 / 10}\n" for i in range(9))
+        )
+        paths.append(str(path))
+    done = subprocess.run(
+        [sys.executable, "-m", "calculator", "compare", *paths],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert "'wer' reads as a score where lower is better" in done.stderr
+    assert "--better lower" in done.stderr

@@ -84,9 +84,13 @@ def test_real_logs_of_three_models_show_the_cli_letters():
 
 
 def test_real_helm_logs_of_two_models_show_the_cli_letters():
-    paths = sorted((LOGS / "helm").glob("bbq_*_per_instance_stats.json"))
+    paths = sorted((LOGS / "helm").glob("bbq_*.json"))  # each run's stats and its run spec
     at = with_files(paths)
-    assert letters_shown(at) == cli_json(*paths)["groups"]["letters"]
+    stats = [path for path in paths if path.name.endswith("_per_instance_stats.json")]
+    letters = cli_json(*stats)["groups"]["letters"]
+    assert set(letters) == {"meta/llama-3-8b-chat", "openai/gpt-4o-2024-05-13"}  # the specs'
+    assert letters_shown(at) == letters
+    assert letters_shown(at) == cli_json(LOGS / "helm")["groups"]["letters"]  # the one folder
 
 
 def test_a_suite_of_logs_shows_each_task_and_the_pooled_test():

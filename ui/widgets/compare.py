@@ -38,6 +38,7 @@ from ui.cases_words import (
     issue_title,
 )
 from ui.isolation import isolated
+from ui.logs_words import LOG_TYPES
 from ui.widgets import cases_files as files
 from ui.widgets import compare_ranks
 from ui.widgets.state import open_table_in_calculator
@@ -89,7 +90,7 @@ def compare_sections() -> None:
 def _uploads() -> list[files.StoredFile]:
     st.file_uploader(
         "Results (one file, or one file per system)",
-        type=list(FILE_TYPES),
+        type=list(dict.fromkeys((*FILE_TYPES, *LOG_TYPES))),  # per-case files or harness logs
         accept_multiple_files=True,
         key="compare_upload",
         on_change=_remember_uploads,
@@ -153,7 +154,7 @@ def _choose(case_files: list[CaseFile]) -> dict | None:
         options["outcome_column"] = pick[1].selectbox(
             "Outcome (in every file)",
             shared,
-            index=_index(shared, (guess.outcome_columns or (None,))[0]),
+            index=_index(shared, _first_outcome(first, guess)),
             key="compare_outcome",
         )
     else:
@@ -182,6 +183,15 @@ def _choose(case_files: list[CaseFile]) -> dict | None:
     else:
         options["threshold"] = None
     return options
+
+
+def _first_outcome(case_file: CaseFile, guess) -> str | None:  # noqa: ANN001
+    """The outcome column guessed as the command line guesses it: a pass/fail column, else
+    (files of scores, compared by ranks) a numeric one."""
+    if guess.outcome_columns:
+        return guess.outcome_columns[0]
+    scores = guess_outcomes(case_file.frame, id_column=guess.id_column, threshold=0.0)
+    return (scores.outcome_columns or (None,))[0]
 
 
 def _one_file(case_file: CaseFile, layout: str, pick: list, guess) -> dict:  # noqa: ANN001

@@ -16,11 +16,13 @@ import pandas as pd
 import streamlit as st
 
 from calculator.cases import CaseFile
-from calculator.compare.friedman import FriedmanComparison, friedman_compare
+from calculator.compare.friedman import FriedmanComparison
 from calculator.compare.friedman_suite import FriedmanSuite
 from calculator.compare.suite import SuiteComparison
 from calculator.compare.systems import SystemComparison
+from calculator.compare.workflow import SystemsAsk, SystemsRefused
 from calculator.errors import CalculatorError
+from calculator.report.compare_refusals import refusal_text
 from calculator.report.compare_suite import suite_lines
 from calculator.report.formatting import format_p_equals
 from calculator.report.friedman import (
@@ -79,12 +81,22 @@ def _logs_cached(
     identity: tuple,
     _files: tuple,
     systems: tuple,
-    metric: str | None,
-    threshold: float | None,
-    adjust: str,
+    ask: SystemsAsk,
 ) -> LogsComparison:
-    return isolated(
-        compare_log_uploads, _files, systems, metric=metric, threshold=threshold, adjust=adjust
+    return isolated(compare_log_uploads, _files, systems, ask)
+
+
+def better_choice(key: str) -> str | None:
+    """Which scores are better, as ``--better``: None until the visitor says (then higher,
+    unless the metric's name reads lower-is-better, which is refused until stated)."""
+    return st.radio(
+        words.BETTER_LABEL,
+        ("higher", "lower"),
+        index=None,
+        format_func=words.BETTER_CHOICES.get,
+        horizontal=True,
+        key=key,
+        help=words.BETTER_HELP,
     )
 
 
@@ -110,11 +122,16 @@ def logs_view(
         placeholder=words.LOG_THRESHOLD_PLACEHOLDER,
         key="compare_logs_threshold",
     )
+    better = better_choice("compare_logs_better") if threshold is None else None
     systems = _systems_of(stored, named)
     given = tuple((item.name, item.data) for item in stored)
     identity = (tuple((item.name, item.digest) for item in stored), systems)
+    ask = SystemsAsk(metric=metric, threshold=threshold, adjust=adjust, better=better)
     try:
-        result = _logs_cached(identity, given, systems, metric, threshold, adjust)
+        result = _logs_cached(identity, given, systems, ask)
+    except SystemsRefused as error:
+        st.error(escape_markdown(refusal_text(error, flags=False)))
+        return None
     except CalculatorError as error:
         st.error(escape_markdown(str(error)))
         return None
@@ -219,53 +236,72 @@ def ranks_sections(result: FriedmanComparison) -> None:
     )
 
 
-def _scores_of(case_files: tuple[CaseFile, ...], options: tuple) -> FriedmanComparison | None:
-    """A wide file's chosen score columns, or a long file's systems' scores, compared by ranks;
-    None when they are pass/fail or fewer than 2 cases hold a score for every system (the
-    pass/fail sections then read them, and say what is wrong in their own words)."""
+def _scores_of(
+    case_files: tuple[CaseFile, ...], options: tuple, ask: SystemsAsk
+) -> FriedmanComparison | None:
+    """A wide file's chosen score columns, a long file's systems' scores, or one file of
+    scores per system, compared by ranks through the workflow the command line calls; None
+    when they are pass/fail or fewer than 2 cases hold a score for every system (the pass/fail
+    sections then read them, and say what is wrong in their own words).
+
+    Raises :class:`~calculator.compare.workflow.SystemsRefused` for ``better`` asked of
+    pass/fail outcomes, or a lower-is-better column named without it."""
     from calculator.cases.multi_scores import load_system_scores
+    from calculator.compare.workflow import (
+        compare_log_systems,
+        compare_system_scores,
+        join_score_files,
+    )
     from calculator.logs.long_file import LongColumns, read_long_file
-    from calculator.logs.systems_scores import load_log_scores
 
     chosen = dict(options)
-    if len(case_files) != 1:
-        return None
-    if chosen.get("systems"):
+    scores, named = None, ()
+    if len(case_files) > 1:
+        joined = join_score_files(
+            case_files,
+            id_column=chosen.get("id_column"),
+            outcome_column=chosen.get("outcome_column"),
+        )
+        scores, named = joined or (None, ())
+    elif chosen.get("systems"):
         scores = load_system_scores(
             case_files[0], systems=list(chosen["systems"]), id_column=chosen.get("id_column")
         )
-        return (
-            None
-            if scores is None or scores.n < 2
-            else friedman_compare(scores.scores, scores.names)
-        )
-    if chosen.get("system_column"):
+    elif chosen.get("system_column"):
         columns = LongColumns(
             system=chosen["system_column"],
             id=chosen.get("id_column"),
             outcome=chosen.get("outcome_column"),
         )
-        graded = load_log_scores(read_long_file(case_files[0], columns))
-        return (
-            None
-            if graded is None or graded.n < 2
-            else friedman_compare(graded.scores, graded.names)
+        return compare_log_systems(read_long_file(case_files[0], columns), ask).ranks
+    if scores is not None and scores.n >= 2:
+        return compare_system_scores(
+            scores.scores, scores.names, ask, named=[*scores.names, *named]
         )
+    if ask.better is not None:
+        raise SystemsRefused("better", ask.better)
     return None
 
 
 @st.cache_resource(show_spinner="Ranking the systems...", max_entries=4)
-def _scores_cached(identity: tuple, _files: tuple[CaseFile, ...], options: tuple):
-    return isolated(_scores_of, _files, options)
+def _scores_cached(
+    identity: tuple, _files: tuple[CaseFile, ...], options: tuple, ask: SystemsAsk
+) -> FriedmanComparison | None:
+    return isolated(_scores_of, _files, options, ask)
 
 
 def scores_view(stored: list[files.StoredFile], case_files: list[CaseFile], options: dict) -> bool:
-    """Score columns (no threshold): Friedman and the CD diagram; False when the outcomes are
-    pass/fail (nothing shown: the pass/fail sections follow)."""
+    """Score columns or files of scores (no threshold): Friedman and the CD diagram; False when
+    the outcomes are pass/fail (nothing shown: the pass/fail sections follow). True when an
+    option is refused (shown)."""
     frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+    ask = SystemsAsk(better=better_choice("compare_better"))
     identity = (tuple((item.name, item.digest) for item in stored), frozen)
     try:
-        scored = _scores_cached(identity, tuple(case_files), frozen)
+        scored = _scores_cached(identity, tuple(case_files), frozen, ask)
+    except SystemsRefused as error:
+        st.error(escape_markdown(refusal_text(error, flags=False)))
+        return True
     except (ValueError, TypeError, KeyError):  # CalculatorError is a ValueError
         return False  # the pass/fail reader says what is wrong, in its own words
     if scored is None:

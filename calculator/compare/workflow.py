@@ -1,0 +1,309 @@
+"""Several systems compared: the one path of ``compare`` for the page and the command line.
+
+Whatever the input (harness logs of several models, a long file's systems, one file of scores
+per system), the comparison goes: read, pair the systems' questions, choose (a graded metric
+without a threshold is compared by ranks, else pass/fail outcomes), analyse (scores: Friedman,
+Nemenyi's CD and every pair's signed-rank test with Holm; pass/fail: Cochran's Q and every
+pair's exact McNemar test; with several tasks, each task alone too). The surfaces parse their
+input into a :class:`SystemsAsk`, call these functions and render what they return, so the page
+and the command line cannot answer one input differently.
+
+An option that the chosen analysis cannot answer is refused here by its code
+(:class:`SystemsRefused`); the words of the refusal are in
+:mod:`calculator.report.compare_refusals`.
+
+Examples
+--------
+>>> SystemsAsk().pass_fail_options()
+{'alpha': 0.05, 'adjust': 'holm', 'ci_method': 'agresti-min', 'resamples': 9999}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from calculator.chooser import reads_lower_is_better
+from calculator.errors import CalculatorError
+
+if TYPE_CHECKING:
+    from calculator.cases import CaseFile
+    from calculator.cases.multi_scores import SystemScores
+    from calculator.cases.systems_result import SystemCases
+    from calculator.compare.friedman import FriedmanComparison
+    from calculator.compare.friedman_suite import FriedmanSuite
+    from calculator.compare.suite import SuiteComparison
+    from calculator.compare.systems import SystemComparison
+    from calculator.logs import LogTable
+    from calculator.logs.select import MetricChoice
+    from calculator.logs.systems_scores import LogSystemScores
+
+__all__ = [
+    "LogsComparison",
+    "SystemsAsk",
+    "SystemsRefused",
+    "compare_log_systems",
+    "compare_system_scores",
+    "file_systems",
+    "join_score_files",
+]
+
+#: The pass/fail comparison's defaults: a value other than these is something asked.
+_DEFAULTS = {"adjust": "holm", "ci_method": "agresti-min", "resamples": 9_999}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SystemsAsk:
+    """Everything asked of several systems: what is compared in logs (metric, filter,
+    threshold, exclusions allowed), the level, and the options of one analysis only
+    (`adjust`, `ci_method`, `resamples`: pass/fail; `better`: scores by ranks, None when not
+    stated)."""
+
+    metric: str | None = None
+    filter: str | None = None
+    threshold: float | None = None
+    allow_exclusions: bool = False
+    alpha: float = 0.05
+    adjust: str = "holm"
+    ci_method: str = "agresti-min"
+    resamples: int = 9_999
+    better: str | None = None
+
+    def pass_fail_options(self) -> dict[str, object]:
+        """The options of :func:`calculator.compare.compare_systems`."""
+        return {
+            "alpha": self.alpha,
+            "adjust": self.adjust,
+            "ci_method": self.ci_method,
+            "resamples": self.resamples,
+        }
+
+
+class SystemsRefused(CalculatorError):
+    """An option the chosen analysis cannot answer: `option` its code ("better" on pass/fail,
+    "better_unstated" for a lower-is-better name with no direction stated, "adjust",
+    "ci_method", "resamples" on scores), `detail` the value or name concerned."""
+
+    def __init__(self, option: str, detail: object = None) -> None:
+        super().__init__(f"{option} refused ({detail})")
+        self.option, self.detail = option, detail
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LogsComparison:
+    """Several systems' logs compared: `ranks` (scores) or `rates` (pass/fail), the suite's
+    view when the logs hold several tasks, and what was read (`scores` or `cases`, the filter
+    of each task, the readers' notes)."""
+
+    names: tuple[str, ...]
+    choice: MetricChoice
+    questions: int
+    notes: tuple[str, ...] = ()
+    ranks: FriedmanComparison | None = None
+    ranks_by_task: FriedmanSuite | None = None
+    rates: SystemComparison | None = None
+    rates_by_task: SuiteComparison | None = None
+    tasks: tuple[str, ...] = field(default=())
+    scores: LogSystemScores | None = field(default=None, repr=False)
+    cases: SystemCases | None = field(default=None, repr=False)
+    filters: dict[str, str] = field(default_factory=dict)
+
+
+def _refuse_pass_fail_options(ask: SystemsAsk) -> None:
+    for option, default in _DEFAULTS.items():
+        if getattr(ask, option) != default:
+            raise SystemsRefused(option, getattr(ask, option))
+
+
+def stated_better(ask: SystemsAsk, names: Sequence[str]) -> str:
+    """``ask.better``, or "higher" when no name reads lower-is-better (else refused)."""
+    if ask.better is None:
+        lower = [name for name in names if reads_lower_is_better(name)]
+        if lower:
+            raise SystemsRefused("better_unstated", lower[0])
+    return ask.better or "higher"
+
+
+def compare_system_scores(
+    scores: np.ndarray, names: Sequence[str], ask: SystemsAsk, *, named: Sequence[str] = ()
+) -> FriedmanComparison:
+    """Scores of several systems (rows the cases) compared by ranks; `named` the names read
+    for a direction (the columns, or the metric), the systems' names when empty.
+
+    Raises :class:`SystemsRefused` for an option of the pass/fail comparison, or a
+    lower-is-better name without ``better``."""
+    from calculator.compare.friedman import friedman_compare
+
+    _refuse_pass_fail_options(ask)
+    better = stated_better(ask, list(named) or list(names))
+    return friedman_compare(scores, list(names), alpha=ask.alpha, better=better)
+
+
+def compare_log_systems(
+    logs: Sequence[LogTable], ask: SystemsAsk | None = None, *, what: str = ""
+) -> LogsComparison:
+    """Several systems' log tables (one per system; a long file's systems alike) compared:
+    a graded metric without a threshold by ranks, else pass/fail outcomes; `what` names the
+    input in a refusal (the files).
+
+    Raises
+    ------
+    SystemsRefused
+        For an option the chosen analysis cannot answer.
+    CalculatorError
+        When no question is scored by every system (fewer than 2 for ranks).
+    """
+    from calculator.logs.systems_scores import load_log_scores
+
+    ask = ask or SystemsAsk()
+    notes = tuple(note for log in logs for note in log.notes)
+    if ask.threshold is None:
+        scores = load_log_scores(
+            logs, metric=ask.metric, filter=ask.filter, allow_exclusions=ask.allow_exclusions
+        )
+        if scores is not None:
+            return _by_ranks(scores, ask, notes, what)
+    if ask.better is not None:
+        raise SystemsRefused("better", ask.better)
+    return _by_pass_fail(logs, ask, notes, what)
+
+
+def _by_ranks(
+    scores: LogSystemScores, ask: SystemsAsk, notes: tuple[str, ...], what: str
+) -> LogsComparison:
+    from calculator.compare.friedman_suite import friedman_by_task
+
+    if scores.n < 2:
+        raise CalculatorError(
+            f"{what}: {scores.n:,} question(s) with a score from every one of the "
+            f"{len(scores.names)} systems; Friedman's test needs at least 2"
+        )
+    ranks = compare_system_scores(scores.scores, scores.names, ask, named=[scores.choice.metric])
+    tasks = tuple(dict.fromkeys(str(t) for t in scores.tasks.tolist()))
+    by_task = (
+        friedman_by_task(
+            scores.scores, scores.names, scores.tasks, alpha=ask.alpha, better=ranks.better
+        )
+        if len(tasks) > 1
+        else None
+    )
+    return LogsComparison(
+        names=tuple(scores.names),
+        choice=scores.choice,
+        questions=scores.n,
+        notes=notes,
+        ranks=ranks,
+        ranks_by_task=by_task,
+        tasks=tasks,
+        scores=scores,
+        filters=dict(scores.filters),
+    )
+
+
+def _by_pass_fail(
+    logs: Sequence[LogTable], ask: SystemsAsk, notes: tuple[str, ...], what: str
+) -> LogsComparison:
+    from calculator.compare.suite import compare_suite
+    from calculator.logs.systems import load_log_suite
+
+    cases, choice, task_filters, tasks = load_log_suite(
+        logs,
+        metric=ask.metric,
+        filter=ask.filter,
+        threshold=ask.threshold,
+        allow_exclusions=ask.allow_exclusions,
+    )
+    if cases.n == 0:
+        raise CalculatorError(
+            f"{what}: the logs share no question with a usable outcome in every one"
+        )
+    options = ask.pass_fail_options()
+    rates = cases.compare(**options)
+    labels = tuple(dict.fromkeys(str(t) for t in np.asarray(tasks).tolist()))
+    suite = (
+        compare_suite(cases.outcomes, cases.names, tasks, rates, **options)
+        if len(labels) > 1
+        else None
+    )
+    return LogsComparison(
+        names=tuple(cases.names),
+        choice=choice,
+        questions=cases.n,
+        notes=notes,
+        rates=rates,
+        rates_by_task=suite,
+        tasks=labels,
+        cases=cases,
+        filters=dict(task_filters),
+    )
+
+
+def file_systems(files: Sequence[str]) -> list[str]:
+    """Each file's system name: its name without the suffix, else (when two would share it)
+    the whole name.
+
+    >>> file_systems(["runs/a.csv", "b.csv"]), file_systems(["a.csv", "a.json"])
+    (['a', 'b'], ['a.csv', 'a.json'])
+    """
+    from pathlib import PurePath
+
+    stems = [PurePath(name).stem for name in files]
+    return stems if len(set(stems)) == len(stems) else [PurePath(name).name for name in files]
+
+
+def join_score_files(
+    case_files: Sequence[CaseFile],
+    *,
+    id_column: str | None = None,
+    outcome_column: str | None = None,
+) -> tuple[SystemScores, tuple[str, ...]] | None:
+    """One file of scores per system (each named by :func:`file_systems`) joined on their
+    id column into one table of scores, read by the one score reader; None when they read as
+    pass/fail, or their id or score column cannot be told (the per-case reader of several
+    systems then says why). An id repeated within a file leaves all its rows of that file out
+    (which score counts would be a guess), counted apart. Returned with each file's score
+    column, whose name says which scores are better (``wer``: lower)."""
+    import dataclasses
+
+    import pandas as pd
+
+    from calculator.cases import CaseFile
+    from calculator.cases.columns import guess_outcomes
+    from calculator.cases.multi_scores import load_system_scores
+
+    guess = guess_outcomes(case_files[0].frame, id_column=id_column)
+    id_column = id_column or guess.id_column
+    if id_column is None:
+        return None
+    names = file_systems([case_file.name for case_file in case_files])
+    columns, duplicated, used = [], 0, []
+    for case_file, name in zip(case_files, names, strict=True):
+        frame = case_file.frame
+        outcome = outcome_column
+        if outcome is None:
+            found = guess_outcomes(frame, id_column=id_column, threshold=0.0).outcome_columns
+            if len(found) != 1:
+                return None
+            outcome = found[0]
+        if id_column not in frame.columns or outcome not in frame.columns:
+            return None
+        twice = frame[id_column].astype(str).duplicated(keep=False)
+        duplicated += int(twice.sum())  # every copy left out: which score counts is a guess
+        kept = frame.loc[~twice, [id_column, outcome]]
+        columns.append(kept.set_index(kept[id_column].astype(str))[outcome].rename(name))
+        used.append(str(outcome))
+    joined = pd.concat(columns, axis=1, join="outer")
+    joined.index.name = id_column
+    table = joined.reset_index()
+    table.index = pd.RangeIndex(1, len(table) + 1)
+    label = " + ".join(case_file.name for case_file in case_files)
+    joined_file = CaseFile(name=label, format="csv", frame=table.astype(object))
+    scores = load_system_scores(joined_file, systems=names, id_column=id_column)
+    if scores is None:
+        return None
+    # Counted apart: rows, not ids; their ids then lack that file's score (a missing value).
+    excluded = {**scores.excluded, "rows_with_a_repeated_id_in_their_file": duplicated}
+    return dataclasses.replace(scores, excluded=excluded), tuple(used)
