@@ -37,6 +37,13 @@ def _logs_page():
     return at
 
 
+def _report_shown(at) -> str:
+    """The one code block of the report-to-paste expander (plain text, no highlighting)."""
+    (box,) = [e for e in at.expander if e.label.startswith("Report to paste")]
+    (code,) = box.code
+    return code.value
+
+
 def _open_all(at, prefix: str, count: int) -> None:
     """Open every flip's expander (each draws its texts only while open)."""
     for position in range(count):
@@ -74,7 +81,7 @@ def test_log_flips_are_the_recount_each_with_both_outputs():
         assert any(a[case]["doc"]["sentence"] in c for c in codes)
     at.session_state["logs_flips_report"] = True  # open the report to paste
     at.run(timeout=120)
-    report = next(c.value for c in at.code if c.language == "markdown")
+    report = _report_shown(at)
     assert report.startswith("## ") and "<details>" in report
     # The page asks no gate: its report claims nothing about one.
     assert "Gate" not in report and "gate" not in report
@@ -176,7 +183,7 @@ def test_a_scores_file_lists_the_largest_differences_each_way(tmp_path):
     at.session_state["cases_flips_report"] = True  # the report to paste covers scores too
     at.run()
     assert not at.exception, at.exception
-    report = next(c.value for c in at.code if c.language == "markdown")
+    report = _report_shown(at)
     assert "| task | n | x mean | y mean | difference x − y | p |" in report
     assert "Gate" not in report and "gate" not in report  # the page asks none
     assert f"<summary>Flips: {len(up)} regressions, {len(down)} improvements" in report
