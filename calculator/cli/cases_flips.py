@@ -103,9 +103,12 @@ def check_flips_options(args: argparse.Namespace, *, refused_by: str | None = No
             raise UsageError(f"{option} lists the flips of a paired comparison; {refused_by}")
 
 
-def flips_of_logs(args: argparse.Namespace, paired: PairedLogs) -> Flips | None:
+def flips_of_logs(
+    args: argparse.Namespace, paired: PairedLogs, *, better: str | None = None
+) -> Flips | None:
     """The flips of two paired logs with their texts (read again for the flipped ids only),
-    or None when not asked for; a long file gives ids only."""
+    or None when not asked for; a long file gives ids only. For scores, `better` is the
+    comparison's better direction (``--better``, else the log's stated one, else higher)."""
     if args.text:
         raise UsageError(
             "--text names text columns of a per-case file; harness logs carry their own texts "
@@ -113,25 +116,31 @@ def flips_of_logs(args: argparse.Namespace, paired: PairedLogs) -> Flips | None:
         )
     if not wants_flips(args):
         return None
+    from calculator.flips import oriented
     from calculator.flips.attach import read_log_flips
 
     sources = (args.file, args.file_b if args.file_b is not None else args.file)
-    return read_log_flips(paired, sources)
+    return oriented(read_log_flips(paired, sources), better)
 
 
 def flips_of_cases(
-    args: argparse.Namespace, cases: PairedCases, *, scores: bool = False
+    args: argparse.Namespace,
+    cases: PairedCases,
+    *,
+    scores: bool = False,
+    better: str | None = None,
 ) -> Flips | None:
     """The flips of a per-case file (or two) with the texts of ``--text`` columns; with
-    `scores` (score columns compared by their means), the largest differences both ways."""
+    `scores` (score columns compared by their means), the largest differences both ways,
+    "regression" where A scores better in the comparison's `better` direction."""
     if args.text and not wants_flips(args):
         raise UsageError("--text shows texts beside the flips: give it with --flips N")
     if not wants_flips(args):
         return None
-    from calculator.flips import cases_flips, with_texts
+    from calculator.flips import cases_flips, oriented, with_texts
     from calculator.flips.case_texts import case_file_texts
 
-    flips = cases_flips(cases, scores=scores)
+    flips = oriented(cases_flips(cases, scores=scores), better)
     wanted = {flip.case for flip in flips.flips}
     return with_texts(flips, *case_file_texts(cases, args.text or [], wanted))
 

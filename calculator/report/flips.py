@@ -34,23 +34,26 @@ TEXT_STATUS_WORDS = {
     "not_found": "no texts under this id in the source",
     "not_read": "texts not read",
 }
-#: Each direction, as (what it is, who passes).
+#: Each direction, as (what it is, who passes). "Regression" and "improvement" take A as the
+#: baseline and B as the new system: said in the words themselves.
 DIRECTION_WORDS = {
-    "regression": ("regressions", "only {a} passes"),
-    "improvement": ("improvements", "only {b} passes"),
+    "regression": ("regressions", "only {a}, the baseline, passes"),
+    "improvement": ("improvements", "only {b}, the new system, passes"),
 }
+#: For scores: who scores better, and which scores are better (the comparison's direction).
 _SCORE_DIRECTION = {
-    "regression": ("regressions", "{a} scores higher"),
-    "improvement": ("improvements", "{b} scores higher"),
+    "regression": ("regressions", "{a}, the baseline, scores better: {better} is better"),
+    "improvement": ("improvements", "{b}, the new system, scores better: {better} is better"),
 }
 
 
 def direction_heading(flips: Flips, direction: str) -> str:
-    """ "regressions (only A passes)" for pass/fail, "(A scores higher)" for scores."""
+    """ "regressions (only A, the baseline, passes)" for pass/fail, "(A, the baseline, scores
+    better: higher is better)" for scores."""
     table = _SCORE_DIRECTION if flips.kind == "scores" else DIRECTION_WORDS
     kind, who = table[direction]
     a, b = (printable(clip(name, 60)) for name in flips.names)
-    return f"{kind} ({who.format(a=a, b=b)})"
+    return f"{kind} ({who.format(a=a, b=b, better=flips.better or 'higher')})"
 
 
 def outcome_words(flips: Flips, flip: Flip) -> str:

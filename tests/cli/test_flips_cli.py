@@ -64,8 +64,8 @@ COLUMNS = ("--id", "id", "--a", "ok", "--b", "ok", "--text", "prompt", "--text",
 def test_text_lists_the_first_n_of_each_direction_with_texts_escaped(capsys, two_files):
     status, out, err = run(capsys, *two_files, *COLUMNS, "--flips", "1")
     assert status == 0, err
-    assert "churn     regressions (only A passes): 2; improvements (only B passes): 2" in out
-    assert "regressions (only A passes): 1 shown of 2" in out
+    assert "churn     regressions (only A, the baseline, passes): 2; improvements (only B, the new system, passes): 2" in out
+    assert "regressions (only A, the baseline, passes): 1 shown of 2" in out
     assert "  h0: A pass, B fail" in out and "A [out]: A says [x](http://evil)" in out
     assert "  h1: A fail, B pass" in out and "h2:" not in out
     assert "\x1b" not in out
@@ -211,8 +211,8 @@ def test_a_scores_file_lists_the_largest_differences_on_text_json_and_csv(capsys
     assert written[0]["prompt"].lstrip("'") == up[0][3]  # whole, a formula cell quoted
     status, out, err = run(capsys, *argv, "--flips", "2")
     assert status == 0, err
-    assert f"churn     regressions (x scores higher): {len(up)}; " in out
-    assert f"regressions (x scores higher), the largest differences: 2 shown of {len(up)}" in out
+    assert f"churn     regressions (x, the baseline, scores better: higher is better): {len(up)}; " in out
+    assert f"regressions (x, the baseline, scores better: higher is better), the largest differences: 2 shown of {len(up)}" in out
     for i, x, y, _ in up[:2] + down[:2]:
         assert f"  {i}: x {x}, y {y}" in out
     for i, *_ in up[2:] + down[2:]:

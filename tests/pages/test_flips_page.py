@@ -53,8 +53,8 @@ def test_log_flips_are_the_recount_each_with_both_outputs():
     only_b = sorted(c for c in a if a[c]["exact_match"] == 0 and b[c]["exact_match"] == 1)
     directions = at.radio(key="logs_flips_direction")
     assert directions.options == [
-        f"Regressions \\(only A passes\\)\\: {len(only_a)}",
-        f"Improvements \\(only B passes\\)\\: {len(only_b)}",
+        f"Regressions \\(only A, the baseline, passes\\)\\: {len(only_a)}",
+        f"Improvements \\(only B, the new system, passes\\)\\: {len(only_b)}",
     ]
     shown: dict[str, object] = {}
     for direction, count in (("improvement", len(only_b)), ("regression", len(only_a))):
@@ -74,10 +74,20 @@ def test_log_flips_are_the_recount_each_with_both_outputs():
         assert any(a[case]["doc"]["sentence"] in c for c in codes)
     at.session_state["logs_flips_report"] = True  # open the report to paste
     at.run(timeout=120)
-    report = next(c.value for c in at.code if c.language == "markdown")
+    report = _report(at)
     assert report.startswith("## ") and "<details>" in report
     # The page asks no gate: its report claims nothing about one.
     assert "Gate" not in report and "gate" not in report
+
+
+def _report(at) -> str:
+    """The report to paste: the one code block in the report's expander (plain text, so that
+    no Markdown highlighter colours it)."""
+    from ui.flips_words import REPORT_TITLE
+
+    (box,) = [e for e in at.expander if e.label == REPORT_TITLE]
+    (code,) = box.code
+    return code.value
 
 
 HOSTILE = ["[x](http://evil)", "![i](http://e/p.png)", "<script>alert(1)</script>", "<img src=x>"]
@@ -162,8 +172,9 @@ def test_a_scores_file_lists_the_largest_differences_each_way(tmp_path):
     at.multiselect(key="cases_flip_texts").set_value(["prompt"]).run()
     directions = at.radio(key="cases_flips_direction")
     assert directions.options == [
-        f"Regressions \\(x scores higher\\)\\: {len(up)}",
-        f"Improvements \\(y scores higher\\)\\: {len(down)}",
+        f"Regressions \\(x, the baseline, scores better\\: higher is better\\)\\: {len(up)}",
+        f"Improvements \\(y, the new system, scores better\\: higher is better\\)\\: "
+        f"{len(down)}",
     ]
     for direction, expected in (("regression", up), ("improvement", down)):
         directions.set_value(direction).run()
@@ -176,7 +187,7 @@ def test_a_scores_file_lists_the_largest_differences_each_way(tmp_path):
     at.session_state["cases_flips_report"] = True  # the report to paste covers scores too
     at.run()
     assert not at.exception, at.exception
-    report = next(c.value for c in at.code if c.language == "markdown")
+    report = _report(at)
     assert "| task | n | x mean | y mean | difference x − y | p |" in report
     assert "Gate" not in report and "gate" not in report  # the page asks none
     assert f"<summary>Flips: {len(up)} regressions, {len(down)} improvements" in report
@@ -219,8 +230,8 @@ def test_a_long_files_flips_are_its_ids_and_outcomes():
     assert not at.exception, at.exception
     directions = at.radio(key="long_flips_direction")
     assert directions.options == [
-        f"Regressions \\(only alpha passes\\)\\: {len(only['regression'])}",
-        f"Improvements \\(only beta passes\\)\\: {len(only['improvement'])}",
+        f"Regressions \\(only alpha, the baseline, passes\\)\\: {len(only['regression'])}",
+        f"Improvements \\(only beta, the new system, passes\\)\\: {len(only['improvement'])}",
     ]
     for direction in ("regression", "improvement"):
         directions.set_value(direction).run()
@@ -295,8 +306,8 @@ def test_inspect_flips_on_the_page_are_the_recount_with_both_completions(tmp_pat
     only_b = sorted(c for c, grade in turned.items() if grade == "I")
     directions = at.radio(key="logs_flips_direction")
     assert directions.options == [
-        f"Regressions \\(only A passes\\)\\: {len(only_a)}",
-        f"Improvements \\(only B passes\\)\\: {len(only_b)}",
+        f"Regressions \\(only A, the baseline, passes\\)\\: {len(only_a)}",
+        f"Improvements \\(only B, the new system, passes\\)\\: {len(only_b)}",
     ]
     seen: dict[str, list[str]] = {}
     for direction in ("regression", "improvement"):

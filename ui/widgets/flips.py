@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from calculator.errors import CalculatorError
+from calculator.flips import oriented
 from calculator.flips.table import flips_csv
 from calculator.report.markdown import is_scores, markdown_report
 from calculator.report.scores import alpha_of
@@ -73,6 +74,8 @@ def result_flips_section(result: LogAnalysis | LogScores, flips: Flips | str, ke
     if isinstance(flips, str):  # a refusal while reading the texts, said as such
         st.error(escape_markdown(flips))
         return
+    if scores:  # regressions and improvements in the comparison's better direction
+        flips = oriented(flips, result.pooled.better)
     alpha = alpha_of(result.pooled) if scores else result.pooled.decision.alpha
     # gate=None: the page asks no release gate, so its report says nothing about one.
     report = lambda: markdown_report(result, flips, alpha=alpha, gate=None)  # noqa: E731
@@ -131,6 +134,8 @@ def cases_flips_section(
         )
     scores = is_scores(result)  # a ScoresComparison: the largest differences both ways
     flips = _case_flips(source, cases, columns, scores)
+    if scores:  # regressions and improvements in the comparison's better direction
+        flips = oriented(flips, result.better)
     alpha = alpha_of(result) if scores else result.decision.alpha
     page = None
     if not scores:  # the page draws differences in pass rate
