@@ -86,6 +86,7 @@ def check_flips_options(args: argparse.Namespace, *, refused_by: str | None = No
     """``--format json`` is ``--json``; ``--json`` beside another format is refused, and every
     flips option where `refused_by` (what the run is) cannot answer it."""
     fmt = getattr(args, "format", None)
+    _check_csv_path(args)
     if fmt == "json":
         args.json = True
     elif fmt is not None and args.json:
@@ -101,6 +102,30 @@ def check_flips_options(args: argparse.Namespace, *, refused_by: str | None = No
     ):
         if given:
             raise UsageError(f"{option} lists the flips of a paired comparison; {refused_by}")
+
+
+def _check_csv_path(args: argparse.Namespace) -> None:
+    """``--flips-csv PATH`` is refused where it would overwrite an input (the same file, by
+    its resolved path, or a file inside an input folder, which the next read would take for a
+    log) and as ``-``: standard output carries the report, so the CSV needs a file of its own."""
+    path = getattr(args, "flips_csv", None)
+    if path is None:
+        return
+    if path == "-":
+        raise UsageError(
+            "--flips-csv -: standard output carries the report; give the CSV a file path "
+            "(--json puts every flip in the JSON on standard output)"
+        )
+    target = Path(path).resolve()
+    for given in (getattr(args, "file", None), getattr(args, "file_b", None)):
+        if given is None:
+            continue
+        source = Path(given).resolve()
+        if target == source or (source.is_dir() and source in target.parents):
+            raise UsageError(
+                f"--flips-csv {path}: that is the input {given} (or inside it); writing the "
+                "flips there would overwrite what was read: give another path"
+            )
 
 
 def flips_of_logs(

@@ -52,3 +52,34 @@ def test_score_flips_take_regression_from_better_lower(capsys):
     flips = json.loads(out)["flips"]
     assert flips["better"] == "higher"
     assert (flips["regressions"], flips["improvements"]) == (len(better), len(worse))
+
+
+def _pass_fail_file(tmp_path: Path) -> Path:
+    path = tmp_path / "cases.csv"
+    path.write_text("id,a,b\n" + "".join(f"q{k},{k % 2},{k % 3 == 0:d}\n" for k in range(30)))
+    return path
+
+
+def test_flips_csv_refuses_to_overwrite_an_input(capsys, tmp_path):
+    """--flips-csv naming the per-case file read (by another spelling of its path) is refused
+    by name, and the file is left as it was."""
+    path = _pass_fail_file(tmp_path)
+    before = path.read_bytes()
+    spelled = tmp_path / "sub" / ".." / "cases.csv"
+    (tmp_path / "sub").mkdir()
+    status, out, err = run(capsys, path, "--a", "a", "--b", "b", "--flips-csv", spelled)
+    assert status == 2 and "--flips-csv" in err and "input" in err and not out
+    assert path.read_bytes() == before
+    # A log folder: a CSV written inside it would join the files read next time.
+    status, out, err = run(capsys, DATA / "gA", DATA / "gB", "--flips-csv", DATA / "gA" / "f.csv")
+    assert status == 2 and "--flips-csv" in err and not (DATA / "gA" / "f.csv").exists()
+
+
+def test_flips_csv_dash_is_refused_by_name(capsys, tmp_path, monkeypatch):
+    """``--flips-csv -`` wrote a file named "-"; it is refused, naming the option and the
+    value, and nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    path = _pass_fail_file(tmp_path)
+    status, out, err = run(capsys, path, "--a", "a", "--b", "b", "--flips-csv", "-")
+    assert status == 2 and "--flips-csv -" in err and "standard output" in err
+    assert not (tmp_path / "-").exists()
