@@ -86,6 +86,12 @@ def check_flips_options(args: argparse.Namespace, *, refused_by: str | None = No
     """``--format json`` is ``--json``; ``--json`` beside another format is refused, and every
     flips option where `refused_by` (what the run is) cannot answer it."""
     fmt = getattr(args, "format", None)
+    flips = getattr(args, "flips", None)
+    if flips is not None and flips < 0:  # argparse's count leaves the range to the caller
+        raise UsageError(
+            f"--flips must be a non-negative integer (how many flips of each direction to "
+            f"list; 0 for the churn alone), but got {flips}"
+        )
     _check_csv_path(args)
     if fmt == "json":
         args.json = True

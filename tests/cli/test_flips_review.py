@@ -83,3 +83,14 @@ def test_flips_csv_dash_is_refused_by_name(capsys, tmp_path, monkeypatch):
     status, out, err = run(capsys, path, "--a", "a", "--b", "b", "--flips-csv", "-")
     assert status == 2 and "--flips-csv -" in err and "standard output" in err
     assert not (tmp_path / "-").exists()
+
+
+def test_a_negative_flips_count_is_refused_by_name(capsys, tmp_path):
+    """``--flips -1`` was taken as a slice (all but the last flip; "-5 of 11" in Markdown)."""
+    path = _pass_fail_file(tmp_path)
+    for extra in ((), ("--format", "markdown"), ("--json",)):
+        status, out, err = run(capsys, path, "--a", "a", "--b", "b", "--flips", "-1", *extra)
+        assert status == 2 and not out
+        assert "--flips must be a non-negative integer" in err and "got -1" in err
+    status, out, err = run(capsys, path, "--a", "a", "--b", "b", "--flips", "0")
+    assert status == 0 and "churn" in out and "0 shown of" in out
