@@ -50,11 +50,6 @@ CSV_LABEL = "Download every flip with its texts (CSV)"
 MARKDOWN_LABEL = "Download the report (Markdown)"
 HTML_LABEL = "Download the report as a page (HTML, self-contained)"
 REPORT_TITLE = "Report to paste (Markdown, GitHub-renderable)"
-SUITE_CHART_CAPTION = (
-    "Each task's difference in pass rate A − B, in points, with its interval; a task marked "
-    "'p ≤ alpha after Holm' differs once the tasks' tests are adjusted together. The last row "
-    "is the suite's answer over every task's questions, each counted once."
-)
 PROMPT = "Prompt"
 TARGET = "Reference"
 EXPLANATION = "explanation"

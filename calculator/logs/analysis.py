@@ -61,6 +61,17 @@ class TaskAnalysis:
     by_question_exact: SignFlipTest | None = None
     shares_grid: int | None = None
 
+    @property
+    def family_pvalue(self) -> float:
+        """The p that decides the task's row: Holm-adjusted across the tasks when there are
+        several, the task's own p when it is the only one (a family of one, which Holm leaves
+        as it is)."""
+        return self.pvalue if self.holm_pvalue is None else self.holm_pvalue
+
+    def rejects(self) -> bool:
+        """Whether the task's row shows a difference: :attr:`family_pvalue` at most alpha."""
+        return self.family_pvalue <= self.analysis.decision.alpha
+
     def to_dict(self) -> dict[str, object]:
         """As plain JSON types."""
         cases = self.paired.cases

@@ -18,7 +18,7 @@ from calculator.report.caveats import few_pairs_caveat
 from calculator.report.flips import TEXT_STATUS_WORDS, direction_heading, flip_label, outcome_words
 from calculator.report.formatting import format_percent, format_points, format_pvalue
 from calculator.report.gate import gate_verdict
-from calculator.report.suite import answer_line, suite_gate_clause
+from calculator.report.suite import answer_line, chart_caption, suite_gate_clause
 from calculator.text import clip, printable
 
 if TYPE_CHECKING:
@@ -104,41 +104,37 @@ def _gate(result: LogAnalysis | Analysis, alpha: float) -> str:
 
 
 def _table(result: LogAnalysis | Analysis, alpha: float) -> str:
+    """A row per task; the Holm column only where there are several tasks to adjust across."""
     pooled = result.pooled if hasattr(result, "pooled") else result
     a, b = (_e(clip(name, 60)) for name in pooled.names)
+    several = hasattr(result, "pooled") and len(result.tasks) > 1
     head = (
         f"<tr><th>task</th><th>n</th><th>{a} pass rate</th><th>{b} pass rate</th>"
-        f"<th>difference {a} − {b}</th><th>p</th><th>Holm p</th></tr>"
+        f"<th>difference {a} − {b}</th><th>p</th>{'<th>Holm p</th>' if several else ''}</tr>"
     )
     rows = []
     for label, analysis, p, holm_p in _entries(result):
         t = analysis.table
         holm = "" if holm_p is None else format_pvalue(holm_p, alpha=alpha)
+        holm = f"<td class=n>{holm}</td>" if several else ""
         rows.append(
             f"<tr><td>{_e(clip(label, 80))}</td><td class=n>{t.n:,}</td>"
             f"<td class=n>{format_percent((t.a + t.b) / t.n)}</td>"
             f"<td class=n>{format_percent((t.a + t.c) / t.n)}</td>"
             f"<td class=n>{format_points((t.b - t.c) / t.n)}</td>"
-            f"<td class=n>{format_pvalue(p, alpha=alpha)}</td>"
-            f"<td class=n>{holm}</td></tr>"
+            f"<td class=n>{format_pvalue(p, alpha=alpha)}</td>{holm}</tr>"
         )
     return f"<table>{head}{''.join(rows)}</table>"
 
 
 def _chart(result: LogAnalysis | Analysis) -> str:
     """Each task's difference A − B (points) with its interval; a filled dot where the task's
-    Holm-adjusted p is at most alpha; the suite's difference at the bottom."""
+    two-sided p (Holm-adjusted across several tasks) is at most alpha; the suite's difference
+    at the bottom, filled where its test of the question asked gives p at most alpha."""
     if not hasattr(result, "pooled"):  # a per-case file: its one difference
         entries = [("all cases", result.difference, result.decision.reject)]
     else:
-        entries = [
-            (
-                task.task,
-                task.analysis.difference,
-                task.holm_pvalue is not None and task.holm_pvalue <= task.analysis.decision.alpha,
-            )
-            for task in result.tasks
-        ]
+        entries = [(task.task, task.analysis.difference, task.rejects()) for task in result.tasks]
         entries.append(
             ("suite (every task)", result.pooled.difference, result.pooled.decision.reject)
         )
@@ -165,8 +161,7 @@ def _chart(result: LogAnalysis | Analysis) -> str:
             'stroke="#1f5fa8" stroke-width="2"/>',
         ]
     caption = (
-        "Difference in pass rate A − B (points) with its interval, per task and for the suite; "
-        "a filled dot: the task's Holm-adjusted p (the suite's p) is at most alpha."
+        chart_caption(result)
         if hasattr(result, "pooled")
         else "Difference in pass rate A − B (points) with its interval; a filled dot: the "
         "test that decides gives p at most alpha."

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 __all__ = [
     "CONTRAST",
     "answer_line",
+    "chart_caption",
+    "suite_mark",
+    "task_mark",
     "scores_gate_clause",
     "scores_suite_lines",
     "scores_suite_payload",
@@ -94,6 +97,36 @@ def answer_line(result: LogAnalysis, alpha: float) -> list[str]:
         "tests by task answer each task alone (Holm-adjusted across tasks); the task-clustered "
         "test is shown for contrast"
     ]
+
+
+def task_mark(shown: bool, alpha: float, tasks: int) -> str:
+    """A task's mark on the suite's chart: its two-sided test's p (Holm-adjusted across the
+    tasks when there are several) against alpha; whatever the question asked of the suite."""
+    adjusted = ", Holm-adjusted" if tasks > 1 else ""
+    return f"task: two-sided p{adjusted} {'≤' if shown else '>'} {alpha:g}"
+
+
+def suite_mark(shown: bool, alpha: float) -> str:
+    """The suite's mark: its own test of the question asked (one test, never adjusted)."""
+    return f"suite: p for the question asked {'≤' if shown else '>'} {alpha:g}"
+
+
+def chart_caption(result: LogAnalysis) -> str:
+    """What the suite's chart shows and what its marks mean, one wording for the page and the
+    HTML report: each task's two-sided test (Holm-adjusted across several tasks) and the
+    suite's test of the question asked, which may be one-sided or against a margin."""
+    adjusted = (
+        "once Holm-adjusted across the tasks"
+        if len(result.tasks) > 1
+        else "(one task: nothing to adjust)"
+    )
+    return (
+        "Each task's difference in pass rate A − B, in points, with its interval; a task's dot "
+        f"is filled where its two-sided test gives p ≤ alpha {adjusted}. The last row is the "
+        "suite over every task's questions, each counted once: its dot is filled where the "
+        f"suite's test of the question asked ({named_test(result.pooled.decision)}; one test, "
+        "not Holm-adjusted) gives p ≤ alpha."
+    )
 
 
 _GATE_BASIS = {

@@ -94,3 +94,109 @@ def test_a_negative_flips_count_is_refused_by_name(capsys, tmp_path):
         assert "--flips must be a non-negative integer" in err and "got -1" in err
     status, out, err = run(capsys, path, "--a", "a", "--b", "b", "--flips", "0")
     assert status == 0 and "churn" in out and "0 shown of" in out
+
+
+def _inspect_logs(folder: Path, model: str, tasks: dict[str, list[bool]]) -> Path:
+    """One Inspect log per task in `folder`, a question per outcome (True: graded C)."""
+    folder.mkdir()
+    for k, (task, passes) in enumerate(tasks.items()):
+        samples = [
+            {
+                "id": f"q{i}",
+                "epoch": 1,
+                "input": f"question {i}",
+                "target": "t",
+                "scores": {"match": {"value": "C" if ok else "I"}},
+            }
+            for i, ok in enumerate(passes)
+        ]
+        log = {
+            "version": 2,
+            "status": "success",
+            "eval": {"task": task, "model": model, "scorers": [{"name": "match"}]},
+            "samples": samples,
+        }
+        (folder / f"log{k}.json").write_text(json.dumps(log))
+    return folder
+
+
+def _one_task(tmp_path: Path) -> tuple[Path, Path]:
+    """One task of 100 questions: A passes 74, B 95, B passes every one A passes (b = 0,
+    c = 21: the exact two-sided p is 2 * 0.5**21 = 9.5e-07, far below 0.05)."""
+    a = [i < 74 for i in range(100)]
+    b = [i < 95 for i in range(100)]
+    return (
+        _inspect_logs(tmp_path / "A", "mA", {"t": a}),
+        _inspect_logs(tmp_path / "B", "mB", {"t": b}),
+    )
+
+
+def test_html_chart_of_one_task_fills_the_dot_its_own_p_decides(capsys, tmp_path):
+    """With one task there is no Holm p: the task's own p (9.5e-07) decides its dot, as the
+    page's chart does, and the table has no Holm column."""
+    import re
+
+    a, b = _one_task(tmp_path)
+    status, out, err = run(capsys, a, b, "--format", "html")
+    assert status == 0, err
+    circles = re.findall(r'<circle [^>]*fill="([^"]+)"', out)
+    assert circles and all(fill != "white" for fill in circles)  # task and suite: filled
+    table = out[out.index("<table>") : out.index("</table>")]
+    assert "Holm" not in table and "9.5e-07" in table
+
+
+def test_one_task_row_is_decided_by_its_own_p_on_every_chart(tmp_path):
+    """The rule's one home, TaskAnalysis.family_pvalue / rejects: a family of one is its own
+    p; with several tasks, Holm's. The page's chart frame reads it too."""
+    from calculator.logs import analyze_logs, pair_logs, read_log
+    from ui.suite_chart import suite_frame
+
+    a, b = _one_task(tmp_path)
+    result = analyze_logs(pair_logs(read_log(a), read_log(b)))
+    (task,) = result.tasks
+    assert task.holm_pvalue is None
+    assert task.family_pvalue == task.pvalue == 2 * 0.5**21  # exact: b = 0, c = 21
+    assert task.rejects()
+    frame = suite_frame(result)
+    assert frame["p"].iloc[0] == "9.5e-07" and frame["filled"].iloc[0]
+
+
+def _suite(tmp_path: Path) -> tuple[Path, Path]:
+    """Three tasks of 60 questions; B passes 12 more on t1, 3 more on t2, as many on t3
+    (two cases each way there)."""
+    a = {
+        "t1": [i < 30 for i in range(60)],
+        "t2": [i < 30 for i in range(60)],
+        "t3": [i < 30 for i in range(60)],
+    }
+    b = {
+        "t1": [i < 42 for i in range(60)],
+        "t2": [i < 33 for i in range(60)],
+        "t3": [2 <= i < 32 for i in range(60)],
+    }
+    return (
+        _inspect_logs(tmp_path / "A", "mA", a),
+        _inspect_logs(tmp_path / "B", "mB", b),
+    )
+
+
+def test_suite_chart_marks_say_which_test_and_question_each_answers(capsys, tmp_path):
+    """The suite's p is never Holm-adjusted, and with --alternative greater it answers the
+    one-sided question while the tasks' marks answer the two-sided one: the legend (the page's
+    chart) and the HTML caption say so instead of 'p ≤ alpha after Holm' for every dot."""
+    from calculator.logs import analyze_logs, pair_logs, read_log
+    from ui.suite_chart import SUITE, suite_frame
+
+    a, b = _suite(tmp_path)
+    result = analyze_logs(pair_logs(read_log(a), read_log(b)), alternative="greater")
+    frame = suite_frame(result).set_index("task")
+    assert frame.loc[SUITE, "mark"] == "suite: p for the question asked ≤ 0.05"
+    assert result.pooled.decision.alternative == "greater" and result.pooled.decision.reject
+    assert frame.loc["t1", "mark"] == "task: two-sided p, Holm-adjusted ≤ 0.05"
+    assert frame.loc["t3", "mark"] == "task: two-sided p, Holm-adjusted > 0.05"
+    assert not any("after Holm" in m for m in frame["mark"])
+    status, out, err = run(capsys, a, b, "--alternative", "greater", "--format", "html")
+    assert status == 0, err
+    caption = out[out.index("<figcaption>") : out.index("</figcaption>")]
+    assert "two-sided test gives p ≤ alpha once Holm-adjusted across the tasks" in caption
+    assert "one-sided exact McNemar test; one test, not Holm-adjusted" in caption

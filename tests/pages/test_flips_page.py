@@ -140,7 +140,9 @@ def test_suite_chart_rows_are_each_tasks_difference_and_the_suite_last():
         assert row.points == pytest.approx(100.0 * (t.b - t.c) / t.n)  # A − B of the table
         assert row.low <= row.points <= row.high
         holm = task.holm_pvalue
-        assert (row.shown == "p ≤ alpha after Holm") == (holm <= 0.05)
+        assert row.filled == (holm <= 0.05)
+        mark = f"task: two-sided p, Holm-adjusted {'≤' if holm <= 0.05 else '>'} 0.05"
+        assert row.mark == mark
     pooled = result.pooled.table
     assert frame["points"].iloc[-1] == pytest.approx(100.0 * (pooled.b - pooled.c) / pooled.n)
     spec = suite_chart(result, ("A", "B")).to_dict()

@@ -22,6 +22,7 @@ from calculator.flips import oriented
 from calculator.flips.table import flips_csv
 from calculator.report.markdown import is_scores, markdown_report
 from calculator.report.scores import alpha_of
+from calculator.report.suite import chart_caption
 from calculator.text import clip
 from ui import flips_words as words
 from ui.words import escape_markdown
@@ -70,7 +71,7 @@ def result_flips_section(result: LogAnalysis | LogScores, flips: Flips | str, ke
         from ui.suite_chart import suite_chart
 
         st.altair_chart(suite_chart(result, result.pooled.names), key=f"{key}_suite_chart")
-        st.caption(words.SUITE_CHART_CAPTION)
+        st.caption(escape_markdown(chart_caption(result)))  # the HTML report's words
     if isinstance(flips, str):  # a refusal while reading the texts, said as such
         st.error(escape_markdown(flips))
         return
