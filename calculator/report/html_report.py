@@ -18,7 +18,7 @@ from calculator.report.caveats import few_pairs_caveat
 from calculator.report.flips import TEXT_STATUS_WORDS, direction_heading, flip_label, outcome_words
 from calculator.report.formatting import format_percent, format_points, format_pvalue
 from calculator.report.gate import gate_verdict
-from calculator.report.suite import answer_line, chart_caption, suite_gate_clause
+from calculator.report.suite import chart_caption, report_items, suite_gate_clause
 from calculator.text import clip, printable
 
 if TYPE_CHECKING:
@@ -56,10 +56,7 @@ def html_report(
     logs = hasattr(result, "pooled")
     pooled = result.pooled if logs else result
     a, b = (_e(clip(name, 80)) for name in pooled.names)
-    decision = [
-        f"<li>{_e(line.removeprefix('answer').strip())}</li>"
-        for line in (answer_line(result, alpha) if logs else [])
-    ]
+    decision = [f"<li>{_e(item)}</li>" for item in (report_items(result, alpha) if logs else [])]
     if gate is not None:
         decision.append(f"<li>Gate: {_gate(result, alpha) if gate else 'none asked for.'}</li>")
     parts = [

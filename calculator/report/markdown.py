@@ -26,7 +26,7 @@ from calculator.report.flips import (
 )
 from calculator.report.formatting import format_percent, format_points, format_pvalue, plural
 from calculator.report.gate import gate_verdict
-from calculator.report.suite import answer_line, suite_gate_clause
+from calculator.report.suite import report_items, suite_gate_clause
 from calculator.text import clip, escape_markdown, printable
 
 if TYPE_CHECKING:
@@ -71,8 +71,7 @@ def markdown_report(
         "",
         *_table(result, alpha),
     ]
-    suite = answer_line(result, alpha) if hasattr(result, "pooled") else []
-    decision = [line.removeprefix("answer").strip() for line in suite]
+    decision = report_items(result, alpha) if hasattr(result, "pooled") else []
     if gate:
         clause = suite_gate_clause(result) if hasattr(result, "pooled") else ""
         decision.append(f"Gate: {gate_verdict(pooled, alpha) + clause}")
@@ -116,16 +115,12 @@ def _scores_report(
         margin_sentence,
         scores_sentences,
     )
-    from calculator.report.suite import scores_gate_clause, scores_suite_lines
+    from calculator.report.suite import scores_gate_clause
 
     logs = hasattr(result, "pooled")
     pooled = result.pooled if logs else result
     lead, _ = scores_sentences(pooled)
-    decision = (
-        [line.removeprefix("answer").strip() for line in scores_suite_lines(result, alpha)[0]]
-        if logs
-        else []
-    )
+    decision = report_items(result, alpha) if logs else []
     few = few_flips_caveat(pooled, alpha_of(pooled))  # said among the caveats
     decision += [line for line in lead[1:] if line != few]
     if pooled.margin is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from calculator.rejection import smallest_pvalue
+from calculator.report.caveats import few_clusters_caveat
 from calculator.report.decision import named_test
 from calculator.report.formatting import format_p_equals, plural
 from calculator.report.scores import permutation_p
@@ -27,6 +28,8 @@ __all__ = [
     "CONTRAST",
     "answer_line",
     "chart_caption",
+    "contrast_lines",
+    "report_items",
     "suite_mark",
     "task_mark",
     "scores_gate_clause",
@@ -37,6 +40,9 @@ __all__ = [
     "suite_payload",
     "suite_test_words",
 ]
+
+#: Below this many tasks, the task-clustered test's chi-square reference is rough.
+_FEW_CLUSTERS = 10
 
 #: What the task-clustered test asks, said wherever it is shown beside a suite's answer.
 CONTRAST = (
@@ -127,6 +133,55 @@ def chart_caption(result: LogAnalysis) -> str:
         f"suite's test of the question asked ({named_test(result.pooled.decision)}; one test, "
         "not Holm-adjusted) gives p ≤ alpha."
     )
+
+
+def contrast_lines(result: LogAnalysis, alpha: float) -> list[str]:
+    """The task-clustered test, held at the exact sign-flip test of the tasks' leans, with
+    the chi-square p beside it and, with few tasks, what they can show (several tasks)."""
+    by_task, exact = result.by_task, result.by_task_exact
+    pvalue, held = result.by_task_pvalue or (by_task.pvalue, False)
+    line = (
+        f"by task   {CONTRAST}; two-sided clustered McNemar test, task as cluster "
+        f"({by_task.clusters:,} tasks)"
+        + (", held at the exact sign-flip test's p, " if held else ": ")
+        + format_p_equals(pvalue, alpha=alpha)
+    )
+    if held:
+        chi2 = format_p_equals(by_task.pvalue, by_task.log10_pvalue, alpha=alpha)
+        line += f" (its chi-square reference gives {chi2})"
+    elif by_task.clusters < _FEW_CLUSTERS:
+        line += (
+            f"; with {by_task.clusters} tasks its chi-square reference is a rough "
+            "approximation (it improves with the number of clusters)"
+        )
+    lines = [line]
+    few = few_clusters_caveat(exact.nonzero_units, alpha, "task") if exact is not None else None
+    if few:
+        lines.append(f"          {few}")
+    return lines
+
+
+def report_items(result: LogAnalysis | LogScores, alpha: float) -> list[str]:
+    """The suite's answer and the task-clustered test shown for contrast, as the items of a
+    report's decision (Markdown, HTML): the text report's "answer" and "by task" lines, each
+    line with its continuation; empty for one task. The answer says the task-clustered test
+    is shown for contrast: these items show it."""
+    if hasattr(result, "by_task_exact"):  # pass/fail
+        if len(result.tasks) < 2 or result.by_task is None:
+            return [line.removeprefix("answer").strip() for line in answer_line(result, alpha)]
+        lines = [*answer_line(result, alpha), *contrast_lines(result, alpha)]
+    else:
+        answer, contrast = scores_suite_lines(result, alpha)
+        lines = [*answer, *contrast]
+    items: list[str] = []
+    for line in lines:
+        if line.startswith(" "):  # a continuation of the line above: a sentence of its own
+            items[-1] += (" " if items[-1].endswith(".") else ". ") + line.strip()
+        elif line.startswith("by task"):
+            items.append("By task: " + line.removeprefix("by task").strip())
+        else:
+            items.append(line.removeprefix("answer").strip())
+    return items
 
 
 _GATE_BASIS = {

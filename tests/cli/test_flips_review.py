@@ -200,3 +200,24 @@ def test_suite_chart_marks_say_which_test_and_question_each_answers(capsys, tmp_
     caption = out[out.index("<figcaption>") : out.index("</figcaption>")]
     assert "two-sided test gives p ≤ alpha once Holm-adjusted across the tasks" in caption
     assert "one-sided exact McNemar test; one test, not Holm-adjusted" in caption
+
+
+def test_reports_show_the_task_clustered_test_they_say_is_shown(capsys, tmp_path):
+    """The Markdown and HTML reports said the task-clustered test "is shown for contrast"
+    without showing it: they show its p, as the text report's "by task" line does."""
+    import re
+
+    a, b = _suite(tmp_path)
+    status, text, err = run(capsys, a, b)
+    assert status == 0, err
+    (by_task,) = [line for line in text.splitlines() if line.startswith("by task")]
+    p = re.search(r"held at the exact sign-flip test's p, (p = [0-9.]+)", by_task).group(1)
+    status, md, err = run(capsys, a, b, "--format", "markdown")
+    assert status == 0, err
+    assert "the task\\-clustered test is shown for contrast" in md
+    (item,) = [line for line in md.splitlines() if line.startswith("- By task\\:")]
+    assert "two\\-sided clustered McNemar test, task as cluster \\(3 tasks\\)" in item
+    assert p.replace("=", "\\=").replace(".", "\\.") in item
+    status, page, err = run(capsys, a, b, "--format", "html")
+    assert status == 0, err
+    assert re.search(r"<li>By task: shown for contrast, not the answer[^<]*" + re.escape(p), page)
