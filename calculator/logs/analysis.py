@@ -34,7 +34,7 @@ from calculator.stratified import suite_method
 __all__ = ["TASK_TESTS", "LogAnalysis", "TaskAnalysis", "analyze_logs", "input_summary"]
 
 #: The codes of a task's test (:attr:`TaskAnalysis.test`), worded by
-#: :func:`calculator.report.logs.task_test_words`: the two-sided exact McNemar test (no
+#: :func:`calculator.report.suite.task_test_words`: the two-sided exact McNemar test (no
 #: repeats); with repeats the clustered McNemar test by question, as it is ("clustered") or held
 #: at the exact sign-flip test's p ("clustered-held").
 TASK_TESTS = ("exact", "clustered", "clustered-held")

@@ -18,7 +18,7 @@ from calculator.report.caveats import few_pairs_caveat
 from calculator.report.flips import TEXT_STATUS_WORDS, direction_heading, flip_label, outcome_words
 from calculator.report.formatting import format_percent, format_points, format_pvalue
 from calculator.report.gate import gate_verdict
-from calculator.report.suite import chart_caption, report_items, suite_gate_clause
+from calculator.report.suite import chart_caption, pvalue_note, report_items, suite_gate_clause
 from calculator.text import clip, printable
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ def _table(result: LogAnalysis | Analysis, alpha: float) -> str:
             f"<td class=n>{format_points((t.b - t.c) / t.n)}</td>"
             f"<td class=n>{format_pvalue(p, alpha=alpha)}</td>{holm}</tr>"
         )
-    return f"<table>{head}{''.join(rows)}</table>"
+    return f"<table>{head}{''.join(rows)}</table><p><em>{_e(pvalue_note(result))}.</em></p>"
 
 
 def _chart(result: LogAnalysis | Analysis) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from calculator.report.caveats import few_clusters_caveat
 from calculator.report.formatting import format_p_equals, format_points, plural
 from calculator.report.scores import permutation_p
-from calculator.report.suite import answer_line, contrast_lines
+from calculator.report.suite import answer_line, contrast_lines, task_test_words
 from calculator.report.words import text
 from calculator.scores.signflip import SignFlipTest
 
@@ -36,12 +36,6 @@ _LISTED_TASKS = 60  # task lines printed in the text report before "... more"
 
 # A task's test by its code (calculator.logs.analysis.TASK_TESTS). Every one is two-sided,
 # whatever --alternative the pooled decision answers.
-_TASK_TESTS = {
-    "exact": "two-sided exact McNemar test",
-    "clustered": "two-sided clustered McNemar test, question as cluster",
-    "clustered-held": "two-sided clustered McNemar test, question as cluster, held at the exact "
-    "sign-flip test's p",
-}
 
 
 @dataclass(frozen=True)
@@ -230,11 +224,6 @@ def question_means_note(task: TaskScores, alpha: float = 0.05) -> str:
 def share_test_words(method: str) -> str:
     """A test by question of repeats (pass shares, or scores' label permutation) in words."""
     return _SHARE_TESTS.get(method, _SHARE_TESTS["exact-convolution"])
-
-
-def task_test_words(code: str) -> str:
-    """A task's test in words, from its code (:attr:`calculator.logs.TaskAnalysis.test`)."""
-    return _TASK_TESTS[code]
 
 
 def _report_tail(

@@ -26,7 +26,12 @@ from calculator.report.flips import (
 )
 from calculator.report.formatting import format_percent, format_points, format_pvalue, plural
 from calculator.report.gate import gate_verdict
-from calculator.report.suite import report_items, suite_gate_clause
+from calculator.report.suite import (
+    pvalue_note,
+    report_items,
+    scores_pvalue_note,
+    suite_gate_clause,
+)
 from calculator.text import clip, escape_markdown, printable
 
 if TYPE_CHECKING:
@@ -195,10 +200,7 @@ def _scores_table(result: LogScores | ScoresComparison, alpha: float) -> list[st
     if several or not logs:
         label = "**suite**" if several else "all cases"
         rows.append(row(label, pooled, p_of(pooled, headline_pvalue(pooled)), None))
-    note = "p: the sign-flip permutation test (the paired t test where it was not run)"
-    if several:
-        note += "; Holm p: adjusted across the tasks; suite: the answer over every task"
-    return [*rows, "", f"_{note}._"]
+    return [*rows, "", f"_{_md(scores_pvalue_note(result))}._"]
 
 
 def _score_caveats(result: LogScores | ScoresComparison, alpha: float) -> list[str]:
@@ -260,10 +262,7 @@ def _table(result: LogAnalysis | Analysis, alpha: float) -> list[str]:
             f"{format_percent((t.a + t.c) / t.n)} | {format_points((t.b - t.c) / t.n)} | "
             f"{format_pvalue(pooled.decision.pvalue, alpha=alpha)} | |"
         )
-    note = "p: each task's own test" if several else "p: the test that decides"
-    if several:
-        note += "; Holm p: adjusted across the tasks; suite: the answer over every task"
-    return [*rows, "", f"_{note}._"]
+    return [*rows, "", f"_{_md(pvalue_note(result))}._"]
 
 
 def _caveats(result: LogAnalysis | Analysis, pooled: Analysis, alpha: float) -> list[str]:

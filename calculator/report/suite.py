@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from calculator.questions import question_claim
 from calculator.rejection import smallest_pvalue
 from calculator.report.caveats import few_clusters_caveat
 from calculator.report.decision import named_test
@@ -21,14 +22,18 @@ from calculator.report.scores import permutation_p
 from calculator.stratified import suite_method
 
 if TYPE_CHECKING:
+    from calculator.analysis import Analysis
     from calculator.logs.analysis import LogAnalysis
     from calculator.logs.scores import LogScores
+    from calculator.scores import ScoresComparison
 
 __all__ = [
     "CONTRAST",
     "answer_line",
     "chart_caption",
     "contrast_lines",
+    "pvalue_note",
+    "scores_pvalue_note",
     "report_items",
     "suite_mark",
     "task_mark",
@@ -39,6 +44,7 @@ __all__ = [
     "suite_gate_test",
     "suite_payload",
     "suite_test_words",
+    "task_test_words",
 ]
 
 #: Below this many tasks, the task-clustered test's chi-square reference is rough.
@@ -133,6 +139,62 @@ def chart_caption(result: LogAnalysis) -> str:
         f"suite's test of the question asked ({named_test(result.pooled.decision)}; one test, "
         "not Holm-adjusted) gives p ≤ alpha."
     )
+
+
+_TASK_TESTS = {
+    "exact": "two-sided exact McNemar test",
+    "clustered": "two-sided clustered McNemar test, question as cluster",
+    "clustered-held": "two-sided clustered McNemar test, question as cluster, held at the exact "
+    "sign-flip test's p",
+}
+
+
+def task_test_words(code: str) -> str:
+    """A task's test in words, from its code (:attr:`calculator.logs.TaskAnalysis.test`)."""
+    return _TASK_TESTS[code]
+
+
+def _asked(decision: object) -> str:
+    """The question a decision answers, by name and claim: "better: pB > pA"."""
+    return f"{decision.question}: {question_claim(decision.question, decision.margin)}"
+
+
+def pvalue_note(result: LogAnalysis | Analysis) -> str:
+    """What each p of a report's table is (pass/fail): the tasks' own two-sided tests, Holm's
+    adjustment of them, and the suite's test of the question asked, which may be one-sided or
+    against a margin; for a per-case file, the test that decides, named (held at an exact
+    test, with clusters)."""
+    if not hasattr(result, "pooled"):
+        decision = result.decision
+        return f"p: the question asked ({_asked(decision)}), by the {named_test(decision)}"
+    tests = " or ".join(dict.fromkeys(task_test_words(t.test) for t in result.tasks))
+    each = "the task's" if len(result.tasks) == 1 else "each task's"
+    note = f"p: {each} {tests} (different: pB != pA), whatever the question asked"
+    if len(result.tasks) == 1:
+        return note
+    decision = result.pooled.decision
+    return (
+        f"{note}; Holm p: those adjusted across the tasks; suite: the question asked "
+        f"({_asked(decision)}) over every task's questions, by the {named_test(decision)}, one "
+        "test, not adjusted: the answer"
+    )
+
+
+def scores_pvalue_note(result: LogScores | ScoresComparison) -> str:
+    """What each p of a scores table is: the sign-flip permutation test (by cluster where the
+    cases are grouped) on the side asked, the paired t test where it was not run."""
+    pooled = result.pooled if hasattr(result, "pooled") else result
+    side = {
+        "two-sided": "two-sided",
+        "greater": "one-sided, B's mean higher",
+        "less": "one-sided, B's mean lower",
+    }[pooled.alternative]
+    clusters = "" if pooled.clusters is None else ", clusters (not cases) flipped"
+    note = f"p: the sign-flip permutation test, {side}{clusters} (the paired t test where it "
+    note += "was not run)"
+    if hasattr(result, "pooled") and len(result.tasks) > 1:
+        note += "; Holm p: adjusted across the tasks; suite: the answer over every task"
+    return note
 
 
 def contrast_lines(result: LogAnalysis, alpha: float) -> list[str]:

@@ -221,3 +221,33 @@ def test_reports_show_the_task_clustered_test_they_say_is_shown(capsys, tmp_path
     status, page, err = run(capsys, a, b, "--format", "html")
     assert status == 0, err
     assert re.search(r"<li>By task: shown for contrast, not the answer[^<]*" + re.escape(p), page)
+
+
+def test_markdown_table_names_the_test_and_question_of_each_p(capsys, tmp_path):
+    """With --alternative greater the tasks' rows hold their two-sided p and the suite's row the
+    one-sided p: the note says which is which (it said 'each task's own test' alone)."""
+    a, b = _suite(tmp_path)
+    status, md, err = run(capsys, a, b, "--alternative", "greater", "--format", "markdown")
+    assert status == 0, err
+    (note,) = [line for line in md.splitlines() if line.startswith("_p\\:")]
+    assert "each task's two\\-sided exact McNemar test \\(different\\: pB \\!\\= pA\\)" in note
+    assert "suite\\: the question asked \\(better\\: pB \\> pA\\)" in note
+    assert "by the one\\-sided exact McNemar test, one test, not adjusted" in note
+    status, page, err = run(capsys, a, b, "--margin", "0.05", "--format", "html")
+    assert status == 0, err
+    assert "suite: the question asked (non-inferior: pB &gt; pA - margin)" in page
+    assert "by the Tango score test, one test, not adjusted" in page
+
+
+def test_markdown_table_names_the_held_test_with_group(capsys, tmp_path):
+    """With --group the p is the cluster-robust test held at an exact test's p (here the exact
+    McNemar test's): the note names it (it said 'the test that decides')."""
+    path = tmp_path / "grouped.csv"
+    rows = [f"c{k},1,{int(k % 4 != 0)},d{k // 3}" for k in range(24)]
+    path.write_text("id,A,B,doc\n" + "\n".join(rows) + "\n")
+    status, md, err = run(
+        capsys, path, "--a", "A", "--b", "B", "--group", "doc", "--format", "markdown"
+    )
+    assert status == 0, err
+    (note,) = [line for line in md.splitlines() if line.startswith("_p\\:")]
+    assert "cluster\\-robust score test, held at the exact McNemar test's p" in note
