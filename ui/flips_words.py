@@ -29,13 +29,14 @@ __all__ = [
 
 TITLE = "Flips: what changed, case by case"
 INTRO = (
-    "Each flip is a case where exactly one system passes: a regression when only A passes, an "
-    "improvement when only B passes. Open one to read its prompt, the reference and both "
-    "outputs as the files hold them."
+    "Each flip is a case where exactly one system passes: a regression when only A, the "
+    "baseline, passes; an improvement when only B, the new system, passes. Open one to read "
+    "its prompt, the reference and both outputs as the files hold them."
 )
 SCORES_INTRO = (
     "For scores, the flips are the cases whose scores differ most, each way (at most "
-    "{kept:,} of each)."
+    "{kept:,} of each): a regression where A scores better, an improvement where B does, "
+    "{better} scores being better."
 )
 DIRECTION_LABEL = "Flips listed"
 TASK_LABEL = "Task"

@@ -48,7 +48,8 @@ def add_flips_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="list the cases where exactly one system passes (for scores, the largest "
         "differences), the first N of each direction with their texts cut, and the flips by "
-        "task; with --json every flip with its full texts",
+        "task: regressions (only A, the baseline, passes) and improvements (only B, the new "
+        "system, passes); with --json every flip with its full texts",
     )
     parser.add_argument(
         "--flips-csv",

@@ -186,6 +186,7 @@ class Flips:
         return {
             "kind": self.kind,
             "names": {"A": self.names[0], "B": self.names[1]},
+            "baseline": "A",  # a regression: only A passes (A scores better); B is the new one
             "kept_per_direction": self.kept,
             "better": self.better,
             "churn": [c.to_dict() for c in self.churn],

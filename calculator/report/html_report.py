@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING
 
 from calculator.report import words
 from calculator.report.caveats import few_pairs_caveat
-from calculator.report.flips import TEXT_STATUS_WORDS, direction_heading, flip_label, outcome_words
+from calculator.report.flips import (
+    TEXT_STATUS_WORDS,
+    direction_heading,
+    flip_label,
+    outcome_words,
+    repeats_note,
+    summary_line,
+)
 from calculator.report.formatting import format_percent, format_points, format_pvalue
 from calculator.report.gate import gate_verdict
 from calculator.report.suite import chart_caption, pvalue_note, report_items, suite_gate_clause
@@ -171,10 +178,10 @@ def _chart(result: LogAnalysis | Analysis) -> str:
 
 
 def _flips(flips: Flips, top: int) -> str:
-    parts = [
-        f"<details><summary>Flips: {len(flips.regressions):,} regressions, "
-        f"{len(flips.improvements):,} improvements; the first {top:,} of each</summary>"
-    ]
+    parts = [f"<details><summary>{_e(summary_line(flips, top))}</summary>"]
+    note = repeats_note(flips)
+    if note is not None:
+        parts.append(f"<p>{_e(note)}</p>")
     for direction, listed in (
         ("regression", flips.regressions),
         ("improvement", flips.improvements),

@@ -23,8 +23,10 @@ from calculator.report.flips import (
     direction_heading,
     flip_label,
     outcome_words,
+    repeats_note,
+    summary_line,
 )
-from calculator.report.formatting import format_percent, format_points, format_pvalue, plural
+from calculator.report.formatting import format_percent, format_points, format_pvalue
 from calculator.report.gate import gate_verdict
 from calculator.report.suite import (
     pvalue_note,
@@ -287,13 +289,10 @@ def _caveats(result: LogAnalysis | Analysis, pooled: Analysis, alpha: float) -> 
 
 def _flips_block(flips: Flips, top: int) -> list[str]:
     regressions, improvements = flips.regressions, flips.improvements
-    summary = (
-        f"Flips: {plural(len(regressions), 'regression')}, "
-        f"{plural(len(improvements), 'improvement')}"
-        + (" (the largest score differences)" if flips.kind == "scores" else "")
-        + f"; the first {top:,} of each"
-    )
-    lines = ["<details>", f"<summary>{summary}</summary>", ""]
+    lines = ["<details>", f"<summary>{_md(summary_line(flips, top))}</summary>", ""]
+    note = repeats_note(flips)
+    if note is not None:
+        lines += [_md(note), ""]
     for direction, listed in (("regression", regressions), ("improvement", improvements)):
         heading = _md(direction_heading(flips, direction))
         lines += [f"#### {heading}: {min(top, len(listed)):,} of {len(listed):,}", ""]

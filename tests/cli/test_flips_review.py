@@ -251,3 +251,49 @@ def test_markdown_table_names_the_held_test_with_group(capsys, tmp_path):
     assert status == 0, err
     (note,) = [line for line in md.splitlines() if line.startswith("_p\\:")]
     assert "cluster\\-robust score test, held at the exact McNemar test's p" in note
+
+
+def test_flips_of_repeats_say_they_rest_on_pairing_epoch_k_with_epoch_k(capsys):
+    """Two Inspect logs of two tasks with three epochs (the review's rA, rB): the flips pair
+    epoch k of A with epoch k of B, an arbitrary pairing; the text and Markdown reports say so
+    where they list them, and that the decision counts questions."""
+    argv = (DATA / "rA", DATA / "rB")
+    status, out, err = run(capsys, *argv, "--flips", "1")
+    assert status == 0, err
+    said = "each flip pairs repeat k of mA with repeat k of mB: an arbitrary pairing"
+    assert said in out and "it counts questions, each with its repeats" in out
+    assert out.index(said) < out.index("regressions (only mA, the baseline, passes): 1 shown")
+    status, md, err = run(capsys, *argv, "--format", "markdown")
+    assert status == 0, err
+    block = md[md.index("<details>") :]
+    assert said.replace(":", "\\:") in block
+    status, out, err = run(capsys, DATA / "gA", DATA / "gB", "--flips", "1")
+    assert "arbitrary pairing" not in out  # no repeats: nothing to say
+
+
+def test_regression_and_improvement_say_a_is_the_baseline_on_every_surface(capsys, tmp_path):
+    """The words take A as the baseline: the --flips help, the text, Markdown and HTML
+    headings, the JSON's "baseline" and the page's introduction say so."""
+    import contextlib
+    import io
+
+    from calculator.cli import main as cli
+    from ui.flips_words import INTRO
+
+    help_text = io.StringIO()
+    with contextlib.redirect_stdout(help_text), contextlib.suppress(SystemExit):
+        cli(["cases", "--help"])
+    flat = " ".join(help_text.getvalue().split())
+    assert "regressions (only A, the baseline, passes)" in flat
+    assert "only A, the baseline, passes" in INTRO and "only B, the new system, passes" in INTRO
+    a, b = _suite(tmp_path)
+    status, out, err = run(capsys, a, b, "--flips", "1")
+    assert "churn     regressions (only mA, the baseline, passes)" in out
+    status, out, err = run(capsys, a, b, "--flips", "1", "--json")
+    assert json.loads(out)["flips"]["baseline"] == "A"
+    status, md, err = run(capsys, a, b, "--format", "markdown")
+    assert "<summary>Flips against mA, the baseline\\:" in md
+    assert "#### regressions \\(only mA, the baseline, passes\\)" in md
+    status, page, err = run(capsys, a, b, "--format", "html")
+    assert "<summary>Flips against mA, the baseline:" in page
+    assert "<h3>improvements (only mB, the new system, passes)" in page

@@ -371,3 +371,21 @@ def test_helm_stats_alone_on_the_page_are_the_recount_as_ids():
     assert ids <= set(only_a)
     said = " ".join(c.value for e in listed for c in e.caption)
     assert said.count("no texts") == len(listed)
+
+
+def test_flips_of_repeats_on_the_page_say_epochs_are_paired_by_number():
+    """Two Inspect logs with three epochs (tests/data/review/rA, rB): the page's flips say
+    that epoch k of A is paired with epoch k of B, an arbitrary pairing, and that the decision
+    counts questions."""
+    review = Path(__file__).parents[1] / "data" / "review"
+    at = open_page(PAGE)
+    at.checkbox(key="logs_show").check().run()
+    for key, folder in (("logs_a", "rA"), ("logs_b", "rB")):
+        files = sorted((review / folder).glob("*.json"))
+        at.file_uploader(key=key).set_value(
+            [(p.name, p.read_bytes(), "application/json") for p in files]
+        ).run(timeout=120)
+    assert not at.exception, at.exception
+    captions = " ".join(c.value for c in at.caption)
+    assert "each flip pairs repeat k of mA with repeat k of mB\\: an arbitrary pairing" in captions
+    assert "it counts questions, each with its repeats" in captions

@@ -20,6 +20,7 @@ import streamlit as st
 from calculator.errors import CalculatorError
 from calculator.flips import oriented
 from calculator.flips.table import flips_csv
+from calculator.report.flips import repeats_note
 from calculator.report.markdown import is_scores, markdown_report
 from calculator.report.scores import alpha_of
 from calculator.report.suite import chart_caption
@@ -187,7 +188,10 @@ def flips_view(
     st.subheader(words.TITLE)
     st.caption(words.INTRO)
     if flips.kind == "scores":
-        st.caption(words.SCORES_INTRO.format(kept=flips.kept))
+        st.caption(words.SCORES_INTRO.format(kept=flips.kept, better=flips.better))
+    note = repeats_note(flips)
+    if note is not None:  # epoch k of A beside epoch k of B: an arbitrary pairing
+        st.caption(escape_markdown(note))
     if len(flips.churn) > 1:
         st.dataframe(_churn_frame(flips), hide_index=True, key=f"{key}_churn")
     # The flips are cached objects (never copied): their identity, size and ends name them.
