@@ -297,3 +297,19 @@ def test_regression_and_improvement_say_a_is_the_baseline_on_every_surface(capsy
     status, page, err = run(capsys, a, b, "--format", "html")
     assert "<summary>Flips against mA, the baseline:" in page
     assert "<h3>improvements (only mB, the new system, passes)" in page
+
+
+def test_markdown_keeps_the_sentences_punctuation_out_of_a_names_code_span(capsys, tmp_path):
+    """A name with an address is shown as code; the sentence's "'s" and "," after it were
+    wrapped into the span (`mB_=HYPERLINK("http://x")'s`). Still no link in the rendering."""
+    from markdown_it import MarkdownIt
+
+    name = 'mB_=HYPERLINK("http://x")'
+    a = _inspect_logs(tmp_path / "A", "mA", {"t": [i < 30 for i in range(60)]})
+    b = _inspect_logs(tmp_path / "B", name, {"t": [i < 45 for i in range(60)]})
+    status, md, err = run(capsys, a, b, "--format", "markdown")
+    assert status == 0, err
+    assert f"`{name}`'s pass rate" in md
+    assert "'s`" not in md and ",`" not in md
+    html = MarkdownIt("commonmark").enable("table").render(md)
+    assert "<a " not in html and f"<code>{name}</code>".replace('"', "&quot;") in html

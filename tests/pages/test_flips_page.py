@@ -175,8 +175,7 @@ def test_a_scores_file_lists_the_largest_differences_each_way(tmp_path):
     directions = at.radio(key="cases_flips_direction")
     assert directions.options == [
         f"Regressions \\(x, the baseline, scores better\\: higher is better\\)\\: {len(up)}",
-        f"Improvements \\(y, the new system, scores better\\: higher is better\\)\\: "
-        f"{len(down)}",
+        f"Improvements \\(y, the new system, scores better\\: higher is better\\)\\: {len(down)}",
     ]
     for direction, expected in (("regression", up), ("improvement", down)):
         directions.set_value(direction).run()
@@ -192,7 +191,8 @@ def test_a_scores_file_lists_the_largest_differences_each_way(tmp_path):
     report = _report(at)
     assert "| task | n | x mean | y mean | difference x − y | p |" in report
     assert "Gate" not in report and "gate" not in report  # the page asks none
-    assert f"<summary>Flips: {len(up)} regressions, {len(down)} improvements" in report
+    summary = f"<summary>Flips against x, the baseline\\: {len(up)} regressions, {len(down)} "
+    assert summary + "improvements" in report
     downloads = [b.proto.label for b in at.get("download_button")]
     assert "Download the report (Markdown)" in downloads  # the HTML page draws pass rates only
     assert not any("HTML" in label for label in downloads)
