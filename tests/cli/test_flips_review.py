@@ -313,3 +313,19 @@ def test_markdown_keeps_the_sentences_punctuation_out_of_a_names_code_span(capsy
     assert "'s`" not in md and ",`" not in md
     html = MarkdownIt("commonmark").enable("table").render(md)
     assert "<a " not in html and f"<code>{name}</code>".replace('"', "&quot;") in html
+
+
+def test_scores_markdown_names_the_side_and_the_clusters_of_its_p(capsys, tmp_path):
+    """A scores table's p is the sign-flip test on the side asked, by cluster with --group:
+    the note says both (it said 'the sign-flip permutation test' alone)."""
+    path = tmp_path / "scores.csv"
+    rows = [f"c{k},{k % 7 / 10},{(k * 3) % 5 / 10},g{k // 4}" for k in range(40)]
+    path.write_text("id,x,y,grp\n" + "\n".join(rows) + "\n")
+    argv = (path, "--a", "x", "--b", "y", "--format", "markdown")
+    status, md, err = run(capsys, *argv, "--group", "grp", "--alternative", "greater")
+    assert status == 0, err
+    (note,) = [line for line in md.splitlines() if line.startswith("_p\\:")]
+    assert "one\\-sided, B's mean higher, clusters \\(not cases\\) flipped" in note
+    status, md, err = run(capsys, *argv)
+    (note,) = [line for line in md.splitlines() if line.startswith("_p\\:")]
+    assert "sign\\-flip permutation test, two\\-sided \\(the paired t test" in note

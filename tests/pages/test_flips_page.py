@@ -389,3 +389,27 @@ def test_flips_of_repeats_on_the_page_say_epochs_are_paired_by_number():
     captions = " ".join(c.value for c in at.caption)
     assert "each flip pairs repeat k of mA with repeat k of mB\\: an arbitrary pairing" in captions
     assert "it counts questions, each with its repeats" in captions
+
+
+def test_a_scores_file_with_lower_better_turns_the_flips(tmp_path):
+    """The page's "Better scores: lower" makes a case where y (B) scores higher a regression,
+    as --better lower does on the command line."""
+    rows = _score_rows()
+    worse = [r for r in rows if r[2] > r[1]]  # B's score higher: worse when lower is better
+    better = [r for r in rows if r[1] > r[2]]
+    assert len(worse) != len(better)  # so that the labels tell the two directions apart
+    body = "".join(f'{i},{x},{y},"{p}"\n' for i, x, y, p in rows)
+    upload = ("scores.csv", ("id,x,y,prompt\n" + body).encode(), "text/csv")
+    at = open_page(PAGE)
+    at.file_uploader(key=next(f.key for f in at.file_uploader if "cases" in f.key)).set_value(
+        [upload]
+    ).run()
+    assert not at.exception, at.exception
+    box = next(s for s in at.selectbox if s.label == "Better scores")
+    box.set_value("lower").run()
+    assert not at.exception, at.exception
+    directions = at.radio(key="cases_flips_direction")
+    assert directions.options == [
+        f"Regressions \\(x, the baseline, scores better\\: lower is better\\)\\: {len(worse)}",
+        f"Improvements \\(y, the new system, scores better\\: lower is better\\)\\: {len(better)}",
+    ]
