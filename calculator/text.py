@@ -159,6 +159,20 @@ _AUTOLINK = re.compile(r"(?i)https?://|www\.|@")
 _WORDS = re.compile(r"([ \t\n\r]+)")
 
 
+# What a sentence puts after a name: a possessive and punctuation, kept out of a code span.
+_TRAILING = re.compile(r"(?:['’]s)?[,.;:!?]*\Z")
+
+
+def _as_code(word: str) -> str:
+    """A word GitHub would autolink, as code, with the sentence's possessive and punctuation
+    after it ("x's," as `x`'s,) escaped outside the span, unless that leaves no address."""
+    tail = _TRAILING.search(word).group(0)
+    core = word[: len(word) - len(tail)]
+    if not tail or not _AUTOLINK.search(core):
+        return _code_span(word)
+    return _code_span(core) + _MARKDOWN_SPECIALS.sub(r"\\\1", tail)
+
+
 def _code_span(word: str) -> str:
     fence = "`" * (max(map(len, re.findall("`+", word)), default=0) + 1)
     pad = " " if word.startswith("`") or word.endswith("`") else ""
@@ -181,11 +195,13 @@ def escape_markdown(text: str, *, in_link: bool = False) -> str:
     GPT\-4 \*new\* \$x\$ \[x\]\(y\)
     >>> print(escape_markdown("![x](https://host/p.png) by a@b.org"))
     `![x](https://host/p.png)` by `a@b.org`
+    >>> print(escape_markdown("m(http://x)'s rate, of www.x.org, at a@b.org."))
+    `m(http://x)`'s rate, of `www.x.org`, at `a@b.org`\.
     """
     parts = _WORDS.split(text)
     words = [printable(word) for word in parts[::2]]  # the words between the white space
     parts[::2] = [
-        _code_span(word)
+        _as_code(word)
         if _AUTOLINK.search(word) and not in_link
         else _MARKDOWN_SPECIALS.sub(r"\\\1", word)
         for word in words

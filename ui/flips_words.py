@@ -29,13 +29,14 @@ __all__ = [
 
 TITLE = "Flips: what changed, case by case"
 INTRO = (
-    "Each flip is a case where exactly one system passes: a regression when only A passes, an "
-    "improvement when only B passes. Open one to read its prompt, the reference and both "
-    "outputs as the files hold them."
+    "Each flip is a case where exactly one system passes: a regression when only A, the "
+    "baseline, passes; an improvement when only B, the new system, passes. Open one to read "
+    "its prompt, the reference and both outputs as the files hold them."
 )
 SCORES_INTRO = (
     "For scores, the flips are the cases whose scores differ most, each way (at most "
-    "{kept:,} of each)."
+    "{kept:,} of each): a regression where A scores better, an improvement where B does, "
+    "{better} scores being better."
 )
 DIRECTION_LABEL = "Flips listed"
 TASK_LABEL = "Task"
@@ -50,11 +51,6 @@ CSV_LABEL = "Download every flip with its texts (CSV)"
 MARKDOWN_LABEL = "Download the report (Markdown)"
 HTML_LABEL = "Download the report as a page (HTML, self-contained)"
 REPORT_TITLE = "Report to paste (Markdown, GitHub-renderable)"
-SUITE_CHART_CAPTION = (
-    "Each task's difference in pass rate A − B, in points, with its interval; a task marked "
-    "'p ≤ alpha after Holm' differs once the tasks' tests are adjusted together. The last row "
-    "is the suite's answer over every task's questions, each counted once."
-)
 PROMPT = "Prompt"
 TARGET = "Reference"
 EXPLANATION = "explanation"

@@ -48,7 +48,8 @@ def add_flips_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="list the cases where exactly one system passes (for scores, the largest "
         "differences), the first N of each direction with their texts cut, and the flips by "
-        "task; with --json every flip with its full texts",
+        "task: regressions (only A, the baseline, passes) and improvements (only B, the new "
+        "system, passes); with --json every flip with its full texts",
     )
     parser.add_argument(
         "--flips-csv",
@@ -86,6 +87,13 @@ def check_flips_options(args: argparse.Namespace, *, refused_by: str | None = No
     """``--format json`` is ``--json``; ``--json`` beside another format is refused, and every
     flips option where `refused_by` (what the run is) cannot answer it."""
     fmt = getattr(args, "format", None)
+    flips = getattr(args, "flips", None)
+    if flips is not None and flips < 0:  # argparse's count leaves the range to the caller
+        raise UsageError(
+            f"--flips must be a non-negative integer (how many flips of each direction to "
+            f"list; 0 for the churn alone), but got {flips}"
+        )
+    _check_csv_path(args)
     if fmt == "json":
         args.json = True
     elif fmt is not None and args.json:
@@ -103,9 +111,36 @@ def check_flips_options(args: argparse.Namespace, *, refused_by: str | None = No
             raise UsageError(f"{option} lists the flips of a paired comparison; {refused_by}")
 
 
-def flips_of_logs(args: argparse.Namespace, paired: PairedLogs) -> Flips | None:
+def _check_csv_path(args: argparse.Namespace) -> None:
+    """``--flips-csv PATH`` is refused where it would overwrite an input (the same file, by
+    its resolved path, or a file inside an input folder, which the next read would take for a
+    log) and as ``-``: standard output carries the report, so the CSV needs a file of its own."""
+    path = getattr(args, "flips_csv", None)
+    if path is None:
+        return
+    if path == "-":
+        raise UsageError(
+            "--flips-csv -: standard output carries the report; give the CSV a file path "
+            "(--json puts every flip in the JSON on standard output)"
+        )
+    target = Path(path).resolve()
+    for given in (getattr(args, "file", None), getattr(args, "file_b", None)):
+        if given is None:
+            continue
+        source = Path(given).resolve()
+        if target == source or (source.is_dir() and source in target.parents):
+            raise UsageError(
+                f"--flips-csv {path}: that is the input {given} (or inside it); writing the "
+                "flips there would overwrite what was read: give another path"
+            )
+
+
+def flips_of_logs(
+    args: argparse.Namespace, paired: PairedLogs, *, better: str | None = None
+) -> Flips | None:
     """The flips of two paired logs with their texts (read again for the flipped ids only),
-    or None when not asked for; a long file gives ids only."""
+    or None when not asked for; a long file gives ids only. For scores, `better` is the
+    comparison's better direction (``--better``, else the log's stated one, else higher)."""
     if args.text:
         raise UsageError(
             "--text names text columns of a per-case file; harness logs carry their own texts "
@@ -113,25 +148,31 @@ def flips_of_logs(args: argparse.Namespace, paired: PairedLogs) -> Flips | None:
         )
     if not wants_flips(args):
         return None
+    from calculator.flips import oriented
     from calculator.flips.attach import read_log_flips
 
     sources = (args.file, args.file_b if args.file_b is not None else args.file)
-    return read_log_flips(paired, sources)
+    return oriented(read_log_flips(paired, sources), better)
 
 
 def flips_of_cases(
-    args: argparse.Namespace, cases: PairedCases, *, scores: bool = False
+    args: argparse.Namespace,
+    cases: PairedCases,
+    *,
+    scores: bool = False,
+    better: str | None = None,
 ) -> Flips | None:
     """The flips of a per-case file (or two) with the texts of ``--text`` columns; with
-    `scores` (score columns compared by their means), the largest differences both ways."""
+    `scores` (score columns compared by their means), the largest differences both ways,
+    "regression" where A scores better in the comparison's `better` direction."""
     if args.text and not wants_flips(args):
         raise UsageError("--text shows texts beside the flips: give it with --flips N")
     if not wants_flips(args):
         return None
-    from calculator.flips import cases_flips, with_texts
+    from calculator.flips import cases_flips, oriented, with_texts
     from calculator.flips.case_texts import case_file_texts
 
-    flips = cases_flips(cases, scores=scores)
+    flips = oriented(cases_flips(cases, scores=scores), better)
     wanted = {flip.case for flip in flips.flips}
     return with_texts(flips, *case_file_texts(cases, args.text or [], wanted))
 

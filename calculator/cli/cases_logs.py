@@ -215,7 +215,7 @@ def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
     from calculator.release import scores_gate_fails
 
     result = compare_logs(paired, score_options(args))
-    flips = flips_of_logs(args, paired)  # the largest differences both ways
+    flips = flips_of_logs(args, paired, better=result.pooled.better)  # largest differences
     if markdown_output(args, result, flips):
         pass
     elif args.json:

@@ -128,7 +128,7 @@ def run_scores(
         )
     # The chooser's refusals, then compare_case_scores' (which name the file)
     result = compare_score_cases(cases, ask, paired_scores_of(cases))
-    flips = flips_of_cases(args, cases, scores=True)  # the largest differences both ways
+    flips = flips_of_cases(args, cases, scores=True, better=result.better)  # both ways
     if markdown_output(args, result, flips):
         pass
     elif args.json:

@@ -1,7 +1,9 @@
 """The flipped cases of a paired comparison, with the texts their sources hold.
 
 - :mod:`~calculator.flips.model`: :class:`Flips` (every flip, the churn by task), found from
-  paired logs (:func:`log_flips`) or paired per-case files (:func:`cases_flips`): numbers and ids;
+  paired logs (:func:`log_flips`) or paired per-case
+  files (:func:`cases_flips`), turned to the comparison's better direction for scores
+  (:func:`oriented`): numbers and ids;
 - :mod:`~calculator.flips.log_texts`: a log's texts read again for the flipped ids only;
 - :mod:`~calculator.flips.case_texts`: a per-case file's text columns (``--text COL``);
 - :mod:`~calculator.flips.attach`: the flips with their texts;
@@ -9,6 +11,23 @@
 """
 
 from calculator.flips.attach import with_texts
-from calculator.flips.model import CaseTexts, Flip, Flips, TaskChurn, cases_flips, log_flips
+from calculator.flips.model import (
+    CaseTexts,
+    Flip,
+    Flips,
+    TaskChurn,
+    cases_flips,
+    log_flips,
+    oriented,
+)
 
-__all__ = ["CaseTexts", "Flip", "Flips", "TaskChurn", "cases_flips", "log_flips", "with_texts"]
+__all__ = [
+    "CaseTexts",
+    "Flip",
+    "Flips",
+    "TaskChurn",
+    "cases_flips",
+    "log_flips",
+    "oriented",
+    "with_texts",
+]

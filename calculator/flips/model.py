@@ -2,10 +2,12 @@
 
 A *flip* is a case where exactly one system passes: a *regression* when only A passes (B lost
 it), an *improvement* when only B passes (cells b and c of the paired table). For scores
-(nothing passes or fails) the flips are the cases whose scores differ most, both ways: the
-largest A − B differences (A scored higher: a regression of B) and the largest B − A ones (an
-improvement), at most :data:`MAX_SCORE_FLIPS` of each. Churn is the count of each kind per
-task.
+(nothing passes or fails) the flips are the cases whose scores differ most, both ways: those
+where A scores better (a regression of B) and those where B scores better (an improvement),
+largest difference first, at most :data:`MAX_SCORE_FLIPS` of each; which way is better is the
+comparison's (higher unless lower is asked or stated: :func:`oriented`). Churn is the count of
+each kind per task. "Regression" and "improvement" take A as the baseline and B as the new
+system.
 
 This module holds numbers and ids only; the texts (the prompt, the reference, each system's
 output) are read later, for the flipped ids alone (:mod:`calculator.flips.log_texts`,
@@ -34,6 +36,7 @@ __all__ = [
     "TaskChurn",
     "case_flips",
     "log_flips",
+    "oriented",
 ]
 
 #: The two directions: only A passes (a regression of B), only B passes (an improvement).
@@ -136,7 +139,7 @@ def _number(value: float) -> float | int | None:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TaskChurn:
     """One task's flips: cases compared, regressions (only A passes) and improvements (only B
-    passes); for scores, cases A scores higher and cases B scores higher."""
+    passes); for scores, cases A scores better and cases B scores better."""
 
     task: str | None
     n: int
@@ -151,22 +154,24 @@ class TaskChurn:
 class Flips:
     """Every flip of a comparison, regressions then improvements, each task's in its order, with
     the churn by task. `kind` is "pass/fail" or "scores"; `kept` is, for scores, the most flips
-    kept per direction (:data:`MAX_SCORE_FLIPS`), None when every flip is kept."""
+    kept per direction (:data:`MAX_SCORE_FLIPS`), None when every flip is kept; `better` is,
+    for scores, which scores are better ("higher" or "lower"), None for pass/fail."""
 
     names: tuple[str, str]
     kind: str
     flips: tuple[Flip, ...] = field(repr=False)
     churn: tuple[TaskChurn, ...]
     kept: int | None = None
+    better: str | None = None
 
     @property
     def regressions(self) -> tuple[Flip, ...]:
-        """Only A passes (A's score higher, for scores)."""
+        """Only A passes (A's score better, for scores)."""
         return tuple(f for f in self.flips if f.direction == "regression")
 
     @property
     def improvements(self) -> tuple[Flip, ...]:
-        """Only B passes (B's score higher, for scores)."""
+        """Only B passes (B's score better, for scores)."""
         return tuple(f for f in self.flips if f.direction == "improvement")
 
     @property
@@ -181,7 +186,9 @@ class Flips:
         return {
             "kind": self.kind,
             "names": {"A": self.names[0], "B": self.names[1]},
+            "baseline": "A",  # a regression: only A passes (A scores better); B is the new one
             "kept_per_direction": self.kept,
+            "better": self.better,
             "churn": [c.to_dict() for c in self.churn],
             "regressions": sum(c.regressions for c in self.churn),
             "improvements": sum(c.improvements for c in self.churn),
@@ -308,4 +315,30 @@ def _ordered(names: tuple[str, str], kind: str, flips: list[Flip], churn: list[T
         flips=tuple(flips),
         churn=tuple(churn),
         kept=MAX_SCORE_FLIPS if kind == "scores" else None,
+        better="higher" if kind == "scores" else None,
     )
+
+
+def oriented(flips: Flips, better: str | None) -> Flips:
+    """The flips of scores with "regression" and "improvement" taken from `better` ("higher"
+    or "lower", the comparison's: ``--better``, the page's choice, a log's stated direction):
+    where lower scores are better, a case where B scores higher is a regression. Pass/fail
+    flips, and `better` None or already the flips', come back as they are.
+
+    The flips are found with higher taken as better (:func:`case_flips`); turning them swaps
+    the two directions whole, each still largest difference first, as finding them with lower
+    taken as better would.
+    """
+    if flips.kind != "scores" or better is None or better == flips.better:
+        return flips
+    if better not in ("higher", "lower"):
+        raise ValueError(f"`better` must be 'higher' or 'lower', but got {better!r}")
+    turn = {"regression": "improvement", "improvement": "regression"}
+    turned = [dataclasses.replace(f, direction=turn[f.direction]) for f in flips.flips]
+    rank = {direction: k for k, direction in enumerate(DIRECTIONS)}
+    turned.sort(key=lambda f: rank[f.direction])
+    churn = tuple(
+        dataclasses.replace(c, regressions=c.improvements, improvements=c.regressions)
+        for c in flips.churn
+    )
+    return dataclasses.replace(flips, flips=tuple(turned), churn=churn, better=better)

@@ -34,7 +34,7 @@ from calculator.stratified import suite_method
 __all__ = ["TASK_TESTS", "LogAnalysis", "TaskAnalysis", "analyze_logs", "input_summary"]
 
 #: The codes of a task's test (:attr:`TaskAnalysis.test`), worded by
-#: :func:`calculator.report.logs.task_test_words`: the two-sided exact McNemar test (no
+#: :func:`calculator.report.suite.task_test_words`: the two-sided exact McNemar test (no
 #: repeats); with repeats the clustered McNemar test by question, as it is ("clustered") or held
 #: at the exact sign-flip test's p ("clustered-held").
 TASK_TESTS = ("exact", "clustered", "clustered-held")
@@ -60,6 +60,17 @@ class TaskAnalysis:
     holm_pvalue: float | None = None
     by_question_exact: SignFlipTest | None = None
     shares_grid: int | None = None
+
+    @property
+    def family_pvalue(self) -> float:
+        """The p that decides the task's row: Holm-adjusted across the tasks when there are
+        several, the task's own p when it is the only one (a family of one, which Holm leaves
+        as it is)."""
+        return self.pvalue if self.holm_pvalue is None else self.holm_pvalue
+
+    def rejects(self) -> bool:
+        """Whether the task's row shows a difference: :attr:`family_pvalue` at most alpha."""
+        return self.family_pvalue <= self.analysis.decision.alpha
 
     def to_dict(self) -> dict[str, object]:
         """As plain JSON types."""

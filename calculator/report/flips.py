@@ -23,6 +23,8 @@ __all__ = [
     "flip_label",
     "flip_lines",
     "outcome_words",
+    "repeats_note",
+    "summary_line",
 ]
 
 #: Characters of a prompt, a reference or an output shown in a text report.
@@ -34,23 +36,51 @@ TEXT_STATUS_WORDS = {
     "not_found": "no texts under this id in the source",
     "not_read": "texts not read",
 }
-#: Each direction, as (what it is, who passes).
+#: Each direction, as (what it is, who passes). "Regression" and "improvement" take A as the
+#: baseline and B as the new system: said in the words themselves.
 DIRECTION_WORDS = {
-    "regression": ("regressions", "only {a} passes"),
-    "improvement": ("improvements", "only {b} passes"),
+    "regression": ("regressions", "only {a}, the baseline, passes"),
+    "improvement": ("improvements", "only {b}, the new system, passes"),
 }
+#: For scores: who scores better, and which scores are better (the comparison's direction).
 _SCORE_DIRECTION = {
-    "regression": ("regressions", "{a} scores higher"),
-    "improvement": ("improvements", "{b} scores higher"),
+    "regression": ("regressions", "{a}, the baseline, scores better: {better} is better"),
+    "improvement": ("improvements", "{b}, the new system, scores better: {better} is better"),
 }
 
 
 def direction_heading(flips: Flips, direction: str) -> str:
-    """ "regressions (only A passes)" for pass/fail, "(A scores higher)" for scores."""
+    """ "regressions (only A, the baseline, passes)" for pass/fail, "(A, the baseline, scores
+    better: higher is better)" for scores."""
     table = _SCORE_DIRECTION if flips.kind == "scores" else DIRECTION_WORDS
     kind, who = table[direction]
     a, b = (printable(clip(name, 60)) for name in flips.names)
-    return f"{kind} ({who.format(a=a, b=b)})"
+    return f"{kind} ({who.format(a=a, b=b, better=flips.better or 'higher')})"
+
+
+def summary_line(flips: Flips, top: int) -> str:
+    """The flips in one line, for a folded block's summary (Markdown, HTML): how many of each
+    direction, A taken as the baseline."""
+    a = printable(clip(flips.names[0], 60))
+    scores = " (the largest score differences)" if flips.kind == "scores" else ""
+    return (
+        f"Flips against {a}, the baseline: {plural(len(flips.regressions), 'regression')}, "
+        f"{plural(len(flips.improvements), 'improvement')}{scores}; the first {top:,} of each"
+    )
+
+
+def repeats_note(flips: Flips) -> str | None:
+    """With repeats (epochs, trials), what the flips rest on: repeat k of A paired with repeat k
+    of B, an arbitrary pairing of independent samples, on which the flips and their counts
+    depend, while the decision counts questions. None without repeats."""
+    if not any(flip.repeat is not None for flip in flips.flips):
+        return None
+    a, b = (printable(clip(name, 60)) for name in flips.names)
+    return (
+        f"With repeats, each flip pairs repeat k of {a} with repeat k of {b}: an arbitrary "
+        "pairing of independent samples, and another pairing would give other flips and other "
+        "counts. The decision does not rest on it: it counts questions, each with its repeats."
+    )
 
 
 def outcome_words(flips: Flips, flip: Flip) -> str:
@@ -91,6 +121,9 @@ def churn_lines(flips: Flips) -> list[str]:
 def flip_lines(flips: Flips, first: int, width: int = TEXT_WIDTH) -> list[str]:
     """The churn, then the `first` flips of each direction with their texts cut to `width`."""
     lines = churn_lines(flips)
+    note = repeats_note(flips)
+    if note is not None:
+        lines.append(f"          {note}")
     for direction, listed in (
         ("regression", flips.regressions),
         ("improvement", flips.improvements),

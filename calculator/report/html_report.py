@@ -15,10 +15,17 @@ from typing import TYPE_CHECKING
 
 from calculator.report import words
 from calculator.report.caveats import few_pairs_caveat
-from calculator.report.flips import TEXT_STATUS_WORDS, direction_heading, flip_label, outcome_words
+from calculator.report.flips import (
+    TEXT_STATUS_WORDS,
+    direction_heading,
+    flip_label,
+    outcome_words,
+    repeats_note,
+    summary_line,
+)
 from calculator.report.formatting import format_percent, format_points, format_pvalue
 from calculator.report.gate import gate_verdict
-from calculator.report.suite import answer_line, suite_gate_clause
+from calculator.report.suite import chart_caption, pvalue_note, report_items, suite_gate_clause
 from calculator.text import clip, printable
 
 if TYPE_CHECKING:
@@ -56,10 +63,7 @@ def html_report(
     logs = hasattr(result, "pooled")
     pooled = result.pooled if logs else result
     a, b = (_e(clip(name, 80)) for name in pooled.names)
-    decision = [
-        f"<li>{_e(line.removeprefix('answer').strip())}</li>"
-        for line in (answer_line(result, alpha) if logs else [])
-    ]
+    decision = [f"<li>{_e(item)}</li>" for item in (report_items(result, alpha) if logs else [])]
     if gate is not None:
         decision.append(f"<li>Gate: {_gate(result, alpha) if gate else 'none asked for.'}</li>")
     parts = [
@@ -104,41 +108,37 @@ def _gate(result: LogAnalysis | Analysis, alpha: float) -> str:
 
 
 def _table(result: LogAnalysis | Analysis, alpha: float) -> str:
+    """A row per task; the Holm column only where there are several tasks to adjust across."""
     pooled = result.pooled if hasattr(result, "pooled") else result
     a, b = (_e(clip(name, 60)) for name in pooled.names)
+    several = hasattr(result, "pooled") and len(result.tasks) > 1
     head = (
         f"<tr><th>task</th><th>n</th><th>{a} pass rate</th><th>{b} pass rate</th>"
-        f"<th>difference {a} − {b}</th><th>p</th><th>Holm p</th></tr>"
+        f"<th>difference {a} − {b}</th><th>p</th>{'<th>Holm p</th>' if several else ''}</tr>"
     )
     rows = []
     for label, analysis, p, holm_p in _entries(result):
         t = analysis.table
         holm = "" if holm_p is None else format_pvalue(holm_p, alpha=alpha)
+        holm = f"<td class=n>{holm}</td>" if several else ""
         rows.append(
             f"<tr><td>{_e(clip(label, 80))}</td><td class=n>{t.n:,}</td>"
             f"<td class=n>{format_percent((t.a + t.b) / t.n)}</td>"
             f"<td class=n>{format_percent((t.a + t.c) / t.n)}</td>"
             f"<td class=n>{format_points((t.b - t.c) / t.n)}</td>"
-            f"<td class=n>{format_pvalue(p, alpha=alpha)}</td>"
-            f"<td class=n>{holm}</td></tr>"
+            f"<td class=n>{format_pvalue(p, alpha=alpha)}</td>{holm}</tr>"
         )
-    return f"<table>{head}{''.join(rows)}</table>"
+    return f"<table>{head}{''.join(rows)}</table><p><em>{_e(pvalue_note(result))}.</em></p>"
 
 
 def _chart(result: LogAnalysis | Analysis) -> str:
     """Each task's difference A − B (points) with its interval; a filled dot where the task's
-    Holm-adjusted p is at most alpha; the suite's difference at the bottom."""
+    two-sided p (Holm-adjusted across several tasks) is at most alpha; the suite's difference
+    at the bottom, filled where its test of the question asked gives p at most alpha."""
     if not hasattr(result, "pooled"):  # a per-case file: its one difference
         entries = [("all cases", result.difference, result.decision.reject)]
     else:
-        entries = [
-            (
-                task.task,
-                task.analysis.difference,
-                task.holm_pvalue is not None and task.holm_pvalue <= task.analysis.decision.alpha,
-            )
-            for task in result.tasks
-        ]
+        entries = [(task.task, task.analysis.difference, task.rejects()) for task in result.tasks]
         entries.append(
             ("suite (every task)", result.pooled.difference, result.pooled.decision.reject)
         )
@@ -165,8 +165,7 @@ def _chart(result: LogAnalysis | Analysis) -> str:
             'stroke="#1f5fa8" stroke-width="2"/>',
         ]
     caption = (
-        "Difference in pass rate A − B (points) with its interval, per task and for the suite; "
-        "a filled dot: the task's Holm-adjusted p (the suite's p) is at most alpha."
+        chart_caption(result)
         if hasattr(result, "pooled")
         else "Difference in pass rate A − B (points) with its interval; a filled dot: the "
         "test that decides gives p at most alpha."
@@ -179,10 +178,10 @@ def _chart(result: LogAnalysis | Analysis) -> str:
 
 
 def _flips(flips: Flips, top: int) -> str:
-    parts = [
-        f"<details><summary>Flips: {len(flips.regressions):,} regressions, "
-        f"{len(flips.improvements):,} improvements; the first {top:,} of each</summary>"
-    ]
+    parts = [f"<details><summary>{_e(summary_line(flips, top))}</summary>"]
+    note = repeats_note(flips)
+    if note is not None:
+        parts.append(f"<p>{_e(note)}</p>")
     for direction, listed in (
         ("regression", flips.regressions),
         ("improvement", flips.improvements),

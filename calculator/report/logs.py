@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from calculator.report.caveats import few_clusters_caveat
 from calculator.report.formatting import format_p_equals, format_points, plural
 from calculator.report.scores import permutation_p
-from calculator.report.suite import CONTRAST, answer_line
+from calculator.report.suite import answer_line, contrast_lines, task_test_words
 from calculator.report.words import text
 from calculator.scores.signflip import SignFlipTest
 
@@ -33,16 +33,9 @@ __all__ = [
 ]
 
 _LISTED_TASKS = 60  # task lines printed in the text report before "... more"
-_FEW_CLUSTERS = 10  # below this many tasks, the task-clustered test's reference is rough
 
 # A task's test by its code (calculator.logs.analysis.TASK_TESTS). Every one is two-sided,
 # whatever --alternative the pooled decision answers.
-_TASK_TESTS = {
-    "exact": "two-sided exact McNemar test",
-    "clustered": "two-sided clustered McNemar test, question as cluster",
-    "clustered-held": "two-sided clustered McNemar test, question as cluster, held at the exact "
-    "sign-flip test's p",
-}
 
 
 @dataclass(frozen=True)
@@ -233,11 +226,6 @@ def share_test_words(method: str) -> str:
     return _SHARE_TESTS.get(method, _SHARE_TESTS["exact-convolution"])
 
 
-def task_test_words(code: str) -> str:
-    """A task's test in words, from its code (:attr:`calculator.logs.TaskAnalysis.test`)."""
-    return _TASK_TESTS[code]
-
-
 def _report_tail(
     result: LogAnalysis, name_a: str, name_b: str, alpha: float, controls: Controls
 ) -> list[str]:
@@ -255,7 +243,7 @@ def _report_tail(
     ]
     lines += answer_line(result, alpha)
     if result.by_task is not None:
-        lines += _by_task_lines(result, alpha)
+        lines += contrast_lines(result, alpha)
     if result.repeats:
         lines += [
             "          the cases are repeated samples of each question: the per-case tests, "
@@ -271,32 +259,6 @@ def _report_tail(
         ]
     else:
         lines += text(result.pooled).split("\n")  # a paragraph a line, each escaped alone
-    return lines
-
-
-def _by_task_lines(result: LogAnalysis, alpha: float) -> list[str]:
-    """The task-clustered test, held at the exact sign-flip test of the tasks' leans, with
-    the chi-square p beside it and, with few tasks, what they can show."""
-    by_task, exact = result.by_task, result.by_task_exact
-    pvalue, held = result.by_task_pvalue or (by_task.pvalue, False)
-    line = (
-        f"by task   {CONTRAST}; two-sided clustered McNemar test, task as cluster "
-        f"({by_task.clusters:,} tasks)"
-        + (", held at the exact sign-flip test's p, " if held else ": ")
-        + format_p_equals(pvalue, alpha=alpha)
-    )
-    if held:
-        chi2 = format_p_equals(by_task.pvalue, by_task.log10_pvalue, alpha=alpha)
-        line += f" (its chi-square reference gives {chi2})"
-    elif by_task.clusters < _FEW_CLUSTERS:
-        line += (
-            f"; with {by_task.clusters} tasks its chi-square reference is a rough "
-            "approximation (it improves with the number of clusters)"
-        )
-    lines = [line]
-    few = few_clusters_caveat(exact.nonzero_units, alpha, "task") if exact is not None else None
-    if few:
-        lines.append(f"          {few}")
     return lines
 
 

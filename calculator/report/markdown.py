@@ -23,10 +23,17 @@ from calculator.report.flips import (
     direction_heading,
     flip_label,
     outcome_words,
+    repeats_note,
+    summary_line,
 )
-from calculator.report.formatting import format_percent, format_points, format_pvalue, plural
+from calculator.report.formatting import format_percent, format_points, format_pvalue
 from calculator.report.gate import gate_verdict
-from calculator.report.suite import answer_line, suite_gate_clause
+from calculator.report.suite import (
+    pvalue_note,
+    report_items,
+    scores_pvalue_note,
+    suite_gate_clause,
+)
 from calculator.text import clip, escape_markdown, printable
 
 if TYPE_CHECKING:
@@ -71,8 +78,7 @@ def markdown_report(
         "",
         *_table(result, alpha),
     ]
-    suite = answer_line(result, alpha) if hasattr(result, "pooled") else []
-    decision = [line.removeprefix("answer").strip() for line in suite]
+    decision = report_items(result, alpha) if hasattr(result, "pooled") else []
     if gate:
         clause = suite_gate_clause(result) if hasattr(result, "pooled") else ""
         decision.append(f"Gate: {gate_verdict(pooled, alpha) + clause}")
@@ -116,16 +122,12 @@ def _scores_report(
         margin_sentence,
         scores_sentences,
     )
-    from calculator.report.suite import scores_gate_clause, scores_suite_lines
+    from calculator.report.suite import scores_gate_clause
 
     logs = hasattr(result, "pooled")
     pooled = result.pooled if logs else result
     lead, _ = scores_sentences(pooled)
-    decision = (
-        [line.removeprefix("answer").strip() for line in scores_suite_lines(result, alpha)[0]]
-        if logs
-        else []
-    )
+    decision = report_items(result, alpha) if logs else []
     few = few_flips_caveat(pooled, alpha_of(pooled))  # said among the caveats
     decision += [line for line in lead[1:] if line != few]
     if pooled.margin is not None:
@@ -200,10 +202,7 @@ def _scores_table(result: LogScores | ScoresComparison, alpha: float) -> list[st
     if several or not logs:
         label = "**suite**" if several else "all cases"
         rows.append(row(label, pooled, p_of(pooled, headline_pvalue(pooled)), None))
-    note = "p: the sign-flip permutation test (the paired t test where it was not run)"
-    if several:
-        note += "; Holm p: adjusted across the tasks; suite: the answer over every task"
-    return [*rows, "", f"_{note}._"]
+    return [*rows, "", f"_{_md(scores_pvalue_note(result))}._"]
 
 
 def _score_caveats(result: LogScores | ScoresComparison, alpha: float) -> list[str]:
@@ -265,10 +264,7 @@ def _table(result: LogAnalysis | Analysis, alpha: float) -> list[str]:
             f"{format_percent((t.a + t.c) / t.n)} | {format_points((t.b - t.c) / t.n)} | "
             f"{format_pvalue(pooled.decision.pvalue, alpha=alpha)} | |"
         )
-    note = "p: each task's own test" if several else "p: the test that decides"
-    if several:
-        note += "; Holm p: adjusted across the tasks; suite: the answer over every task"
-    return [*rows, "", f"_{note}._"]
+    return [*rows, "", f"_{_md(pvalue_note(result))}._"]
 
 
 def _caveats(result: LogAnalysis | Analysis, pooled: Analysis, alpha: float) -> list[str]:
@@ -293,13 +289,10 @@ def _caveats(result: LogAnalysis | Analysis, pooled: Analysis, alpha: float) -> 
 
 def _flips_block(flips: Flips, top: int) -> list[str]:
     regressions, improvements = flips.regressions, flips.improvements
-    summary = (
-        f"Flips: {plural(len(regressions), 'regression')}, "
-        f"{plural(len(improvements), 'improvement')}"
-        + (" (the largest score differences)" if flips.kind == "scores" else "")
-        + f"; the first {top:,} of each"
-    )
-    lines = ["<details>", f"<summary>{summary}</summary>", ""]
+    lines = ["<details>", f"<summary>{_md(summary_line(flips, top))}</summary>", ""]
+    note = repeats_note(flips)
+    if note is not None:
+        lines += [_md(note), ""]
     for direction, listed in (("regression", regressions), ("improvement", improvements)):
         heading = _md(direction_heading(flips, direction))
         lines += [f"#### {heading}: {min(top, len(listed)):,} of {len(listed):,}", ""]

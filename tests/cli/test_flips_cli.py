@@ -64,8 +64,12 @@ COLUMNS = ("--id", "id", "--a", "ok", "--b", "ok", "--text", "prompt", "--text",
 def test_text_lists_the_first_n_of_each_direction_with_texts_escaped(capsys, two_files):
     status, out, err = run(capsys, *two_files, *COLUMNS, "--flips", "1")
     assert status == 0, err
-    assert "churn     regressions (only A passes): 2; improvements (only B passes): 2" in out
-    assert "regressions (only A passes): 1 shown of 2" in out
+    churn = (
+        "churn     regressions (only A, the baseline, passes): 2; "
+        "improvements (only B, the new system, passes): 2"
+    )
+    assert churn in out
+    assert "regressions (only A, the baseline, passes): 1 shown of 2" in out
     assert "  h0: A pass, B fail" in out and "A [out]: A says [x](http://evil)" in out
     assert "  h1: A fail, B pass" in out and "h2:" not in out
     assert "\x1b" not in out
@@ -107,7 +111,9 @@ def test_markdown_report_renders_its_table_and_a_collapsed_block(capsys, two_fil
     cells = [tokens[k + 1].content for k, t in enumerate(tokens) if t.type == "td_open"]
     assert cells[:5] == ["all cases", "47", "53.2%", "53.2%", "0.0"]  # 25 of 47 each
     blocks = [t.content for t in tokens if t.type == "html_block"]
-    assert blocks[0].startswith("<details>\n<summary>Flips: 2 regressions, 2 improvements")
+    assert blocks[0].startswith(
+        "<details>\n<summary>Flips against A, the baseline\\: 2 regressions, 2 improvements"
+    )
     assert blocks[-1].strip() == "</details>"
     assert html.count("<details>") == 1 and html.count("</details>") == 1
     # every hostile text shows as text: no link, image, script or tag of the file's
@@ -211,8 +217,9 @@ def test_a_scores_file_lists_the_largest_differences_on_text_json_and_csv(capsys
     assert written[0]["prompt"].lstrip("'") == up[0][3]  # whole, a formula cell quoted
     status, out, err = run(capsys, *argv, "--flips", "2")
     assert status == 0, err
-    assert f"churn     regressions (x scores higher): {len(up)}; " in out
-    assert f"regressions (x scores higher), the largest differences: 2 shown of {len(up)}" in out
+    heading = "regressions (x, the baseline, scores better: higher is better)"
+    assert f"churn     {heading}: {len(up)}; " in out
+    assert f"{heading}, the largest differences: 2 shown of {len(up)}" in out
     for i, x, y, _ in up[:2] + down[:2]:
         assert f"  {i}: x {x}, y {y}" in out
     for i, *_ in up[2:] + down[2:]:
@@ -331,8 +338,11 @@ def test_markdown_of_a_scores_file_renders_its_table_and_flips(capsys, tmp_path)
     assert float(cells[3]) == pytest.approx(mean_y, rel=5e-3)
     assert float(cells[4]) == pytest.approx(mean_x - mean_y, abs=5e-3 * abs(mean_x - mean_y))
     assert "### Decision and gate" in out and "- Gate\\: " in out
-    summary = f"<summary>Flips: {len(up)} regressions, {len(down)} improvements"
-    assert summary in out and "(the largest score differences); the first 3 of each" in out
+    summary = (
+        f"<summary>Flips against x, the baseline\\: {len(up)} regressions, {len(down)} "
+        "improvements \\(the largest score differences\\); the first 3 of each"
+    )
+    assert summary in out
     assert html.count("<details>") == 1 and html.count("</details>") == 1
     shown = [line.split("**")[1] for line in out.splitlines() if line.startswith("**s")]
     assert shown == [r[0] for r in up[:3] + down[:3]]  # the largest, each way, in order

@@ -37,13 +37,6 @@ def _logs_page():
     return at
 
 
-def _report_shown(at) -> str:
-    """The one code block of the report-to-paste expander (plain text, no highlighting)."""
-    (box,) = [e for e in at.expander if e.label.startswith("Report to paste")]
-    (code,) = box.code
-    return code.value
-
-
 def _open_all(at, prefix: str, count: int) -> None:
     """Open every flip's expander (each draws its texts only while open)."""
     for position in range(count):
@@ -60,8 +53,8 @@ def test_log_flips_are_the_recount_each_with_both_outputs():
     only_b = sorted(c for c in a if a[c]["exact_match"] == 0 and b[c]["exact_match"] == 1)
     directions = at.radio(key="logs_flips_direction")
     assert directions.options == [
-        f"Regressions \\(only A passes\\)\\: {len(only_a)}",
-        f"Improvements \\(only B passes\\)\\: {len(only_b)}",
+        f"Regressions \\(only A, the baseline, passes\\)\\: {len(only_a)}",
+        f"Improvements \\(only B, the new system, passes\\)\\: {len(only_b)}",
     ]
     shown: dict[str, object] = {}
     for direction, count in (("improvement", len(only_b)), ("regression", len(only_a))):
@@ -81,10 +74,20 @@ def test_log_flips_are_the_recount_each_with_both_outputs():
         assert any(a[case]["doc"]["sentence"] in c for c in codes)
     at.session_state["logs_flips_report"] = True  # open the report to paste
     at.run(timeout=120)
-    report = _report_shown(at)
+    report = _report(at)
     assert report.startswith("## ") and "<details>" in report
     # The page asks no gate: its report claims nothing about one.
     assert "Gate" not in report and "gate" not in report
+
+
+def _report(at) -> str:
+    """The report to paste: the one code block in the report's expander (plain text, so that
+    no Markdown highlighter colours it)."""
+    from ui.flips_words import REPORT_TITLE
+
+    (box,) = [e for e in at.expander if e.label == REPORT_TITLE]
+    (code,) = box.code
+    return code.value
 
 
 HOSTILE = ["[x](http://evil)", "![i](http://e/p.png)", "<script>alert(1)</script>", "<img src=x>"]
@@ -137,7 +140,9 @@ def test_suite_chart_rows_are_each_tasks_difference_and_the_suite_last():
         assert row.points == pytest.approx(100.0 * (t.b - t.c) / t.n)  # A − B of the table
         assert row.low <= row.points <= row.high
         holm = task.holm_pvalue
-        assert (row.shown == "p ≤ alpha after Holm") == (holm <= 0.05)
+        assert row.filled == (holm <= 0.05)
+        mark = f"task: two-sided p, Holm-adjusted {'≤' if holm <= 0.05 else '>'} 0.05"
+        assert row.mark == mark
     pooled = result.pooled.table
     assert frame["points"].iloc[-1] == pytest.approx(100.0 * (pooled.b - pooled.c) / pooled.n)
     spec = suite_chart(result, ("A", "B")).to_dict()
@@ -169,8 +174,8 @@ def test_a_scores_file_lists_the_largest_differences_each_way(tmp_path):
     at.multiselect(key="cases_flip_texts").set_value(["prompt"]).run()
     directions = at.radio(key="cases_flips_direction")
     assert directions.options == [
-        f"Regressions \\(x scores higher\\)\\: {len(up)}",
-        f"Improvements \\(y scores higher\\)\\: {len(down)}",
+        f"Regressions \\(x, the baseline, scores better\\: higher is better\\)\\: {len(up)}",
+        f"Improvements \\(y, the new system, scores better\\: higher is better\\)\\: {len(down)}",
     ]
     for direction, expected in (("regression", up), ("improvement", down)):
         directions.set_value(direction).run()
@@ -183,10 +188,11 @@ def test_a_scores_file_lists_the_largest_differences_each_way(tmp_path):
     at.session_state["cases_flips_report"] = True  # the report to paste covers scores too
     at.run()
     assert not at.exception, at.exception
-    report = _report_shown(at)
+    report = _report(at)
     assert "| task | n | x mean | y mean | difference x − y | p |" in report
     assert "Gate" not in report and "gate" not in report  # the page asks none
-    assert f"<summary>Flips: {len(up)} regressions, {len(down)} improvements" in report
+    summary = f"<summary>Flips against x, the baseline\\: {len(up)} regressions, {len(down)} "
+    assert summary + "improvements" in report
     downloads = [b.proto.label for b in at.get("download_button")]
     assert "Download the report (Markdown)" in downloads  # the HTML page draws pass rates only
     assert not any("HTML" in label for label in downloads)
@@ -226,8 +232,8 @@ def test_a_long_files_flips_are_its_ids_and_outcomes():
     assert not at.exception, at.exception
     directions = at.radio(key="long_flips_direction")
     assert directions.options == [
-        f"Regressions \\(only alpha passes\\)\\: {len(only['regression'])}",
-        f"Improvements \\(only beta passes\\)\\: {len(only['improvement'])}",
+        f"Regressions \\(only alpha, the baseline, passes\\)\\: {len(only['regression'])}",
+        f"Improvements \\(only beta, the new system, passes\\)\\: {len(only['improvement'])}",
     ]
     for direction in ("regression", "improvement"):
         directions.set_value(direction).run()
@@ -302,8 +308,8 @@ def test_inspect_flips_on_the_page_are_the_recount_with_both_completions(tmp_pat
     only_b = sorted(c for c, grade in turned.items() if grade == "I")
     directions = at.radio(key="logs_flips_direction")
     assert directions.options == [
-        f"Regressions \\(only A passes\\)\\: {len(only_a)}",
-        f"Improvements \\(only B passes\\)\\: {len(only_b)}",
+        f"Regressions \\(only A, the baseline, passes\\)\\: {len(only_a)}",
+        f"Improvements \\(only B, the new system, passes\\)\\: {len(only_b)}",
     ]
     seen: dict[str, list[str]] = {}
     for direction in ("regression", "improvement"):
@@ -365,3 +371,45 @@ def test_helm_stats_alone_on_the_page_are_the_recount_as_ids():
     assert ids <= set(only_a)
     said = " ".join(c.value for e in listed for c in e.caption)
     assert said.count("no texts") == len(listed)
+
+
+def test_flips_of_repeats_on_the_page_say_epochs_are_paired_by_number():
+    """Two Inspect logs with three epochs (tests/data/review/rA, rB): the page's flips say
+    that epoch k of A is paired with epoch k of B, an arbitrary pairing, and that the decision
+    counts questions."""
+    review = Path(__file__).parents[1] / "data" / "review"
+    at = open_page(PAGE)
+    at.checkbox(key="logs_show").check().run()
+    for key, folder in (("logs_a", "rA"), ("logs_b", "rB")):
+        files = sorted((review / folder).glob("*.json"))
+        at.file_uploader(key=key).set_value(
+            [(p.name, p.read_bytes(), "application/json") for p in files]
+        ).run(timeout=120)
+    assert not at.exception, at.exception
+    captions = " ".join(c.value for c in at.caption)
+    assert "each flip pairs repeat k of mA with repeat k of mB\\: an arbitrary pairing" in captions
+    assert "it counts questions, each with its repeats" in captions
+
+
+def test_a_scores_file_with_lower_better_turns_the_flips(tmp_path):
+    """The page's "Better scores: lower" makes a case where y (B) scores higher a regression,
+    as --better lower does on the command line."""
+    rows = _score_rows()
+    worse = [r for r in rows if r[2] > r[1]]  # B's score higher: worse when lower is better
+    better = [r for r in rows if r[1] > r[2]]
+    assert len(worse) != len(better)  # so that the labels tell the two directions apart
+    body = "".join(f'{i},{x},{y},"{p}"\n' for i, x, y, p in rows)
+    upload = ("scores.csv", ("id,x,y,prompt\n" + body).encode(), "text/csv")
+    at = open_page(PAGE)
+    at.file_uploader(key=next(f.key for f in at.file_uploader if "cases" in f.key)).set_value(
+        [upload]
+    ).run()
+    assert not at.exception, at.exception
+    box = next(s for s in at.selectbox if s.label == "Better scores")
+    box.set_value("lower").run()
+    assert not at.exception, at.exception
+    directions = at.radio(key="cases_flips_direction")
+    assert directions.options == [
+        f"Regressions \\(x, the baseline, scores better\\: lower is better\\)\\: {len(worse)}",
+        f"Improvements \\(y, the new system, scores better\\: lower is better\\)\\: {len(better)}",
+    ]

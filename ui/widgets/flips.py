@@ -18,9 +18,12 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from calculator.errors import CalculatorError
+from calculator.flips import oriented
 from calculator.flips.table import flips_csv
+from calculator.report.flips import repeats_note
 from calculator.report.markdown import is_scores, markdown_report
 from calculator.report.scores import alpha_of
+from calculator.report.suite import chart_caption
 from calculator.text import clip
 from ui import flips_words as words
 from ui.words import escape_markdown
@@ -69,10 +72,12 @@ def result_flips_section(result: LogAnalysis | LogScores, flips: Flips | str, ke
         from ui.suite_chart import suite_chart
 
         st.altair_chart(suite_chart(result, result.pooled.names), key=f"{key}_suite_chart")
-        st.caption(words.SUITE_CHART_CAPTION)
+        st.caption(escape_markdown(chart_caption(result)))  # the HTML report's words
     if isinstance(flips, str):  # a refusal while reading the texts, said as such
         st.error(escape_markdown(flips))
         return
+    if scores:  # regressions and improvements in the comparison's better direction
+        flips = oriented(flips, result.pooled.better)
     alpha = alpha_of(result.pooled) if scores else result.pooled.decision.alpha
     # gate=None: the page asks no release gate, so its report says nothing about one.
     report = lambda: markdown_report(result, flips, alpha=alpha, gate=None)  # noqa: E731
@@ -131,6 +136,8 @@ def cases_flips_section(
         )
     scores = is_scores(result)  # a ScoresComparison: the largest differences both ways
     flips = _case_flips(source, cases, columns, scores)
+    if scores:  # regressions and improvements in the comparison's better direction
+        flips = oriented(flips, result.better)
     alpha = alpha_of(result) if scores else result.decision.alpha
     page = None
     if not scores:  # the page draws differences in pass rate
@@ -181,7 +188,10 @@ def flips_view(
     st.subheader(words.TITLE)
     st.caption(words.INTRO)
     if flips.kind == "scores":
-        st.caption(words.SCORES_INTRO.format(kept=flips.kept))
+        st.caption(words.SCORES_INTRO.format(kept=flips.kept, better=flips.better))
+    note = repeats_note(flips)
+    if note is not None:  # epoch k of A beside epoch k of B: an arbitrary pairing
+        st.caption(escape_markdown(note))
     if len(flips.churn) > 1:
         st.dataframe(_churn_frame(flips), hide_index=True, key=f"{key}_churn")
     # The flips are cached objects (never copied): their identity, size and ends name them.
