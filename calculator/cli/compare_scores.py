@@ -133,6 +133,7 @@ def friedman_lines(result: FriedmanComparison) -> list[str]:
         describe_cliques,
         describe_friedman,
         describe_nemenyi,
+        describe_rank_gap,
         describe_rank_groups,
         describe_rank_pairs,
     )
@@ -153,7 +154,7 @@ def friedman_lines(result: FriedmanComparison) -> list[str]:
             f"{result.average_ranks[j]:.2f}, mean score {result.mean_scores[j]:#.4g}"
         )
     lines += [describe_rank_groups(result), describe_nemenyi(result), describe_cliques(result)]
-    lines += ["", describe_rank_pairs(result), _pairs_header(result)]
+    lines += ["", describe_rank_pairs(result), describe_rank_gap(result)]
     for pair in result.pairs:
         where = "beyond" if pair.beyond_cd else "within"
         lines.append(
@@ -163,15 +164,6 @@ def friedman_lines(result: FriedmanComparison) -> list[str]:
             + ("differ" if pair.reject else "not separated")
         )
     return lines
-
-
-def _pairs_header(result: FriedmanComparison) -> str:
-    return (
-        "each pair: the second's average rank minus the first's (positive: the first ranks "
-        f"better), against Nemenyi's CD {result.critical_difference:.2f}; the two-sided "
-        f"signed-rank p of first minus second and p adjusted over "
-        f"{plural(len(result.pairs), 'pair')} (Holm)"
-    )
 
 
 def run_log_scores(args: argparse.Namespace, compared: LogsComparison, logs: list[LogTable]) -> int:

@@ -29,6 +29,7 @@ from calculator.report.friedman import (
     describe_cliques,
     describe_friedman,
     describe_nemenyi,
+    describe_rank_gap,
     describe_rank_groups,
     describe_rank_pairs,
     friedman_task_lines,
@@ -218,11 +219,12 @@ def ranks_sections(result: FriedmanComparison) -> None:
     st.caption(escape_markdown(describe_cliques(result)))
     st.markdown("**Every pair**")
     st.write(escape_markdown(describe_rank_pairs(result)))
+    st.caption(escape_markdown(describe_rank_gap(result)))
     st.dataframe(
         pd.DataFrame(
             {
-                "pair (first − second)": [f"{p.a} − {p.b}" for p in result.pairs],
-                "average rank gap": [f"{p.rank_gap:+.2f}" for p in result.pairs],
+                "pair (A − B)": [f"{p.a} − {p.b}" for p in result.pairs],
+                "average rank gap (A − B)": [f"{p.rank_gap:+.2f}" for p in result.pairs],
                 "beyond the CD": ["yes" if p.beyond_cd else "no" for p in result.pairs],
                 "signed-rank p": [format_p_equals(p.pvalue) for p in result.pairs],
                 "Holm-adjusted": [
