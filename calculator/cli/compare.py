@@ -33,6 +33,7 @@ from calculator.cli.compare_long import (
 )
 from calculator.cli.compare_scores import (
     files_scores_given,
+    refused_as_usage,
     run_log_scores,
     run_scores,
     scores_given,
@@ -163,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
         return compare_log_tables(*long_scores)
     if args.split is not None:
         raise UsageError(f"--split applies to HELM logs; {args.files[0]} is a per-case file")
+    _refuse_log_options(args)
     scores = scores_given(args)  # scores, no --threshold: by ranks
     if scores is not None:
         return run_scores(args, scores)
@@ -196,6 +198,20 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_lines(text_report(cases, result))
     return 0
+
+
+def _refuse_log_options(args: argparse.Namespace) -> None:
+    """Per-case files: --metric, --filter (plain or TASK=NAME) and --allow-exclusions refused
+    by name, through the workflow's refusal codes."""
+    from calculator.compare.workflow import SystemsAsk, refuse_log_options
+
+    ask = SystemsAsk(
+        metric=args.metric or (", ".join(args.metric_by_task) if args.metric_by_task else None),
+        filter=args.filter or (", ".join(args.filter_by_task) if args.filter_by_task else None),
+        allow_exclusions=args.allow_exclusions,
+    )
+    with refused_as_usage():
+        refuse_log_options(ask, " + ".join(map(str, args.files)))
 
 
 def _nothing_left(cases: SystemCases) -> str:

@@ -29,6 +29,7 @@ __all__ = [
     "files_scores_given",
     "friedman_lines",
     "run_log_scores",
+    "refused_as_usage",
     "run_scores",
     "scores_given",
     "scores_lines",
@@ -60,7 +61,7 @@ def run_scores(args: argparse.Namespace, scores: SystemScores, columns: Sequence
             f"{len(scores.names)} systems ({plural(scores.rows_read, 'row')} read); Friedman's "
             "test needs at least 2"
         )
-    with _refusals():
+    with refused_as_usage():
         result = compare_system_scores(
             scores.scores, scores.names, systems_ask(args), named=[*scores.names, *columns]
         )
@@ -80,7 +81,7 @@ def run_scores(args: argparse.Namespace, scores: SystemScores, columns: Sequence
 
 
 @contextlib.contextmanager
-def _refusals() -> Iterator[None]:
+def refused_as_usage() -> Iterator[None]:
     """An option refused by the workflow, as the command line's usage error."""
     from calculator.compare.workflow import SystemsRefused
     from calculator.report.compare_refusals import refusal_text

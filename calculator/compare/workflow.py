@@ -49,6 +49,7 @@ __all__ = [
     "compare_system_scores",
     "file_systems",
     "join_score_files",
+    "refuse_log_options",
 ]
 
 #: The pass/fail comparison's defaults: a value other than these is something asked.
@@ -85,7 +86,9 @@ class SystemsAsk:
 class SystemsRefused(CalculatorError):
     """An option the chosen analysis cannot answer: `option` its code ("better" on pass/fail,
     "better_unstated" for a lower-is-better name with no direction stated, "adjust",
-    "ci_method", "resamples" on scores), `detail` the value or name concerned."""
+    "ci_method", "resamples" on scores; "metric", "filter", "allow_exclusions" on per-case
+    files, which are not harness logs), `detail` the value or name concerned (the file, for
+    the options of logs)."""
 
     def __init__(self, option: str, detail: object = None) -> None:
         super().__init__(f"{option} refused ({detail})")
@@ -116,6 +119,19 @@ def _refuse_pass_fail_options(ask: SystemsAsk) -> None:
     for option, default in _DEFAULTS.items():
         if getattr(ask, option) != default:
             raise SystemsRefused(option, getattr(ask, option))
+
+
+def refuse_log_options(ask: SystemsAsk, what: str) -> None:
+    """Per-case files (`what` names them): the options of harness logs are refused by code.
+
+    >>> refuse_log_options(SystemsAsk(metric="acc"), "s.csv")
+    Traceback (most recent call last):
+    ...
+    calculator.compare.workflow.SystemsRefused: metric refused (s.csv)
+    """
+    for option in ("metric", "filter", "allow_exclusions"):
+        if getattr(ask, option):
+            raise SystemsRefused(option, what)
 
 
 def stated_better(ask: SystemsAsk, names: Sequence[str]) -> str:
