@@ -289,7 +289,8 @@ def _input_lines(cases: SystemCases) -> list[str]:
         columns.append(f"id = {cases.id_column!r}")
     if cases.system_column:
         columns.append(f"system = {cases.system_column!r}")
-    columns.append("outcomes = " + ", ".join(repr(c) for c in cases.outcome_columns))
+    if cases.outcome_columns:  # none for logs: their reader's columns are not the user's
+        columns.append("outcomes = " + ", ".join(repr(c) for c in cases.outcome_columns))
     if cases.threshold is not None:
         columns.append(f"pass when score >= {cases.threshold:g}")
     lines = [
