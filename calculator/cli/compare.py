@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             "with one file per system, the systems are the files; --systems is for one file"
         )
-    from calculator.cases.multi import load_systems
+    from calculator.compare.workflow import compare_case_systems, load_case_systems
 
     if long_given(args):  # --repeat or --task: a long file's systems compared as logs
         return compare_log_tables(*long_tables(args))
@@ -171,28 +171,21 @@ def run(args: argparse.Namespace) -> int:
     joined = files_scores_given(args)  # one file of scores per system, no --threshold
     if joined is not None:
         return run_scores(args, *joined)
-    if args.better is not None:
-        from calculator.compare.workflow import SystemsRefused
-        from calculator.report.compare_refusals import refusal_text
-
-        raise UsageError(refusal_text(SystemsRefused("better", args.better)))
     systems = None
     if args.systems is not None:
         systems = [name.strip() for name in args.systems.split(",") if name.strip()]
-    cases = load_systems(
-        args.files if len(args.files) > 1 else args.files[0],
-        id_column=args.id_column,
-        systems=systems,
-        system_column=args.system_column,
-        outcome_column=args.outcome_column,
-        threshold=args.threshold,
-        by_bulk=True,
-    )
-    if cases.n == 0:
-        raise CalculatorError(_nothing_left(cases))
-    result = cases.compare(
-        alpha=args.alpha, adjust=args.adjust, ci_method=args.ci_method, resamples=args.resamples
-    )
+    with refused_as_usage():
+        cases = load_case_systems(
+            args.files if len(args.files) > 1 else args.files[0],
+            id_column=args.id_column,
+            systems=systems,
+            system_column=args.system_column,
+            outcome_column=args.outcome_column,
+            threshold=args.threshold,
+        )
+        if cases.n == 0:
+            raise CalculatorError(_nothing_left(cases))
+        result = compare_case_systems(cases, systems_ask(args))
     if args.json:
         print_json(build_payload(cases, result))
     else:

@@ -45,10 +45,12 @@ __all__ = [
     "LogsComparison",
     "SystemsAsk",
     "SystemsRefused",
+    "compare_case_systems",
     "compare_log_systems",
     "compare_system_scores",
     "file_systems",
     "join_score_files",
+    "load_case_systems",
     "refuse_log_options",
 ]
 
@@ -255,6 +257,46 @@ def _by_pass_fail(
         cases=cases,
         filters=dict(task_filters),
     )
+
+
+def load_case_systems(
+    sources: str | CaseFile | Sequence[str | CaseFile],
+    *,
+    id_column: str | None = None,
+    systems: Sequence[str] | None = None,
+    system_column: str | None = None,
+    outcome_column: str | None = None,
+    threshold: float | None = None,
+    number_rows: bool = False,
+) -> SystemCases:
+    """Per-case files' pass/fail outcomes of several systems (one wide or long file, or one
+    file per system), read by the one reader of several systems with the rule every per-case
+    file follows (:func:`calculator.cases.multi.load_systems`, ``by_bulk``); `number_rows`:
+    a wide file's cases are its rows, numbered (no id column guessed)."""
+    from calculator.cases.multi import load_systems
+
+    return load_systems(
+        sources,
+        id_column=id_column,
+        systems=systems,
+        system_column=system_column,
+        outcome_column=outcome_column,
+        threshold=threshold,
+        number_rows=number_rows,
+        by_bulk=True,
+    )
+
+
+def compare_case_systems(cases: SystemCases, ask: SystemsAsk, what: str = "") -> SystemComparison:
+    """Per-case files' pass/fail outcomes compared: Cochran's Q and every pair's exact McNemar
+    test with the options of `ask`; `what` names the files in a refusal.
+
+    Raises :class:`SystemsRefused` for ``better`` (pass/fail outcomes rank by pass rate) and
+    for the options of harness logs; a CalculatorError when no case is complete."""
+    refuse_log_options(ask, what or " + ".join(cases.files))
+    if ask.better is not None:
+        raise SystemsRefused("better", ask.better)
+    return cases.compare(**ask.pass_fail_options())
 
 
 def file_systems(files: Sequence[str]) -> list[str]:
