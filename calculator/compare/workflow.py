@@ -45,6 +45,7 @@ __all__ = [
     "LogsComparison",
     "SystemsAsk",
     "SystemsRefused",
+    "compare_case_scores",
     "compare_case_systems",
     "compare_log_systems",
     "compare_system_scores",
@@ -297,6 +298,50 @@ def compare_case_systems(cases: SystemCases, ask: SystemsAsk, what: str = "") ->
     if ask.better is not None:
         raise SystemsRefused("better", ask.better)
     return cases.compare(**ask.pass_fail_options())
+
+
+def compare_case_scores(
+    case_files: Sequence[CaseFile],
+    ask: SystemsAsk,
+    *,
+    id_column: str | None = None,
+    systems: Sequence[str] | None = None,
+    system_column: str | None = None,
+    outcome_column: str | None = None,
+    threshold: float | None = None,
+    number_rows: bool = False,
+) -> FriedmanComparison | None:
+    """Per-case files of scores compared by ranks: a wide file's chosen score columns
+    (`systems`), a long file's systems' scores (`system_column`), or one file of scores per
+    system; None when they are pass/fail, a threshold is set, or fewer than 2 cases hold a
+    score for every system (the pass/fail reader then says what is wrong). `number_rows` is
+    the pass/fail reader's (rows numbered), taken for one signature with
+    :func:`load_case_systems`.
+
+    Raises :class:`SystemsRefused` for ``better`` asked of pass/fail outcomes, or a
+    lower-is-better column named without it."""
+    from calculator.cases.multi_scores import load_system_scores
+    from calculator.logs.long_file import LongColumns, read_long_file
+
+    del number_rows  # scores need an id or rows alike: the score reader numbers no rows
+    scores, named = None, ()
+    if threshold is not None:  # cut into pass/fail: not scores
+        return None
+    if len(case_files) > 1:
+        joined = join_score_files(case_files, id_column=id_column, outcome_column=outcome_column)
+        scores, named = joined or (None, ())
+    elif systems:
+        scores = load_system_scores(case_files[0], systems=list(systems), id_column=id_column)
+    elif system_column:
+        columns = LongColumns(system=system_column, id=id_column, outcome=outcome_column)
+        return compare_log_systems(read_long_file(case_files[0], columns), ask).ranks
+    if scores is not None and scores.n >= 2:
+        return compare_system_scores(
+            scores.scores, scores.names, ask, named=[*scores.names, *named]
+        )
+    if ask.better is not None:
+        raise SystemsRefused("better", ask.better)
+    return None
 
 
 def file_systems(files: Sequence[str]) -> list[str]:

@@ -69,6 +69,10 @@ def test_the_surfaces_call_the_workflow_and_none_of_its_steps():
         assert "compare_log_systems" in called_names(path), path
     for path in ("ui/widgets/compare.py", "calculator/cli/compare.py"):
         assert {"load_case_systems", "compare_case_systems"} <= called_names(path), path
+    # The page's files of scores: the workflow picks the reader, not the page.
+    ranks = called_names("ui/widgets/compare_ranks.py")
+    assert "compare_case_scores" in ranks
+    assert not ranks & {"load_system_scores", "join_score_files", "read_long_file"}
 
 
 def run_cli(*argv: object) -> str:
