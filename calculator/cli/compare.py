@@ -33,6 +33,7 @@ from calculator.cli.compare_long import (
 )
 from calculator.cli.compare_scores import (
     files_scores_given,
+    refused_as_usage,
     run_log_scores,
     run_scores,
     scores_given,
@@ -152,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             "with one file per system, the systems are the files; --systems is for one file"
         )
-    from calculator.cases.multi import load_systems
+    from calculator.compare.workflow import compare_case_systems, load_case_systems
 
     if long_given(args):  # --repeat or --task: a long file's systems compared as logs
         return compare_log_tables(*long_tables(args))
@@ -163,39 +164,47 @@ def run(args: argparse.Namespace) -> int:
         return compare_log_tables(*long_scores)
     if args.split is not None:
         raise UsageError(f"--split applies to HELM logs; {args.files[0]} is a per-case file")
+    _refuse_log_options(args)
     scores = scores_given(args)  # scores, no --threshold: by ranks
     if scores is not None:
         return run_scores(args, scores)
     joined = files_scores_given(args)  # one file of scores per system, no --threshold
     if joined is not None:
         return run_scores(args, *joined)
-    if args.better is not None:
-        from calculator.compare.workflow import SystemsRefused
-        from calculator.report.compare_refusals import refusal_text
-
-        raise UsageError(refusal_text(SystemsRefused("better", args.better)))
     systems = None
     if args.systems is not None:
         systems = [name.strip() for name in args.systems.split(",") if name.strip()]
-    cases = load_systems(
-        args.files if len(args.files) > 1 else args.files[0],
-        id_column=args.id_column,
-        systems=systems,
-        system_column=args.system_column,
-        outcome_column=args.outcome_column,
-        threshold=args.threshold,
-        by_bulk=True,
-    )
-    if cases.n == 0:
-        raise CalculatorError(_nothing_left(cases))
-    result = cases.compare(
-        alpha=args.alpha, adjust=args.adjust, ci_method=args.ci_method, resamples=args.resamples
-    )
+    with refused_as_usage():
+        cases = load_case_systems(
+            args.files if len(args.files) > 1 else args.files[0],
+            id_column=args.id_column,
+            systems=systems,
+            system_column=args.system_column,
+            outcome_column=args.outcome_column,
+            threshold=args.threshold,
+        )
+        if cases.n == 0:
+            raise CalculatorError(_nothing_left(cases))
+        result = compare_case_systems(cases, systems_ask(args))
     if args.json:
         print_json(build_payload(cases, result))
     else:
         print_lines(text_report(cases, result))
     return 0
+
+
+def _refuse_log_options(args: argparse.Namespace) -> None:
+    """Per-case files: --metric, --filter (plain or TASK=NAME) and --allow-exclusions refused
+    by name, through the workflow's refusal codes."""
+    from calculator.compare.workflow import SystemsAsk, refuse_log_options
+
+    ask = SystemsAsk(
+        metric=args.metric or (", ".join(args.metric_by_task) if args.metric_by_task else None),
+        filter=args.filter or (", ".join(args.filter_by_task) if args.filter_by_task else None),
+        allow_exclusions=args.allow_exclusions,
+    )
+    with refused_as_usage():
+        refuse_log_options(ask, " + ".join(map(str, args.files)))
 
 
 def _nothing_left(cases: SystemCases) -> str:
@@ -273,7 +282,8 @@ def _input_lines(cases: SystemCases) -> list[str]:
         columns.append(f"id = {cases.id_column!r}")
     if cases.system_column:
         columns.append(f"system = {cases.system_column!r}")
-    columns.append("outcomes = " + ", ".join(repr(c) for c in cases.outcome_columns))
+    if cases.outcome_columns:  # none for logs: their reader's columns are not the user's
+        columns.append("outcomes = " + ", ".join(repr(c) for c in cases.outcome_columns))
     if cases.threshold is not None:
         columns.append(f"pass when score >= {cases.threshold:g}")
     lines = [

@@ -29,6 +29,7 @@ __all__ = [
     "files_scores_given",
     "friedman_lines",
     "run_log_scores",
+    "refused_as_usage",
     "run_scores",
     "scores_given",
     "scores_lines",
@@ -60,7 +61,7 @@ def run_scores(args: argparse.Namespace, scores: SystemScores, columns: Sequence
             f"{len(scores.names)} systems ({plural(scores.rows_read, 'row')} read); Friedman's "
             "test needs at least 2"
         )
-    with _refusals():
+    with refused_as_usage():
         result = compare_system_scores(
             scores.scores, scores.names, systems_ask(args), named=[*scores.names, *columns]
         )
@@ -80,7 +81,7 @@ def run_scores(args: argparse.Namespace, scores: SystemScores, columns: Sequence
 
 
 @contextlib.contextmanager
-def _refusals() -> Iterator[None]:
+def refused_as_usage() -> Iterator[None]:
     """An option refused by the workflow, as the command line's usage error."""
     from calculator.compare.workflow import SystemsRefused
     from calculator.report.compare_refusals import refusal_text
@@ -133,6 +134,7 @@ def friedman_lines(result: FriedmanComparison) -> list[str]:
         describe_cliques,
         describe_friedman,
         describe_nemenyi,
+        describe_rank_gap,
         describe_rank_groups,
         describe_rank_pairs,
     )
@@ -153,7 +155,7 @@ def friedman_lines(result: FriedmanComparison) -> list[str]:
             f"{result.average_ranks[j]:.2f}, mean score {result.mean_scores[j]:#.4g}"
         )
     lines += [describe_rank_groups(result), describe_nemenyi(result), describe_cliques(result)]
-    lines += ["", describe_rank_pairs(result), _pairs_header(result)]
+    lines += ["", describe_rank_pairs(result), describe_rank_gap(result)]
     for pair in result.pairs:
         where = "beyond" if pair.beyond_cd else "within"
         lines.append(
@@ -163,15 +165,6 @@ def friedman_lines(result: FriedmanComparison) -> list[str]:
             + ("differ" if pair.reject else "not separated")
         )
     return lines
-
-
-def _pairs_header(result: FriedmanComparison) -> str:
-    return (
-        "each pair: the second's average rank minus the first's (positive: the first ranks "
-        f"better), against Nemenyi's CD {result.critical_difference:.2f}; the two-sided "
-        f"signed-rank p of first minus second and p adjusted over "
-        f"{plural(len(result.pairs), 'pair')} (Holm)"
-    )
 
 
 def run_log_scores(args: argparse.Namespace, compared: LogsComparison, logs: list[LogTable]) -> int:

@@ -47,8 +47,9 @@ EXACT_MAX_WORK = 500_000
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RankPair:
     """Systems `a` and `b` compared case by case: the Wilcoxon signed-rank test of a - b
-    (two-sided), its p adjusted by Holm over every pair, and the gap in average rank (b's
-    minus a's: positive when a ranks better) against Nemenyi's critical difference."""
+    (two-sided), its p adjusted by Holm over every pair, and the gap in average rank a - b
+    (a's minus b's, the same direction as the test; rank 1 is the best, so negative when a
+    ranks better) against Nemenyi's critical difference."""
 
     a: str
     b: str
@@ -423,8 +424,8 @@ def _pairs(
         RankPair(
             a=names[j],
             b=names[m],
-            rank_gap=float(average[m] - average[j]),
-            beyond_cd=bool(abs(average[m] - average[j]) > cd),
+            rank_gap=float(average[j] - average[m]),
+            beyond_cd=bool(abs(average[j] - average[m]) > cd),
             statistic=test.statistic,
             pvalue=test.pvalue,
             method=test.method,

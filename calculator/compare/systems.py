@@ -63,7 +63,8 @@ class PairComparison:
     """Systems `a` and `b` compared on the same cases, as the two-system calculator would.
 
     `a_count` cases both pass, `b_count` only `a` passes, `c_count` only `b` passes, `d_count`
-    both fail. `difference` = (b_count - c_count)/n is `a`'s pass rate minus `b`'s, with the
+    both fail; `discordant` = b_count + c_count, the cases the pair's test rests on.
+    `difference` = (b_count - c_count)/n is `a`'s pass rate minus `b`'s, with the
     interval of the chosen method; `pvalue` is the exact McNemar p (doubling); the adjusted
     p-value accounts for every pair of the comparison, and `reject` is adjusted p <= alpha.
     """
@@ -88,8 +89,17 @@ class PairComparison:
         """The pair's 2 x 2 table, ready for :func:`calculator.analyze`."""
         return PairedTable(self.a_count, self.b_count, self.c_count, self.d_count)
 
+    @property
+    def discordant(self) -> int:
+        """The cases where exactly one of the two passes (b_count + c_count)."""
+        return self.b_count + self.c_count
+
     def to_dict(self) -> dict[str, object]:
-        return asdict(self)
+        """The fields, with `discordant` after the four counts (as every table's JSON has)."""
+        fields = asdict(self)
+        at = list(fields).index("d_count") + 1
+        items = list(fields.items())
+        return dict([*items[:at], ("discordant", self.discordant), *items[at:]])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

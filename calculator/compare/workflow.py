@@ -45,10 +45,14 @@ __all__ = [
     "LogsComparison",
     "SystemsAsk",
     "SystemsRefused",
+    "compare_case_scores",
+    "compare_case_systems",
     "compare_log_systems",
     "compare_system_scores",
     "file_systems",
     "join_score_files",
+    "load_case_systems",
+    "refuse_log_options",
 ]
 
 #: The pass/fail comparison's defaults: a value other than these is something asked.
@@ -85,7 +89,9 @@ class SystemsAsk:
 class SystemsRefused(CalculatorError):
     """An option the chosen analysis cannot answer: `option` its code ("better" on pass/fail,
     "better_unstated" for a lower-is-better name with no direction stated, "adjust",
-    "ci_method", "resamples" on scores), `detail` the value or name concerned."""
+    "ci_method", "resamples" on scores; "metric", "filter", "allow_exclusions" on per-case
+    files, which are not harness logs), `detail` the value or name concerned (the file, for
+    the options of logs)."""
 
     def __init__(self, option: str, detail: object = None) -> None:
         super().__init__(f"{option} refused ({detail})")
@@ -116,6 +122,19 @@ def _refuse_pass_fail_options(ask: SystemsAsk) -> None:
     for option, default in _DEFAULTS.items():
         if getattr(ask, option) != default:
             raise SystemsRefused(option, getattr(ask, option))
+
+
+def refuse_log_options(ask: SystemsAsk, what: str) -> None:
+    """Per-case files (`what` names them): the options of harness logs are refused by code.
+
+    >>> refuse_log_options(SystemsAsk(metric="acc"), "s.csv")
+    Traceback (most recent call last):
+    ...
+    calculator.compare.workflow.SystemsRefused: metric refused (s.csv)
+    """
+    for option in ("metric", "filter", "allow_exclusions"):
+        if getattr(ask, option):
+            raise SystemsRefused(option, what)
 
 
 def stated_better(ask: SystemsAsk, names: Sequence[str]) -> str:
@@ -239,6 +258,90 @@ def _by_pass_fail(
         cases=cases,
         filters=dict(task_filters),
     )
+
+
+def load_case_systems(
+    sources: str | CaseFile | Sequence[str | CaseFile],
+    *,
+    id_column: str | None = None,
+    systems: Sequence[str] | None = None,
+    system_column: str | None = None,
+    outcome_column: str | None = None,
+    threshold: float | None = None,
+    number_rows: bool = False,
+) -> SystemCases:
+    """Per-case files' pass/fail outcomes of several systems (one wide or long file, or one
+    file per system), read by the one reader of several systems with the rule every per-case
+    file follows (:func:`calculator.cases.multi.load_systems`, ``by_bulk``); `number_rows`:
+    a wide file's cases are its rows, numbered (no id column guessed)."""
+    from calculator.cases.multi import load_systems
+
+    return load_systems(
+        sources,
+        id_column=id_column,
+        systems=systems,
+        system_column=system_column,
+        outcome_column=outcome_column,
+        threshold=threshold,
+        number_rows=number_rows,
+        by_bulk=True,
+    )
+
+
+def compare_case_systems(cases: SystemCases, ask: SystemsAsk, what: str = "") -> SystemComparison:
+    """Per-case files' pass/fail outcomes compared: Cochran's Q and every pair's exact McNemar
+    test with the options of `ask`; `what` names the files in a refusal.
+
+    Raises :class:`SystemsRefused` for ``better`` (pass/fail outcomes rank by pass rate) and
+    for the options of harness logs; a CalculatorError when no case is complete."""
+    refuse_log_options(ask, what or " + ".join(cases.files))
+    if ask.better is not None:
+        raise SystemsRefused("better", ask.better)
+    return cases.compare(**ask.pass_fail_options())
+
+
+def compare_case_scores(
+    case_files: Sequence[CaseFile],
+    ask: SystemsAsk,
+    *,
+    id_column: str | None = None,
+    systems: Sequence[str] | None = None,
+    system_column: str | None = None,
+    outcome_column: str | None = None,
+    threshold: float | None = None,
+    number_rows: bool = False,
+) -> FriedmanComparison | None:
+    """Per-case files of scores compared by ranks: a wide file's chosen score columns
+    (`systems`), a long file's systems' scores (`system_column`), or one file of scores per
+    system; None when they are pass/fail, a threshold is set, or fewer than 2 cases hold a
+    score for every system (the pass/fail reader then says what is wrong). `number_rows` is
+    the pass/fail reader's (rows numbered), taken for one signature with
+    :func:`load_case_systems`.
+
+    Raises :class:`SystemsRefused` for ``better`` asked of pass/fail outcomes, or a
+    lower-is-better column named without it."""
+    from calculator.cases.multi_scores import load_system_scores
+    from calculator.logs.long_file import LongColumns, read_long_file
+
+    del number_rows  # scores need an id or rows alike: the score reader numbers no rows
+    scores, named = None, ()
+    if threshold is not None:  # cut into pass/fail: not scores
+        return None
+    if len(case_files) > 1:
+        joined = join_score_files(case_files, id_column=id_column, outcome_column=outcome_column)
+        scores, named = joined or (None, ())
+    elif systems:
+        scores = load_system_scores(case_files[0], systems=list(systems), id_column=id_column)
+    elif system_column:
+        columns = LongColumns(system=system_column, id=id_column, outcome=outcome_column)
+        return compare_log_systems(read_long_file(case_files[0], columns), ask).ranks
+    if scores is not None and scores.n >= 2:
+        return compare_system_scores(
+            scores.scores, scores.names, ask, named=[*scores.names, *named]
+        )
+    if ask.better is not None:
+        raise SystemsRefused("better", ask.better)
+    return None
 
 
 def file_systems(files: Sequence[str]) -> list[str]:

@@ -32,7 +32,10 @@ if TYPE_CHECKING:
 
     from calculator.cases.systems_result import SystemCases
 
-__all__ = ["load_log_suite", "load_log_systems"]
+__all__ = ["LISTED_SOURCES", "listed_sources", "load_log_suite", "load_log_systems"]
+
+#: A system's log files named in the input summary before "and N more".
+LISTED_SOURCES = 6
 
 
 def load_log_systems(
@@ -98,6 +101,8 @@ def load_log_suite(
     cases = load_systems(
         files, id_column="case", outcome_column="value", threshold=threshold, names=names
     )
+    # "case" and "value" are the reader's own columns, not the logs': no column is named.
+    cases = dataclasses.replace(cases, id_column=None, outcome_columns=())
     if not allow_exclusions:
         _refuse_large_exclusions(cases, frames, names)
     return cases, choice, used, _tasks_of(cases, frames[0], several)
@@ -175,7 +180,21 @@ def _case_file(frame: pd.DataFrame, log: LogTable, several: bool):  # noqa: ANN2
     case = frame["task"].str.cat(frame["case"], sep="/") if several else frame["case"]
     table = pd.DataFrame({"case": case.to_numpy(), "value": frame["value"].to_numpy()})
     table.index = pd.RangeIndex(1, len(table) + 1)
-    return CaseFile(name=", ".join(log.sources[:2]), format="jsonl", frame=table)
+    return CaseFile(name=listed_sources(log.sources), format="jsonl", frame=table)
+
+
+def listed_sources(sources: Sequence[str]) -> str:
+    """A system's log files, every one up to :data:`LISTED_SOURCES`, else the first ones and
+    how many more.
+
+    >>> listed_sources(["log0.json", "log1.json", "log2.json"])
+    'log0.json, log1.json, log2.json'
+    >>> listed_sources([f"log{i}.json" for i in range(10)])
+    'log0.json, log1.json, log2.json, log3.json, log4.json, log5.json and 4 more'
+    """
+    shown = ", ".join(sources[:LISTED_SOURCES])
+    more = len(sources) - LISTED_SOURCES
+    return shown + (f" and {more:,} more" if more > 0 else "")
 
 
 def _names(logs: list[LogTable]) -> list[str]:

@@ -17,6 +17,9 @@ _NAMES = {
     "adjust": ("--adjust", "The adjustment"),
     "ci_method": ("--ci-method", "The interval method"),
     "resamples": ("--resamples", "The resamples"),
+    "metric": ("--metric", "The metric"),
+    "filter": ("--filter", "The filter"),
+    "allow_exclusions": ("--allow-exclusions", "Allowing exclusions"),
 }
 
 
@@ -43,6 +46,18 @@ def refusal_text(error: SystemsRefused, *, flags: bool = True) -> str:
             "better)"
         )
     name = _NAMES[error.option][where]
+    if error.option in ("metric", "filter"):
+        columns = "--systems (or --system and --outcome)" if flags else "the column choices"
+        return (
+            f"{name} applies to evaluation-harness logs; {error.detail} is a per-case file: "
+            f"choose its systems' outcome columns with {columns}"
+        )
+    if error.option == "allow_exclusions":
+        return (
+            f"{name} lifts the 5% limit on what a pairing of harness logs or a long file "
+            f"leaves out; {error.detail} is a per-case file, whose rows left out are listed "
+            "and counted"
+        )
     if error.option == "adjust":
         shown = f"{name} {error.detail}" if flags else f"{name} ({error.detail})"
         return (

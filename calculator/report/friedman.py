@@ -16,6 +16,7 @@ __all__ = [
     "describe_cliques",
     "describe_friedman",
     "describe_nemenyi",
+    "describe_rank_gap",
     "describe_rank_groups",
     "describe_rank_pairs",
     "friedman_task_lines",
@@ -145,6 +146,29 @@ def describe_rank_pairs(result: FriedmanComparison) -> str:
         "two-sided Wilcoxon signed-rank test of each pair's score differences, after Holm's "
         f"adjustment for {plural(family, 'comparison')}; a pair's own test can disagree with "
         "Nemenyi's, which rests on ranks among all the systems."
+    )
+
+
+def describe_rank_gap(result: FriedmanComparison) -> str:
+    """What each pair's average rank gap and signed-rank p measure, in the pair's own order
+    A − B (the one direction of every difference): A's average rank minus B's.
+
+    Examples
+    --------
+    >>> from calculator.compare.friedman import friedman_compare
+    >>> x = [[0.9, 0.5, 0.1], [0.8, 0.6, 0.2], [0.7, 0.4, 0.3], [0.6, 0.7, 0.1]]
+    >>> print(describe_rank_gap(friedman_compare(x, ["A", "B", "C"])))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Each pair A − B: A's average rank minus B's (rank 1 is the highest score on a case, so a
+    negative gap means A ranks better), against Nemenyi's CD 1.66; the two-sided signed-rank p
+    of A's scores minus B's, and that p adjusted over 3 pairs (Holm).
+    """
+    best = "highest" if result.better == "higher" else "lowest"
+    return (
+        f"Each pair A − B: A's average rank minus B's (rank 1 is the {best} score on a case, so "
+        f"a negative gap means A ranks better), against Nemenyi's CD "
+        f"{result.critical_difference:.2f}; the two-sided signed-rank p of A's scores minus "
+        f"B's, and that p adjusted over {plural(len(result.pairs), 'pair')} (Holm)."
     )
 
 

@@ -181,3 +181,17 @@ def test_letters_are_in_the_ranking_lines_and_the_json(tmp_path, capsys):
     assert "groups of systems not shown different" in out
     status, out, _ = run_cli(capsys, path, "--systems", "x,y,z", "--json")
     assert json.loads(out)["groups"] == expected.to_dict()
+
+
+def test_each_pair_in_json_carries_its_discordant_count(tmp_path, capsys):
+    # Counted by hand from OUTCOMES: x and y differ on rows 0, 2, 5, 7 (4 cases); x and z on
+    # rows 0, 1, 2, 6, 7 (5); y and z on rows 1, 5, 6 (3). Every JSON table carries b + c as
+    # "discordant"; the pair's "a" and "b" keep naming its systems (their counts are a_count...).
+    status, out, _ = run_cli(capsys, wide_file(tmp_path), "--systems", "x,y,z", "--json")
+    assert status == 0
+    columns = dict(zip("xyz", np.array(OUTCOMES).T, strict=True))
+    for pair in json.loads(out)["pairs"]:
+        a, b = columns[pair["a"]], columns[pair["b"]]
+        assert pair["discordant"] == int(np.sum(a != b))
+        assert pair["discordant"] == pair["b_count"] + pair["c_count"]
+    assert [p["discordant"] for p in json.loads(out)["pairs"]] == [4, 5, 3]

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from calculator.cli import main
 from calculator.compare.friedman import friedman_compare
@@ -122,3 +123,24 @@ def test_better_is_refused_where_the_outcomes_are_pass_fail(capsys, tmp_path):
     path.write_text("id,x,y,z\n" + "".join(f"c{i},{i % 2},{i % 3 > 0},1\n" for i in range(9)))
     status, _, err = run_cli(capsys, str(path), "--systems", "x,y,z", "--better", "lower")
     assert status == 2 and "--better says which scores are better" in err
+
+
+def test_each_pair_reads_a_minus_b_in_its_header_rows_and_json(tmp_path, capsys):
+    # The review's case: a system ranked worst on every case (average rank 4) against the
+    # others. Its pair rows read "m1 − m2", so the gap is m1's average rank minus m2's: positive.
+    rows = [f"c{i},0.{i % 3 + 1},0.{i % 3 + 4},0.{i % 3 + 5}{i % 2},0.9{i % 5}" for i in range(8)]
+    path = tmp_path / "s4.csv"
+    path.write_text("\n".join(["id,m1,m2,m3,m4", *rows]))
+    status, out, _ = run_cli(capsys, str(path), "--id", "id", "--systems", "m1,m2,m3,m4")
+    assert status == 0
+    assert "Each pair A − B: A's average rank minus B's" in out
+    row = next(line for line in out.splitlines() if line.strip().startswith("m1 − m2:"))
+    result = friedman_compare(
+        np.array([[float(v) for v in r.split(",")[1:]] for r in rows]), ["m1", "m2", "m3", "m4"]
+    )
+    gap = result.average_ranks[0] - result.average_ranks[1]
+    assert result.average_ranks[0] == 4.0 and gap > 0
+    assert f"average rank gap {gap:+.2f}" in row
+    status, out, _ = run_cli(capsys, str(path), "--id", "id", "--systems", "m1,m2,m3,m4", "--json")
+    first = json.loads(out)["pairs"][0]
+    assert (first["a"], first["b"]) == ("m1", "m2") and first["rank_gap"] == pytest.approx(gap)

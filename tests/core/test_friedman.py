@@ -149,3 +149,25 @@ def test_pairs_are_signed_rank_tests_adjusted_by_holm():
     expected[order] = holm
     assert [pair.adjusted_pvalue for pair in result.pairs] == pytest.approx(expected)
     assert result.ranking[0] == "C" and math.isfinite(result.critical_difference)
+
+
+def test_rank_gap_reads_a_minus_b_like_every_difference():
+    # Ranks by hand (1 = highest score): rows 1-3 rank A 1, B 2, C 3; row 4 ranks B 1, A 2,
+    # C 3. Average ranks A 1.25, B 1.75, C 3.00, so A − B = -0.50, A − C = -1.75,
+    # B − C = -1.25: negative when the first ranks better, in the pair's own order A − B.
+    x = [[0.9, 0.5, 0.1], [0.8, 0.6, 0.2], [0.7, 0.4, 0.3], [0.6, 0.7, 0.1]]
+    result = friedman_compare(x, ["A", "B", "C"])
+    gaps = {(p.a, p.b): p.rank_gap for p in result.pairs}
+    assert gaps == pytest.approx({("A", "B"): -0.50, ("A", "C"): -1.75, ("B", "C"): -1.25})
+    assert result.to_dict()["pairs"][0]["rank_gap"] == pytest.approx(-0.50)
+
+
+@given(
+    st.lists(st.lists(st.integers(0, 3), min_size=4, max_size=4), min_size=2, max_size=8),
+    st.sampled_from(["higher", "lower"]),
+)
+def test_rank_gap_is_first_average_rank_minus_second(rows, better):
+    result = friedman_compare(np.array(rows, dtype=float), list("ABCD"), better=better)
+    ranks = dict(zip(result.names, result.average_ranks, strict=True))
+    for pair in result.pairs:
+        assert pair.rank_gap == pytest.approx(ranks[pair.a] - ranks[pair.b])

@@ -1,6 +1,9 @@
 """The compare page and ``python -m calculator compare`` answer several systems' logs through one
 function, :func:`calculator.compare.workflow.compare_log_systems` (issue #35's gap: the page's
-glue called the library itself, so page and command line could drift).
+glue called the library itself, so page and command line could drift), and per-case files of
+pass/fail outcomes through :func:`~calculator.compare.workflow.load_case_systems` and
+:func:`~calculator.compare.workflow.compare_case_systems` (the review's item 6: both surfaces
+called the reader and ``SystemCases.compare`` themselves).
 
 Two kinds of check: the surfaces' modules call the workflow and none of the analyses it
 orchestrates (read by their syntax trees), and on one input the page (AppTest) shows the very
@@ -35,10 +38,12 @@ ANALYSES = {
     "compare_systems",
     "load_log_suite",
     "load_log_scores",
+    "load_systems",
 }
 SURFACES = [
     "ui/compare_logs.py",
     "ui/widgets/compare_ranks.py",
+    "ui/widgets/compare.py",
     "calculator/cli/compare.py",
     "calculator/cli/compare_scores.py",
 ]
@@ -62,6 +67,12 @@ def test_the_surfaces_call_the_workflow_and_none_of_its_steps():
         assert not names & ANALYSES, (path, names & ANALYSES)
     for path in ("ui/compare_logs.py", "calculator/cli/compare.py"):
         assert "compare_log_systems" in called_names(path), path
+    for path in ("ui/widgets/compare.py", "calculator/cli/compare.py"):
+        assert {"load_case_systems", "compare_case_systems"} <= called_names(path), path
+    # The page's files of scores: the workflow picks the reader, not the page.
+    ranks = called_names("ui/widgets/compare_ranks.py")
+    assert "compare_case_scores" in ranks
+    assert not ranks & {"load_system_scores", "join_score_files", "read_long_file"}
 
 
 def run_cli(*argv: object) -> str:
@@ -170,3 +181,31 @@ def test_page_better_and_adjustment_on_graded_logs_answer_as_the_cli_flags():
         timeout=300,
     )
     assert done.returncode == 2 and "adjusted by Holm only" in done.stderr
+
+
+def test_page_and_cli_give_the_same_q_groups_and_pairs_on_a_wide_pass_fail_file(tmp_path):
+    rows = [(1, 0, 0), (1, 1, 0), (1, 0, 0), (1, 1, 1), (0, 0, 0), (1, 0, 1), (1, 1, 0)] * 4
+    path = tmp_path / "wide.csv"
+    lines = [f"c{i},{x},{y},{z}" for i, (x, y, z) in enumerate(rows)]
+    path.write_text("\n".join(["id,x,y,z", *lines]) + "\n")
+    payload = json.loads(run_cli(path, "--id", "id", "--systems", "x,y,z", "--json"))
+    text = run_cli(path, "--id", "id", "--systems", "x,y,z")
+    at = page_with([path])
+    at.multiselect(key="compare_columns").set_value(["x", "y", "z"]).run(timeout=120)
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    words_shown = page_words(at)
+    for start in ("Cochran's Q", "Letters ", "Letter "):
+        line = next((line for line in text.splitlines() if line.startswith(start)), None)
+        if line is not None:
+            assert line in words_shown, start
+    (table,) = at.table
+    shown = dict(zip(table.value["system"], table.value["letters"], strict=True))
+    assert shown == payload["groups"]["letters"]
+    # The workflow's two functions, as each surface calls them, return the CLI's every figure.
+    from calculator.compare.workflow import compare_case_systems, load_case_systems
+
+    cases = load_case_systems(str(path), id_column="id", systems=["x", "y", "z"])
+    result = compare_case_systems(cases, SystemsAsk())
+    assert json.loads(json.dumps(result.to_dict())) == {
+        key: value for key, value in payload.items() if key != "input"
+    }

@@ -166,3 +166,27 @@ def test_cd_diagram_draws_a_bar_per_group_of_two_or_more():
     assert systems["system"].tolist() == list(result.ranking)
     spec = cd_diagram(result).to_dict()
     assert len(spec["layer"]) == 6
+
+
+def test_pair_table_gap_reads_a_minus_b_as_its_header_says(tmp_path):
+    # The review's case: m1 scores lowest on every case (average rank 4.00, the worst); the
+    # table's row "m1 − m2" must show m1's average rank minus m2's, a positive gap.
+    rng = np.random.default_rng(4)
+    table = np.round(
+        rng.uniform(size=(12, 1)) + [0.0, 0.2, 0.4, 0.6] + rng.uniform(0, 0.1, (12, 4)), 3
+    )
+    names = ["m1", "m2", "m3", "m4"]
+    path = tmp_path / "s4.csv"
+    rows = [f"q{i},{','.join(map(str, row))}" for i, row in enumerate(table)]
+    path.write_text("\n".join(["id,m1,m2,m3,m4", *rows]) + "\n")
+    at = with_files([path])
+    at.multiselect[0].set_value(names).run(timeout=120)
+    assert not at.exception, at.exception
+    expected = friedman_compare(table, names)
+    frame = next(d.value for d in at.dataframe if "pair (A − B)" in d.value.columns)
+    shown = dict(zip(frame["pair (A − B)"], frame["average rank gap (A − B)"], strict=True))
+    ranks = dict(zip(names, expected.average_ranks, strict=True))
+    assert ranks["m1"] == 4.0
+    assert shown["m1 − m2"] == f"{ranks['m1'] - ranks['m2']:+.2f}" and shown["m1 − m2"][0] == "+"
+    captions = "\n".join(c.value for c in at.caption).replace("\\", "")
+    assert "Each pair A − B: A's average rank minus B's" in captions

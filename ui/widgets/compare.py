@@ -15,9 +15,9 @@ import streamlit as st
 
 from calculator.cases import CaseFile, CaseFileError
 from calculator.cases.columns import guess_outcomes
-from calculator.cases.multi import load_systems
 from calculator.cases.systems_result import SystemCases
-from calculator.compare import ADJUSTMENTS, SystemComparison, compare_systems
+from calculator.compare import ADJUSTMENTS, SystemComparison
+from calculator.compare.workflow import SystemsAsk, compare_case_systems, load_case_systems
 from calculator.report.compare import (
     describe_agreement,
     describe_cochran,
@@ -266,7 +266,7 @@ def _load_cached(
     on every surface, charts included (escaped by :func:`calculator.text.printable`)."""
     # Joined in a child under the upload limits, never in the server's interpreter.
     return isolated(
-        load_systems, list(_files) if len(_files) > 1 else _files[0], **dict(options), by_bulk=True
+        load_case_systems, list(_files) if len(_files) > 1 else _files[0], **dict(options)
     )
 
 
@@ -316,7 +316,7 @@ def _analyse(cases: SystemCases, key: tuple) -> SystemComparison:
 def _compare_cached(key: tuple, _cases: SystemCases, adjust: str) -> SystemComparison:
     """`key` (the files' names and contents, and the options) stands for the cases, which are
     not hashed."""
-    return compare_systems(_cases.outcomes, _cases.names, adjust=adjust)
+    return compare_case_systems(_cases, SystemsAsk(adjust=adjust))
 
 
 def overview(result: SystemComparison) -> None:

@@ -20,7 +20,7 @@ from calculator.compare.friedman import FriedmanComparison
 from calculator.compare.friedman_suite import FriedmanSuite
 from calculator.compare.suite import SuiteComparison
 from calculator.compare.systems import SystemComparison
-from calculator.compare.workflow import SystemsAsk, SystemsRefused
+from calculator.compare.workflow import SystemsAsk, SystemsRefused, compare_case_scores
 from calculator.errors import CalculatorError
 from calculator.report.compare_refusals import refusal_text
 from calculator.report.compare_suite import suite_lines
@@ -29,6 +29,7 @@ from calculator.report.friedman import (
     describe_cliques,
     describe_friedman,
     describe_nemenyi,
+    describe_rank_gap,
     describe_rank_groups,
     describe_rank_pairs,
     friedman_task_lines,
@@ -218,11 +219,12 @@ def ranks_sections(result: FriedmanComparison) -> None:
     st.caption(escape_markdown(describe_cliques(result)))
     st.markdown("**Every pair**")
     st.write(escape_markdown(describe_rank_pairs(result)))
+    st.caption(escape_markdown(describe_rank_gap(result)))
     st.dataframe(
         pd.DataFrame(
             {
-                "pair (first − second)": [f"{p.a} − {p.b}" for p in result.pairs],
-                "average rank gap": [f"{p.rank_gap:+.2f}" for p in result.pairs],
+                "pair (A − B)": [f"{p.a} − {p.b}" for p in result.pairs],
+                "average rank gap (A − B)": [f"{p.rank_gap:+.2f}" for p in result.pairs],
                 "beyond the CD": ["yes" if p.beyond_cd else "no" for p in result.pairs],
                 "signed-rank p": [format_p_equals(p.pvalue) for p in result.pairs],
                 "Holm-adjusted": [
@@ -236,58 +238,11 @@ def ranks_sections(result: FriedmanComparison) -> None:
     )
 
 
-def _scores_of(
-    case_files: tuple[CaseFile, ...], options: tuple, ask: SystemsAsk
-) -> FriedmanComparison | None:
-    """A wide file's chosen score columns, a long file's systems' scores, or one file of
-    scores per system, compared by ranks through the workflow the command line calls; None
-    when they are pass/fail or fewer than 2 cases hold a score for every system (the pass/fail
-    sections then read them, and say what is wrong in their own words).
-
-    Raises :class:`~calculator.compare.workflow.SystemsRefused` for ``better`` asked of
-    pass/fail outcomes, or a lower-is-better column named without it."""
-    from calculator.cases.multi_scores import load_system_scores
-    from calculator.compare.workflow import (
-        compare_log_systems,
-        compare_system_scores,
-        join_score_files,
-    )
-    from calculator.logs.long_file import LongColumns, read_long_file
-
-    chosen = dict(options)
-    scores, named = None, ()
-    if len(case_files) > 1:
-        joined = join_score_files(
-            case_files,
-            id_column=chosen.get("id_column"),
-            outcome_column=chosen.get("outcome_column"),
-        )
-        scores, named = joined or (None, ())
-    elif chosen.get("systems"):
-        scores = load_system_scores(
-            case_files[0], systems=list(chosen["systems"]), id_column=chosen.get("id_column")
-        )
-    elif chosen.get("system_column"):
-        columns = LongColumns(
-            system=chosen["system_column"],
-            id=chosen.get("id_column"),
-            outcome=chosen.get("outcome_column"),
-        )
-        return compare_log_systems(read_long_file(case_files[0], columns), ask).ranks
-    if scores is not None and scores.n >= 2:
-        return compare_system_scores(
-            scores.scores, scores.names, ask, named=[*scores.names, *named]
-        )
-    if ask.better is not None:
-        raise SystemsRefused("better", ask.better)
-    return None
-
-
 @st.cache_resource(show_spinner="Ranking the systems...", max_entries=4)
 def _scores_cached(
     identity: tuple, _files: tuple[CaseFile, ...], options: tuple, ask: SystemsAsk
 ) -> FriedmanComparison | None:
-    return isolated(_scores_of, _files, options, ask)
+    return isolated(compare_case_scores, _files, ask, **dict(options))
 
 
 def scores_view(stored: list[files.StoredFile], case_files: list[CaseFile], options: dict) -> bool:
