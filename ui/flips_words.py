@@ -24,6 +24,7 @@ __all__ = [
     "expander_label",
     "list_caption",
     "status_words",
+    "texts_not_read",
     "tab_label",
 ]
 
@@ -70,6 +71,15 @@ def churn_columns(names: tuple[str, str]) -> tuple[str, ...]:
 def expander_label(flips: object, flip: object) -> str:
     """A flip's expander: its task/id and both outcomes, escaped."""
     return escape_markdown(f"{flip_label(flip)}: {clip(outcome_words(flips, flip), 120)}")
+
+
+def texts_not_read(why: str) -> str:
+    """Why the flips below come without their texts (a limit of this server, say): the
+    comparison above is whole."""
+    return (
+        f"The flips are listed without their texts, which could not be read here: {why} "
+        "The comparison above is complete."
+    )
 
 
 def status_words(status: str) -> str:

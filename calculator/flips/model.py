@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from calculator.errors import CalculatorError
+
 if TYPE_CHECKING:
     from calculator.cases import PairedCases
     from calculator.logs.pairing import PairedLogs
@@ -332,7 +334,7 @@ def oriented(flips: Flips, better: str | None) -> Flips:
     if flips.kind != "scores" or better is None or better == flips.better:
         return flips
     if better not in ("higher", "lower"):
-        raise ValueError(f"`better` must be 'higher' or 'lower', but got {better!r}")
+        raise CalculatorError(f"`better` must be 'higher' or 'lower', but got {better!r}")
     turn = {"regression": "improvement", "improvement": "regression"}
     turned = [dataclasses.replace(f, direction=turn[f.direction]) for f in flips.flips]
     rank = {direction: k for k, direction in enumerate(DIRECTIONS)}

@@ -84,7 +84,8 @@ def test_helm_run_folders_zipped_per_side_give_a_row_per_run_and_the_models(new_
         only_a = discordant_only_a(*MODELS, cut)
         line = next(x for x in report.splitlines() if x.startswith(f"task bbq:{subject}"))
         assert f"only meta/llama-3-8b-chat {only_a}," in line
+    # Two tables: the tasks' and, in the flips section below it, the flips by task (churn).
     table = page.locator("[data-testid=stMain] [data-testid=stDataFrame]")
-    expect(table).to_have_count(1)
+    expect(table).to_have_count(2)
     expect(page.locator("[data-testid=stAlertContentError]")).to_have_count(0)
     expect(page.locator("[data-testid=stException]")).to_have_count(0)

@@ -14,7 +14,7 @@ import streamlit as st
 from calculator.chooser import OptionRefused
 from calculator.errors import CalculatorError
 from calculator.flips import Flips
-from calculator.logs import LogAnalysis, read_log_data
+from calculator.logs import LogAnalysis, PairedLogs, read_log_data
 from calculator.logs.scores import LogScores
 from calculator.logs.sources import MAX_LOG_BYTES
 from calculator.logs.task_choice import Asked
@@ -59,7 +59,7 @@ def _models(files: Files) -> tuple[str, ...]:
     return isolated(upload_models, list(files), MAX_LOG_BYTES)
 
 
-# A resource, not data: the result and its flips (tens of thousands of texts, for 10^5 cases)
+# Resources, not data: the result and the flips (tens of thousands of texts, for 10^5 cases)
 # are frozen and shared, never unpickled again at a rerun.
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _compare(
@@ -71,7 +71,7 @@ def _compare(
     threshold: float | None,
     allow: bool,
     asked: Question,
-) -> tuple[LogAnalysis | LogScores, Flips | str]:
+) -> LogAnalysis | LogScores:
     # Read and analysed in a child under the upload limits, never in the server's interpreter.
     return isolated(_analysed, a, b, models, metric, chosen_filter, threshold, allow, asked)
 
@@ -85,19 +85,42 @@ def _analysed(
     threshold: float | None,
     allow: bool,
     asked: Question,
-) -> tuple[LogAnalysis | LogScores, Flips | str]:
-    """The comparison and its flips with their texts (or the words of a refusal to read
-    them), in one child: the logs are read and paired once."""
+) -> LogAnalysis | LogScores:
+    """The comparison, in a child."""
+    paired = _paired(a, b, models, log_choice(metric, chosen_filter, threshold, allow))
+    # A graded metric without a threshold is compared as scores, as on the command line; the
+    # question's margin is then in the scores' units.
+    return compare_logs(paired, asked.ask(scores=paired.scores))
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _flips(
+    a: Files, b: Files, models: tuple[str | None, str | None], choice: LogChoice
+) -> Flips | str:
+    # A child of its own, under the same limits as the comparison's: reading the texts of
+    # large logs may reach a limit that the comparison alone stays within, and then only the
+    # flips are missing (their section says why), never the comparison.
+    try:
+        return isolated(_read_flips, a, b, models, choice)
+    except CalculatorError as error:
+        return str(error)
+
+
+def _read_flips(
+    a: Files, b: Files, models: tuple[str | None, str | None], choice: LogChoice
+) -> Flips | str:
+    """The flips with their texts, read again from the files for the flipped ids only."""
+    return log_flips_or_refusal(_paired(a, b, models, choice), (list(a), list(b)))
+
+
+def _paired(
+    a: Files, b: Files, models: tuple[str | None, str | None], choice: LogChoice
+) -> PairedLogs:
     logs = (
         read_log_data(a, system="A", model=models[0]),
         read_log_data(b, system="B", model=models[1]),
     )
-    choice = log_choice(metric, chosen_filter, threshold, allow)
-    # A graded metric without a threshold is compared as scores, as on the command line; the
-    # question's margin is then in the scores' units.
-    paired = pair_two_logs(*logs, choice)
-    result = compare_logs(paired, asked.ask(scores=paired.scores))
-    return result, log_flips_or_refusal(paired, (list(a), list(b)))
+    return pair_two_logs(*logs, choice)
 
 
 def log_choice(
@@ -224,15 +247,9 @@ def logs_section() -> None:
         sides = _sides(given[0], given[1])
         if sides is None:
             return
+        metric, chosen = metric.strip() or None, chosen.strip() or None
         try:
-            result, flips = _compare(
-                *sides,
-                metric.strip() or None,
-                chosen.strip() or None,
-                threshold,
-                allow,
-                asked,
-            )
+            result = _compare(*sides, metric, chosen, threshold, allow, asked)
         except OptionRefused as error:  # an option the test cannot answer: named as here
             show_refusal(error)
             return
@@ -240,6 +257,7 @@ def logs_section() -> None:
             st.error(escape_markdown(words.page_message(str(error))))
             return
         show_log_result(result, "logs")
+        flips = _flips(*sides, log_choice(metric, chosen, threshold, allow))
         result_flips_section(result, flips, "logs")  # ui/widgets/flips.py
 
 

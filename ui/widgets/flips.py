@@ -3,11 +3,12 @@ direction, filtered by task and a search, a page of expandable flips at a time, 
 prompt, reference and both outputs shown as text (``st.code``); the CSV of every flip and the
 Markdown report to paste.
 
-The flips of two logs (or a long file) are found and their texts read in the child that
-analyses them (:func:`ui.isolation.isolated`), and kept with the result in
-``st.cache_resource`` (they are frozen, so the object is shared, never copied): a rerun of a
-comparison of 10^5 cases neither unpickles tens of thousands of texts nor searches them
-unless a search is typed; a page shows :data:`PAGE_SIZE` flips.
+The flips of two logs are found and their texts read in a child of their own, under the
+upload limits (:func:`ui.isolation.isolated`; a long file's, whose rows hold no texts, in the
+child that analyses it), and kept in ``st.cache_resource`` (they are frozen, so the object is
+shared, never copied): a rerun of a comparison of 10^5 cases neither unpickles tens of
+thousands of texts nor searches them unless a search is typed; a page shows
+:data:`PAGE_SIZE` flips.
 """
 
 from __future__ import annotations
@@ -51,10 +52,9 @@ PAGE_SIZE = 50
 
 def log_flips_or_refusal(paired: PairedLogs, sources: tuple[object, object]) -> Flips | str:
     """The flips of two paired logs (or a long file's two systems) with their texts, read
-    again from A's and B's `sources` for the flipped ids only; run in the child that analyses
-    them (:func:`ui.widgets.cases_logs._analysed`), so that a first render reads and pairs the
-    logs once. A refusal while reading the texts is returned as its words, so that the
-    comparison above still shows."""
+    again from A's and B's `sources` for the flipped ids only; run in a child of its own
+    (:func:`ui.widgets.cases_logs._read_flips`). A refusal while reading the texts is returned
+    as its words, so that the comparison above still shows."""
     from calculator.flips.attach import read_log_flips
 
     try:
@@ -64,18 +64,21 @@ def log_flips_or_refusal(paired: PairedLogs, sources: tuple[object, object]) -> 
 
 
 def result_flips_section(result: LogAnalysis | LogScores, flips: Flips | str, key: str) -> None:
-    """The flips of the logs (or the long file) compared above, found in the same child as
-    `result` (:func:`log_flips_or_refusal`); `result` gives the suite's chart (pass/fail over
-    several tasks) and the reports. `key` prefixes the section's keys."""
+    """The flips of the logs (or the long file) compared above, with their texts
+    (:func:`log_flips_or_refusal`), or the words of why their texts could not be read (the
+    flips are then listed from `result` without them); `result` gives the suite's chart
+    (pass/fail over several tasks) and the reports. `key` prefixes the section's keys."""
     scores = is_scores(result)
     if not scores and len(result.tasks) > 1:  # a suite: each task's difference, drawn
         from ui.suite_chart import suite_chart
 
         st.altair_chart(suite_chart(result, result.pooled.names), key=f"{key}_suite_chart")
         st.caption(escape_markdown(chart_caption(result)))  # the HTML report's words
-    if isinstance(flips, str):  # a refusal while reading the texts, said as such
-        st.error(escape_markdown(flips))
-        return
+    if isinstance(flips, str):  # the texts could not be read: the flips without them, and why
+        from calculator.flips.model import log_flips
+
+        st.warning(escape_markdown(words.texts_not_read(flips)))
+        flips = log_flips(result.paired)
     if scores:  # regressions and improvements in the comparison's better direction
         flips = oriented(flips, result.pooled.better)
     alpha = alpha_of(result.pooled) if scores else result.pooled.decision.alpha
