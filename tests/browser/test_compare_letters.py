@@ -9,14 +9,12 @@ nothing sleeps a fixed time.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from browser_setup import IDLE, Page, expect, skip_module_unless_runnable
+from shape_writers import compare_json as cli_json
 
 skip_module_unless_runnable()
 
@@ -35,18 +33,6 @@ INSPECT = sorted(
 FIRST_RENDER_TIMEOUT_MS = 90_000
 if expect is not None:
     expect.set_options(timeout=30_000)
-
-
-def cli_json(*argv: object) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-m", "calculator", "compare", *map(str, argv), "--json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    return json.loads(done.stdout)
 
 
 def open_compare(page: Page, url: str) -> None:

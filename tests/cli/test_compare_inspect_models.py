@@ -17,6 +17,7 @@ from itertools import combinations
 from pathlib import Path
 
 from scipy.stats import binomtest
+from shape_writers import compare_json as cli
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "tests" / "data" / "evallogs" / "generated" / "inspect" / "models"
@@ -44,18 +45,6 @@ def expected_adjusted() -> dict[frozenset, float]:
         running = max(running, min(1.0, (len(ordered) - i) * raw[pair]))
         adjusted[pair] = running
     return adjusted
-
-
-def cli(*argv: object) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-m", "calculator", "compare", *map(str, argv), "--json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    return json.loads(done.stdout)
 
 
 def test_three_models_logs_are_three_systems_named_by_their_model():

@@ -196,3 +196,20 @@ def cli(capsys, command: list[str]) -> tuple[int, str, str]:  # noqa: ANN001 - p
     status = main(command)
     out, err = capsys.readouterr()
     return status, out, err
+
+
+def compare_json(*argv: object) -> dict:
+    """``python -m calculator compare ARGV --json`` in a child process, from the repository's
+    root: its JSON document (a failure raises, with the command's output)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "calculator", "compare", *map(str, argv), "--json"],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    return json.loads(done.stdout)

@@ -8,14 +8,12 @@ independent references in tests/core), or from the command line's JSON on the sa
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 from apptest_pages import open_page
+from shape_writers import compare_json as cli_json
 from streamlit.testing.v1 import AppTest
 
 from calculator.compare.friedman import friedman_compare
@@ -42,18 +40,6 @@ def with_files(paths: list[Path], systems: list[str] | None = None) -> AppTest:
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     return at
-
-
-def cli_json(*argv: object) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-m", "calculator", "compare", *map(str, argv), "--json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    return json.loads(done.stdout)
 
 
 def chart_data(at: AppTest) -> str:

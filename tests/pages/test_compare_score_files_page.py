@@ -7,14 +7,12 @@ refusals are those of :mod:`calculator.report.compare_refusals`, shown by the pa
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 from apptest_pages import open_page
+from shape_writers import compare_json as cli_json
 
 from ui import compare_words as words
 from ui.widgets.cases_files import StoredFile
@@ -33,18 +31,6 @@ def score_files(tmp_path: Path, column: str = "score") -> list[Path]:
         path.write_text("\n".join(rows) + "\n")
         paths.append(path)
     return paths
-
-
-def cli_json(*argv: object) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-m", "calculator", "compare", *map(str, argv), "--json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    return json.loads(done.stdout)
 
 
 def page(paths: list[Path], better: str | None = None):
