@@ -1,13 +1,14 @@
 """The one chooser: from the data's shape and the question asked, the test that answers it.
 
 Every surface (the command line's ``table`` and ``cases``, the per-case page's sections) builds
-an :class:`Ask` from its inputs; the workflow takes the :class:`Shape` of what was read
-(:func:`shape_of`) and calls :func:`choose`, which either returns the :class:`Choice` (the
-method and the options it applies) or raises :class:`OptionRefused`, naming by code the option
-the chosen test cannot answer and why. No option is ever dropped on the way: one the test does
-not take is refused here, once for every surface. This is a number module: the words of a
-refusal are :func:`calculator.report.refusals.refusal_text`, each surface giving its own names
-for the options.
+an :class:`Ask` from its inputs; the workflow takes the :class:`Shape` that the data model
+declares (:attr:`calculator.paired_data.PairedData.shape`) and calls :func:`choose`, which
+either returns the :class:`Choice` (the method and the options it applies) or raises
+:class:`OptionRefused`, naming by code the option the chosen test cannot answer and why. No
+option is ever dropped on the way: one the test does not take is refused here, once for every
+surface. This is a number module: the words of a refusal are
+:func:`calculator.report.refusals.refusal_text`, each surface giving its own names for the
+options.
 
 The rule, in order (the first that applies refuses):
 
@@ -68,8 +69,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-import numpy as np
-
 from calculator.decision import decision_level
 from calculator.errors import CalculatorError
 from calculator.release import gate_margin_too_wide
@@ -84,7 +83,6 @@ __all__ = [
     "Shape",
     "choose",
     "reads_lower_is_better",
-    "shape_of",
 ]
 
 PASS_FAIL = "pass/fail"
@@ -140,7 +138,8 @@ class Ask:
     ("equivalent"; the page says every question by its name); `gate` whether a release gate is
     asked; `better` which scores are better (None: not said; higher is taken); `resamples` and
     `seed` the scores' resampling. `anytime` whether the gate is to decide by the one-sided
-    anytime-valid test (:mod:`calculator.anytime`), valid however often it is re-run.
+    anytime-valid test (:mod:`calculator.anytime`), valid however often it is re-run, with
+    `anytime_prior` the shape of its mixture.
     """
 
     alpha: float = 0.05
@@ -152,6 +151,8 @@ class Ask:
     resamples: int | None = None
     seed: int = 0
     anytime: bool = False
+    #: k of the anytime-valid test's Beta(k, k) mixture (1: uniform).
+    anytime_prior: float = 1.0
 
     @property
     def side(self) -> str:
@@ -236,64 +237,6 @@ def reads_lower_is_better(name: str) -> bool:
     words = set(re.split(r"[^a-z0-9]+", str(name).lower()))
     words.add(re.sub(r"[^a-z0-9]+", "_", str(name).lower()).strip("_"))
     return bool(words & LOWER_IS_BETTER_WORDS)
-
-
-def shape_of(data: object, *, scores: bool = False) -> Shape:
-    """The shape of paired logs (:class:`calculator.logs.PairedLogs`), paired cases
-    (:class:`calculator.cases.PairedCases`; `scores` when their columns are compared as
-    scores) or a table of counts (anything else)."""
-    if hasattr(data, "tasks") and hasattr(data, "metric"):
-        return _logs_shape(data)
-    if hasattr(data, "group_column"):
-        if not scores:
-            return Shape(clusters=data.group_column is not None)
-        return Shape(
-            outcome=SCORES,
-            clusters=data.group_column is not None,
-            score_names=tuple(map(str, data.outcome_columns)),
-            score_range=_score_range([data]),
-        )
-    return Shape()
-
-
-def _score_range(cases: list) -> tuple[float, float] | None:
-    """The smallest and largest finite score of A's and B's in `cases` (PairedCases)."""
-    from calculator.cases.scores_input import paired_scores_of
-
-    parts = [np.asarray(s, dtype=float) for c in cases if c.n for s in paired_scores_of(c)[:2]]
-    scores = np.concatenate(parts) if parts else np.empty(0)
-    scores = scores[np.isfinite(scores)]
-    return (float(scores.min()), float(scores.max())) if scores.size else None
-
-
-def _logs_shape(paired: object) -> Shape:
-    uneven = None
-    for task in paired.tasks:
-        counts = task.share_counts
-        if task.question_scores is not None or (
-            counts is not None and bool(np.any(np.asarray(counts[1]) != np.asarray(counts[3])))
-        ):
-            uneven = task.task
-            break
-    repeats = "none"
-    if any(task.repeats for task in paired.tasks):
-        repeats = "equal" if uneven is None else "unequal"
-    return Shape(
-        outcome=SCORES if paired.scores else PASS_FAIL,
-        tasks=len(paired.tasks),
-        repeats=repeats,
-        score_names=_score_names(paired) if paired.scores else (),
-        uneven_task=uneven,
-        score_range=_score_range([t.cases for t in paired.tasks]) if paired.scores else None,
-        better=getattr(paired, "stated_better", None) if paired.scores else None,
-    )
-
-
-def _score_names(paired: object) -> tuple[str, ...]:
-    """The metrics compared as scores: one, or each task's own (issue #32)."""
-    if paired.metric.metric is not None or not paired.task_metrics:
-        return (str(paired.metric.metric),)
-    return tuple(dict.fromkeys(str(c.metric) for c in paired.task_metrics.values()))
 
 
 def choose(shape: Shape, ask: Ask) -> Choice:

@@ -113,6 +113,11 @@ class PairedTable:
         return self.a + self.b + self.c + self.d
 
     @property
+    def cells(self) -> tuple[int, int, int, int]:
+        """(a, b, c, d), in the order :func:`calculator.analyze` takes them."""
+        return self.a, self.b, self.c, self.d
+
+    @property
     def discordant(self) -> int:
         """Number of cases the systems disagree on, b + c."""
         return self.b + self.c

@@ -1,30 +1,31 @@
 """The comparison of two systems on the same cases: one path for the page and the command line.
 
-Whatever the input's shape (per-case files of pass/fail outcomes or of scores, harness logs with
-or without repeats and tasks), a comparison goes: read, pair, choose the analysis the pairing
-calls for, analyse with the question asked. The surfaces parse their input into the typed
-options below, call these functions and render what they return; they do not choose a test or
-orchestrate the steps themselves, so the page and the command line answer one comparison with
-the same numbers.
+Whatever the input's shape (a typed table, per-case files of pass/fail outcomes or of scores,
+a long file, harness logs with or without repeats and tasks), a comparison goes: read, pair,
+make the one data model (:class:`~calculator.paired_data.PairedData`), choose the analysis
+its shape calls for, analyse with the question asked. The surfaces parse their input into the
+typed options below, call :func:`compare` and render the :class:`Comparison` it returns; they
+do not choose a test or orchestrate the steps themselves, so the page and the command line
+answer one comparison with the same numbers.
 
 - :class:`~calculator.chooser.Ask` (also named :data:`Question`): everything asked, of
   pass/fail outcomes or of scores (alpha, alternative, margin, the question's name, a release
-  gate, which scores are better, resamples). Each function below takes one, and calls
-  :func:`calculator.chooser.choose` on the shape of what was read before analysing: an option
-  the chosen test cannot answer is refused there (:class:`~calculator.chooser.OptionRefused`),
-  on every surface alike, and never dropped.
-- :func:`compare_cases`: per-case pass/fail outcomes, clusters counted when a group column is
-  chosen.
-- :func:`compare_score_cases`: per-case scores, compared by their mean.
+  gate, which scores are better, resamples, the anytime-valid gate). :func:`compare` calls
+  :func:`calculator.chooser.choose` on the data's shape before analysing: an option the chosen
+  test cannot answer is refused there (:class:`~calculator.chooser.OptionRefused`), on every
+  surface alike, and never dropped.
+- :class:`TestOptions`: how a pass/fail table's figures are computed (the interval's level
+  and method, chi-square's correction, the exact test's two-sided rule, the release gates).
 - :class:`LogChoice` and :func:`pair_two_logs`: what is compared in two harness logs (metric,
   filter, threshold, exclusions allowed) and their pairing.
-- :func:`compare_logs`: two paired harness logs, as pass/fail or as scores, as their pairing
-  says.
+- :func:`compare`: the one entry; :class:`Comparison`, the one result.
 
 Examples
 --------
->>> Ask(alternative="greater").analyze_options()
-{'alpha': 0.05, 'alternative': 'greater', 'margin': None, 'question': None}
+>>> from calculator.paired_data import of_table
+>>> result = compare(of_table(60, 15, 5, 20), Ask(alternative="less"))
+>>> result.method, round(result.analysis.decision.pvalue, 4)
+('exact', 0.0207)
 """
 
 from __future__ import annotations
@@ -32,27 +33,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from calculator.analysis import Analysis, analyze
-from calculator.chooser import Ask, choose, shape_of
+from calculator.chooser import Ask, Choice, choose
 from calculator.clustered import ClusteredTestResult, clustered_mcnemar
-from calculator.release import clusters_of
+from calculator.release import anytime_gate, clusters_of
 
 if TYPE_CHECKING:
-    from calculator.cases import PairedCases
+    from calculator.anytime import AnytimeAnalysis
     from calculator.logs import LogAnalysis, LogTable, PairedLogs
     from calculator.logs.scores import LogScores
+    from calculator.paired_data import PairedData
     from calculator.scores import ScoresComparison
 
 __all__ = [
     "Ask",
-    "CasesComparison",
+    "Comparison",
     "LogChoice",
     "Question",
-    "compare_cases",
-    "compare_logs",
-    "compare_score_cases",
+    "TestOptions",
+    "compare",
     "pair_two_logs",
 ]
 
@@ -62,48 +61,137 @@ Question = Ask
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CasesComparison:
-    """Per-case pass/fail outcomes compared: the cases, their analysis and, with a group
-    column, the cluster-adjusted test beside it."""
+class TestOptions:
+    """How a pass/fail table's figures are computed (:func:`calculator.analyze`'s keywords of
+    the same names): the interval's `level` and `ci_method`, chi-square's `correction`, the
+    exact test's two-sided `convention`, and `gates` release gates correlated `rho`."""
 
-    cases: PairedCases
-    analysis: Analysis
-    cluster: ClusteredTestResult | None
+    __test__ = False  # not a pytest class
+
+    level: float = 0.95
+    ci_method: str = "agresti-min"
+    correction: bool = False
+    convention: str = "doubling"
+    gates: int = 1
+    rho: float = 0.0
 
 
-def compare_cases(cases: PairedCases, ask: Ask | None = None) -> CasesComparison:
-    """The analysis of paired per-case outcomes, answering `ask` (the two-sided question at
-    alpha 0.05 by default); with a group column the decision and the gate count clusters
-    (:func:`calculator.release.clusters_of`), on every surface alike.
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Comparison:
+    """One comparison of two systems: the data, the test chosen with the question it answers
+    (every option applied), and the numbers. Which parts are set follows the data's outcome
+    and ledger, never the surface that asked:
 
-    Raises :class:`~calculator.chooser.OptionRefused` for an option the test cannot answer."""
-    choice = choose(shape_of(cases), ask or Ask())
+    - pass/fail: `analysis` (a typed table's or per-case file's, or with logs the pooled
+      analysis that decides the suite) and `logs` (per task, with logs); `cluster` the
+      cluster-adjusted test with a group column; `anytime` the anytime-valid gate when asked;
+    - scores: `scores` (a per-case file's comparison) or `log_scores` (per task and pooled).
+    """
+
+    data: PairedData
+    choice: Choice
+    analysis: Analysis | None = None
+    cluster: ClusteredTestResult | None = None
+    anytime: AnytimeAnalysis | None = None
+    logs: LogAnalysis | None = None
+    scores: ScoresComparison | None = None
+    log_scores: LogScores | None = None
+
+    @property
+    def method(self) -> str:
+        """The chooser's code of the test that answers (:func:`calculator.chooser.choose`)."""
+        return self.choice.method
+
+    @property
+    def report(self) -> Analysis | ScoresComparison | LogAnalysis | LogScores:
+        """The whole of the numbers, as the report of the data's kind takes them: logs' per
+        task and pooled, else a per-case file's or a table's comparison."""
+        for part in (self.log_scores, self.logs, self.scores, self.analysis):
+            if part is not None:
+                return part
+        raise AssertionError("a comparison holds numbers")  # pragma: no cover
+
+    @property
+    def ask(self) -> Ask:
+        """The question answered, every option applied (which scores are better, decided)."""
+        return self.choice.ask
+
+
+def compare(
+    data: PairedData, ask: Ask | None = None, options: TestOptions | None = None
+) -> Comparison:
+    """`data` compared, answering `ask` (the two-sided question at alpha 0.05 by default):
+    the test is chosen from the data's shape, then every option is applied. With a group
+    column the decision and the gate count clusters (:func:`calculator.release.clusters_of`);
+    with logs the suite is decided over every task's questions, each counted once.
+
+    Raises :class:`~calculator.chooser.OptionRefused` for an option the chosen test cannot
+    answer, and the comparison's own refusals (scores too large, say) naming their source."""
+    choice = choose(data.shape, ask or Ask())
+    if data.outcome == "scores":
+        return _scores(data, choice)
+    if data.ledger == "logs":
+        from calculator.logs import analyze_logs
+
+        logs = analyze_logs(data.logs, **choice.analyze_options())
+        return Comparison(
+            data=data,
+            choice=choice,
+            analysis=logs.pooled,
+            logs=logs,
+            anytime=_anytime(logs.pooled, choice),
+        )
     clustered = choice.method == "cluster"
     analysis = analyze(
-        *cases.counts,
-        names=cases.names,
-        clusters=clusters_of(cases) if clustered else None,
+        *data.table.cells,
+        names=data.names,
+        clusters=clusters_of(data.cases) if clustered else None,
         **choice.analyze_options(),
+        **_options(options),
     )
-    cluster = clustered_mcnemar(*cases.cluster_counts()) if clustered else None
-    return CasesComparison(cases=cases, analysis=analysis, cluster=cluster)
+    cluster = clustered_mcnemar(*data.cases.cluster_counts()) if clustered else None
+    return Comparison(
+        data=data,
+        choice=choice,
+        analysis=analysis,
+        cluster=cluster,
+        anytime=_anytime(analysis, choice),
+    )
 
 
-def compare_score_cases(
-    cases: PairedCases,
-    ask: Ask | None = None,
-    scores: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None = None,
-) -> ScoresComparison:
-    """Paired per-case scores (loaded by :func:`calculator.cases.scores_input.load_score_cases`;
-    `scores` when already read) compared by their mean, answering `ask`; with a group column
-    the clusters are resampled and flipped together.
+def _anytime(analysis: Analysis, choice: Choice) -> AnytimeAnalysis | None:
+    """The anytime-valid gate's test when it is asked (the chooser let it through: one
+    sequence of independent pairs, no margin)."""
+    if not choice.ask.anytime:
+        return None
+    return anytime_gate(analysis, choice.ask.anytime_prior)
 
-    Raises :class:`~calculator.chooser.OptionRefused` for an option the test cannot answer, and
-    the comparison's own refusals led by the file(s) and the columns."""
+
+def _options(options: TestOptions | None) -> dict[str, object]:
+    if options is None:
+        return {}
+    return {
+        "level": options.level,
+        "ci_method": options.ci_method,
+        "correction": options.correction,
+        "convention": options.convention,
+        "gates": options.gates,
+        "rho": options.rho,
+    }
+
+
+def _scores(data: PairedData, choice: Choice) -> Comparison:
+    """Scores compared by their mean: a per-case file's with its clusters, logs' per task and
+    pooled (their margin in the scores' units)."""
+    if data.ledger == "logs":
+        from calculator.logs.scores import analyze_log_scores
+
+        log_scores = analyze_log_scores(data.logs, **choice.compare_options())
+        return Comparison(data=data, choice=choice, scores=log_scores.pooled, log_scores=log_scores)
     from calculator.cases.scores_input import compare_case_scores
 
-    choice = choose(shape_of(cases, scores=True), ask or Ask())
-    return compare_case_scores(cases, scores, **choice.compare_options())
+    scores = compare_case_scores(data.cases, data.scores, **choice.compare_options())
+    return Comparison(data=data, choice=choice, scores=scores)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -152,20 +240,3 @@ def _with_stated_better(paired: PairedLogs, tables: tuple[LogTable, LogTable]) -
     metrics.update({task: str(c.metric) for task, c in paired.task_metrics.items()})
     better = stated_better(tables, metrics)
     return paired if better is None else dataclasses.replace(paired, stated_better=better)
-
-
-def compare_logs(paired: PairedLogs, ask: Ask | None = None) -> LogAnalysis | LogScores:
-    """Two paired harness logs analysed as their pairing says, answering `ask`: as scores when
-    a graded metric was paired without a threshold (its margin in the scores' units), else as
-    pass/fail (its margin a share of pass rate).
-
-    Raises :class:`~calculator.chooser.OptionRefused` for an option the test cannot answer
-    (a one-sided question or a margin of several tasks' pooled pass/fail table, say)."""
-    choice = choose(shape_of(paired), ask or Ask())
-    if choice.method.startswith("scores"):
-        from calculator.logs.scores import analyze_log_scores
-
-        return analyze_log_scores(paired, **choice.compare_options())
-    from calculator.logs import analyze_logs
-
-    return analyze_logs(paired, **choice.analyze_options())

@@ -74,8 +74,9 @@ from calculator.cli.shared import (
 )
 from calculator.cli.square_file import add_categories_argument, is_categories_input, run_categories
 from calculator.errors import CalculatorError
+from calculator.paired_data import of_cases
 from calculator.planning.detect import DetectCheck, detect_check
-from calculator.release import anytime_gate, gate_fails
+from calculator.release import gate_fails
 from calculator.report import words
 from calculator.report.anytime import anytime_gate_payload, anytime_gate_verdict
 from calculator.report.clusters import describe_cluster_change
@@ -83,7 +84,7 @@ from calculator.report.formatting import plural
 from calculator.report.gate import gate_payload
 from calculator.report.planning import detect_sentence
 from calculator.scores.resampling import MAX_RESAMPLES, MIN_RESAMPLES
-from calculator.workflow import compare_cases
+from calculator.workflow import compare
 
 if TYPE_CHECKING:
     from calculator.anytime import AnytimeAnalysis
@@ -248,9 +249,8 @@ def run(args: argparse.Namespace) -> int:
     cases = _load(args, first, second)
     if cases.n == 0:
         raise CalculatorError(f"no usable cases: {_exclusion_summary(cases)}")
-    compared = compare_cases(cases, question_arguments(args))
-    analysis, cluster = compared.analysis, compared.cluster
-    gate = anytime_gate(analysis, args.anytime_prior) if args.anytime else None
+    compared = compare(of_cases(cases), question_arguments(args))
+    analysis, cluster, gate = compared.analysis, compared.cluster, compared.anytime
     detect = _detect(args, analysis, cluster is not None)
     flips = flips_of_cases(args, cases)
     if markdown_output(args, analysis, flips):

@@ -24,6 +24,7 @@ from calculator.cli.cases_scores import comparison_lines, score_options, scores_
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import decision_lines, question_arguments
 from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, gate_line, read_logs
+from calculator.paired_data import of_logs
 from calculator.report import words
 from calculator.report.conjunction import task_count_lines
 from calculator.report.formatting import format_p_equals, plural
@@ -36,7 +37,7 @@ from calculator.report.suite import (
     suite_gate_test,
     suite_payload,
 )
-from calculator.workflow import LogChoice, compare_logs, pair_two_logs
+from calculator.workflow import LogChoice, compare, pair_two_logs
 
 if TYPE_CHECKING:
     from calculator.compare.conjunction import TaskCount
@@ -113,7 +114,7 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
     paired = pair_two_logs(*logs, choice)
     if paired.scores:
         return run_log_scores(args, paired)
-    result = compare_logs(paired, question_arguments(args))
+    result = compare(of_logs(paired), question_arguments(args)).logs
     counts = task_counts(result, args.alpha)
     flips = flips_of_logs(args, paired)  # None unless asked for
     if markdown_output(args, result, flips):
@@ -214,7 +215,7 @@ def run_log_scores(args: argparse.Namespace, paired: PairedLogs) -> int:
     """Compare two logs paired on a graded metric as scores; print the report or JSON."""
     from calculator.release import scores_gate_fails
 
-    result = compare_logs(paired, score_options(args))
+    result = compare(of_logs(paired), score_options(args)).log_scores
     flips = flips_of_logs(args, paired, better=result.pooled.better)  # largest differences
     if markdown_output(args, result, flips):
         pass

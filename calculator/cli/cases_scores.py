@@ -38,11 +38,12 @@ from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import score_margin_value
 from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, EXIT_WORSE
 from calculator.errors import CalculatorError
+from calculator.paired_data import of_cases
 from calculator.release import scores_gate_fails
 from calculator.report.formatting import plural
 from calculator.report.gate import scores_gate_payload, scores_gate_verdict
 from calculator.report.words import payload
-from calculator.workflow import compare_score_cases
+from calculator.workflow import compare
 
 if TYPE_CHECKING:
     from calculator.cases import CaseFile, PairedCases
@@ -127,7 +128,8 @@ def run_scores(
             f"with a score in both {columns[0]!r} and {columns[1]!r}"
         )
     # The chooser's refusals, then compare_case_scores' (which name the file)
-    result = compare_score_cases(cases, ask, paired_scores_of(cases))
+    data = of_cases(cases, scores=True, read=paired_scores_of(cases))
+    result = compare(data, ask).scores
     flips = flips_of_cases(args, cases, scores=True, better=result.better)  # both ways
     if markdown_output(args, result, flips):
         pass
@@ -166,6 +168,7 @@ def score_options(args: argparse.Namespace) -> Ask:
         better=getattr(args, "better", None),
         resamples=getattr(args, "resamples", None),
         anytime=getattr(args, "anytime", False),
+        anytime_prior=getattr(args, "anytime_prior", 1.0),
     )
 
 

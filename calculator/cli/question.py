@@ -246,6 +246,7 @@ def question_arguments(args: argparse.Namespace) -> Ask:
         better=getattr(args, "better", None),
         resamples=getattr(args, "resamples", None),
         anytime=getattr(args, "anytime", False),
+        anytime_prior=getattr(args, "anytime_prior", 1.0),
     )
 
 

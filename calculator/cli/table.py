@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from calculator.analysis import Analysis, analyze
+from calculator.analysis import Analysis
 from calculator.anytime import anytime_of
-from calculator.chooser import choose, shape_of
 from calculator.cli.arguments import count
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
@@ -24,6 +23,7 @@ from calculator.errors import CalculatorError
 from calculator.gates import MAX_GATES
 from calculator.intervals import CI_METHODS
 from calculator.mcnemar import CONVENTIONS
+from calculator.paired_data import of_table
 from calculator.report.anytime import anytime_lines
 from calculator.report.formatting import (
     format_confidence,
@@ -37,6 +37,7 @@ from calculator.report.formatting import (
 from calculator.report.square import unconditional_line, unconditional_payload
 from calculator.report.words import payload
 from calculator.unconditional import mcnemar_unconditional
+from calculator.workflow import TestOptions, compare
 
 __all__ = ["add_parser", "anytime_of", "run", "text_lines"]
 
@@ -85,19 +86,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the analysis for parsed `args`; invalid values raise CalculatorError (exit 2)."""
-    result = analyze(
-        args.A,
-        args.B,
-        args.C,
-        args.D,
+    options = TestOptions(
         level=args.level,
         ci_method=args.ci_method,
         correction=args.correction,
         convention=args.convention,
         gates=args.gates,
         rho=args.rho,
-        **choose(shape_of(None), question_arguments(args)).analyze_options(),
     )
+    data = of_table(args.A, args.B, args.C, args.D)
+    result = compare(data, question_arguments(args), options).analysis
     anytime = anytime_of(result, args.anytime_prior)
     if args.json:
         document = {**payload(result), "unconditional": _unconditional(args)}

@@ -79,7 +79,7 @@ def test_a_value_error_deep_in_the_library_is_a_bug_not_bad_input(capsys, monkey
     def broken(*_args, **_kwargs):
         raise ValueError("math domain error")
 
-    monkeypatch.setattr(calculator.cli.table, "analyze", broken)
+    monkeypatch.setattr(calculator.cli.table, "compare", broken)
     assert main(["table", "60", "15", "5", "20"]) == EXIT_BUG
     assert capsys.readouterr().err.startswith("internal error (ValueError: math domain error)")
 

@@ -187,7 +187,7 @@ def test_interruption_and_exhaustion_end_in_one_line(monkeypatch, capsys, error,
     def exhausted(*_args, **_kwargs):
         raise error()
 
-    monkeypatch.setattr(calculator.cli.table, "analyze", exhausted)
+    monkeypatch.setattr(calculator.cli.table, "compare", exhausted)
     code, out, err = run(capsys, "table", "60", "15", "5", "20")
     assert code == status and out == "" and needle in err
     assert_one_short_line(err)
@@ -198,7 +198,7 @@ def test_an_internal_error_is_one_line_and_never_exit_1(monkeypatch, capsys):
     def broken(*_args, **_kwargs):
         raise AttributeError("'DataFrame' object has no attribute 'dtype'")
 
-    monkeypatch.setattr(calculator.cli.table, "analyze", broken)
+    monkeypatch.setattr(calculator.cli.table, "compare", broken)
     status, out, err = run(capsys, "table", "60", "15", "5", "20")
     assert status == 3 and out == "" and err.startswith("internal error (AttributeError: ")
     assert err.count("\n") == 1

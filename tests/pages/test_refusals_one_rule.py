@@ -19,7 +19,8 @@ from apptest_pages import open_page
 
 from calculator.cli import main
 from calculator.logs import read_log
-from calculator.workflow import LogChoice, Question, compare_logs, pair_two_logs
+from calculator.paired_data import of_logs
+from calculator.workflow import LogChoice, Question, compare, pair_two_logs
 from ui.widgets import cases_files
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "evallogs" / "generated"
@@ -177,6 +178,6 @@ def test_compare_logs_answers_the_question_asked_of_scores():
     a, b = (read_log(paths[0]) for paths in EPOCHS)
     paired = pair_two_logs(a, b, LogChoice(metric="graded"))
     assert paired.scores
-    result = compare_logs(paired, Question(alternative="greater"))
+    result = compare(of_logs(paired), Question(alternative="greater")).log_scores
     assert result.pooled.alternative == "greater"
     assert all(task.comparison.alternative == "greater" for task in result.tasks)

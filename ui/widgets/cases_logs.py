@@ -19,6 +19,7 @@ from calculator.logs.scores import LogScores
 from calculator.logs.sources import MAX_LOG_BYTES
 from calculator.logs.task_choice import Asked
 from calculator.logs.uploads import upload_models
+from calculator.paired_data import of_logs
 from calculator.report.logs import (
     direction_line,
     input_lines,
@@ -31,7 +32,7 @@ from calculator.report.words import text
 from calculator.text import printable
 from calculator.workflow import (
     LogChoice,
-    compare_logs,
+    compare,
     pair_two_logs,
 )
 from ui import logs_words as words
@@ -90,7 +91,7 @@ def _analysed(
     paired = _paired(a, b, models, log_choice(metric, chosen_filter, threshold, allow))
     # A graded metric without a threshold is compared as scores, as on the command line; the
     # question's margin is then in the scores' units.
-    return compare_logs(paired, asked.ask(scores=paired.scores))
+    return compare(of_logs(paired), asked.ask(scores=paired.scores)).report
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)

@@ -5,7 +5,7 @@ The columns of each role and which two systems are A and B are chosen here; the 
 the command line's way (``cases FILE --system COL --outcome COL --id COL [--repeat COL]
 [--task COL] --a NAME --b NAME``): :func:`calculator.logs.long_file.read_long_file` makes a
 log table of each system, and :func:`calculator.workflow.pair_two_logs` and
-:func:`calculator.workflow.compare_logs` pair and analyse them, so the page and the command
+:func:`calculator.workflow.compare` pair and analyse them, so the page and the command
 line give the same numbers and decision. Reading and analysing run in a child process under
 the upload limits (:func:`ui.isolation.isolated`); the report is the logs section's
 (:func:`ui.widgets.cases_logs.show_log_result`).
@@ -22,8 +22,9 @@ from calculator.chooser import OptionRefused
 from calculator.errors import CalculatorError
 from calculator.logs import LogError
 from calculator.logs.long_file import INSPECT_COLUMNS, LongColumns, long_systems, read_long_file
+from calculator.paired_data import of_logs
 from calculator.text import printable
-from calculator.workflow import LogChoice, compare_logs, pair_two_logs
+from calculator.workflow import LogChoice, compare, pair_two_logs
 from ui import cases_words as words
 from ui import logs_words
 from ui.isolation import isolated
@@ -67,7 +68,7 @@ def long_compared(case_file: CaseFile, choice: LongChoice, asked: Asked):  # noq
         allow_exclusions=choice.allow_exclusions,
     )
     paired = pair_two_logs(tables[choice.a], tables[choice.b], log_choice)
-    result = compare_logs(paired, asked.ask(scores=paired.scores))
+    result = compare(of_logs(paired), asked.ask(scores=paired.scores)).report
     # A long file's rows hold ids and outcomes, no texts: its flips are ids and outcomes.
     return result, log_flips_or_refusal(paired, (None, None))
 

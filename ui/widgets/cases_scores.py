@@ -11,11 +11,12 @@ from calculator.cases import CaseFile, CaseFileError, PairedCases
 from calculator.cases.scores_input import choose_score_columns, load_score_cases
 from calculator.chooser import OptionRefused
 from calculator.errors import CalculatorError
+from calculator.paired_data import of_cases
 from calculator.report.figures import floor_bound, format_score
 from calculator.report.formatting import format_confidence, format_pvalue
 from calculator.report.scores import margin_sentence, scores_sentences
 from calculator.scores import ScoresComparison
-from calculator.workflow import compare_score_cases
+from calculator.workflow import compare
 from ui import cases_tables as tables
 from ui import cases_words as words
 from ui import scores_words
@@ -56,7 +57,7 @@ def scores_section(case_files: list[CaseFile], columns: Columns) -> bool:
         return True
     asked = question_inputs("scores_", better=True)
     try:
-        result = compare_score_cases(cases, asked.ask(scores=True))
+        result = compare(of_cases(cases, scores=True), asked.ask(scores=True)).scores
     except OptionRefused as error:  # an option the test cannot answer: named as here
         show_refusal(error)
         return True

@@ -13,9 +13,10 @@ import streamlit as st
 
 from calculator.analysis import MAX_NAME_LENGTH
 from calculator.cases import CaseFile, CaseFileError, PairedCases, guess_columns
+from calculator.paired_data import of_cases
 from calculator.report.clusters import describe_cluster_change
 from calculator.report.words import text
-from calculator.workflow import CasesComparison, Question, compare_cases
+from calculator.workflow import Comparison, Question, compare
 from ui import cases_tables as tables
 from ui import cases_words as words
 from ui.widgets import cases_files as files
@@ -256,13 +257,13 @@ def load_cases(stored: list[files.StoredFile], columns: Columns) -> PairedCases 
     return cases
 
 
-def paired_table(cases: PairedCases, question: Question | None = None) -> CasesComparison:
+def paired_table(cases: PairedCases, question: Question | None = None) -> Comparison:
     """The 2 x 2 table, the report, and the button that opens the table in the calculator.
 
-    The comparison is the command line's (:func:`calculator.workflow.compare_cases`): with a
+    The comparison is the command line's (:func:`calculator.workflow.compare`): with a
     group column its decision and report count clusters, and its report answers `question`
     (the Decision section's), as ``cases`` with that question prints it."""
-    compared = compare_cases(cases, question)
+    compared = compare(of_cases(cases), question)
     analysis = compared.analysis
     st.header("Paired table from the data")
     table_col, report_col = st.columns([2, 3])
@@ -276,9 +277,9 @@ def paired_table(cases: PairedCases, question: Question | None = None) -> CasesC
     return compared
 
 
-def cluster_section(compared: CasesComparison) -> None:
+def cluster_section(compared: Comparison) -> None:
     """The cluster-adjusted test beside the plain one, when a group column is chosen."""
-    cases, analysis, cluster = compared.cases, compared.analysis, compared.cluster
+    cases, analysis, cluster = compared.data.cases, compared.analysis, compared.cluster
     if cluster is None:
         return
     st.header("Clustered cases")
