@@ -19,7 +19,14 @@ from calculator.logs.jsontext import parse_json
 from calculator.logs.table import LogError
 from calculator.text import plural
 
-__all__ = ["MANIFEST", "eval_set_logs", "is_eval_set_manifest", "manifest_logs"]
+__all__ = [
+    "MANIFEST",
+    "eval_set_logs",
+    "eval_set_part",
+    "is_eval_set_manifest",
+    "manifest_logs",
+    "not_a_log",
+]
 
 #: The manifest's file name, as Inspect writes it.
 MANIFEST = "logs.json"
@@ -38,6 +45,35 @@ def is_eval_set_manifest(document: object) -> bool:
             and "task" in header["eval"]
             for name, header in document.items()
         )
+    )
+
+
+def eval_set_part(document: object) -> str | None:
+    """Which file of an eval-set folder a JSON document is when it is not a log: "manifest"
+    (``logs.json``), "configuration" (``eval-set.json``: its ``eval_set_id`` and the
+    ``tasks`` it ran), else None."""
+    if is_eval_set_manifest(document):
+        return "manifest"
+    if (
+        isinstance(document, dict)
+        and "eval_set_id" in document
+        and isinstance(document.get("tasks"), list)
+    ):
+        return "configuration"
+    return None
+
+
+def not_a_log(name: str, part: str) -> str:
+    """The refusal of an eval set's manifest or configuration (`part`, as :func:`eval_set_part`
+    names it) read where a log is wanted, file `name`."""
+    what = (
+        "an Inspect eval set's manifest (the headers of the logs it lists)"
+        if part == "manifest"
+        else "an Inspect eval set's configuration (the tasks and models it ran)"
+    )
+    return (
+        f"{name}: {what}, not a log: it holds no per-case results. Give the eval set's .eval "
+        "logs, or the folder that holds them."
     )
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from calculator.cases.reading import MAX_FILE_BYTES
 from calculator.logs.directions import with_directions, with_results_beside
-from calculator.logs.eval_set import eval_set_logs
+from calculator.logs.eval_set import eval_set_logs, eval_set_part, not_a_log
 from calculator.logs.helm import is_helm_stats, read_helm, run_model
 from calculator.logs.inspect_log import (
     is_inspect_json,
@@ -291,6 +291,9 @@ def _sniff(name: str, data: bytes) -> tuple[str | None, object]:
             "results are the samples_<task>_<time>.jsonl files that lm-eval writes beside it "
             "with --log_samples: give one of those, or the folder."
         )
+    part = eval_set_part(document)
+    if part is not None:
+        raise LogError(not_a_log(name, part))
     if isinstance(document, dict) and data.strip().count(b"\n") > 0:
         keys = ", ".join(list(document)[:8])
         raise LogError(

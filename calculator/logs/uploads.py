@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from calculator.logs.directions import results_directions
-from calculator.logs.eval_set import MANIFEST, is_eval_set_manifest, manifest_logs
+from calculator.logs.eval_set import MANIFEST, eval_set_part, manifest_logs, not_a_log
 from calculator.logs.helm import run_model
 from calculator.logs.inspect_log import eval_model, is_inspect_json, is_inspect_zip, open_archive
 from calculator.logs.jsontext import parse_json
@@ -95,10 +95,13 @@ def gather_uploads(files: list[tuple[str, bytes]], limit: int) -> Gathered:
     held: dict[str, dict] = {}
     manifests: list[tuple[str, dict]] = []
     directions: tuple[tuple[str, str, bool], ...] = ()
+    aside: list[tuple[str, str]] = []  # an eval set's manifest or configuration, given loose
     for name, data in files:
         if data[:4] == b"PK\x03\x04" and _folder_zip(name, data, limit, logs, held, manifests):
             continue
-        if _eval_set_part(name, data, manifests):
+        part = _eval_set_part(name, data, manifests)
+        if part is not None:
+            aside.append((name, part))
             continue
         document = _document(name, data)
         if is_lm_eval_results(document):
@@ -117,6 +120,8 @@ def gather_uploads(files: list[tuple[str, bytes]], limit: int) -> Gathered:
             f"the lm-eval results files given as one system name several models ({first!r} "
             f"in {one}, {second!r} in {other}); give each model's files separately."
         )
+    if not logs and aside:
+        raise LogError(not_a_log(*aside[0]))
     if not logs:
         given = specs[0][0] if specs else next(iter(models.values()), "the files")
         raise LogError(
@@ -202,28 +207,26 @@ def upload_models(files: list[tuple[str, bytes]], limit: int) -> tuple[str, ...]
     return tuple(sorted(found))
 
 
-def _eval_set_part(name: str, data: bytes, manifests: list[tuple[str, dict]]) -> bool:
-    """Whether a file is an eval set's manifest (kept in `manifests` under its folder) or its
-    configuration (``eval-set.json``, no result in it); both are told by their content."""
+def _eval_set_part(name: str, data: bytes, manifests: list[tuple[str, dict]]) -> str | None:
+    """Which part of an eval set a file is, if one (:func:`eval_set_part`): its manifest (kept
+    in `manifests` under its folder) or its configuration (``eval-set.json``, no result in
+    it); both are told by their content."""
     if len(data) > MAX_SUMMARY_BYTES:
-        return False
+        return None
     manifest = _MANIFEST_HEAD.match(data) is not None
     if not manifest and _CONFIG_HEAD.match(data) is None:
-        return False
+        return None
     try:
         document = parse_json(data, name, charged=True)
     except (json.JSONDecodeError, UnicodeDecodeError, LogError):
-        return False
-    if manifest and is_eval_set_manifest(document):
+        return None
+    part = eval_set_part(document)
+    if part is None or (part == "manifest") != manifest:
+        return None
+    if part == "manifest":
         folder = str(PurePosixPath(name).parent)
         manifests.append(("" if folder == "." else folder + "/", document))
-        return True
-    return (
-        not manifest
-        and isinstance(document, dict)
-        and isinstance(document.get("tasks"), list)
-        and "eval_set_id" in document
-    )
+    return part
 
 
 def _by_manifest(
