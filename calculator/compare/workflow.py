@@ -178,7 +178,7 @@ def compare_log_systems(
     from calculator.logs.systems_scores import load_log_scores
 
     ask = ask or SystemsAsk()
-    notes = tuple(note for log in logs for note in log.notes)
+    notes = tuple(dict.fromkeys(note for log in logs for note in log.notes))  # each said once
     if ask.threshold is None:
         scores = load_log_scores(
             logs, metric=ask.metric, filter=ask.filter, allow_exclusions=ask.allow_exclusions

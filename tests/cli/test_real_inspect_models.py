@@ -186,3 +186,9 @@ def test_the_eval_set_folder_given_whole_is_its_three_models():
     )
     assert folder["groups"] == files["groups"]
     assert folder["cochran"]["statistic"] == files["cochran"]["statistic"]
+
+
+def test_a_note_the_folder_gives_each_of_its_models_is_said_once():
+    # The eval-set folder's note ("logs.json read") came once per model it holds: three times.
+    notes = cli(REAL / "eval-set")["input"]["notes"]
+    assert notes and len(notes) == len(set(notes))
