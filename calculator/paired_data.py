@@ -74,6 +74,8 @@ class PairedData:
         not, notes).
     scores : (A's, B's, clusters) or None
         A per-case file's scores, when already read.
+    framing : str
+        "pass" or "error": whether the table counts passes or errors.
     """
 
     names: tuple[str, str]
@@ -89,6 +91,8 @@ class PairedData:
     scores: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None = field(
         default=None, repr=False
     )
+    #: What the outcome counts: "pass" (A's and B's passes) or "error" (their errors).
+    framing: str = "pass"
 
     @property
     def n(self) -> int:
@@ -96,8 +100,17 @@ class PairedData:
         return self.table.n
 
 
-def of_table(a: int, b: int, c: int, d: int, names: tuple[str, str] = ("A", "B")) -> PairedData:
-    """A table of counts typed in: both pass, only A, only B, both fail.
+def of_table(
+    a: int,
+    b: int,
+    c: int,
+    d: int,
+    names: tuple[str, str] = ("A", "B"),
+    *,
+    framing: str = "pass",
+) -> PairedData:
+    """A table of counts typed in: both pass, only A, only B, both fail (with `framing`
+    "error": both err, only A errs, only B errs, neither).
 
     Raises :class:`~calculator.errors.CalculatorError` for counts that are no table."""
     table = PairedTable(a, b, c, d)
@@ -110,6 +123,7 @@ def of_table(a: int, b: int, c: int, d: int, names: tuple[str, str] = ("A", "B")
         repeats="none",
         ledger="table",
         shape=Shape(),
+        framing=framing,
     )
 
 

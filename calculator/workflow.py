@@ -145,6 +145,7 @@ def compare(
     analysis = analyze(
         *data.table.cells,
         names=data.names,
+        framing=data.framing,
         clusters=clusters_of(data.cases) if clustered else None,
         **choice.analyze_options(),
         **_options(options),

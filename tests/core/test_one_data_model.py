@@ -126,8 +126,8 @@ STEPS = {
     "anytime_gate",
     "choose",
 }
-#: The two-system surfaces: the command line's table and cases, the page's per-case, scores,
-#: logs and long-file sections.
+#: The two-system surfaces: the command line's table and cases, the page's typed table and its
+#: per-case, scores, logs and long-file sections.
 SURFACES = [
     "calculator/cli/table.py",
     "calculator/cli/cases.py",
@@ -138,6 +138,7 @@ SURFACES = [
     "ui/widgets/cases_scores.py",
     "ui/widgets/cases_logs.py",
     "ui/widgets/cases_long.py",
+    "ui/widgets/cache.py",  # the calculator page's typed table
 ]
 
 

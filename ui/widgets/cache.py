@@ -22,8 +22,11 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
-from calculator import Analysis, Decision, DifferenceInterval, PairedTable, analyze, decide
+from calculator import Analysis, Decision, DifferenceInterval, PairedTable, decide
+from calculator.chooser import Ask
 from calculator.clustered import Clusters
+from calculator.paired_data import of_table
+from calculator.workflow import TestOptions, compare
 from ui.calculator_charts import (
     false_alarm_datasets,
     false_alarm_frame,
@@ -64,25 +67,19 @@ def cached_analysis(
     question: str | None = None,
     margin: float | None = None,
 ) -> Analysis:
-    """:func:`calculator.analyze`, cached on its arguments (`question` and `margin`: the
-    Decision section's, for the report and the downloads)."""
-    return analyze(
-        a,
-        b,
-        c,
-        d,
+    """The typed table compared by the one workflow (:func:`calculator.workflow.compare`),
+    cached on its arguments (`question` and `margin`: the Decision section's, for the report
+    and the downloads)."""
+    options = TestOptions(
         level=level,
         ci_method=ci_method,
         correction=correction,
         convention=convention,
         gates=gates,
-        alpha=alpha,
         rho=rho,
-        names=names,
-        framing=framing,
-        question=question,
-        margin=margin,
     )
+    ask = Ask(alpha=alpha, question=question, margin=margin)
+    return compare(of_table(a, b, c, d, names, framing=framing), ask, options).analysis
 
 
 def _layout_spec(chart: object) -> dict[str, object]:
