@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from calculator.analysis import Analysis, analyze
 from calculator.chooser import Ask, Choice, choose
 from calculator.clustered import ClusteredTestResult, clustered_mcnemar
+from calculator.errors import CalculatorError
 from calculator.release import anytime_gate, clusters_of
 
 if TYPE_CHECKING:
@@ -126,8 +127,16 @@ def compare(
     with logs the suite is decided over every task's questions, each counted once.
 
     Raises :class:`~calculator.chooser.OptionRefused` for an option the chosen test cannot
-    answer, and the comparison's own refusals (scores too large, say) naming their source."""
+    answer, :class:`~calculator.errors.CalculatorError` for `options` given where they do not
+    apply (scores, logs), and the comparison's own refusals (scores too large, say) naming
+    their source."""
     choice = choose(data.shape, ask or Ask())
+    if options not in (None, TestOptions()) and (data.outcome == "scores" or data.ledger == "logs"):
+        raise CalculatorError(
+            "the test options (interval level and method, correction, two-sided rule, gates) "
+            "apply to one pass/fail table, a typed table or a per-case file; these are "
+            f"{'scores' if data.outcome == 'scores' else 'logs'}, analysed by their own tests"
+        )
     if data.outcome == "scores":
         return _scores(data, choice)
     if data.ledger == "logs":

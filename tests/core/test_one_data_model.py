@@ -161,3 +161,15 @@ def test_the_chooser_asks_no_object_what_it_is():
     # The shape is declared by the data model; the chooser reads a Shape and nothing else.
     called = _called_names(ROOT / "calculator/chooser.py")
     assert not called & {"hasattr", "getattr", "isinstance"}
+
+
+def test_test_options_where_they_do_not_apply_are_refused_not_dropped(tmp_path):
+    from calculator.errors import CalculatorError
+    from calculator.workflow import TestOptions
+
+    data = READERS["lm-eval"](tmp_path)
+    assert compare(data, Ask(), TestOptions()).method == "exact"  # the defaults ask nothing
+    with pytest.raises(CalculatorError, match="apply to one pass/fail table"):
+        compare(data, Ask(), TestOptions(level=0.9))
+    table = compare(of_table(*CELLS), Ask(), TestOptions(level=0.9))
+    assert table.analysis.difference.level == 0.9
