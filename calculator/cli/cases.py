@@ -61,7 +61,6 @@ from calculator.cli.question import (
     add_question_arguments,
     alpha_value,
     analysis_text,
-    decision_lines,
     question_arguments,
 )
 from calculator.cli.shared import (
@@ -80,6 +79,7 @@ from calculator.release import gate_fails
 from calculator.report import words
 from calculator.report.anytime import anytime_gate_payload, anytime_gate_verdict
 from calculator.report.clusters import describe_cluster_change
+from calculator.report.decision_lines import decision_lines
 from calculator.report.formatting import plural
 from calculator.report.gate import gate_payload
 from calculator.report.planning import detect_sentence

@@ -22,11 +22,11 @@ from calculator.cli.cases_flips import (
 )
 from calculator.cli.cases_scores import comparison_lines, score_options, scores_gate_line
 from calculator.cli.output import print_json, print_lines
-from calculator.cli.question import decision_lines, question_arguments
+from calculator.cli.question import question_arguments
 from calculator.cli.shared import ANALYSED_AS_PASS_FAIL, ANALYSED_AS_SCORES, gate_line, read_logs
 from calculator.paired_data import of_logs
 from calculator.report import words
-from calculator.report.conjunction import task_count_lines
+from calculator.report.decision_lines import log_comparison_lines
 from calculator.report.formatting import format_p_equals, plural
 from calculator.report.gate import gate_payload, scores_gate_payload
 from calculator.report.suite import (
@@ -40,7 +40,6 @@ from calculator.report.suite import (
 from calculator.workflow import LogChoice, compare, pair_two_logs
 
 if TYPE_CHECKING:
-    from calculator.compare.conjunction import TaskCount
     from calculator.logs import LogAnalysis, LogTable
     from calculator.logs.pairing import PairedLogs
     from calculator.logs.scores import LogScores
@@ -101,7 +100,6 @@ def run_logs(args: argparse.Namespace) -> int:
 def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
     """Pair and analyse two systems' log tables (harness logs, or a long file's systems: the
     same path); print the report. Returns the exit status."""
-    from calculator.report.logs import report_lines
 
     choice = LogChoice(
         metric=args.metric,
@@ -115,7 +113,7 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
     if paired.scores:
         return run_log_scores(args, paired)
     result = compare(of_logs(paired), question_arguments(args)).logs
-    counts = task_counts(result, args.alpha)
+    counts = result.tasks_better
     flips = flips_of_logs(args, paired)  # None unless asked for
     if markdown_output(args, result, flips):
         pass
@@ -132,15 +130,7 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
         add_flips_output(args, flips, document=document)
         print_json(document)
     else:
-        lines = report_lines(result, alpha=args.alpha)
-        answer = words.text(result.pooled.decision)
-        # With repeats the report already holds the decision's sentence (it counts questions).
-        lines += [
-            line
-            for line in decision_lines(result.pooled)
-            if not (result.repeats and line == answer)
-        ]
-        lines += task_count_lines(counts)
+        lines = log_comparison_lines(result, alpha=args.alpha)
         if args.fail_if_worse:
             lines.append(gate_line(result.pooled, args.alpha) + suite_gate_clause(result))
         add_flips_output(args, flips, lines=lines)
@@ -150,25 +140,6 @@ def run_log_tables(args: argparse.Namespace, logs: list[LogTable]) -> int:
     if args.fail_if_worse and gate_fails(result.pooled):
         return 1
     return 0
-
-
-def task_counts(result: LogAnalysis, alpha: float) -> tuple[TaskCount, ...]:
-    """With several tasks and no repeats, the partial-conjunction count of the tasks each
-    system does better on, in the direction asked (both when two-sided); else none."""
-    if len(result.tasks) < 2 or result.repeats:
-        return ()
-    from calculator.compare.conjunction import better_on_tasks
-
-    tables = [task.analysis.table for task in result.tasks]
-    decision = result.pooled.decision
-    return better_on_tasks(
-        [task.task for task in result.tasks],
-        [t.b for t in tables],
-        [t.c for t in tables],
-        decision.names,
-        alternative=decision.alternative,
-        alpha=alpha,
-    )
 
 
 def build_log_payload(result: LogAnalysis) -> dict[str, object]:

@@ -14,9 +14,6 @@ from calculator.analysis import Analysis
 from calculator.chooser import Ask, OptionRefused
 from calculator.cli.arguments import UsageError, finite_number, level
 from calculator.mcnemar import ALTERNATIVES
-from calculator.report.analysis import analysis_report
-from calculator.report.decision import decision_pvalue, named_test, posterior_left_out
-from calculator.report.formatting import format_probability
 from calculator.report.refusals import refusal_text
 from calculator.report.words import text
 
@@ -28,7 +25,6 @@ __all__ = [
     "alpha_value",
     "analysis_text",
     "margin_value",
-    "decision_lines",
     "question_arguments",
     "refusal_words",
     "score_margin_value",
@@ -295,8 +291,9 @@ def refusal_words(refused: OptionRefused, args: argparse.Namespace) -> str:
 
 def analysis_text(analysis: Analysis) -> list[str]:
     """The paste-ready report for the text output, a line per paragraph (each escaped on its
-    own, so a paragraph break never prints as a literal "\\n\\n"); :func:`decision_lines`
-    follows it and leaves out the answer this report already ends with.
+    own, so a paragraph break never prints as a literal "\\n\\n");
+    :func:`calculator.report.decision_lines.decision_lines` follows it and leaves out the
+    answer this report already ends with.
 
     Examples
     --------
@@ -305,47 +302,3 @@ def analysis_text(analysis: Analysis) -> list[str]:
     'Question: non-inferior, margin 2 points:'
     """
     return text(analysis).split("\n")
-
-
-def decision_lines(analysis: Analysis) -> list[str]:
-    """The decision sentence and p-value when a question is asked, and P(B better), for text.
-
-    Examples
-    --------
-    >>> from calculator import analyze
-    >>> lines = decision_lines(analyze(60, 5, 15, 20, alternative="greater"))
-    >>> print("\\n".join(lines))  # doctest: +NORMALIZE_WHITESPACE
-    decision p          0.021 (one-sided exact McNemar test; B better: yes)
-    P(B better)         98.9% (posterior, Jeffreys prior; a probability of the direction,
-    not of its size, and not a p-value)
-    """
-    decision, better = analysis.decision, analysis.better
-    name_b = analysis.names[1]
-    p_text = decision_pvalue(decision)
-    claim = {
-        "different": "differ",
-        "better": f"{name_b} better",
-        "worse": f"{name_b} worse",
-        "non-inferior": f"{name_b} non-inferior",
-        "equivalent": "equivalent",
-    }[decision.question]
-    left_out = posterior_left_out(decision)
-    if left_out:  # with clusters: the reason, as a clause ("not shown with clusters: ...")
-        value = left_out[0].lower() + left_out[1:].removesuffix(".")
-    else:
-        value = (
-            f"{format_probability(better)} (posterior, Jeffreys prior; a probability of the "
-            "direction, not of its size, and not a p-value)"
-        )
-    posterior = f"P({name_b} better)".ljust(19) + " " + value
-    if decision.question == "different":  # the report already gives the two-sided test
-        return [posterior]
-    # The report (analysis_text) ends with the answer whenever it says more than the figures:
-    # then it is not said twice.
-    answer = [] if analysis_report(analysis).endswith(text(decision)) else [text(decision)]
-    return [
-        *answer,
-        f"decision p          {p_text} ({named_test(decision)}; {claim}: "
-        f"{'yes' if decision.reject else 'not shown'})",
-        posterior,
-    ]

@@ -16,7 +16,6 @@ from calculator.cli.question import (
     add_question_arguments,
     alpha_value,
     analysis_text,
-    decision_lines,
     question_arguments,
 )
 from calculator.errors import CalculatorError
@@ -25,6 +24,7 @@ from calculator.intervals import CI_METHODS
 from calculator.mcnemar import CONVENTIONS
 from calculator.paired_data import of_table
 from calculator.report.anytime import anytime_lines
+from calculator.report.decision_lines import decision_lines
 from calculator.report.formatting import (
     format_confidence,
     format_p_equals,

@@ -20,6 +20,7 @@ import numpy as np
 from calculator.analysis import Analysis, analyze
 from calculator.clustered import ClusteredTestResult, Clusters, clustered_mcnemar
 from calculator.clustered_exact import cluster_sign_flip, held_at_exact, log10_of
+from calculator.compare.conjunction import TaskCount, better_on_tasks
 from calculator.compare.multiplicity import adjust_pvalues
 from calculator.logs.pairing import MAX_LATTICE, PairedLogs, TaskCases
 from calculator.logs.share_permutation import (
@@ -131,6 +132,9 @@ class LogAnalysis:
     by_task: ClusteredTestResult | None
     repeats: bool
     by_task_exact: SignFlipTest | None = None
+    #: With several tasks and no repeats, on how many tasks each system does better
+    #: (:func:`calculator.compare.conjunction.better_on_tasks`); else none.
+    tasks_better: tuple[TaskCount, ...] = ()
 
     @property
     def by_task_pvalue(self) -> tuple[float, bool] | None:
@@ -212,6 +216,25 @@ def analyze_logs(paired: PairedLogs, *, alpha: float = 0.05, **question: object)
         by_task=by_task,
         by_task_exact=by_task_exact,
         repeats=repeats,
+        tasks_better=_tasks_better(tasks, pooled, alpha) if not repeats else (),
+    )
+
+
+def _tasks_better(
+    tasks: list[TaskAnalysis], pooled: Analysis, alpha: float
+) -> tuple[TaskCount, ...]:
+    """With several tasks, the partial-conjunction count of the tasks each system does better
+    on, in the direction asked (both when two-sided)."""
+    if len(tasks) < 2:
+        return ()
+    tables = [task.analysis.table for task in tasks]
+    return better_on_tasks(
+        [task.task for task in tasks],
+        [t.b for t in tables],
+        [t.c for t in tables],
+        pooled.decision.names,
+        alternative=pooled.decision.alternative,
+        alpha=alpha,
     )
 
 

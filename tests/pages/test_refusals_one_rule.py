@@ -181,3 +181,30 @@ def test_compare_logs_answers_the_question_asked_of_scores():
     result = compare(of_logs(paired), Question(alternative="greater")).log_scores
     assert result.pooled.alternative == "greater"
     assert all(task.comparison.alternative == "greater" for task in result.tasks)
+
+
+# Two logs compared as pass/fail: the command line printed the decision's p, P(B better) and,
+# with several tasks, on how many each system does better; the page's logs section left these
+# lines out. Both now quote one composition (calculator.report.decision_lines); only the names
+# of the controls differ (the page's boxes for the command line's options).
+@pytest.mark.parametrize(
+    ("options", "inputs"),
+    [([], {}), (["--alternative", "greater"], {"question": "better"})],
+)
+def test_the_pages_logs_section_prints_every_line_of_the_command_lines_text(
+    tmp_path, capsys, options, inputs
+):
+    from ui.logs_words import page_message
+
+    given = _folder(tmp_path, "A", SEVERAL[0]), _folder(tmp_path, "B", SEVERAL[1])
+    status, out, err = _cli(capsys, "cases", *given, *options)
+    assert status == 0 and err == ""
+    cli_lines = [page_message(line) for line in out.splitlines() if line.strip()]
+    assert any(line.startswith("P(B better)") for line in cli_lines)
+    assert any("on how many tasks each system does better" in line for line in cli_lines)
+    page_lines = _texts(_logs_page(*SEVERAL, **inputs)).splitlines()
+    # The input lines name the files as given (paths on the command line, uploads on the
+    # page) and how to choose another metric, each surface by its own control.
+    figures = [line for line in cli_lines if not line.startswith(("input ", "metric "))]
+    assert len(figures) > 10
+    assert [line for line in figures if line not in page_lines] == []

@@ -20,11 +20,11 @@ from calculator.logs.sources import MAX_LOG_BYTES
 from calculator.logs.task_choice import Asked
 from calculator.logs.uploads import upload_models
 from calculator.paired_data import of_logs
+from calculator.report.decision_lines import log_comparison_lines
 from calculator.report.logs import (
     direction_line,
     input_lines,
     question_means_note,
-    report_lines,
     task_test_words,
 )
 from calculator.report.suite import scores_suite_lines
@@ -306,7 +306,8 @@ def show_log_result(result: LogAnalysis | LogScores, key: str) -> None:
     # Names, tasks, metrics and filters come from the logs: st.text shows them as text, and
     # printable makes the characters that would not show as themselves (bidirectional
     # overrides, zero-width, escape sequences) visible, as on every other surface.
-    lines = report_lines(result, controls=words.CONTROLS)
+    # The command line's text, in the page's names for its controls.
+    lines = log_comparison_lines(result, controls=words.CONTROLS)
     st.text("\n".join(printable(words.page_message(line)) for line in lines))
     frame = task_frame(result)
     st.dataframe(frame, hide_index=True, key=f"{key}_tasks")
