@@ -32,7 +32,6 @@ from calculator.cli.compare_long import (
     refuse_repeats,
 )
 from calculator.cli.compare_scores import (
-    files_scores_given,
     refused_as_usage,
     run_log_scores,
     run_scores,
@@ -165,10 +164,7 @@ def run(args: argparse.Namespace) -> int:
     if args.split is not None:
         raise UsageError(f"--split applies to HELM logs; {args.files[0]} is a per-case file")
     _refuse_log_options(args)
-    scores = scores_given(args)  # scores, no --threshold: by ranks
-    if scores is not None:
-        return run_scores(args, scores)
-    joined = files_scores_given(args)  # one file of scores per system, no --threshold
+    joined = scores_given(args)  # scores, no --threshold: by ranks
     if joined is not None:
         return run_scores(args, *joined)
     systems = None

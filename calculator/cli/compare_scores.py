@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from calculator.logs.systems_scores import LogSystemScores
 
 __all__ = [
-    "files_scores_given",
     "friedman_lines",
     "run_log_scores",
     "refused_as_usage",
@@ -37,17 +36,29 @@ __all__ = [
 ]
 
 
-def scores_given(args: argparse.Namespace) -> SystemScores | None:
-    """A wide file's chosen columns as scores, when they are scores and no threshold is set;
-    None otherwise (the pass/fail path reads them)."""
-    if args.threshold is not None or args.system_column is not None or len(args.files) != 1:
-        return None
-    if args.systems is None:
-        return None
-    from calculator.cases.multi_scores import load_system_scores
+def scores_given(args: argparse.Namespace) -> tuple[SystemScores, tuple[str, ...]] | None:
+    """Per-case files of scores, no ``--threshold``: one file per system joined on their id,
+    or one wide file's ``--systems`` columns, read by the workflow's one reader of scores
+    (:func:`calculator.compare.workflow.case_scores`, the page's too), with each file's score
+    column; None when they read as pass/fail, or the files cannot be read as scores (the
+    per-case reader of several systems then says why)."""
+    from calculator.cases import read_case_file
+    from calculator.compare.workflow import case_scores
 
-    systems = [name.strip() for name in args.systems.split(",") if name.strip()]
-    return load_system_scores(args.files[0], systems=systems, id_column=args.id_column)
+    if args.threshold is not None or args.system_column is not None:
+        return None
+    sources: list = list(args.files)
+    if len(sources) > 1:
+        try:
+            sources = [read_case_file(path) for path in sources]
+        except (CalculatorError, OSError):
+            return None
+    systems = None
+    if args.systems is not None:
+        systems = [name.strip() for name in args.systems.split(",") if name.strip()]
+    return case_scores(
+        sources, id_column=args.id_column, systems=systems, outcome_column=args.outcome_column
+    )
 
 
 def run_scores(args: argparse.Namespace, scores: SystemScores, columns: Sequence[str] = ()) -> int:
@@ -233,27 +244,3 @@ def _log_input_lines(scores: LogSystemScores) -> list[str]:
             "of its repeats, so every repeat counts and the question is the unit"
         )
     return lines
-
-
-def files_scores_given(
-    args: argparse.Namespace,
-) -> tuple[SystemScores, tuple[str, ...]] | None:
-    """One file per system holding scores, no threshold: the files joined on their id column
-    (:func:`calculator.compare.workflow.join_score_files`, the page's reader too), with each
-    file's score column; None when
-    they read as pass/fail, or their columns cannot be told (the per-case reader of several
-    systems then says why)."""
-    from calculator.cases import read_case_file
-    from calculator.compare.workflow import join_score_files
-
-    if args.threshold is not None or args.system_column is not None or len(args.files) < 2:
-        return None
-    try:
-        case_files = [read_case_file(path) for path in args.files]
-    except (CalculatorError, OSError):
-        return None
-    return join_score_files(
-        case_files,
-        id_column=args.id_column,
-        outcome_column=args.outcome_column,
-    )

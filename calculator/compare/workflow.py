@@ -45,6 +45,7 @@ __all__ = [
     "LogsComparison",
     "SystemsAsk",
     "SystemsRefused",
+    "case_scores",
     "compare_case_scores",
     "compare_case_systems",
     "compare_log_systems",
@@ -320,21 +321,18 @@ def compare_case_scores(
 
     Raises :class:`SystemsRefused` for ``better`` asked of pass/fail outcomes, or a
     lower-is-better column named without it."""
-    from calculator.cases.multi_scores import load_system_scores
     from calculator.logs.long_file import LongColumns, read_long_file
 
     del number_rows  # scores need an id or rows alike: the score reader numbers no rows
-    scores, named = None, ()
     if threshold is not None:  # cut into pass/fail: not scores
         return None
-    if len(case_files) > 1:
-        joined = join_score_files(case_files, id_column=id_column, outcome_column=outcome_column)
-        scores, named = joined or (None, ())
-    elif systems:
-        scores = load_system_scores(case_files[0], systems=list(systems), id_column=id_column)
-    elif system_column:
+    if system_column and len(case_files) == 1 and not systems:
         columns = LongColumns(system=system_column, id=id_column, outcome=outcome_column)
         return compare_log_systems(read_long_file(case_files[0], columns), ask).ranks
+    read = case_scores(
+        case_files, id_column=id_column, systems=systems, outcome_column=outcome_column
+    )
+    scores, named = read or (None, ())
     if scores is not None and scores.n >= 2:
         return compare_system_scores(
             scores.scores, scores.names, ask, named=[*scores.names, *named]
@@ -342,6 +340,28 @@ def compare_case_scores(
     if ask.better is not None:
         raise SystemsRefused("better", ask.better)
     return None
+
+
+def case_scores(
+    sources: Sequence[CaseFile | str],
+    *,
+    id_column: str | None = None,
+    systems: Sequence[str] | None = None,
+    outcome_column: str | None = None,
+) -> tuple[SystemScores, tuple[str, ...]] | None:
+    """The systems' scores in per-case files, by the one reader of each layout: one file of
+    scores per system joined on their id (:func:`join_score_files`), or one wide file's chosen
+    columns (`systems`); with each file's score column (a wide file's are the systems). None
+    when they read as pass/fail, or no layout of scores is given (the pass/fail reader of
+    several systems then says why)."""
+    from calculator.cases.multi_scores import load_system_scores
+
+    if len(sources) > 1:
+        return join_score_files(sources, id_column=id_column, outcome_column=outcome_column)
+    if not systems:
+        return None
+    scores = load_system_scores(sources[0], systems=list(systems), id_column=id_column)
+    return None if scores is None else (scores, ())
 
 
 def file_systems(files: Sequence[str]) -> list[str]:

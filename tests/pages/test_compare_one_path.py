@@ -73,6 +73,10 @@ def test_the_surfaces_call_the_workflow_and_none_of_its_steps():
     ranks = called_names("ui/widgets/compare_ranks.py")
     assert "compare_case_scores" in ranks
     assert not ranks & {"load_system_scores", "join_score_files", "read_long_file"}
+    # The command line's files of scores: the same reader, picked by the workflow too.
+    cli_scores = called_names("calculator/cli/compare_scores.py")
+    assert "case_scores" in cli_scores
+    assert not cli_scores & {"load_system_scores", "join_score_files"}
 
 
 def run_cli(*argv: object) -> str:
