@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 __all__ = [
     "FORMULA_START",
     "clip",
     "escape_markdown",
     "escape_spreadsheet_cell",
+    "first_of",
     "format_count",
     "has_control",
     "has_hidden",
@@ -101,6 +103,18 @@ def clip(text: str, limit: int = 80) -> str:
     ('abc…', 'abc')
     """
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def first_of(items: Sequence[str], limit: int, *, separator: str = ", ") -> str:
+    """The first `limit` of `items` joined, then how many more there are.
+
+    Examples
+    --------
+    >>> first_of(["a", "b", "c"], 3), first_of(["a", "b", "c", "d", "e"], 2)
+    ('a, b, c', 'a, b and 3 more')
+    """
+    shown = separator.join(items[:limit])
+    return shown + (f" and {len(items) - limit:,} more" if len(items) > limit else "")
 
 
 def format_count(count: int) -> str:

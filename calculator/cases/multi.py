@@ -32,7 +32,7 @@ from calculator.cases.outcomes import check_threshold
 from calculator.cases.reading import MAX_FILE_BYTES, CaseFile, read_case_file
 from calculator.cases.systems_result import SystemCases
 from calculator.errors import CalculatorError
-from calculator.text import clip
+from calculator.text import clip, first_of
 
 if TYPE_CHECKING:
     pass
@@ -213,8 +213,7 @@ def _systems_unclear(name: str, guess: OutcomeGuess) -> str:
     """Why a wide file's systems are not guessed, the candidates, and the flag that names them."""
 
     def listed(columns: tuple[str, ...], limit: int) -> str:
-        more = f" and {len(columns) - limit:,} more" if len(columns) > limit else ""
-        return ", ".join(clip(repr(c), 40) for c in columns[:limit]) + more
+        return first_of([clip(repr(c), 40) for c in columns], limit)
 
     reasons = []
     if guess.other_columns:
@@ -304,11 +303,10 @@ def _load_long(case_file: CaseFile, options: _Options) -> SystemCases:
     known = set(labels)
     for label in chosen:
         if label not in known:
-            shown = ", ".join(clip(repr(x), 40) for x in labels[:12])
+            shown = first_of([clip(repr(x), 40) for x in labels], 12)
             raise CalculatorError(
                 f"{case_file.name}: no system {clip(repr(label), 80)} in column "
-                f"{options.system_column!r}; the systems are {shown}"
-                + (f" and {len(labels) - 12:,} more." if len(labels) > 12 else ".")
+                f"{options.system_column!r}; the systems are {shown}."
             )
     names, renamed = system_names(chosen, case_file.name, options.system_column)
     position = {label: j for j, label in enumerate(chosen)}

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from calculator.cli.arguments import UsageError
 from calculator.cli.cases_logs import run_log_tables
 from calculator.report.formatting import plural
-from calculator.text import clip
+from calculator.text import clip, first_of
 
 if TYPE_CHECKING:
     from calculator.logs import LogTable
@@ -140,10 +140,9 @@ def _roles(args: argparse.Namespace, tables: tuple[LogTable, ...]) -> tuple[LogT
         first, second = tables[names.index(a)], tables[names.index(b)]
         others = [name for name in names if name not in (a, b)]
         if others:
-            shown = ", ".join(repr(clip(name, 40)) for name in others[:8])
-            more = f" and {len(others) - 8:,} more" if len(others) > 8 else ""
+            shown = first_of([repr(clip(name, 40)) for name in others], 8)
             note = (
-                f"{args.file}: {plural(len(others), 'other system')} left out ({shown}{more}): "
+                f"{args.file}: {plural(len(others), 'other system')} left out ({shown}): "
                 "two are compared at a time; `compare` takes them all"
             )
             first = replace(first, notes=(note, *first.notes))

@@ -29,7 +29,7 @@ from calculator.cases.outcomes import FAIL_WORDS, PASS_WORDS, parse_outcomes
 from calculator.cases.reading import CaseFile, read_case_file
 from calculator.logs.inspect_log import GRADES
 from calculator.logs.table import LogError, LogTable, check_rows, long_frame, repeat_number
-from calculator.text import clip, plural
+from calculator.text import clip, first_of, plural
 
 __all__ = ["INSPECT_COLUMNS", "LongColumns", "long_systems", "read_long_file"]
 
@@ -145,11 +145,10 @@ def long_systems(case_file: CaseFile, column: str) -> list[str]:
 
 def _refuse_systems(name: str, column: str, systems: list[str]) -> None:
     """Two systems are compared at a time: refuse fewer or more, naming the values found."""
-    shown = ", ".join(clip(repr(system), 40) for system in systems[:8])
-    more = f" and {len(systems) - 8:,} more" if len(systems) > 8 else ""
+    shown = first_of([clip(repr(system), 40) for system in systems], 8)
     name_two = "name two with --a and --b, " if len(systems) > 2 else ""
     raise LogError(
-        f"{name}: column {column!r} holds {plural(len(systems), 'system')} ({shown}{more}); "
+        f"{name}: column {column!r} holds {plural(len(systems), 'system')} ({shown}); "
         f"two are compared at a time: {name_two}keep the rows of two systems, or compare three "
         "or more with `compare`."
     )

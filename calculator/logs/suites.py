@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from calculator.logs.table import LogError
+from calculator.text import first_of
 
 __all__ = ["SeveralModels", "choose_model"]
 
@@ -69,5 +70,4 @@ def choose_model(
 
 
 def _listed(names: list[str]) -> str:
-    shown = ", ".join(names[:_LISTED])
-    return shown + (f" and {len(names) - _LISTED:,} more" if len(names) > _LISTED else "")
+    return first_of(names, _LISTED)

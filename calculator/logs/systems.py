@@ -25,7 +25,7 @@ from calculator.logs.select import (
     refuse_mixed,
 )
 from calculator.logs.table import LogError, LogTable
-from calculator.text import clip, printable
+from calculator.text import clip, first_of, printable
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -192,9 +192,7 @@ def listed_sources(sources: Sequence[str]) -> str:
     >>> listed_sources([f"log{i}.json" for i in range(10)])
     'log0.json, log1.json, log2.json, log3.json, log4.json, log5.json and 4 more'
     """
-    shown = ", ".join(sources[:LISTED_SOURCES])
-    more = len(sources) - LISTED_SOURCES
-    return shown + (f" and {more:,} more" if more > 0 else "")
+    return first_of(sources, LISTED_SOURCES)
 
 
 def _names(logs: list[LogTable]) -> list[str]:
