@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 import shape_writers as writers
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from calculator.cases import load_cases
 from calculator.chooser import Ask, Shape
@@ -173,3 +175,38 @@ def test_test_options_where_they_do_not_apply_are_refused_not_dropped(tmp_path):
         compare(data, Ask(), TestOptions(level=0.9))
     table = compare(of_table(*CELLS), Ask(), TestOptions(level=0.9))
     assert table.analysis.difference.level == 0.9
+
+
+# ---------------------------------------------------------------------------------------------
+# The invariant: the model's source never changes the answer
+# ---------------------------------------------------------------------------------------------
+PAIRS = st.lists(st.tuples(st.booleans(), st.booleans()), min_size=1, max_size=60)
+QUESTIONS = st.sampled_from(
+    [
+        Ask(),
+        Ask(alternative="greater"),
+        Ask(alternative="less"),
+        Ask(margin=0.05),
+        Ask(margin=0.1, question="equivalent"),
+        Ask(gate=True),
+        Ask(gate=True, margin=0.02),
+    ]
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(pairs=PAIRS, ask=QUESTIONS)
+def test_a_per_case_file_answers_as_its_typed_table(pairs, ask):
+    rows = "".join(f"q{i},{int(a)},{int(b)}\n" for i, (a, b) in enumerate(pairs))
+    cases = load_cases(("id,A,B\n" + rows).encode(), id_column="id", a_column="A", b_column="B")
+    cells = (
+        sum(a and b for a, b in pairs),
+        sum(a and not b for a, b in pairs),
+        sum(b and not a for a, b in pairs),
+        sum(not a and not b for a, b in pairs),
+    )
+    from_file, from_table = compare(of_cases(cases), ask), compare(of_table(*cells), ask)
+    assert from_file.data.table == from_table.data.table
+    assert from_file.method == from_table.method
+    assert from_file.analysis.decision == from_table.analysis.decision
+    assert from_file.analysis.difference == from_table.analysis.difference
