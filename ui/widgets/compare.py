@@ -89,8 +89,10 @@ def compare_sections() -> None:
 
 def _uploads() -> list[files.StoredFile]:
     st.file_uploader(
-        "Results (one file, or one file per system)",
-        type=list(dict.fromkeys((*FILE_TYPES, *LOG_TYPES))),  # per-case files or harness logs
+        words.UPLOAD_LABEL,
+        # Per-case files or harness logs; an eval set's identifier (.eval-set-id) too, so that
+        # an eval-set folder's files can be given together as Inspect writes them.
+        type=list(dict.fromkeys((*FILE_TYPES, *LOG_TYPES, "eval-set-id"))),
         accept_multiple_files=True,
         key="compare_upload",
         on_change=_remember_uploads,
