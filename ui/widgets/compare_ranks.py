@@ -61,13 +61,16 @@ def _log_uploads(identity: tuple, _files: tuple[tuple[str, bytes], ...]) -> LogU
 
 def uploads_are_logs(stored: list[files.StoredFile]) -> LogUploads | None:
     """The uploads as harness logs (each its system, or one folder's: each model one system);
-    None for per-case files (a refusal of a near-miss log is shown, then None)."""
+    None for per-case files.
+
+    Raises
+    ------
+    CalculatorError
+        For a near miss of a log, or logs that cannot be read as given (the page shows it:
+        read as per-case files they would only be refused again, in other words).
+    """
     given = tuple((item.name, item.data) for item in stored)
-    try:
-        return _log_uploads(tuple((item.name, item.digest) for item in stored), given)
-    except CalculatorError as error:
-        st.error(escape_markdown(str(error)))
-        return None
+    return _log_uploads(tuple((item.name, item.digest) for item in stored), given)
 
 
 def _systems_of(stored: list[files.StoredFile], named: tuple[str, ...]) -> tuple[str, ...]:
