@@ -19,6 +19,7 @@ __all__ = [
     "INTRO",
     "LAYOUTS",
     "MODES",
+    "UPLOAD_HELP",
     "UPLOAD_LABEL",
     "UPLOAD_PROMPT",
     "FOLDER_SYSTEMS",
@@ -44,6 +45,13 @@ INTRO = (
 UPLOAD_LABEL = (
     "Results (one file, or one file per system; or an Inspect eval-set folder's files together, "
     "or a zip of the folder)"
+)
+UPLOAD_HELP = (
+    "Harness logs: one log per system, or several per system (its tasks). An Inspect eval-set "
+    "folder: choose its .eval logs with logs.json and eval-set.json together, or upload a zip "
+    "of the folder; it is read as the command line reads the folder (the logs logs.json lists, "
+    "a failed attempt left out), each model one system. Its .eval-set-id file is not needed: "
+    "the uploader does not take it."
 )
 UPLOAD_PROMPT = "Upload the results (one file, or one file per system), or try the example."
 CHOOSE_SYSTEMS = "Choose the outcome columns of at least two systems."

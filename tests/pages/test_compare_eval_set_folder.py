@@ -31,7 +31,6 @@ from streamlit.testing.v1 import AppTest
 
 from calculator.compare.workflow import SystemsAsk
 from ui import compare_words as words
-from ui.compare_logs import compare_folder_uploads, log_uploads
 from ui.widgets.cases_files import StoredFile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,17 +96,23 @@ def cli_folder() -> dict:
     return cli_json(FOLDER)
 
 
-def test_the_folders_files_uploaded_together_give_the_command_lines_groups(cli_folder):
-    files = folder_files()
-    assert {name for name, _ in files} >= {".eval-set-id", "logs.json", "eval-set.json"}
+@pytest.mark.parametrize("with_id", [True, False], ids=["with .eval-set-id", "without it"])
+def test_the_folders_files_uploaded_together_give_the_command_lines_groups(cli_folder, with_id):
+    """Every file of the folder, or all but ``.eval-set-id`` (in a browser the uploader turns it
+    away: tests/browser/test_compare_letters_inspect_real.py): the same groups; given, the
+    identifier is set aside as the configuration is."""
+    files = [(n, d) for n, d in folder_files() if with_id or n != ".eval-set-id"]
+    assert {name for name, _ in files} >= {"logs.json", "eval-set.json"}
     at = page_with(files)
     assert not errors(at), errors(at)
     assert shown_letters(at) == cli_folder["groups"]["letters"] == BY_HAND
     said = shown_words(at)
-    assert "6 files read as one folder" in said
+    assert f"{len(files)} files read as one folder" in said
     assert "an Inspect eval-set folder (logs.json read)" in said
     cochran = cli_folder["cochran"]
     # The page's own function returns the command line's every figure on the folder.
+    from ui.compare_logs import compare_folder_uploads, log_uploads
+
     uploads = log_uploads(tuple(files))
     assert uploads is not None and uploads.folder
     assert set(uploads.systems) == set(cli_folder["input"]["systems"])

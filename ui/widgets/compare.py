@@ -95,9 +95,8 @@ def compare_sections() -> None:
 def _uploads() -> list[files.StoredFile]:
     st.file_uploader(
         words.UPLOAD_LABEL,
-        # Per-case files or harness logs; an eval set's identifier (.eval-set-id) too, so that
-        # an eval-set folder's files can be given together as Inspect writes them.
-        type=list(dict.fromkeys((*FILE_TYPES, *LOG_TYPES, "eval-set-id"))),
+        type=list(dict.fromkeys((*FILE_TYPES, *LOG_TYPES))),  # per-case files or harness logs
+        help=words.UPLOAD_HELP,
         accept_multiple_files=True,
         key="compare_upload",
         on_change=_remember_uploads,
