@@ -86,9 +86,10 @@ def folder_models(files: tuple[tuple[str, bytes], ...]) -> tuple[str, ...] | Non
     models = gathered_models(gathered)
     if len(models) < 2:
         held = f"of one model ({models[0]})" if models else "of no model they name"
+        read = f" ({'; '.join(gathered.notes)})" if gathered.notes else ""  # what was left out
         raise CalculatorError(
             f"{_listed(files)}: read as one folder (an Inspect eval set's files, or a zip of "
-            f"an eval-set folder or of HELM run folders), their logs are {held}; the "
+            f"an eval-set folder or of HELM run folders), their logs are {held}{read}; the "
             "comparison needs two or more: give a folder of several models' logs, or one log "
             "per system."
         )

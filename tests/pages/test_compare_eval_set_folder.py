@@ -13,7 +13,9 @@ The data are real: tests/data/evallogs/real-inspect-models/eval-set/ (three mode
 100 questions of Inspect's ``popularity`` task; SOURCES.md there). Expected letters are the
 command line's JSON on the folder, and the ones worked out by hand from an independent recount
 of the raw logs in tests/cli/test_real_inspect_models.py (its docstring gives the provenance):
-gemini-2.5-pro "a", claude-sonnet-4 "b", gpt-5 "b".
+gemini-2.5-pro "a", claude-sonnet-4 "b", gpt-5 "b". A zip of HELM run folders (the real BBQ
+runs) is read the same way, as ``compare runs/v4/``; the refusals name the files and what is
+allowed.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from ui.widgets.cases_files import StoredFile
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "tests" / "data" / "evallogs" / "real-inspect-models" / "eval-set"
 ONE_MODEL = ROOT / "tests" / "data" / "evallogs" / "generated" / "inspect" / "evalset-a"
+HELM = ROOT / "tests" / "data" / "evallogs" / "helm"
 PAGE = "app_pages/cases.py"
 PRO, CLAUDE, GPT5 = (
     "google/gemini-2.5-pro",
@@ -184,6 +187,38 @@ def test_an_eval_set_of_one_model_is_refused_naming_its_files():
     assert "their logs are of one model (mockllm/model)" in refusal
     assert "give a folder of several models' logs, or one log per system" in refusal
     assert not at.table
+
+
+def test_a_log_beside_a_one_model_eval_set_is_left_out_by_its_manifest_and_said():
+    """A folder holds what its manifest lists (as on the command line): another model's log
+    uploaded beside a one-model eval set is left out, and the refusal says so."""
+    (other,) = [p for p in FOLDER.glob("*.eval") if "L8g2GLGD" in p.name]  # gpt-5's
+    files = [*folder_files(ONE_MODEL), (other.name, other.read_bytes())]
+    at = page_with(files)
+    (refusal,) = errors(at)
+    assert "their logs are of one model (mockllm/model)" in refusal
+    assert f"1 log not in logs.json left out ({other.name})" in refusal
+
+
+def test_a_zip_of_helm_run_folders_gives_the_command_lines_groups(tmp_path):
+    """A HELM suite folder (runs/v4/<run>/ with each run's stats and spec; the real BBQ runs,
+    tests/data/evallogs/SOURCES.md) zipped: each model one system, as ``compare runs/v4/``."""
+    suite = tmp_path / "runs" / "v4"
+    for stats in sorted(HELM.glob("bbq_*_per_instance_stats.json")):
+        spec = stats.with_name(stats.name.replace("per_instance_stats", "run_spec"))
+        run = suite / json.loads(spec.read_text())["name"]
+        run.mkdir(parents=True)
+        shutil.copy(stats, run / "per_instance_stats.json")
+        shutil.copy(spec, run / "run_spec.json")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in sorted(suite.rglob("*.json")):
+            archive.write(path, path.relative_to(tmp_path).as_posix())
+    expected = cli_json(suite)["groups"]["letters"]
+    assert len(expected) == 2
+    at = page_with([("runs.zip", buffer.getvalue())])
+    assert not errors(at), errors(at)
+    assert shown_letters(at) == expected
 
 
 def test_a_manifest_listing_a_log_not_uploaded_is_refused_naming_it():
