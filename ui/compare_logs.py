@@ -1,10 +1,17 @@
-"""Several systems' harness logs on the compare page: one uploaded file per system, read and
-compared as ``python -m calculator compare LOG LOG ...`` does.
+"""Several systems' harness logs on the compare page, read and compared as
+``python -m calculator compare`` does: one uploaded file per system (``compare LOG LOG ...``),
+or one folder's files uploaded together (``compare FOLDER``).
 
-:func:`compare_log_uploads` is the one call the page makes (in a child, through
-:func:`ui.isolation.isolated`): the logs read from their bytes and grouped by the system the
-visitor named, then :func:`calculator.compare.workflow.compare_log_systems`, the command line's
-own path (read, pair, choose ranks or pass/fail, analyse), returning one picklable value.
+:func:`log_uploads` says which of the two the uploads are: an Inspect eval set's files as
+Inspect writes them (its ``.eval`` logs with ``logs.json``, ``eval-set.json``,
+``.eval-set-id``) or a zip of an eval-set folder or of HELM run folders are one folder's, read
+through :mod:`calculator.logs.uploads` (the manifest applied across the files, a failed attempt
+left out), each model's logs one system, as the command line reads the folder; other logs are
+each named by the model it names. :func:`compare_log_uploads` and
+:func:`compare_folder_uploads` are the calls the page makes (in a child, through
+:func:`ui.isolation.isolated`): the logs read from their bytes, then
+:func:`calculator.compare.workflow.compare_log_systems`, the command line's own path (read,
+pair, choose ranks or pass/fail, analyse), returning one picklable value.
 """
 
 from __future__ import annotations
@@ -16,8 +23,114 @@ from pathlib import PurePath
 from calculator.compare.workflow import LogsComparison, SystemsAsk, compare_log_systems
 from calculator.errors import CalculatorError
 from calculator.logs import read_log_data
+from calculator.logs.sources import MAX_LOG_BYTES
+from calculator.logs.uploads import gather_uploads, gathered_models
 
-__all__ = ["LogsComparison", "compare_log_uploads", "default_systems", "log_systems"]
+__all__ = [
+    "LogUploads",
+    "LogsComparison",
+    "compare_folder_uploads",
+    "compare_log_uploads",
+    "default_systems",
+    "folder_models",
+    "log_systems",
+    "log_uploads",
+]
+
+#: Files named in a refusal before "and N more".
+_LISTED = 4
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class LogUploads:
+    """How the uploads are read as systems' logs: `systems` is the model each upload's log
+    names (one file per system), or with `folder` the models the folder's logs hold (each
+    model one system)."""
+
+    systems: tuple[str, ...]
+    folder: bool = False
+
+
+def log_uploads(files: tuple[tuple[str, bytes], ...]) -> LogUploads | None:
+    """The uploads as logs (:func:`folder_models`, else :func:`log_systems`); None when no
+    upload is a harness log (they are per-case files).
+
+    Raises
+    ------
+    LogError, CalculatorError
+        As :func:`folder_models` and :func:`log_systems` do.
+    """
+    models = folder_models(files)
+    if models is not None:
+        return LogUploads(systems=models, folder=True)
+    systems = log_systems(files)
+    return None if systems is None else LogUploads(systems=systems)
+
+
+def folder_models(files: tuple[tuple[str, bytes], ...]) -> tuple[str, ...] | None:
+    """The models whose logs the uploads hold when they are one folder's files
+    (:attr:`calculator.logs.uploads.Gathered.folder`: an eval set's manifest, configuration or
+    identifier among them, or a zip of a folder), sorted; None when they are not.
+
+    Raises
+    ------
+    LogError
+        As :func:`calculator.logs.uploads.gather_uploads` does (a manifest listing a log not
+        given, a zip holding no log), naming the file.
+    CalculatorError
+        When the folder's logs are of fewer than two models.
+    """
+    gathered = gather_uploads(list(files), MAX_LOG_BYTES)
+    if not gathered.folder:
+        return None
+    models = gathered_models(gathered)
+    if len(models) < 2:
+        held = f"of one model ({models[0]})" if models else "of no model they name"
+        read = f" ({'; '.join(gathered.notes)})" if gathered.notes else ""  # what was left out
+        raise CalculatorError(
+            f"{_listed(files)}: read as one folder (an Inspect eval set's files, or a zip of "
+            f"an eval-set folder or of HELM run folders), their logs are {held}{read}; the "
+            "comparison needs two or more: give a folder of several models' logs, or one log "
+            "per system."
+        )
+    return models
+
+
+def compare_folder_uploads(
+    files: tuple[tuple[str, bytes], ...],
+    models: tuple[str, ...],
+    names: tuple[str, ...],
+    ask: SystemsAsk,
+) -> LogsComparison:
+    """The uploads read as one folder (:func:`folder_models`): each of `models` one system,
+    its logs read from all the files by :func:`calculator.logs.read_log_data` with ``model``
+    (the manifest applied, as ``compare FOLDER`` reads the folder once per model), named by
+    `names` (the visitor's, in the order of `models`), compared as :func:`compare_log_uploads`.
+
+    Raises
+    ------
+    LogError, CalculatorError
+        As the readers and the comparison do; CalculatorError when two models are given one
+        name.
+    """
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        twice = [m for m, name in zip(models, names, strict=True) if name == repeated[0]]
+        raise CalculatorError(
+            f"the models {', '.join(twice)} are both named {repeated[0]!r}: in a folder each "
+            "model's logs are one system; give each model its own name."
+        )
+    logs = [
+        dataclasses.replace(read_log_data(files, model=model), system=name)
+        for model, name in zip(models, names, strict=True)
+    ]
+    return compare_log_systems(logs, ask, what=", ".join(name for name, _ in files))
+
+
+def _listed(files: Sequence[tuple[str, bytes]]) -> str:
+    shown = ", ".join(name for name, _ in files[:_LISTED])
+    more = len(files) - _LISTED
+    return shown + (f" and {more:,} more" if more > 0 else "")
 
 
 def _stem(name: str) -> str:

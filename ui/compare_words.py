@@ -19,7 +19,11 @@ __all__ = [
     "INTRO",
     "LAYOUTS",
     "MODES",
+    "UPLOAD_HELP",
+    "UPLOAD_LABEL",
     "UPLOAD_PROMPT",
+    "FOLDER_SYSTEMS",
+    "folder_line",
     "CHOOSE_SYSTEMS",
     "guess_system_column",
     "exclusion_table",
@@ -37,6 +41,17 @@ INTRO = (
     "Upload one file with a column per system (wide), one file with a row per case and system "
     "(long), or one file per system sharing a case id. Only cases with an outcome for every "
     "chosen system are compared."
+)
+UPLOAD_LABEL = (
+    "Results (one file, or one file per system; or an Inspect eval-set folder's files together, "
+    "or a zip of the folder)"
+)
+UPLOAD_HELP = (
+    "Harness logs: one log per system, or several per system (its tasks). An Inspect eval-set "
+    "folder: choose its .eval logs with logs.json and eval-set.json together, or upload a zip "
+    "of the folder; it is read as the command line reads the folder (the logs logs.json lists, "
+    "a failed attempt left out), each model one system. Its .eval-set-id file is not needed: "
+    "the uploader does not take it."
 )
 UPLOAD_PROMPT = "Upload the results (one file, or one file per system), or try the example."
 CHOOSE_SYSTEMS = "Choose the outcome columns of at least two systems."
@@ -152,6 +167,7 @@ def separating_label(name: str, other: str, count: int) -> str:
 
 # Several systems' harness logs, and scores compared by ranks (ui/widgets/compare_ranks.py).
 LOG_SYSTEMS = "Which system is each log of? (logs of one system: its tasks)"
+FOLDER_SYSTEMS = "The systems' names (each model of the folder is one system)"
 LOG_METRIC = "Metric (empty: each log's first pass/fail metric, else its first graded one)"
 LOG_THRESHOLD = (
     "Threshold for a graded metric (pass at or above; empty: compare the scores by ranks)"
@@ -173,6 +189,18 @@ SCORES_BY_RANKS = (
     "These outcomes are scores and no threshold is set: the systems are compared by their ranks "
     "within each case (Friedman's test). Tick the box above to cut them into pass/fail instead."
 )
+
+
+def folder_line(files: int, models: int) -> str:
+    """How one folder's uploads are read (an eval set's files, a zip of a folder).
+
+    >>> folder_line(6, 3)
+    '6 files read as one folder, as the command line reads it: 3 models, each one system'
+    """
+    return (
+        f"{plural(files, 'file')} read as one folder, as the command line reads it: "
+        f"{models:,} models, each one system"
+    )
 
 
 def logs_line(names: tuple[str, ...], questions: int, tasks: int, metric: str, why: str) -> str:

@@ -64,13 +64,12 @@ def eval_set_part(document: object) -> str | None:
 
 
 def not_a_log(name: str, part: str) -> str:
-    """The refusal of an eval set's manifest or configuration (`part`, as :func:`eval_set_part`
-    names it) read where a log is wanted, file `name`."""
-    what = (
-        "an Inspect eval set's manifest (the headers of the logs it lists)"
-        if part == "manifest"
-        else "an Inspect eval set's configuration (the tasks and models it ran)"
-    )
+    """The refusal of an eval set's manifest, configuration or identifier (`part`: as
+    :func:`eval_set_part` names it, or "identifier") read where a log is wanted, file `name`."""
+    what = {
+        "manifest": "an Inspect eval set's manifest (the headers of the logs it lists)",
+        "identifier": "an Inspect eval set's identifier",
+    }.get(part, "an Inspect eval set's configuration (the tasks and models it ran)")
     return (
         f"{name}: {what}, not a log: it holds no per-case results. Give the eval set's .eval "
         "logs, or the folder that holds them."

@@ -15,7 +15,11 @@ therefore recognised by content here, before the readers see the logs themselves
 - an Inspect eval set's manifest (``logs.json``: an object from log file names to their
   headers, :func:`~calculator.logs.eval_set.is_eval_set_manifest`), which keeps the logs it
   lists as succeeded (:func:`~calculator.logs.eval_set.manifest_logs`), and its configuration
-  (``eval-set.json``), which holds no result and is set aside.
+  (``eval-set.json``) and identifier (``.eval-set-id``), which hold no result and are set aside.
+
+Such a file, or a zip of a folder, makes the files one folder's (:attr:`Gathered.folder`): read
+as the folder itself would be, each model's logs one system (the compare page, as
+``python -m calculator compare FOLDER``).
 
 :func:`upload_models` names the models whose logs the files hold (a HELM suite, an eval set of
 several models), and :func:`model_of` the model of one log, so that one model's logs can be
@@ -43,6 +47,7 @@ from calculator.text import plural
 __all__ = [
     "Gathered",
     "gather_uploads",
+    "gathered_models",
     "is_helm_run_spec",
     "model_of",
     "of_model",
@@ -65,6 +70,9 @@ class Gathered:
     directions: tuple[tuple[str, str, bool], ...] = ()
     #: What was set aside and why (an eval set's manifest read, a failed attempt left out).
     notes: tuple[str, ...] = ()
+    #: Whether the files are a folder's: an eval set's manifest, configuration or identifier
+    #: among them, or a zip of run or eval-set folders.
+    folder: bool = False
 
 
 #: Largest file looked into as a run's summary: lm-eval's results file of a 57-task suite with
@@ -75,6 +83,9 @@ _SUMMARY_KEYS = (b'"configs"', b'"versions"', b'"n-samples"', b'"adapter_spec"')
 #: How an eval set's manifest opens (its first key a log's file name) and its configuration.
 _MANIFEST_HEAD = re.compile(rb'\A\s*\{\s*"[^"\n]{1,500}\.(?:eval|json)"\s*:')
 _CONFIG_HEAD = re.compile(rb'\A\s*\{\s*"eval_set_id"\s*:')
+#: An eval set's identifier file, as Inspect writes it beside its logs: one short token.
+_ID_NAME = ".eval-set-id"
+_ID_TEXT = re.compile(rb"\A\s*[A-Za-z0-9_-]{1,200}\s*\Z")
 
 
 def gather_uploads(files: list[tuple[str, bytes]], limit: int) -> Gathered:
@@ -96,8 +107,10 @@ def gather_uploads(files: list[tuple[str, bytes]], limit: int) -> Gathered:
     manifests: list[tuple[str, dict]] = []
     directions: tuple[tuple[str, str, bool], ...] = ()
     aside: list[tuple[str, str]] = []  # an eval set's manifest or configuration, given loose
+    zipped = False
     for name, data in files:
         if data[:4] == b"PK\x03\x04" and _folder_zip(name, data, limit, logs, held, manifests):
+            zipped = True
             continue
         part = _eval_set_part(name, data, manifests)
         if part is not None:
@@ -147,6 +160,7 @@ def gather_uploads(files: list[tuple[str, bytes]], limit: int) -> Gathered:
         model=next(iter(models), None),
         directions=directions,
         notes=tuple(notes),
+        folder=zipped or bool(aside),
     )
 
 
@@ -199,7 +213,11 @@ def _paired_by_prefix(
 def upload_models(files: list[tuple[str, bytes]], limit: int) -> tuple[str, ...]:
     """The models whose logs `files` hold, sorted (:func:`model_of` of each log, with the
     model lm-eval's results files name); () when no log names one."""
-    gathered = gather_uploads(files, limit)
+    return gathered_models(gather_uploads(files, limit))
+
+
+def gathered_models(gathered: Gathered) -> tuple[str, ...]:
+    """The models whose logs the gathered files hold, sorted, as :func:`upload_models`."""
     found = {gathered.model} if gathered.model else set()
     for name, data in gathered.files:
         found.add(model_of(name, data, gathered.specs.get(name)))
@@ -210,7 +228,10 @@ def upload_models(files: list[tuple[str, bytes]], limit: int) -> tuple[str, ...]
 def _eval_set_part(name: str, data: bytes, manifests: list[tuple[str, dict]]) -> str | None:
     """Which part of an eval set a file is, if one (:func:`eval_set_part`): its manifest (kept
     in `manifests` under its folder) or its configuration (``eval-set.json``, no result in
-    it); both are told by their content."""
+    it); both are told by their content, and its identifier (``.eval-set-id``, one short
+    token) by its name and shape."""
+    if PurePosixPath(name).name == _ID_NAME and len(data) < 1000 and _ID_TEXT.match(data):
+        return "identifier"
     if len(data) > MAX_SUMMARY_BYTES:
         return None
     manifest = _MANIFEST_HEAD.match(data) is not None
@@ -286,7 +307,13 @@ def _folder_zip(
 ) -> bool:
     """Expand a zip of HELM run folders (their per-instance stats, with each run's spec in
     `specs`) or of Inspect logs (an eval-set folder: its ``.eval`` and JSON files, a manifest
-    into `manifests`) into `logs`; False if it holds neither."""
+    into `manifests`) into `logs`; False if it is an Inspect log itself.
+
+    Raises
+    ------
+    LogError
+        When it holds neither a log nor a run, or a member is over `limit`.
+    """
     with open_archive(name, data) as archive:
         if is_inspect_zip(archive):
             return False
@@ -296,7 +323,12 @@ def _folder_zip(
         if not helm:  # an eval-set folder: its logs, manifest and configuration
             members = [m for m in infos if m.filename.endswith((".eval", ".json"))]
             if not any(m.filename.endswith(".eval") for m in members):
-                return False
+                raise LogError(
+                    f"{name}: a zip archive holding no Inspect .eval log and no HELM run "
+                    "(per_instance_stats.json); a zip is read when it is an Inspect .eval log, "
+                    "or a zip of an Inspect eval-set folder (its .eval logs, with logs.json) or "
+                    "of HELM run folders (<run>/per_instance_stats.json with run_spec.json)."
+                )
         total = 0
         for member in members:
             total += member.file_size

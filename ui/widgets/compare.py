@@ -18,6 +18,7 @@ from calculator.cases.columns import guess_outcomes
 from calculator.cases.systems_result import SystemCases
 from calculator.compare import ADJUSTMENTS, SystemComparison
 from calculator.compare.workflow import SystemsAsk, compare_case_systems, load_case_systems
+from calculator.errors import CalculatorError
 from calculator.report.compare import (
     describe_agreement,
     describe_cochran,
@@ -64,7 +65,11 @@ def compare_sections() -> None:
     if not stored:
         st.info(words.UPLOAD_PROMPT)
         return
-    named = compare_ranks.uploads_are_logs(stored)
+    try:
+        named = compare_ranks.uploads_are_logs(stored)
+    except CalculatorError as error:  # a near miss of a log: said once, not read as a table
+        st.error(escape_markdown(str(error)))
+        return
     if named is not None:  # harness logs: the model each names, each model one system
         compare_ranks.logs_view(stored, named, _adjustment(), overview)
         return
@@ -89,8 +94,9 @@ def compare_sections() -> None:
 
 def _uploads() -> list[files.StoredFile]:
     st.file_uploader(
-        "Results (one file, or one file per system)",
+        words.UPLOAD_LABEL,
         type=list(dict.fromkeys((*FILE_TYPES, *LOG_TYPES))),  # per-case files or harness logs
+        help=words.UPLOAD_HELP,
         accept_multiple_files=True,
         key="compare_upload",
         on_change=_remember_uploads,

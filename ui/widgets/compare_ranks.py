@@ -1,7 +1,8 @@
 """The compare page's sections for scores compared by ranks (Friedman, Nemenyi's critical
 difference, the signed-rank pairs) and for several systems' harness logs (each upload one
-system's log, compared as ``python -m calculator compare`` does, with the suite's view when the
-logs hold several tasks).
+system's log, or one folder's files uploaded together or zipped, each model one system; compared
+as ``python -m calculator compare`` does, with the suite's view when the logs hold several
+tasks).
 
 Words come from :mod:`calculator.report` (as on the command line) and :mod:`ui.compare_words`,
 charts from :mod:`ui.compare_rank_charts` and :mod:`ui.compare_charts`; the reading and the
@@ -11,6 +12,7 @@ numbers run in a child (:func:`ui.isolation.isolated`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from hashlib import sha256
 
 import pandas as pd
 import streamlit as st
@@ -37,7 +39,14 @@ from calculator.report.friedman import (
 from calculator.text import printable
 from ui import compare_rank_charts as rank_charts
 from ui import compare_words as words
-from ui.compare_logs import LogsComparison, compare_log_uploads, default_systems, log_systems
+from ui.compare_logs import (
+    LogsComparison,
+    LogUploads,
+    compare_folder_uploads,
+    compare_log_uploads,
+    default_systems,
+    log_uploads,
+)
 from ui.isolation import isolated
 from ui.widgets import cases_files as files
 from ui.words import escape_markdown
@@ -46,19 +55,22 @@ __all__ = ["letters_table", "logs_view", "ranks_sections", "scores_view", "uploa
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _log_systems(identity: tuple, _files: tuple[tuple[str, bytes], ...]) -> tuple | None:
-    return isolated(log_systems, _files)
+def _log_uploads(identity: tuple, _files: tuple[tuple[str, bytes], ...]) -> LogUploads | None:
+    return isolated(log_uploads, _files)
 
 
-def uploads_are_logs(stored: list[files.StoredFile]) -> tuple[str, ...] | None:
-    """The model each upload's log names, when the uploads are harness logs; None for per-case
-    files (a refusal of a near-miss log is shown, then None)."""
+def uploads_are_logs(stored: list[files.StoredFile]) -> LogUploads | None:
+    """The uploads as harness logs (each its system, or one folder's: each model one system);
+    None for per-case files.
+
+    Raises
+    ------
+    CalculatorError
+        For a near miss of a log, or logs that cannot be read as given (the page shows it:
+        read as per-case files they would only be refused again, in other words).
+    """
     given = tuple((item.name, item.data) for item in stored)
-    try:
-        return _log_systems(tuple((item.name, item.digest) for item in stored), given)
-    except CalculatorError as error:
-        st.error(escape_markdown(str(error)))
-        return None
+    return _log_uploads(tuple((item.name, item.digest) for item in stored), given)
 
 
 def _systems_of(stored: list[files.StoredFile], named: tuple[str, ...]) -> tuple[str, ...]:
@@ -77,13 +89,31 @@ def _systems_of(stored: list[files.StoredFile], named: tuple[str, ...]) -> tuple
     return tuple(chosen)
 
 
+def _models_named(models: tuple[str, ...]) -> tuple[str, ...]:
+    """One folder's uploads: each model one system, named as the visitor says (the model's
+    own name until then)."""
+    chosen = []
+    with st.expander(words.FOLDER_SYSTEMS):
+        for number, model in enumerate(models):
+            typed = st.text_input(  # a label is Markdown: the model's name shown as logged
+                escape_markdown(model),
+                value=model,
+                key=f"compare_folder_system_{number}_{sha256(model.encode()).hexdigest()[:8]}",
+            )
+            chosen.append(printable(typed.strip()) or model)
+    return tuple(chosen)
+
+
 @st.cache_resource(show_spinner="Reading and comparing the logs...", max_entries=4)
 def _logs_cached(
     identity: tuple,
     _files: tuple,
     systems: tuple,
     ask: SystemsAsk,
+    folder: tuple[str, ...] | None = None,
 ) -> LogsComparison:
+    if folder is not None:  # one folder's files: `folder` its models, `systems` their names
+        return isolated(compare_folder_uploads, _files, folder, systems, ask)
     return isolated(compare_log_uploads, _files, systems, ask)
 
 
@@ -103,13 +133,13 @@ def better_choice(key: str) -> str | None:
 
 def logs_view(
     stored: list[files.StoredFile],
-    named: tuple[str, ...],
+    named: LogUploads,
     adjust: str,
     overview: Callable[[SystemComparison], None],
 ) -> LogsComparison | None:
     """Several systems' logs: what was compared, then ranks (scores) or pass rates (drawn by
     `overview`, the sections per-case files get), and the suite's view when the logs hold
-    several tasks."""
+    several tasks. One folder's uploads (`named.folder`) are each model one system."""
     metric = (
         st.text_input(
             words.LOG_METRIC,
@@ -124,12 +154,17 @@ def logs_view(
         key="compare_logs_threshold",
     )
     better = better_choice("compare_logs_better") if threshold is None else None
-    systems = _systems_of(stored, named)
+    if named.folder:
+        st.caption(escape_markdown(words.folder_line(len(stored), len(named.systems))))
+        systems = _models_named(named.systems)
+    else:
+        systems = _systems_of(stored, named.systems)
+    folder = named.systems if named.folder else None
     given = tuple((item.name, item.data) for item in stored)
-    identity = (tuple((item.name, item.digest) for item in stored), systems)
+    identity = (tuple((item.name, item.digest) for item in stored), systems, folder)
     ask = SystemsAsk(metric=metric, threshold=threshold, adjust=adjust, better=better)
     try:
-        result = _logs_cached(identity, given, systems, ask)
+        result = _logs_cached(identity, given, systems, ask, folder)
     except SystemsRefused as error:
         st.error(escape_markdown(refusal_text(error, flags=False)))
         return None
