@@ -15,6 +15,7 @@ The rule, in order (the first that applies refuses):
 =============  ====================================  ==========================================
 outcome        refused (option, reason)              when
 =============  ====================================  ==========================================
+any            anytime, prior-without-anytime        `anytime_prior` without `anytime`
 pass/fail      better, pass-fail                     `better` given
 pass/fail      resamples, pass-fail                  `resamples` given
 any            equivalence, needs-margin             equivalence without a margin
@@ -242,6 +243,8 @@ def reads_lower_is_better(name: str) -> bool:
 def choose(shape: Shape, ask: Ask) -> Choice:
     """The test that answers `ask` of data of `shape`, or :class:`OptionRefused` for the first
     option it cannot answer (the rule in the module's docstring)."""
+    if ask.anytime_prior != 1.0 and not ask.anytime:
+        raise OptionRefused("anytime", "prior-without-anytime", ask, ask.anytime_prior)
     if shape.outcome == SCORES:
         _check_scores(shape, ask)
         if shape.tasks > 1:

@@ -75,7 +75,7 @@ class PairedData:
     scores : (A's, B's, clusters) or None
         A per-case file's scores, when already read.
     framing : str
-        "pass" or "error": whether the table counts passes or errors.
+        "pass" or "correct": whether the table counts passes or correct answers.
     """
 
     names: tuple[str, str]
@@ -91,7 +91,7 @@ class PairedData:
     scores: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None = field(
         default=None, repr=False
     )
-    #: What the outcome counts: "pass" (A's and B's passes) or "error" (their errors).
+    #: What the outcome counts: "pass" (A's and B's passes) or "correct" (correct answers).
     framing: str = "pass"
 
     @property
@@ -110,7 +110,7 @@ def of_table(
     framing: str = "pass",
 ) -> PairedData:
     """A table of counts typed in: both pass, only A, only B, both fail (with `framing`
-    "error": both err, only A errs, only B errs, neither).
+    "correct": both correct, only A correct, only B correct, neither).
 
     Raises :class:`~calculator.errors.CalculatorError` for counts that are no table."""
     table = PairedTable(a, b, c, d)

@@ -86,7 +86,8 @@ class Comparison:
     - pass/fail: `analysis` (a typed table's or per-case file's, or with logs the pooled
       analysis that decides the suite) and `logs` (per task, with logs); `cluster` the
       cluster-adjusted test with a group column; `anytime` the anytime-valid gate when asked;
-    - scores: `scores` (a per-case file's comparison) or `log_scores` (per task and pooled).
+    - scores: `scores` (a per-case file's comparison, or the pooled one of logs) and, with
+      logs, `log_scores` (per task and pooled).
     """
 
     data: PairedData
@@ -135,7 +136,8 @@ def compare(
         raise CalculatorError(
             "the test options (interval level and method, correction, two-sided rule, gates) "
             "apply to one pass/fail table, a typed table or a per-case file; these are "
-            f"{'scores' if data.outcome == 'scores' else 'logs'}, analysed by their own tests"
+            f"{'scores' if data.outcome == 'scores' else 'logs or a long file'}, analysed by "
+            "their own tests"
         )
     if data.outcome == "scores":
         return _scores(data, choice)

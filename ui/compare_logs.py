@@ -25,6 +25,7 @@ from calculator.errors import CalculatorError
 from calculator.logs import read_log_data
 from calculator.logs.sources import MAX_LOG_BYTES
 from calculator.logs.uploads import gather_uploads, gathered_models
+from calculator.text import first_of
 
 __all__ = [
     "LogUploads",
@@ -128,9 +129,7 @@ def compare_folder_uploads(
 
 
 def _listed(files: Sequence[tuple[str, bytes]]) -> str:
-    shown = ", ".join(name for name, _ in files[:_LISTED])
-    more = len(files) - _LISTED
-    return shown + (f" and {more:,} more" if more > 0 else "")
+    return first_of([name for name, _ in files], _LISTED)
 
 
 def _stem(name: str) -> str:

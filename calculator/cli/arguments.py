@@ -109,6 +109,25 @@ def finite_number(option: str) -> Callable[[str], float]:
     return parse
 
 
+def prior_shape(option: str) -> Callable[[str], float]:
+    """An argparse type for the k of the anytime-valid test's Beta(k, k) mixture, refused in
+    the option's name (:func:`calculator.confidence_sequence.check_prior_shape`'s range)."""
+    from calculator.confidence_sequence import MAX_PRIOR_SHAPE
+
+    number = finite_number(option)
+
+    def parse(text: str) -> float:
+        value = number(text)
+        if not 1 / MAX_PRIOR_SHAPE <= value <= MAX_PRIOR_SHAPE:
+            raise argparse.ArgumentTypeError(
+                f"{option} must be a number from 1e-06 to 1e+06 (the k of the Beta(k, k) "
+                f"mixture), but got {text!r}"
+            )
+        return value
+
+    return parse
+
+
 def level(option: str) -> Callable[[str], float]:
     """An argparse type that accepts a number strictly between 0 and 1."""
     number = finite_number(option)

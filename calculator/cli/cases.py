@@ -239,11 +239,18 @@ def run(args: argparse.Namespace) -> int:
     first, second = _read(args)
     columns = scores_columns(args, first, second)
     if columns is not None:  # numbers other than 0 and 1, no --threshold: compare mean scores
-        if args.detect is not None:
-            raise UsageError(
-                "--detect plans for pass/fail outcomes; these columns hold scores (cut them "
-                "with --threshold to analyse them as pass/fail)"
-            )
+        for option, given in (
+            ("--detect plans for", args.detect is not None),
+            (
+                "--anytime-prior names the mixture of an anytime-valid test of",
+                args.anytime_prior != 1.0,
+            ),
+        ):
+            if given:
+                raise UsageError(
+                    f"{option} pass/fail outcomes; these columns hold scores (cut them with "
+                    "--threshold to analyse them as pass/fail)"
+                )
         return run_scores(args, first, second, columns)
     args = threshold_columns(args, first, second)  # --threshold on guessed score columns
     cases = _load(args, first, second)
@@ -311,7 +318,15 @@ def _refuse_file_only(args: argparse.Namespace) -> None:
             ("--monitor (it is anytime-valid already)", args.monitor),
             ("--categories (labels, not pass/fail outcomes)", is_categories_input(args)),
             ("a long file (one row per case and system)", is_long_input(args)),
-            ("harness logs (their tasks and repeats)", is_log_input(args)),
+            (
+                "harness logs (--fail-if-worse alone gates them, by the exact test)",
+                is_log_input(args),
+            ),
+            (
+                f"--format {getattr(args, 'format', None)} (that report does not carry it; the "
+                "text and --json do)",
+                getattr(args, "format", None) in ("markdown", "html"),
+            ),
         )
         for what, present in refused:
             if present:
@@ -323,6 +338,11 @@ def _refuse_file_only(args: argparse.Namespace) -> None:
         raise UsageError(
             "--anytime-prior names the mixture of the anytime-valid test, which the text of a "
             "comparison does not print: give it with --monitor, --anytime or --json"
+        )
+    if args.anytime_prior != 1.0 and (is_log_input(args) or is_long_input(args)):
+        raise UsageError(
+            "--anytime-prior names the mixture of the anytime-valid test of a per-case pass/fail "
+            "file; harness logs and long files are reported without it"
         )
 
 

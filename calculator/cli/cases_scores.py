@@ -168,7 +168,10 @@ def score_options(args: argparse.Namespace) -> Ask:
         better=getattr(args, "better", None),
         resamples=getattr(args, "resamples", None),
         anytime=getattr(args, "anytime", False),
-        anytime_prior=getattr(args, "anytime_prior", 1.0),
+        # The mixture is the anytime gate's; printed alone (--json) it is the report's.
+        anytime_prior=getattr(args, "anytime_prior", 1.0)
+        if getattr(args, "anytime", False)
+        else 1.0,
     )
 
 

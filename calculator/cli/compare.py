@@ -50,6 +50,7 @@ from calculator.report.formatting import (
     method_words,
     plural,
 )
+from calculator.text import first_of
 
 if TYPE_CHECKING:
     from calculator.cases.systems_result import SystemCases
@@ -345,7 +346,17 @@ def compare_logs(args: argparse.Namespace) -> int:
             "--id, --system, --outcome and --systems name columns of per-case files; harness "
             "logs are joined on their own case ids: choose what is compared with --metric"
         )
-    logs = read_logs(args.files, args.split)
+    from calculator.logs.suites import SeveralModels
+
+    try:
+        logs = read_logs(args.files, args.split)
+    except SeveralModels as several:  # the cases command's advice (--models) is not compare's
+        raise UsageError(
+            f"{several.where}: holds runs of {len(several.models)} models "
+            f"({first_of(list(several.models), 6)}), given beside other inputs: give that folder "
+            "alone (each of its models is then a system), or its logs one by one beside the "
+            "others"
+        ) from None
     return compare_log_tables(args, logs)
 
 

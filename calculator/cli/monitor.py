@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from calculator.cli.arguments import UsageError, finite_number
+from calculator.cli.arguments import UsageError, prior_shape
 from calculator.cli.arguments import count as whole_number
 from calculator.cli.cases_logs import is_log_input
 from calculator.cli.output import print_json, print_lines
@@ -62,7 +62,7 @@ def add_monitor_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--anytime-prior",
-        type=finite_number("--anytime-prior"),
+        type=prior_shape("--anytime-prior"),
         default=1.0,
         metavar="K",
         help="k of the Beta(k, k) mixture of the anytime-valid test (1: uniform), for "

@@ -10,7 +10,7 @@ import argparse
 
 from calculator.analysis import Analysis
 from calculator.anytime import anytime_of
-from calculator.cli.arguments import count
+from calculator.cli.arguments import count, prior_shape
 from calculator.cli.output import print_json, print_lines
 from calculator.cli.question import (
     add_question_arguments,
@@ -74,7 +74,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--rho", type=float, default=0.0, help="correlation between gates (0)")
     parser.add_argument(
         "--anytime-prior",
-        type=float,
+        type=prior_shape("--anytime-prior"),
         default=1.0,
         metavar="K",
         help="k of the Beta(k, k) mixture of the anytime-valid test (1: uniform)",

@@ -179,7 +179,10 @@ def compare_log_systems(
     from calculator.logs.systems_scores import load_log_scores
 
     ask = ask or SystemsAsk()
-    notes = tuple(dict.fromkeys(note for log in logs for note in log.notes))  # each said once
+    # Each note said of its system: two logs may note the same words of different rows.
+    notes = tuple(
+        f"{log.system}: {note}" if len(logs) > 1 else note for log in logs for note in log.notes
+    )
     if ask.threshold is None:
         scores = load_log_scores(
             logs, metric=ask.metric, filter=ask.filter, allow_exclusions=ask.allow_exclusions

@@ -14,7 +14,7 @@ import dataclasses
 import json
 import os
 from collections.abc import Sequence
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from calculator.cases.reading import MAX_FILE_BYTES
 from calculator.logs.directions import with_directions, with_results_beside
@@ -387,6 +387,8 @@ def _file_kind(file: Path) -> str | None:
 
 
 def _not_a_log(name: str) -> str:
+    if PurePath(name).name == ".eval-set-id":  # the third file Inspect writes in an eval set
+        return not_a_log(name, "identifier")
     return (
         f"{name}: not an evaluation log of lm-eval (samples_<task>_<time>.jsonl), Inspect "
         "(.eval, or a JSON log) or HELM (per_instance_stats.json)."

@@ -22,11 +22,11 @@ _LISTED = 8  # models named in a refusal
 
 class SeveralModels(LogError):
     """A folder read as one system holds several models' runs: `models` names them all (the
-    comparison of several systems reads each as a system)."""
+    comparison of several systems reads each as a system), `where` the folder."""
 
-    def __init__(self, message: str, models: list[str]) -> None:
+    def __init__(self, message: str, models: list[str], where: str = "") -> None:
         super().__init__(message)
-        self.models = tuple(models)
+        self.models, self.where = tuple(models), where
 
 
 def choose_model(
@@ -60,6 +60,7 @@ def choose_model(
                 f"--models A,B (the folder may be given as both A and B), e.g. --models "
                 f"{held[0]},{held[1]}",
                 held,
+                where,
             )
         return items
     kept = [item for item in items if models[id(item)] == model]

@@ -92,6 +92,8 @@ _TEMPLATES = {
     "{high}, so at most {limit}), the most a release gate takes on scores; the margin is in "
     "the scores' own units",
     ("anytime", "needs-gate"): "{anytime} chooses the test of {gate}; it needs {gate}",
+    ("anytime", "prior-without-anytime"): "the mixture of the anytime-valid test is set, but "
+    "not {anytime}, the one test that takes it: give {anytime} too, or leave the mixture out",
     ("anytime", "with-margin"): "{anytime} fails when B is worse than A by the one-sided "
     "anytime-valid test of the disagreements' split, which has no form with a margin here: "
     "leave out {margin}, or {anytime} to gate on non-inferiority at a fixed number of cases",

@@ -74,7 +74,7 @@ def test_the_json_holds_every_look_and_order_sorts_the_cases_first(capsys, per_c
         (["--margin", "0.02"], "--monitor refuses --margin"),
         (["--fail-if-worse"], "--monitor refuses --fail-if-worse"),
         (["--order", "nope"], "`--order` must name a column"),
-        (["--anytime-prior", "0"], "`prior_shape` must be a number from"),
+        (["--anytime-prior", "0"], "--anytime-prior must be a number from"),
     ],
 )
 def test_refusals_name_the_option(capsys, per_case, extra, message):

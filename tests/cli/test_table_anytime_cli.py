@@ -72,7 +72,7 @@ def test_the_text_lists_the_anytime_p_and_the_sequence(capsys):
 
 def test_a_prior_out_of_range_is_refused_by_name(capsys):
     assert main(["table", "10", "35", "15", "40", "--anytime-prior", "0"]) == 2
-    assert "`prior_shape` must be a number from 1e-06 to 1e+06" in capsys.readouterr().err
+    assert "--anytime-prior must be a number from 1e-06 to 1e+06" in capsys.readouterr().err
 
 
 def test_no_discordant_pairs_say_so():
