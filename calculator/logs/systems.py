@@ -142,6 +142,14 @@ def chosen_frames(
     frames: list[pd.DataFrame] = []
     used: dict[str, str] = {}
     names = _names(logs)
+    if filter is not None and not all(filter in log.filters for log in logs):
+        held = "; ".join(
+            f"{name}: {', '.join(log.filters) or 'none'}"
+            for log, name in zip(logs, names, strict=True)
+        )
+        raise LogError(
+            f"--filter {filter!r} is not in every log; the filters of each: {clip(held, 600)}."
+        )
     for log, name in zip(logs, names, strict=True):
         rows = log.frame[log.frame["metric"] == choice.metric]
         base = dataclasses.replace(

@@ -114,3 +114,13 @@ def test_an_eval_sets_identifier_given_as_a_log_is_refused_by_what_it_is(capsys,
     (tmp_path / ".eval-set-id").write_text("CzDPvkooKpp4d24wMPkx5d")
     status, _, err = cli(capsys, ["cases", str(tmp_path / ".eval-set-id"), str(NOT_SET[0])])
     assert status == 2 and "an Inspect eval set's identifier, not a log" in err
+
+
+def test_a_filter_in_no_log_names_each_log_once(capsys):
+    # Every log was checked against the first, the first included: "not in both logs", and
+    # the first log named twice.
+    logs = [*sorted((REAL / "eval-set").glob("*.eval")), *NOT_SET]
+    status, _, err = cli(capsys, ["compare", *map(str, logs), "--filter", "x"])
+    assert status == 2 and "--filter 'x' is not in every log" in err
+    for model in ("openai/gpt-5", "google/gemini-2.5-flash"):
+        assert err.count(f"{model}:") == 1
