@@ -1,10 +1,12 @@
 """The calculator page: a paired 2 x 2 table in, McNemar's tests, the difference and the gates out.
 
 Every input is bound to the URL (keys as in :mod:`ui.params`), so a copied link reopens the same
-state. Each section is a function in ``ui/widgets/``; the live part (everything an input can
-change) is one fragment, so that moving a slider reruns it alone. To add a section, write it as
-a function in ``ui/widgets/<feature>.py`` and call it below: inside :func:`live_calculator` if
-it follows the inputs, in the body if it does not.
+state. Each section is a function in ``ui/widgets/``. The live part (everything an input can
+change) is two fragments: :func:`live_table` (the headline, the four counts and the live
+panel), which a count key reruns alone, and :func:`following` (every section below it), which
+reruns as soon as the panel has drawn the new counts, or when one of its own inputs moves. To
+add a section, write it as a function in ``ui/widgets/<feature>.py`` and call it below: inside
+:func:`following` if it follows the inputs, in the body if it does not.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import streamlit as st
 
 from calculator import Analysis, Decision
 from ui import words
+from ui.components.live_panel import follow_panel
 from ui.widgets import calculator_inputs as inputs
 from ui.widgets import calculator_results as results
 from ui.widgets import decision, state, teaching
@@ -46,18 +49,86 @@ def answered(
     )
 
 
-@st.fragment
-def live_calculator() -> None:
-    """Inputs, results, charts, report and share link: everything a slider can change.
+#: What the live fragment drew with: the settings it read before their inputs were drawn.
+_LIVE_SETTINGS = "_calculator_live_settings"
 
-    A fragment, so that moving a slider reruns this part alone and leaves the title, the
-    worked examples and the explanations (a third of the page's elements) as they are.
+
+def _counts_before_drawn() -> tuple[int, int, int, int]:
+    a, b, c, d = (int(inputs.before_drawn(key)) for key in state.COUNT_KEYS)
+    return a, b, c, d
+
+
+def _analysis(
+    counts: tuple[int, int, int, int],
+    options: dict[str, object],
+    gate_options: dict[str, object],
+    wording: Wording,
+) -> Analysis:
+    return cached_analysis(
+        *counts,
+        **options,
+        **gate_options,
+        names=(wording.name_a, wording.name_b),
+        framing=wording.framing,
+    )
+
+
+@st.fragment
+def live_table() -> None:
+    """The headline, the four counts and the live panel: all that a count key redraws first.
+
+    A fragment of its own, so that a count key reruns these alone (about twenty elements);
+    :func:`following` follows once the panel is drawn. The panel and the headline are sent
+    before the count inputs beside them are drawn (their values are the session's, read
+    first), so the browser draws them while the server draws the inputs. The names, framing,
+    test options and gates' options are drawn further down (:func:`following`) and read here
+    from the session or the URL; a change of one this part shows reruns the whole page.
     """
     present = teaching.presenting()
+    wording, options, gate_options = inputs.settings_before_drawn()
+    st.session_state[_LIVE_SETTINGS] = (wording, options, gate_options["alpha"])
+    counts = _counts_before_drawn()
     headline = st.container()  # the headline result, above the inputs: a phone's first screen
     inputs_col, results_col = st.columns([2, 3], gap="large")
+    try:
+        analysis = _analysis(counts, options, gate_options, wording)
+    except (TypeError, ValueError) as error:
+        analysis = None
+        with results_col:
+            results.show_error(error)
+    with results_col:
+        # The table, its cards and the p-value chart: one element, redrawn in the browser.
+        results.live_results(
+            wording, counts, options, gate_options["alpha"], analysis, present=present
+        )
+    if analysis is not None:
+        with headline:
+            results.headline(wording, analysis)
     with inputs_col:
-        wording, counts, options = inputs.table_inputs()
+        drawn = inputs.count_inputs(wording)
+    if drawn != counts:  # not expected: the inputs hold the session's values
+        st.rerun(scope="fragment")
+
+
+@st.fragment
+def following() -> None:
+    """Everything below the live panel that its counts change: the names, framing and test
+    options, the odds ratio, the gates, the Decision, the teaching sections, the report and the
+    share link.
+
+    A fragment that reruns after :func:`live_table` has drawn other counts (the follower
+    element raises it), or when one of its own inputs moves; one of those that the live table
+    shows (a name, the framing, a test option, alpha) reruns the whole page instead.
+    """
+    present = teaching.presenting()
+    wording, options, gate_options = inputs.settings_before_drawn()
+    if st.session_state.get(_LIVE_SETTINGS) != (wording, options, gate_options["alpha"]):
+        st.rerun(scope="app")  # the live table above shows them: draw it again as well
+    counts = _counts_before_drawn()
+    follow_panel(results.live_inputs(counts, bool(inputs.before_drawn("logp"))))
+    settings_col, more_col = st.columns([2, 3], gap="large")
+    with settings_col:
+        wording, options = inputs.setting_inputs()
 
     st.divider()
     st.header("Many gates")
@@ -69,32 +140,15 @@ def live_calculator() -> None:
         gate_options = inputs.gate_inputs()
 
     try:
-        analysis = cached_analysis(
-            *counts,
-            **options,
-            **gate_options,
-            names=(wording.name_a, wording.name_b),
-            framing=wording.framing,
-        )
-    except (TypeError, ValueError) as error:
-        analysis = None
-        with results_col:
-            results.show_error(error)
-
+        analysis = _analysis(counts, options, gate_options, wording)
+    except (TypeError, ValueError):
+        analysis = None  # the live table above says why
     if analysis is not None:
-        with headline:
-            results.headline(wording, analysis)
-    with results_col:
-        # The table, its cards and the p-value chart: one element, redrawn in the browser.
-        results.live_results(
-            wording, counts, options, gate_options["alpha"], analysis, present=present
-        )
-        if analysis is not None:
+        with more_col:
             odds_ratio_section(wording, analysis)
             # Beside the fixed-n exact test, what peeking costs, for the Decision's direction.
             anytime_section(analysis, decision.asked_question(""))
             results.unconditional_test(counts)
-    if analysis is not None:
         with gate_cards:
             results.gate_results(analysis)
     with gate_chart_col:
@@ -126,7 +180,8 @@ for warning in url_warnings:
     st.warning(words.escape_markdown(warning), icon=":material/warning:")
 if not present:
     inputs.worked_examples()
-live_calculator()
+live_table()
+following()
 if not present:
     st.divider()
     square_section()  # the k x k table: its own fragment, computed only while its toggle is on

@@ -21,16 +21,27 @@ from ui.params import (
     GATES_MAX,
     LEVEL_RANGE,
     RHO_RANGE,
+    parse_param,
     slider_max,
 )
 from ui.widgets import state
 from ui.words import Wording, clean_name
 
-__all__ = ["gate_inputs", "table_inputs", "worked_examples"]
+__all__ = [
+    "before_drawn",
+    "count_inputs",
+    "gate_inputs",
+    "setting_inputs",
+    "settings_before_drawn",
+    "worked_examples",
+]
 
 BIND = "query-params"
 # Slider ranges before a typed value widens them: enough for a classroom demo.
 SLIDER_BASE = {"a": 100, "b": 100, "c": 100, "d": 100, "gates": 50}
+#: Width of a count's exact number field beside its slider (pixels): two fifths of the inputs'
+#: column on a wide screen, as the slider and field had in two columns (3 : 2).
+NUMBER_WIDTH = 130
 
 
 def worked_examples() -> None:
@@ -51,24 +62,16 @@ def worked_examples() -> None:
 
 
 def paired_input(key: str, label: str, *, minimum: int, maximum: int) -> int:
-    """A slider for demos and an exact number field for real data, kept in step.
+    """A slider for demos and an exact number field for real data, kept in step, in one row.
 
-    The number field is bound to the URL; the slider's range grows to fit a typed value.
+    The number field is bound to the URL; the slider's range grows to fit a typed value. The
+    slider is drawn first (on the left) and follows the field's value this run, read before
+    the field is drawn (:func:`before_drawn`). One horizontal container, not two columns: a
+    key press re-sends this row, and columns are three elements to the container's one.
     """
-    slider_col, number_col = st.columns([3, 2], vertical_alignment="bottom")
-    with number_col:  # created first, so the slider can follow its value this run
-        value = st.number_input(
-            f"{label} (exact)",
-            min_value=minimum,
-            max_value=maximum,
-            value=DEFAULTS[key],
-            step=1,
-            key=key,
-            bind=BIND,
-            label_visibility="collapsed",
-        )
+    value = int(before_drawn(key))  # type: ignore[call-overload]
     st.session_state[state.slider_key(key)] = value
-    with slider_col:
+    with st.container(horizontal=True, wrap=False, vertical_alignment="bottom"):
         st.slider(
             label,
             min_value=minimum,
@@ -77,8 +80,19 @@ def paired_input(key: str, label: str, *, minimum: int, maximum: int) -> int:
             key=state.slider_key(key),
             on_change=state.sync_from_slider,
             args=(key,),
+            width="stretch",
         )
-    return value
+        return st.number_input(
+            f"{label} (exact)",
+            min_value=minimum,
+            max_value=maximum,
+            value=DEFAULTS[key],
+            step=1,
+            key=key,
+            bind=BIND,
+            label_visibility="collapsed",
+            width=NUMBER_WIDTH,
+        )
 
 
 def _wording() -> Wording:
@@ -141,17 +155,58 @@ def _test_options() -> dict[str, object]:
         }
 
 
-def table_inputs() -> tuple[Wording, tuple[int, int, int, int], dict[str, object]]:
-    """Names and framing, the four cells (a, b, c, d) and the test options, as the user set
-    them."""
+def count_inputs(wording: Wording) -> tuple[int, int, int, int]:
+    """The four cells (a, b, c, d), each a slider with its exact number field, under the
+    "Inputs" header."""
     st.header("Inputs")
-    with st.container(key="names_framing"):  # hidden when presenting
-        wording = _wording()
     labels = wording.escaped().cell_labels()
     a, b, c, d = (
         paired_input(key, labels[key], minimum=0, maximum=COUNT_MAX) for key in state.COUNT_KEYS
     )
-    return wording, (a, b, c, d), _test_options()
+    return a, b, c, d
+
+
+def setting_inputs() -> tuple[Wording, dict[str, object]]:
+    """Names and framing, and the test options, as the user set them."""
+    with st.container(key="names_framing"):  # hidden when presenting
+        wording = _wording()
+    return wording, _test_options()
+
+
+def before_drawn(key: str) -> object:
+    """The value a page input will have this run, read before its widget is drawn: its
+    session-state value, else the URL's (``state.check_url`` has already removed unusable
+    ones), else its default."""
+    if key in st.session_state:
+        return st.session_state[key]
+    raw = st.query_params.get(key)
+    if raw is not None:
+        try:
+            return parse_param(key, raw)
+        except ValueError:  # check_url warns of it and drops it
+            pass
+    return DEFAULTS[key]
+
+
+def settings_before_drawn() -> tuple[Wording, dict[str, object], dict[str, object]]:
+    """The names and framing, the test options and the gates' options as :func:`setting_inputs`
+    and :func:`gate_inputs` will read them this run, for the part of the page drawn above
+    them (:func:`before_drawn`: the widget's state, else the URL, else the
+    default)."""
+    value = before_drawn
+    wording = Wording(
+        clean_name(str(value("name_a")), "A"),
+        clean_name(str(value("name_b")), "B"),
+        str(value("framing")),
+    )
+    options = {
+        "level": value("level"),
+        "ci_method": value("ci"),
+        "convention": value("conv"),
+        "correction": bool(value("cc")),
+    }
+    gate_options = {"gates": value("gates"), "alpha": value("alpha"), "rho": value("rho")}
+    return wording, options, gate_options
 
 
 def gate_inputs() -> dict[str, object]:
