@@ -78,36 +78,33 @@ def live_table() -> None:
     """The headline, the four counts and the live panel: all that a count key redraws first.
 
     A fragment of its own, so that a count key reruns these alone (about twenty elements);
-    :func:`following` follows once the panel is drawn. The panel and the headline are sent
-    before the count inputs beside them are drawn (their values are the session's, read
-    first), so the browser draws them while the server draws the inputs. The names, framing,
-    test options and gates' options are drawn further down (:func:`following`) and read here
-    from the session or the URL; a change of one this part shows reruns the whole page.
+    :func:`following` follows once the panel is drawn. The panel is drawn last: the browser
+    has the counts' new values before the sections below ask for their rerun (asked earlier,
+    that rerun carried the inputs' old values back). The names, framing, test options and
+    gates' options are drawn further down (:func:`following`) and read here from the session
+    or the URL; a change of one this part shows reruns the whole page.
     """
     present = teaching.presenting()
     wording, options, gate_options = inputs.settings_before_drawn()
     st.session_state[_LIVE_SETTINGS] = (wording, options, gate_options["alpha"])
-    counts = _counts_before_drawn()
     headline = st.container()  # the headline result, above the inputs: a phone's first screen
     inputs_col, results_col = st.columns([2, 3], gap="large")
+    with inputs_col:
+        counts = inputs.count_inputs(wording)
     try:
         analysis = _analysis(counts, options, gate_options, wording)
     except (TypeError, ValueError) as error:
         analysis = None
         with results_col:
             results.show_error(error)
+    if analysis is not None:
+        with headline:
+            results.headline(wording, analysis)
     with results_col:
         # The table, its cards and the p-value chart: one element, redrawn in the browser.
         results.live_results(
             wording, counts, options, gate_options["alpha"], analysis, present=present
         )
-    if analysis is not None:
-        with headline:
-            results.headline(wording, analysis)
-    with inputs_col:
-        drawn = inputs.count_inputs(wording)
-    if drawn != counts:  # not expected: the inputs hold the session's values
-        st.rerun(scope="fragment")
 
 
 @st.fragment
