@@ -105,6 +105,7 @@ def live_table() -> None:
         results.live_results(
             wording, counts, options, gate_options["alpha"], analysis, present=present
         )
+    inputs.redraw_if_a_range_moved()
 
 
 @st.fragment
@@ -165,6 +166,7 @@ def following() -> None:
             results.report(answered(analysis, counts, options, gate_options, wording, asked))
     if not present:
         results.share_link()
+    inputs.redraw_if_a_range_moved()
 
 
 url_warnings = state.check_url()
@@ -177,8 +179,10 @@ for warning in url_warnings:
     st.warning(words.escape_markdown(warning), icon=":material/warning:")
 if not present:
     inputs.worked_examples()
+st.session_state[inputs.FRAGMENT_RUN] = False  # a full run: every fragment runs in it
 live_table()
 following()
+st.session_state[inputs.FRAGMENT_RUN] = True
 if not present:
     st.divider()
     square_section()  # the k x k table: its own fragment, computed only while its toggle is on

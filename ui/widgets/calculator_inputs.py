@@ -28,9 +28,11 @@ from ui.widgets import state
 from ui.words import Wording, clean_name
 
 __all__ = [
+    "FRAGMENT_RUN",
     "before_drawn",
     "count_inputs",
     "gate_inputs",
+    "redraw_if_a_range_moved",
     "setting_inputs",
     "settings_before_drawn",
     "worked_examples",
@@ -39,6 +41,11 @@ __all__ = [
 BIND = "query-params"
 # Slider ranges before a typed value widens them: enough for a classroom demo.
 SLIDER_BASE = {"a": 100, "b": 100, "c": 100, "d": 100, "gates": 50}
+#: Each slider's range in the last run, and whether one moved in this run.
+_SLIDER_MAXIMA = "_calculator_slider_maxima"
+_SLIDER_REDRAWN = "_calculator_slider_redrawn"
+#: True while the page's fragments run alone (the page's body sets it False around its calls).
+FRAGMENT_RUN = "_calculator_fragment_run"
 #: Width of a count's exact number field beside its slider (pixels): two fifths of the inputs'
 #: column on a wide screen, as the slider and field had in two columns (3 : 2).
 NUMBER_WIDTH = 130
@@ -71,11 +78,16 @@ def paired_input(key: str, label: str, *, minimum: int, maximum: int) -> int:
     """
     value = int(before_drawn(key))  # type: ignore[call-overload]
     st.session_state[state.slider_key(key)] = value
+    top = slider_max(value, SLIDER_BASE[key], maximum)
+    maxima = st.session_state.setdefault(_SLIDER_MAXIMA, {})
+    if maxima.get(key, top) != top:
+        st.session_state[_SLIDER_REDRAWN] = True
+    maxima[key] = top
     with st.container(horizontal=True, wrap=False, vertical_alignment="bottom"):
         st.slider(
             label,
             min_value=minimum,
-            max_value=slider_max(value, SLIDER_BASE[key], maximum),
+            max_value=top,
             step=1,
             key=state.slider_key(key),
             on_change=state.sync_from_slider,
@@ -93,6 +105,18 @@ def paired_input(key: str, label: str, *, minimum: int, maximum: int) -> int:
             label_visibility="collapsed",
             width=NUMBER_WIDTH,
         )
+
+
+def redraw_if_a_range_moved() -> None:
+    """Rerun the calling fragment once more when a slider's range moved in this run.
+
+    A slider whose range moves is a new element, and in a fragment's run the browser keeps the
+    old one beside it until that fragment runs again (the sections that follow the panel run
+    in a fragment of their own): without this, a count typed past the slider's end showed two
+    sliders for it. Call it at the end of a fragment's run; a full run needs it not.
+    """
+    if st.session_state.pop(_SLIDER_REDRAWN, False) and st.session_state.get(FRAGMENT_RUN):
+        st.rerun(scope="fragment")
 
 
 def _wording() -> Wording:
