@@ -51,6 +51,8 @@ def answered(
 
 #: What the live fragment drew with: the settings it read before their inputs were drawn.
 _LIVE_SETTINGS = "_calculator_live_settings"
+#: The counts and log axis the live fragment drew last (the sections below must show the same).
+_LIVE_DRAWN = "_calculator_live_drawn"
 
 
 def _counts_before_drawn() -> tuple[int, int, int, int]:
@@ -91,6 +93,7 @@ def live_table() -> None:
     inputs_col, results_col = st.columns([2, 3], gap="large")
     with inputs_col:
         counts = inputs.count_inputs(wording)
+    st.session_state[_LIVE_DRAWN] = (counts, bool(inputs.before_drawn("logp")))
     try:
         analysis = _analysis(counts, options, gate_options, wording)
     except (TypeError, ValueError) as error:
@@ -123,6 +126,15 @@ def following() -> None:
     if st.session_state.get(_LIVE_SETTINGS) != (wording, options, gate_options["alpha"]):
         st.rerun(scope="app")  # the live table above shows them: draw it again as well
     counts = _counts_before_drawn()
+    drawn = st.session_state.get(_LIVE_DRAWN)
+    if drawn is not None and drawn != (counts, bool(inputs.before_drawn("logp"))):
+        # This run holds other counts than the live table last drew: a rerun sends the inputs
+        # as the browser holds them, and with keys coming fast the browser had not yet taken
+        # in the values the live table's run set. The live table's are the newest the server
+        # has seen: put them back and draw the whole page from them (a key still on its way
+        # then moves on from there), rather than leave the two parts apart or lose a key.
+        inputs.restore_counts(*drawn)
+        st.rerun(scope="app")
     follow_panel(results.live_inputs(counts, bool(inputs.before_drawn("logp"))))
     settings_col, more_col = st.columns([2, 3], gap="large")
     with settings_col:

@@ -33,6 +33,7 @@ __all__ = [
     "count_inputs",
     "gate_inputs",
     "redraw_if_a_range_moved",
+    "restore_counts",
     "setting_inputs",
     "settings_before_drawn",
     "worked_examples",
@@ -105,6 +106,15 @@ def paired_input(key: str, label: str, *, minimum: int, maximum: int) -> int:
             label_visibility="collapsed",
             width=NUMBER_WIDTH,
         )
+
+
+def restore_counts(counts: tuple[int, int, int, int], log_axis: bool) -> None:
+    """Set the four counts (field and slider each) and the log axis to these values, from a
+    run in which their inputs are not drawn."""
+    for key, value in zip(state.COUNT_KEYS, counts, strict=True):
+        st.session_state[key] = value
+        st.session_state[state.slider_key(key)] = value
+    st.session_state["logp"] = log_axis
 
 
 def redraw_if_a_range_moved() -> None:
