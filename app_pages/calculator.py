@@ -1,12 +1,10 @@
 """The calculator page: a paired 2 x 2 table in, McNemar's tests, the difference and the gates out.
 
 Every input is bound to the URL (keys as in :mod:`ui.params`), so a copied link reopens the same
-state. Each section is a function in ``ui/widgets/``. The live part (everything an input can
-change) is two fragments: :func:`live_table` (the headline, the four counts and the live
-panel), which a count key reruns alone, and :func:`following` (every section below it), which
-reruns as soon as the panel has drawn the new counts, or when one of its own inputs moves. To
-add a section, write it as a function in ``ui/widgets/<feature>.py`` and call it below: inside
-:func:`following` if it follows the inputs, in the body if it does not.
+state. Each section is a function in ``ui/widgets/``; the live part (everything an input can
+change) is one fragment, so that moving a slider reruns it alone. To add a section, write it as
+a function in ``ui/widgets/<feature>.py`` and call it below: inside :func:`live_calculator` if
+it follows the inputs, in the body if it does not.
 """
 
 from __future__ import annotations
@@ -15,7 +13,6 @@ import streamlit as st
 
 from calculator import Analysis, Decision
 from ui import words
-from ui.components.live_panel import follow_panel
 from ui.widgets import calculator_inputs as inputs
 from ui.widgets import calculator_results as results
 from ui.widgets import decision, state, teaching
@@ -49,96 +46,18 @@ def answered(
     )
 
 
-#: What the live fragment drew with: the settings it read before their inputs were drawn.
-_LIVE_SETTINGS = "_calculator_live_settings"
-#: The counts and log axis the live fragment drew last (the sections below must show the same).
-_LIVE_DRAWN = "_calculator_live_drawn"
-
-
-def _counts_before_drawn() -> tuple[int, int, int, int]:
-    a, b, c, d = (int(inputs.before_drawn(key)) for key in state.COUNT_KEYS)
-    return a, b, c, d
-
-
-def _analysis(
-    counts: tuple[int, int, int, int],
-    options: dict[str, object],
-    gate_options: dict[str, object],
-    wording: Wording,
-) -> Analysis:
-    return cached_analysis(
-        *counts,
-        **options,
-        **gate_options,
-        names=(wording.name_a, wording.name_b),
-        framing=wording.framing,
-    )
-
-
 @st.fragment
-def live_table() -> None:
-    """The headline, the four counts and the live panel: all that a count key redraws first.
+def live_calculator() -> None:
+    """Inputs, results, charts, report and share link: everything a slider can change.
 
-    A fragment of its own, so that a count key reruns these alone (about twenty elements);
-    :func:`following` follows once the panel is drawn. The panel is drawn last: the browser
-    has the counts' new values before the sections below ask for their rerun (asked earlier,
-    that rerun carried the inputs' old values back). The names, framing, test options and
-    gates' options are drawn further down (:func:`following`) and read here from the session
-    or the URL; a change of one this part shows reruns the whole page.
+    A fragment, so that moving a slider reruns this part alone and leaves the title, the
+    worked examples and the explanations (a third of the page's elements) as they are.
     """
     present = teaching.presenting()
-    wording, options, gate_options = inputs.settings_before_drawn()
-    st.session_state[_LIVE_SETTINGS] = (wording, options, gate_options["alpha"])
     headline = st.container()  # the headline result, above the inputs: a phone's first screen
     inputs_col, results_col = st.columns([2, 3], gap="large")
     with inputs_col:
-        counts = inputs.count_inputs(wording)
-    st.session_state[_LIVE_DRAWN] = (counts, bool(inputs.before_drawn("logp")))
-    try:
-        analysis = _analysis(counts, options, gate_options, wording)
-    except (TypeError, ValueError) as error:
-        analysis = None
-        with results_col:
-            results.show_error(error)
-    if analysis is not None:
-        with headline:
-            results.headline(wording, analysis)
-    with results_col:
-        # The table, its cards and the p-value chart: one element, redrawn in the browser.
-        results.live_results(
-            wording, counts, options, gate_options["alpha"], analysis, present=present
-        )
-    inputs.redraw_if_a_range_moved()
-
-
-@st.fragment
-def following() -> None:
-    """Everything below the live panel that its counts change: the names, framing and test
-    options, the odds ratio, the gates, the Decision, the teaching sections, the report and the
-    share link.
-
-    A fragment that reruns after :func:`live_table` has drawn other counts (the follower
-    element raises it), or when one of its own inputs moves; one of those that the live table
-    shows (a name, the framing, a test option, alpha) reruns the whole page instead.
-    """
-    present = teaching.presenting()
-    wording, options, gate_options = inputs.settings_before_drawn()
-    if st.session_state.get(_LIVE_SETTINGS) != (wording, options, gate_options["alpha"]):
-        st.rerun(scope="app")  # the live table above shows them: draw it again as well
-    counts = _counts_before_drawn()
-    drawn = st.session_state.get(_LIVE_DRAWN)
-    if drawn is not None and drawn != (counts, bool(inputs.before_drawn("logp"))):
-        # This run holds other counts than the live table last drew: a rerun sends the inputs
-        # as the browser holds them, and with keys coming fast the browser had not yet taken
-        # in the values the live table's run set. The live table's are the newest the server
-        # has seen: put them back and draw the whole page from them (a key still on its way
-        # then moves on from there), rather than leave the two parts apart or lose a key.
-        inputs.restore_counts(*drawn)
-        st.rerun(scope="app")
-    follow_panel(results.live_inputs(counts, bool(inputs.before_drawn("logp"))))
-    settings_col, more_col = st.columns([2, 3], gap="large")
-    with settings_col:
-        wording, options = inputs.setting_inputs()
+        wording, counts, options = inputs.table_inputs()
 
     st.divider()
     st.header("Many gates")
@@ -150,15 +69,32 @@ def following() -> None:
         gate_options = inputs.gate_inputs()
 
     try:
-        analysis = _analysis(counts, options, gate_options, wording)
-    except (TypeError, ValueError):
-        analysis = None  # the live table above says why
+        analysis = cached_analysis(
+            *counts,
+            **options,
+            **gate_options,
+            names=(wording.name_a, wording.name_b),
+            framing=wording.framing,
+        )
+    except (TypeError, ValueError) as error:
+        analysis = None
+        with results_col:
+            results.show_error(error)
+
     if analysis is not None:
-        with more_col:
+        with headline:
+            results.headline(wording, analysis)
+    with results_col:
+        # The table, its cards and the p-value chart: one element, redrawn in the browser.
+        results.live_results(
+            wording, counts, options, gate_options["alpha"], analysis, present=present
+        )
+        if analysis is not None:
             odds_ratio_section(wording, analysis)
             # Beside the fixed-n exact test, what peeking costs, for the Decision's direction.
             anytime_section(analysis, decision.asked_question(""))
             results.unconditional_test(counts)
+    if analysis is not None:
         with gate_cards:
             results.gate_results(analysis)
     with gate_chart_col:
@@ -178,7 +114,6 @@ def following() -> None:
             results.report(answered(analysis, counts, options, gate_options, wording, asked))
     if not present:
         results.share_link()
-    inputs.redraw_if_a_range_moved()
 
 
 url_warnings = state.check_url()
@@ -191,10 +126,7 @@ for warning in url_warnings:
     st.warning(words.escape_markdown(warning), icon=":material/warning:")
 if not present:
     inputs.worked_examples()
-st.session_state[inputs.FRAGMENT_RUN] = False  # a full run: every fragment runs in it
-live_table()
-following()
-st.session_state[inputs.FRAGMENT_RUN] = True
+live_calculator()
 if not present:
     st.divider()
     square_section()  # the k x k table: its own fragment, computed only while its toggle is on

@@ -20,10 +20,7 @@ the machine is shared, so ratios travel better than milliseconds. What is measur
   chart 2; text floor: its text; chart floor: its metric and chart. Each press moves to a
   value not seen before, so the page's caches never answer for it;
 - server CPU per rerun: utime + stime of the server process over the single-session presses,
-  by their number, less the CPU the server burns anyway while idle (measured just before); on
-  the calculator a press of a count is two runs, both counted: the live table's (headline,
-  counts, panel), which draws the outputs timed, and the run of the sections below, which
-  follows once the panel is drawn (a press is over only when both are);
+  by their number, less the CPU the server burns anyway while idle (measured just before);
 - 10 and 20 concurrent browser sessions (one context each, all in this Chromium): latency
   median and p95, and errors (timeouts, page errors, exception boxes, server tracebacks);
 - server resident memory (VmRSS) idle, with one session and with the most browser sessions;

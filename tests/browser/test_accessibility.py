@@ -237,11 +237,10 @@ def test_phone_first_screen_shows_the_headline_and_an_input(new_page, app_server
     box = headline.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
     assert box["x"] >= 0 and box["x"] + box["width"] <= width
-    # The first input is the slider of a (the counts come first; the names, framing and test
-    # options are under them since issue 37). Streamlit fetches each widget's script when the
-    # page first needs it and draws a placeholder until then: wait for this one by its label.
-    first_input = page.locator(".st-key-a_slider input[type=range]")
-    expect(first_input).to_have_attribute("aria-label", "a: both pass")
+    # The first input is the name of system A. Streamlit fetches each widget's script when the
+    # page first needs it and draws a placeholder until then: under load the text boxes were
+    # still placeholders here, and the first <input> found was the slider further down.
+    first_input = page.get_by_label("Name of system A")
     expect(first_input).to_be_visible()
     assert first_input.evaluate("e => e === document.querySelector('[data-testid=stMain] input')")
     input_box = first_input.bounding_box()

@@ -209,9 +209,9 @@ def test_the_url_follows_the_inputs_and_reopens_the_same_state(new_page, app_ser
 
 
 def test_the_sections_below_follow_a_count_key(new_page, app_server) -> None:
-    """A count key reruns the live table alone; the sections below it (here the odds ratio and
-    the share link) follow in their own run once the panel is drawn (issue 37): none keeps the
-    old table's figures. Odds ratio b / c: 15 / 5 = 3.00, then 16 / 5 = 3.20."""
+    """After a count key the sections below the live panel (here the odds ratio and the share
+    link) show the new table's figures, not the old ones (issue 37: whatever a key reruns, no
+    section may keep stale figures). Odds ratio b / c: 15 / 5 = 3.00, then 16 / 5 = 3.20."""
     page = open_page(new_page(), app_server.url)
     odds = page.locator("[data-testid=stMain] p", has_text="Odds ratio A : B on the discordant")
     expect(odds).to_contain_text("3.00")

@@ -27,26 +27,11 @@ from ui.params import (
 from ui.widgets import state
 from ui.words import Wording, clean_name
 
-__all__ = [
-    "FRAGMENT_RUN",
-    "before_drawn",
-    "count_inputs",
-    "gate_inputs",
-    "redraw_if_a_range_moved",
-    "restore_counts",
-    "setting_inputs",
-    "settings_before_drawn",
-    "worked_examples",
-]
+__all__ = ["before_drawn", "gate_inputs", "table_inputs", "worked_examples"]
 
 BIND = "query-params"
 # Slider ranges before a typed value widens them: enough for a classroom demo.
 SLIDER_BASE = {"a": 100, "b": 100, "c": 100, "d": 100, "gates": 50}
-#: Each slider's range in the last run, and whether one moved in this run.
-_SLIDER_MAXIMA = "_calculator_slider_maxima"
-_SLIDER_REDRAWN = "_calculator_slider_redrawn"
-#: True while the page's fragments run alone (the page's body sets it False around its calls).
-FRAGMENT_RUN = "_calculator_fragment_run"
 #: Width of a count's exact number field beside its slider (pixels): two fifths of the inputs'
 #: column on a wide screen, as the slider and field had in two columns (3 : 2).
 NUMBER_WIDTH = 130
@@ -80,10 +65,6 @@ def paired_input(key: str, label: str, *, minimum: int, maximum: int) -> int:
     value = int(before_drawn(key))  # type: ignore[call-overload]
     st.session_state[state.slider_key(key)] = value
     top = slider_max(value, SLIDER_BASE[key], maximum)
-    maxima = st.session_state.setdefault(_SLIDER_MAXIMA, {})
-    if maxima.get(key, top) != top:
-        st.session_state[_SLIDER_REDRAWN] = True
-    maxima[key] = top
     with st.container(horizontal=True, wrap=False, vertical_alignment="bottom"):
         st.slider(
             label,
@@ -106,27 +87,6 @@ def paired_input(key: str, label: str, *, minimum: int, maximum: int) -> int:
             label_visibility="collapsed",
             width=NUMBER_WIDTH,
         )
-
-
-def restore_counts(counts: tuple[int, int, int, int], log_axis: bool) -> None:
-    """Set the four counts (field and slider each) and the log axis to these values, from a
-    run in which their inputs are not drawn."""
-    for key, value in zip(state.COUNT_KEYS, counts, strict=True):
-        st.session_state[key] = value
-        st.session_state[state.slider_key(key)] = value
-    st.session_state["logp"] = log_axis
-
-
-def redraw_if_a_range_moved() -> None:
-    """Rerun the calling fragment once more when a slider's range moved in this run.
-
-    A slider whose range moves is a new element, and in a fragment's run the browser keeps the
-    old one beside it until that fragment runs again (the sections that follow the panel run
-    in a fragment of their own): without this, a count typed past the slider's end showed two
-    sliders for it. Call it at the end of a fragment's run; a full run needs it not.
-    """
-    if st.session_state.pop(_SLIDER_REDRAWN, False) and st.session_state.get(FRAGMENT_RUN):
-        st.rerun(scope="fragment")
 
 
 def _wording() -> Wording:
@@ -189,22 +149,17 @@ def _test_options() -> dict[str, object]:
         }
 
 
-def count_inputs(wording: Wording) -> tuple[int, int, int, int]:
-    """The four cells (a, b, c, d), each a slider with its exact number field, under the
-    "Inputs" header."""
+def table_inputs() -> tuple[Wording, tuple[int, int, int, int], dict[str, object]]:
+    """Names and framing, the four cells (a, b, c, d) and the test options, as the user set
+    them."""
     st.header("Inputs")
+    with st.container(key="names_framing"):  # hidden when presenting
+        wording = _wording()
     labels = wording.escaped().cell_labels()
     a, b, c, d = (
         paired_input(key, labels[key], minimum=0, maximum=COUNT_MAX) for key in state.COUNT_KEYS
     )
-    return a, b, c, d
-
-
-def setting_inputs() -> tuple[Wording, dict[str, object]]:
-    """Names and framing, and the test options, as the user set them."""
-    with st.container(key="names_framing"):  # hidden when presenting
-        wording = _wording()
-    return wording, _test_options()
+    return wording, (a, b, c, d), _test_options()
 
 
 def before_drawn(key: str) -> object:
@@ -220,27 +175,6 @@ def before_drawn(key: str) -> object:
         except ValueError:  # check_url warns of it and drops it
             pass
     return DEFAULTS[key]
-
-
-def settings_before_drawn() -> tuple[Wording, dict[str, object], dict[str, object]]:
-    """The names and framing, the test options and the gates' options as :func:`setting_inputs`
-    and :func:`gate_inputs` will read them this run, for the part of the page drawn above
-    them (:func:`before_drawn`: the widget's state, else the URL, else the
-    default)."""
-    value = before_drawn
-    wording = Wording(
-        clean_name(str(value("name_a")), "A"),
-        clean_name(str(value("name_b")), "B"),
-        str(value("framing")),
-    )
-    options = {
-        "level": value("level"),
-        "ci_method": value("ci"),
-        "convention": value("conv"),
-        "correction": bool(value("cc")),
-    }
-    gate_options = {"gates": value("gates"), "alpha": value("alpha"), "rho": value("rho")}
-    return wording, options, gate_options
 
 
 def gate_inputs() -> dict[str, object]:

@@ -46,7 +46,6 @@ __all__ = [
     "gate_chart",
     "gate_results",
     "headline",
-    "live_inputs",
     "live_results",
     "report",
     "share_link",
@@ -114,16 +113,8 @@ def live_results(
                 log_axis=log_axis,
             ),
         }
-    payload = panel_payload(wording, counts, analysis, chart, present=present)
     with slot:
-        live_panel({**payload, "inputs": live_inputs(counts, log_axis)})
-
-
-def live_inputs(counts: tuple[int, int, int, int], log_axis: bool) -> str:
-    """The inputs of the live panel's own fragment (the four counts and the log axis), as the
-    panel tells the sections below that follow it
-    (:func:`ui.components.live_panel.follow_panel`)."""
-    return ",".join(str(value) for value in (*counts, log_axis))
+        live_panel(panel_payload(wording, counts, analysis, chart, present=present))
 
 
 # The chart's layout (Altair's to_dict costs about 0.1 s) and its rows, cached: one shared

@@ -15,14 +15,12 @@ from pathlib import Path
 
 import streamlit as st
 
-__all__ = ["BUNDLE", "FOLLOWER_KEY", "KEY", "follow_panel", "live_panel"]
+__all__ = ["BUNDLE", "KEY", "live_panel"]
 
 #: The built bundle, relative to the folder of ``app.py`` (Streamlit's ``static/`` folder).
 BUNDLE = Path("static") / "live_panel" / "live_panel.js"
 #: The panel's element key (its container's class is ``st-key-live_panel``).
 KEY = "live_panel"
-#: The key of the element that makes the sections below the panel follow it.
-FOLLOWER_KEY = "live_follower"
 
 _mount = st.components.v2.component(
     "mcnemar_live_panel",
@@ -36,21 +34,3 @@ _mount = st.components.v2.component(
 def live_panel(payload: dict[str, object]) -> None:
     """Draw the live panel from `payload` (JSON-ready; see :func:`ui.live_panel.panel_payload`)."""
     _mount(key=KEY, data=payload, height="content")
-
-
-_follower = st.components.v2.component(
-    "mcnemar_live_follower",
-    js=(Path(__file__).with_name("follower.js")).read_text(encoding="utf-8"),
-    isolate_styles=False,
-)
-
-
-def follow_panel(inputs: str) -> None:
-    """Rerun the fragment this is drawn in once the live panel has drawn other `inputs` than
-    these (the string the panel's payload carries as ``"inputs"``): the panel's fragment reruns
-    alone when a count moves, and the sections below it follow as soon as it is drawn."""
-    _follower(key=FOLLOWER_KEY, data={"inputs": inputs}, on_behind_change=_rerun_follows)
-
-
-def _rerun_follows() -> None:
-    """The trigger's callback: nothing to do, the fragment's rerun is the point."""

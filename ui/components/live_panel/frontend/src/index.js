@@ -1,8 +1,7 @@
 // The calculator page's live panel (a Streamlit custom component v2): the 2 x 2 table with its
 // marked cells, the rates in words, the four result cards and the p-value chart, drawn from
 // one payload that Python computes. The browser computes no statistic and sends nothing back:
-// the panel has no state or trigger values, so it never raises a rerun. render() returns a
-// promise that settles once the chart is drawn (the loader then announces the drawing).
+// the panel has no state or trigger values, so it never raises a rerun.
 import { drawChart } from "./chart.js";
 import { drawCards, drawSummary, drawTable } from "./panel.js";
 import { addStyles } from "./styles.js";
@@ -46,5 +45,4 @@ export function render(component) {
   parts.drawing = parts.drawing
     .then(() => drawChart(parts.chart, data.chart, parts.chartState))
     .catch((error) => console.error("live panel chart:", error));
-  return parts.drawing;
 }
