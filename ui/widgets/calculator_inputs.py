@@ -21,20 +21,16 @@ from ui.params import (
     GATES_MAX,
     LEVEL_RANGE,
     RHO_RANGE,
-    parse_param,
     slider_max,
 )
 from ui.widgets import state
 from ui.words import Wording, clean_name
 
-__all__ = ["before_drawn", "gate_inputs", "table_inputs", "worked_examples"]
+__all__ = ["gate_inputs", "table_inputs", "worked_examples"]
 
 BIND = "query-params"
 # Slider ranges before a typed value widens them: enough for a classroom demo.
 SLIDER_BASE = {"a": 100, "b": 100, "c": 100, "d": 100, "gates": 50}
-#: Width of a count's exact number field beside its slider (pixels): two fifths of the inputs'
-#: column on a wide screen, as the slider and field had in two columns (3 : 2).
-NUMBER_WIDTH = 130
 
 
 def worked_examples() -> None:
@@ -55,28 +51,13 @@ def worked_examples() -> None:
 
 
 def paired_input(key: str, label: str, *, minimum: int, maximum: int) -> int:
-    """A slider for demos and an exact number field for real data, kept in step, in one row.
+    """A slider for demos and an exact number field for real data, kept in step.
 
-    The number field is bound to the URL; the slider's range grows to fit a typed value. The
-    slider is drawn first (on the left) and follows the field's value this run, read before
-    the field is drawn (:func:`before_drawn`). One horizontal container, not two columns: a
-    key press re-sends this row, and columns are three elements to the container's one.
+    The number field is bound to the URL; the slider's range grows to fit a typed value.
     """
-    value = int(before_drawn(key))  # type: ignore[call-overload]
-    st.session_state[state.slider_key(key)] = value
-    top = slider_max(value, SLIDER_BASE[key], maximum)
-    with st.container(horizontal=True, wrap=False, vertical_alignment="bottom"):
-        st.slider(
-            label,
-            min_value=minimum,
-            max_value=top,
-            step=1,
-            key=state.slider_key(key),
-            on_change=state.sync_from_slider,
-            args=(key,),
-            width="stretch",
-        )
-        return st.number_input(
+    slider_col, number_col = st.columns([3, 2], vertical_alignment="bottom")
+    with number_col:  # created first, so the slider can follow its value this run
+        value = st.number_input(
             f"{label} (exact)",
             min_value=minimum,
             max_value=maximum,
@@ -85,8 +66,19 @@ def paired_input(key: str, label: str, *, minimum: int, maximum: int) -> int:
             key=key,
             bind=BIND,
             label_visibility="collapsed",
-            width=NUMBER_WIDTH,
         )
+    st.session_state[state.slider_key(key)] = value
+    with slider_col:
+        st.slider(
+            label,
+            min_value=minimum,
+            max_value=slider_max(value, SLIDER_BASE[key], maximum),
+            step=1,
+            key=state.slider_key(key),
+            on_change=state.sync_from_slider,
+            args=(key,),
+        )
+    return value
 
 
 def _wording() -> Wording:
@@ -160,21 +152,6 @@ def table_inputs() -> tuple[Wording, tuple[int, int, int, int], dict[str, object
         paired_input(key, labels[key], minimum=0, maximum=COUNT_MAX) for key in state.COUNT_KEYS
     )
     return wording, (a, b, c, d), _test_options()
-
-
-def before_drawn(key: str) -> object:
-    """The value a page input will have this run, read before its widget is drawn: its
-    session-state value, else the URL's (``state.check_url`` has already removed unusable
-    ones), else its default."""
-    if key in st.session_state:
-        return st.session_state[key]
-    raw = st.query_params.get(key)
-    if raw is not None:
-        try:
-            return parse_param(key, raw)
-        except ValueError:  # check_url warns of it and drops it
-            pass
-    return DEFAULTS[key]
 
 
 def gate_inputs() -> dict[str, object]:
