@@ -8,7 +8,10 @@ Each page is opened with a recorder of its websocket's incoming messages (arriva
 page's own clock, and size), installed before Streamlit's script runs; the presses are the page
 benchmark's (``page_measures.press``: ArrowRight on the slider, until the outputs are quiet).
 "Server" includes the message from the browser to the server and the script run; the messages
-arrive as the script runs, so the first one is also given. Medians over the presses.
+arrive as the script runs, so the first one is also given. All messages of a press are counted
+(on the calculator, the live table's run and the run of the sections below that follows it),
+and apart those received before the outputs were drawn. Medians over the presses. "Render"
+is negative where the outputs were drawn before the press's last message.
 """
 
 from __future__ import annotations
@@ -84,6 +87,9 @@ async def measure(target, query: str, presses: int) -> dict:  # noqa: ANN001
                 continue
             t0 = last["t0"]
             first, final = last["frames"][0][0] - t0, last["frames"][-1][0] - t0
+            # On the calculator the outputs are drawn by the first of two fragment runs (the
+            # live table); the sections below follow in a second: its messages come later.
+            before = [size for t, size in last["frames"] if t - t0 <= total]
             rows.append(
                 {
                     "total": total,
@@ -91,6 +97,8 @@ async def measure(target, query: str, presses: int) -> dict:  # noqa: ANN001
                     "server": final,
                     "bytes": sum(size for _, size in last["frames"]),
                     "messages": len(last["frames"]),
+                    "messages_before": len(before),
+                    "bytes_before": sum(before),
                     "render": total - final,
                 }
             )
@@ -125,6 +133,8 @@ def main() -> None:
         ("last message -> outputs drawn: render (ms)", "render"),
         ("bytes received per press", "bytes"),
         ("messages per press", "messages"),
+        ("bytes received before the outputs were drawn", "bytes_before"),
+        ("messages received before the outputs were drawn", "messages_before"),
     )
     rows = [
         (

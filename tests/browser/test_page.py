@@ -208,6 +208,25 @@ def test_the_url_follows_the_inputs_and_reopens_the_same_state(new_page, app_ser
     assert_no_exception_box(again)
 
 
+def test_the_sections_below_follow_a_count_key(new_page, app_server) -> None:
+    """After a count key the sections below the live panel (here the odds ratio and the share
+    link) show the new table's figures, not the old ones (issue 37: whatever a key reruns, no
+    section may keep stale figures). Odds ratio b / c: 15 / 5 = 3.00, then 16 / 5 = 3.20."""
+    page = open_page(new_page(), app_server.url)
+    odds = page.locator("[data-testid=stMain] p", has_text="Odds ratio A : B on the discordant")
+    expect(odds).to_contain_text("3.00")
+    slider(page, "b").focus()
+    page.keyboard.press("ArrowRight")  # b = 16
+    expect(page.locator(TABLE)).to_contain_text("b = 16")
+    expect(odds).to_contain_text("3.20")
+    share = page.locator("[data-testid=stMain] a[href*='b=16']")
+    expect(share).to_have_count(1)
+    page.keyboard.press("ArrowLeft")  # b = 15 again: the default, so the link omits it
+    expect(odds).to_contain_text("3.00")
+    expect(share).to_have_count(0)
+    assert_no_exception_box(page)
+
+
 HOSTILE_QUERY = (
     "?a=-5&b=abc&c=1e999&level=inf&gates=0&rho=nan&ci=%3Cscript%3Ealert(1)%3C/script%3E"
     "&name_a=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&zoom=%27%3B%20DROP%20TABLE"
