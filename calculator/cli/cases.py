@@ -239,18 +239,7 @@ def run(args: argparse.Namespace) -> int:
     first, second = _read(args)
     columns = scores_columns(args, first, second)
     if columns is not None:  # numbers other than 0 and 1, no --threshold: compare mean scores
-        for option, given in (
-            ("--detect plans for", args.detect is not None),
-            (
-                "--anytime-prior names the mixture of an anytime-valid test of",
-                args.anytime_prior != 1.0,
-            ),
-        ):
-            if given:
-                raise UsageError(
-                    f"{option} pass/fail outcomes; these columns hold scores (cut them with "
-                    "--threshold to analyse them as pass/fail)"
-                )
+        _refuse_for_scores(args)
         return run_scores(args, first, second, columns)
     args = threshold_columns(args, first, second)  # --threshold on guessed score columns
     cases = _load(args, first, second)
@@ -305,6 +294,22 @@ def _points(text: str) -> float:
             f"{text!r}"
         )
     return value
+
+
+def _refuse_for_scores(args: argparse.Namespace) -> None:
+    """``--detect`` and ``--anytime-prior`` are of pass/fail outcomes: refused for scores."""
+    for option, given in (
+        ("--detect plans for", args.detect is not None),
+        (
+            "--anytime-prior names the mixture of an anytime-valid test of",
+            args.anytime_prior != 1.0,
+        ),
+    ):
+        if given:
+            raise UsageError(
+                f"{option} pass/fail outcomes; these columns hold scores (cut them with "
+                "--threshold to analyse them as pass/fail)"
+            )
 
 
 def _refuse_file_only(args: argparse.Namespace) -> None:
