@@ -44,5 +44,9 @@ def test_the_section_opens_takes_a_count_and_passes_the_audit(new_page, app_serv
     wait_idle(page)
     expect(page.locator(".st-key-sq_counts input")).to_have_value("35 20 0; 15 20 5; 10 5 5")
     assert "sq_counts=35+20+0%3B+15+20+5%3B+10+5+5" in page.url
+    # The share link, drawn above in the calculator's fragment, holds the new table too (it
+    # kept the old one while a key here reran this section alone).
+    share = page.locator(f"{MAIN} a[href*='sq_counts=35+20+0']")
+    expect(share).to_have_count(1)
 
     assert audit(page) == []

@@ -17,13 +17,15 @@ from calculator.square import MAX_CATEGORIES, SquareAnalysis, analyze_square
 from calculator.square.table import parse_counts
 from ui import square_words as sw
 from ui.params import COUNT_MAX, parse_param
-from ui.square_params import SQUARE_DEFAULTS, counts_text, resized
+from ui.square_params import SQUARE_DEFAULTS, counts_text, resized, square_query
 from ui.words import escape_markdown
 
 __all__ = ["share_values", "square_section"]
 
 BIND = "query-params"
 _K = "sq_k"
+#: What the share link held of this section at its last run (session state, not a widget).
+_LINKED = "_sq_linked"
 
 
 def _cell_key(i: int, j: int) -> str:
@@ -133,7 +135,21 @@ def _results(result: SquareAnalysis) -> None:
 
 @st.fragment
 def square_section() -> None:
-    """The toggle and, while it is on, the grid, the names, the text and the analysis."""
+    """The toggle and, while it is on, the grid, the names, the text and the analysis; then,
+    when a key here changed what the share link holds, the page again.
+
+    The share link is drawn above, in the calculator's own fragment, which a run of this one
+    leaves as it was: a changed table or toggle reruns the page once, so that the link holds
+    them (the next run finds them unchanged, and stops)."""
+    _section()
+    linked = square_query(share_values())
+    before = st.session_state.get(_LINKED)
+    st.session_state[_LINKED] = linked
+    if before is not None and before != linked:
+        st.rerun()
+
+
+def _section() -> None:
     st.header(sw.SQUARE_HEADER)
     if not st.toggle(sw.SQUARE_TOGGLE, key="sq", bind=BIND):
         return
