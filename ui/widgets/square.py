@@ -1,7 +1,8 @@
 """The calculator page's k x k section: a grid of counts in, the k x k analysis out.
 
-A fragment, so that a count typed in the grid reruns this section alone; behind a toggle, so
-that nothing of it is computed (or sent) while it is off. The counts live in one text bound to
+A fragment, so that a count typed in the grid reruns this section first (then the page once, for
+the share link above to hold the new table); behind a toggle, so that nothing of it is computed
+(or sent) while it is off. The counts live in one text bound to
 the URL (key ``sq_counts``, see :mod:`ui.square_params`): each grid cell writes the whole table
 back into it when it changes, and the grid is drawn from it on every run, so the URL, the text
 field and the grid always hold the same table.
