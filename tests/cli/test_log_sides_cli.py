@@ -6,10 +6,10 @@ real HELM BBQ runs laid out as HELM writes a suite, and on Inspect eval-set fold
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+from shape_writers import helm_suite
 
 from calculator.cli import main
 
@@ -28,14 +28,7 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
 @pytest.fixture
 def suite(tmp_path) -> Path:
     """``runs/v4/<run name>/{run_spec,per_instance_stats}.json`` for both BBQ models."""
-    root = tmp_path / "runs" / "v4"
-    for stats in sorted(HELM.glob("bbq_*_per_instance_stats.json")):
-        spec = stats.with_name(stats.name.replace("per_instance_stats", "run_spec"))
-        folder = root / json.loads(spec.read_text())["name"]
-        folder.mkdir(parents=True)
-        shutil.copy(stats, folder / "per_instance_stats.json")
-        shutil.copy(spec, folder / "run_spec.json")
-    return root
+    return helm_suite(tmp_path, HELM)
 
 
 def helm_values(model: str) -> dict[str, float]:

@@ -4,6 +4,7 @@ scores as lm-eval samples, an Inspect log or a HELM run, in each tool's document
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -213,3 +214,17 @@ def compare_json(*argv: object) -> dict:
         check=True,
     )
     return json.loads(done.stdout)
+
+
+def helm_suite(root: Path, helm: Path) -> Path:
+    """The real HELM BBQ runs in `helm` (``bbq_*_per_instance_stats.json`` beside their run
+    specs) laid out as HELM writes a suite: ``root/runs/v4/<run name>/`` holding each run's
+    ``per_instance_stats.json`` and ``run_spec.json``; returns the ``v4`` folder."""
+    suite = root / "runs" / "v4"
+    for stats in sorted(helm.glob("bbq_*_per_instance_stats.json")):
+        spec = stats.with_name(stats.name.replace("per_instance_stats", "run_spec"))
+        run = suite / json.loads(spec.read_text())["name"]
+        run.mkdir(parents=True)
+        shutil.copy(stats, run / "per_instance_stats.json")
+        shutil.copy(spec, run / "run_spec.json")
+    return suite

@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 from apptest_pages import open_page
 from shape_writers import compare_json as cli_json
+from shape_writers import helm_suite
 from streamlit.testing.v1 import AppTest
 
 from calculator.compare.workflow import SystemsAsk
@@ -203,13 +204,7 @@ def test_a_log_beside_a_one_model_eval_set_is_left_out_by_its_manifest_and_said(
 def test_a_zip_of_helm_run_folders_gives_the_command_lines_groups(tmp_path):
     """A HELM suite folder (runs/v4/<run>/ with each run's stats and spec; the real BBQ runs,
     tests/data/evallogs/SOURCES.md) zipped: each model one system, as ``compare runs/v4/``."""
-    suite = tmp_path / "runs" / "v4"
-    for stats in sorted(HELM.glob("bbq_*_per_instance_stats.json")):
-        spec = stats.with_name(stats.name.replace("per_instance_stats", "run_spec"))
-        run = suite / json.loads(spec.read_text())["name"]
-        run.mkdir(parents=True)
-        shutil.copy(stats, run / "per_instance_stats.json")
-        shutil.copy(spec, run / "run_spec.json")
+    suite = helm_suite(tmp_path, HELM)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for path in sorted(suite.rglob("*.json")):
