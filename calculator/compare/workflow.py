@@ -179,10 +179,7 @@ def compare_log_systems(
     from calculator.logs.systems_scores import load_log_scores
 
     ask = ask or SystemsAsk()
-    # Each note said of its system: two logs may note the same words of different rows.
-    notes = tuple(
-        f"{log.system}: {note}" if len(logs) > 1 else note for log in logs for note in log.notes
-    )
+    notes = attributed_notes(logs)
     if ask.threshold is None:
         scores = load_log_scores(
             logs, metric=ask.metric, filter=ask.filter, allow_exclusions=ask.allow_exclusions
@@ -365,6 +362,18 @@ def case_scores(
         return None
     scores = load_system_scores(sources[0], systems=list(systems), id_column=id_column)
     return None if scores is None else (scores, ())
+
+
+def attributed_notes(logs: Sequence[LogTable]) -> tuple[str, ...]:
+    """Every log's notes, each saying whose it is: one that opens with its own log's file name
+    (``c.json: ...``) as it stands; any other, with several logs, after its system's name,
+    since two logs may note the same words of different rows (and a folder read once per
+    model notes itself once per model)."""
+    return tuple(
+        note if len(logs) == 1 or note.split(": ", 1)[0] in log.sources else f"{log.system}: {note}"
+        for log in logs
+        for note in log.notes
+    )
 
 
 def file_systems(files: Sequence[str]) -> list[str]:

@@ -67,6 +67,7 @@ def test_letters_of_the_eval_set_folders_files_uploaded_together(new_page, app_s
     shown = letters_on_page(page, 3)
     assert shown == cli_json(folder)["groups"]["letters"] == BY_HAND_EVAL_SET
     expect(page.get_by_text("5 files read as one folder")).to_be_visible()
-    expect(page.get_by_text("an Inspect eval-set folder (logs.json read)")).to_be_visible()
+    # Each model's log was read from the folder: the note once per model, said of it.
+    expect(page.get_by_text("an Inspect eval-set folder (logs.json read)")).to_have_count(3)
     expect(page.locator("[data-testid=stException]")).to_have_count(0)
     expect(page.locator("[data-testid=stAlertContentError]")).to_have_count(0)

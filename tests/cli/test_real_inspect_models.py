@@ -42,6 +42,7 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 from shape_writers import compare_json as cli
+from shape_writers import inspect_log
 from statsmodels.stats.contingency_tables import cochrans_q
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
@@ -188,11 +189,19 @@ def test_the_eval_set_folder_given_whole_is_its_three_models():
     assert folder["cochran"]["statistic"] == files["cochran"]["statistic"]
 
 
-def test_each_note_says_whose_log_it_is_of():
+def test_each_note_says_whose_log_it_is_of(tmp_path):
     # The eval-set folder's note ("logs.json read") came once per model it holds, three
-    # identical lines; merging identical lines would in turn undercount two logs that each
-    # leave out the same number of samples. Each note now names its system.
+    # identical lines; merging identical lines would in turn undercount logs that each leave
+    # out the same number of samples. Each note now says whose it is.
     document = cli(REAL / "eval-set")
     notes, systems = document["input"]["notes"], document["input"]["systems"]
-    assert len(notes) == len(systems) == 3
     assert sorted(note.split(": ", 1)[0] for note in notes) == sorted(systems)
+    values = {(f"q{i}", 1): i % 2 for i in range(20)}
+    for name in ("a", "b", "c"):
+        log = json.loads(inspect_log(values, f"model/{name}"))
+        for sample in log["samples"][:3]:  # three samples left unscored in each log
+            sample["scores"] = {}
+        (tmp_path / f"{name}.json").write_text(json.dumps(log))
+    notes = cli(*sorted(tmp_path.glob("*.json")))["input"]["notes"]
+    unscored = [note for note in notes if "without a score" in note]
+    assert [note.split(": ", 1)[0] for note in unscored] == ["model/a", "model/b", "model/c"]
