@@ -1,10 +1,13 @@
 """The calculator page: a paired 2 x 2 table in, McNemar's tests, the difference and the gates out.
 
 Every input is bound to the URL (keys as in :mod:`ui.params`), so a copied link reopens the same
-state. Each section is a function in ``ui/widgets/``; the live part (everything an input can
-change) is one fragment, so that moving a slider reruns it alone. To add a section, write it as
-a function in ``ui/widgets/<feature>.py`` and call it below: inside :func:`live_calculator` if
-it follows the inputs, in the body if it does not.
+state. Each section is a function in ``ui/widgets/``. The live part (everything an input can
+change) is two fragments: :func:`live_table` (the headline and the live panel, which draws the
+four counts' inputs itself), which a count key reruns alone, and :func:`following` (every
+section below it), which reruns as soon as the panel has drawn the new counts, or when one of
+its own inputs moves. To add a section, write it as a function in
+``ui/widgets/<feature>.py`` and call it below: inside :func:`following` if it follows the
+inputs, in the body if it does not.
 """
 
 from __future__ import annotations
@@ -46,18 +49,77 @@ def answered(
     )
 
 
-@st.fragment
-def live_calculator() -> None:
-    """Inputs, results, charts, report and share link: everything a slider can change.
+#: What the live fragment drew with: the settings it read before their inputs were drawn, and
+#: the counts.
+_LIVE_SETTINGS = "_calculator_live_settings"
 
-    A fragment, so that moving a slider reruns this part alone and leaves the title, the
-    worked examples and the explanations (a third of the page's elements) as they are.
+
+def _analysis(
+    counts: tuple[int, int, int, int],
+    options: dict[str, object],
+    gate_options: dict[str, object],
+    wording: Wording,
+) -> Analysis:
+    return cached_analysis(
+        *counts,
+        **options,
+        **gate_options,
+        names=(wording.name_a, wording.name_b),
+        framing=wording.framing,
+    )
+
+
+@st.fragment
+def live_table() -> None:
+    """The headline and the live panel (the four counts' inputs, the table, its cards and the
+    p-value chart): all that a count key redraws first.
+
+    A fragment of its own, so that a count key (the panel's own state) reruns these alone, a
+    few elements; :func:`following` follows once the panel is drawn. The names, framing, test
+    options and gates' options are drawn further down (:func:`following`) and read here from
+    the session or the URL; a change of one this part shows reruns the whole page.
     """
     present = teaching.presenting()
+    wording, options, gate_options = inputs.settings_before_drawn()
+    counts = state.current_counts()
+    st.session_state[_LIVE_SETTINGS] = (wording, options, gate_options["alpha"], counts)
+    state.counts_to_url(counts)
     headline = st.container()  # the headline result, above the inputs: a phone's first screen
-    inputs_col, results_col = st.columns([2, 3], gap="large")
-    with inputs_col:
-        wording, counts, options = inputs.table_inputs()
+    st.header("Inputs")
+    try:
+        analysis = _analysis(counts, options, gate_options, wording)
+    except (TypeError, ValueError) as error:
+        analysis = None
+        results.show_error(error)
+    if analysis is not None:
+        with headline:
+            results.headline(wording, analysis)
+    # The counts, the table, its cards and the p-value chart: one element, drawn in the browser.
+    results.live_results(wording, counts, options, gate_options["alpha"], analysis, present=present)
+
+
+@st.fragment
+def following() -> None:
+    """Everything below the live panel: the names, framing and test options, the odds ratio,
+    the gates, the Decision, the teaching sections, the report and the share link.
+
+    A fragment that reruns after :func:`live_table` has drawn other counts (the follower
+    element raises it), or when one of its own inputs moves; one of those that the live table
+    shows (a name, the framing, a test option, alpha) reruns the whole page instead.
+    """
+    present = teaching.presenting()
+    wording, options, gate_options = inputs.settings_before_drawn()
+    counts = state.current_counts()
+    drawn = (wording, options, gate_options["alpha"], counts)
+    if st.session_state.get(_LIVE_SETTINGS) != drawn:
+        # The live table above shows them: draw it again as well. Counts differ only when a
+        # count key reached this fragment's run and not the table's (keys close together).
+        st.rerun(scope="app")
+    state.counts_to_url(counts)  # again: this run began with the address bar of its asking
+    results.follow_live_results(counts)
+    settings_col, more_col = st.columns([2, 3], gap="large")
+    with settings_col:
+        wording, options = inputs.setting_inputs()
 
     st.divider()
     st.header("Many gates")
@@ -69,32 +131,15 @@ def live_calculator() -> None:
         gate_options = inputs.gate_inputs()
 
     try:
-        analysis = cached_analysis(
-            *counts,
-            **options,
-            **gate_options,
-            names=(wording.name_a, wording.name_b),
-            framing=wording.framing,
-        )
-    except (TypeError, ValueError) as error:
-        analysis = None
-        with results_col:
-            results.show_error(error)
-
+        analysis = _analysis(counts, options, gate_options, wording)
+    except (TypeError, ValueError):
+        analysis = None  # the live table above says why
     if analysis is not None:
-        with headline:
-            results.headline(wording, analysis)
-    with results_col:
-        # The table, its cards and the p-value chart: one element, redrawn in the browser.
-        results.live_results(
-            wording, counts, options, gate_options["alpha"], analysis, present=present
-        )
-        if analysis is not None:
+        with more_col:
             odds_ratio_section(wording, analysis)
             # Beside the fixed-n exact test, what peeking costs, for the Decision's direction.
             anytime_section(analysis, decision.asked_question(""))
             results.unconditional_test(counts)
-    if analysis is not None:
         with gate_cards:
             results.gate_results(analysis)
     with gate_chart_col:
@@ -126,7 +171,9 @@ for warning in url_warnings:
     st.warning(words.escape_markdown(warning), icon=":material/warning:")
 if not present:
     inputs.worked_examples()
-live_calculator()
+state.init_counts()
+live_table()
+following()
 if not present:
     st.divider()
     square_section()  # the k x k table: its own fragment, computed only while its toggle is on

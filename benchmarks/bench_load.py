@@ -106,11 +106,22 @@ class Round:
         return [(kind, count, self.examples.get(kind, "")) for kind, count in counts]
 
 
+#: The calculator page's element that holds the counts: its live panel (a custom component),
+#: whose state ``counts`` a browser sets when b is moved (``ui.widgets.state``).
+PANEL_KEY = "live_panel"
+#: The other counts (a, c, d) a protocol session sends with its b, and the origin of the counts
+#: a first run gives (the page set them once, from the URL).
+PANEL_COUNTS = (60, 5, 20)
+PANEL_ORIGIN = 1
+
+
 @dataclass
 class Slider:
     widget_id: str
     fragment_id: str
     page_hash: str
+    panel: bool = False  # the live panel (its state), not a Streamlit slider
+    moves: int = 0
 
 
 async def read_run(  # noqa: ANN001
@@ -132,7 +143,8 @@ async def read_run(  # noqa: ANN001
             if element.WhichOneof("type") == "exception":
                 failure = failure or ("exception shown", f"{inner.type}: {inner.message[:120]}")
             elif getattr(inner, "id", "").endswith(key) and key not in found:
-                found[key] = Slider(inner.id, message.delta.fragment_id, page_hash)
+                panel = element.WhichOneof("type") == "bidi_component"
+                found[key] = Slider(inner.id, message.delta.fragment_id, page_hash, panel)
         elif kind == "script_finished":
             status = message.script_finished
             if status not in _OK:
@@ -146,11 +158,20 @@ def move_message(slider: Slider, value: float) -> bytes:
     rerun = message.rerun_script
     rerun.query_string = ""
     rerun.page_script_hash = slider.page_hash
-    if slider.fragment_id:
+    # The panel's key reruns its fragment, and the browser then reruns the sections below
+    # (ui/components/live_panel/follower.js), which a protocol session has no script to do:
+    # it asks for both at once, a run of the whole page.
+    if slider.fragment_id and not slider.panel:
         rerun.fragment_id = slider.fragment_id
     state = rerun.widget_states.widgets.add()
     state.id = slider.widget_id
-    state.double_array_value.data.extend([value])
+    if slider.panel:  # b moved in the live panel: its state, as the panel's script sends it
+        slider.moves += 1
+        a, c, d = PANEL_COUNTS
+        counts = {"values": [a, int(value), c, d], "origin": PANEL_ORIGIN, "seq": slider.moves}
+        state.json_value = json.dumps({"counts": counts})
+    else:
+        state.double_array_value.data.extend([value])
     return message.SerializeToString()
 
 
@@ -381,7 +402,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--url", help="run against this server or balancer, already running (no floor)"
     )
-    parser.add_argument("--key", default="b_slider", help="with --url: the slider to move")
+    parser.add_argument("--key", default=PANEL_KEY, help="with --url: the slider to move")
     parser.add_argument("--json", action="store_true", help="print the rounds' figures as JSON")
     return parser.parse_args(argv)
 
@@ -403,7 +424,7 @@ def main() -> None:
     app = Server(args.app, args.app.parent, logs / "load_calculator.log")
     rounds = {
         "floor": asyncio.run(measure(floor, "value", args)),
-        "calculator": asyncio.run(measure(app, "b_slider", args)),
+        "calculator": asyncio.run(measure(app, PANEL_KEY, args)),
     }
     if args.json:
         figures = {name: [round_dict(r) for r in series] for name, series in rounds.items()}

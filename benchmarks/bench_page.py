@@ -305,7 +305,7 @@ def protocol_load(args: argparse.Namespace, scratch: Path) -> dict[str, list[ben
         sessions=args.load_sessions, seconds=args.load_seconds, pause=args.load_pause
     )
     rounds = {}
-    for name, key in (("chart", "value"), ("calculator", "b_slider")):
+    for name, key in (("chart", "value"), ("calculator", bench_load.PANEL_KEY)):
         server = make_target(name, args.app, scratch).server
         rounds[name] = asyncio.run(bench_load.measure(server, key, options))
         progress(f"protocol load, {name} done")

@@ -36,7 +36,7 @@ from harness import ARTIFACTS, ROOT, Server  # noqa: E402
 from deploy.launcher import launched  # noqa: E402
 
 TARGET_RATIO = 0.6
-KEY = "b_slider"
+KEY = bench_load.PANEL_KEY
 
 
 def load_line(when: str) -> str:

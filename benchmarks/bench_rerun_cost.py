@@ -49,7 +49,7 @@ SECTIONS = {
     "share link": "ui.widgets.calculator_results:share_link",
 }
 WARM_UP = 5
-KEY = "b_slider"
+KEY = bench_load.PANEL_KEY
 
 
 def variant_script(folder: Path, left_out: list[str]) -> Path:

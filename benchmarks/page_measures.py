@@ -66,7 +66,7 @@ CHART_FLOOR_OUTPUTS = {
     "metric": "return document.querySelector('[data-testid=stMetricValue]').innerText",
     "chart1": "return chartDrawing('[data-testid=stVegaLiteChart]')",
 }
-B_SLIDER = ".st-key-b_slider input[type=range]"
+B_SLIDER = ".st-key-live_panel [data-count=b] input[type=range]"
 GATES_SLIDER = ".st-key-gates_slider input[type=range]"
 #: A cell of the k x k grid (row 1, column 2): ArrowUp adds one case to it.
 KXK_CELL = ".st-key-sq_0_1 input"

@@ -17,9 +17,10 @@ import pandas as pd
 from calculator import Analysis
 from ui import words
 from ui.calculator_charts import pvalue_datasets, pvalue_layout, pvalue_sweep_frame
+from ui.params import COUNT_MAX, SLIDER_BASE, slider_max
 from ui.words import Wording
 
-__all__ = ["chart_layout", "chart_rows", "panel_payload"]
+__all__ = ["chart_layout", "chart_rows", "count_inputs", "panel_payload"]
 
 
 def chart_layout(
@@ -79,6 +80,39 @@ def chart_rows(
     return {name: _rows(table) for name, table in datasets.items()}
 
 
+def count_inputs(
+    wording: Wording, counts: tuple[int, int, int, int], origin: int
+) -> dict[str, object]:
+    """The four counts' inputs as the panel draws them: each one's label (plain text) and
+    slider range (:func:`ui.params.slider_max`, widened past a typed count), the counts, and
+    the `origin` they carry (the panel shows these counts when it has not seen this origin:
+    :mod:`ui.widgets.state`).
+
+    Examples
+    --------
+    >>> spec = count_inputs(Wording(), (60, 150, 5, 20), 1)
+    >>> [(item["label"], item["slider_max"]) for item in spec["inputs"]][:2]
+    [('a: both pass', 100), ('b: only A passes', 200)]
+    """
+    labels = wording.cell_labels()
+    keys = ("a", "b", "c", "d")
+    return {
+        "origin": origin,
+        "values": list(counts),
+        "max": COUNT_MAX,
+        "refusal": words.count_refusal(COUNT_MAX),
+        "inputs": [
+            {
+                "key": key,
+                "label": labels[key],
+                "field_label": f"{labels[key]} (exact)",
+                "slider_max": slider_max(value, SLIDER_BASE[key], COUNT_MAX),
+            }
+            for key, value in zip(keys, counts, strict=True)
+        ],
+    }
+
+
 def panel_payload(
     wording: Wording,
     counts: tuple[int, int, int, int],
@@ -86,9 +120,11 @@ def panel_payload(
     chart: dict[str, object] | None,
     *,
     present: bool = False,
+    origin: int = 0,
 ) -> dict[str, object]:
     """Everything the live panel shows, as JSON-ready data (plain text: the browser sets every
-    string as text, never as markup).
+    string as text, never as markup): the counts' inputs (:func:`count_inputs`, with `origin`)
+    and the results.
 
     `chart` is ``{**chart_layout(...), "datasets": chart_rows(...)}``, or None when no
     analysis could be made (then the panel shows the table alone). `present` is the
@@ -109,6 +145,7 @@ def panel_payload(
     cards = [] if analysis is None else words.result_cards(wording, analysis, markdown=False)
     return {
         "present": present,
+        "counts": count_inputs(wording, counts, origin),
         "table": {
             "label": table.label,
             "columns": list(table.columns),

@@ -36,6 +36,7 @@ __all__ = [
     "PARAM_KEYS",
     "QueryCheck",
     "RHO_RANGE",
+    "SLIDER_BASE",
     "TEACHING_DEFAULTS",
     "check_query",
     "decision_query",
@@ -48,6 +49,8 @@ __all__ = [
 
 #: Largest count accepted in a cell (the page promises real data up to 10^9).
 COUNT_MAX = 10**9
+#: Slider ranges before a typed value widens them (:func:`slider_max`): enough for a demo.
+SLIDER_BASE = {"a": 100, "b": 100, "c": 100, "d": 100, "gates": 50}
 #: Largest number of gates (the statistics core's limit).
 GATES_MAX = MAX_GATES
 #: Inclusive bounds of the per-gate alpha, the confidence level and the gate correlation.

@@ -397,6 +397,15 @@ def result_cards(
     )
 
 
+def count_refusal(maximum: int) -> str:
+    """Said under a count's exact field when what was typed there cannot be a count.
+
+    >>> count_refusal(10**9)
+    'A count is a whole number from 0 to 1,000,000,000: that one was not taken.'
+    """
+    return f"A count is a whole number from 0 to {maximum:,}: that one was not taken."
+
+
 def headline(wording: Wording, analysis: Analysis) -> str:
     """One Markdown line with the result that matters most: the difference, its interval and
     the exact (or mid-) p. Shown above the inputs, so that a phone's first screen holds it.

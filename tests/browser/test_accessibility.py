@@ -191,14 +191,17 @@ def test_arrow_keys_move_a_slider_and_results_are_read_with_their_labels(
     page = new_page()
     page.goto(app_server.url)
     page.wait_for_function(APP_RENDERED, timeout=FIRST_RENDER_TIMEOUT_MS)
-    b_slider = page.locator(".st-key-b_slider[data-stale=false] input[type=range]")
-    expect(b_slider).to_have_attribute("aria-label", "b: only A passes")
+    b_count = page.locator(".st-key-live_panel [data-count=b]")  # drawn by the live panel
+    b_slider = b_count.locator("input[type=range]")
+    b_field = b_count.locator("input[type=number]")
+    expect(b_slider).to_have_accessible_name("b: only A passes")
+    expect(b_field).to_have_accessible_name("b: only A passes (exact)")
     b_slider.focus()
     page.keyboard.press("ArrowRight")
-    expect(page.locator(".st-key-b input[type=number]")).to_have_value("16")
+    expect(b_field).to_have_value("16")
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
-    expect(page.locator(".st-key-b input[type=number]")).to_have_value("14")
+    expect(b_field).to_have_value("14")
     # b = 14, c = 5: exact McNemar p = scipy.stats.binomtest(5, 19).pvalue = 0.0636.
     expect(page.locator(card_part("exact"))).to_have_text("0.064")
     page.keyboard.press("ArrowRight")
@@ -217,7 +220,7 @@ def test_arrow_keys_move_a_slider_and_results_are_read_with_their_labels(
     assert 'table "Paired 2 by 2 table"' in table
     assert 'rowheader "A passes"' in table and 'columnheader "B fails"' in table
     assert 'cell "b = 15"' in table
-    slider_tree = page.locator(".st-key-b_slider").aria_snapshot()
+    slider_tree = b_count.aria_snapshot()
     assert 'slider "b: only A passes' in slider_tree and '"15"' in slider_tree
     # Each chart is an image whose name says what it shows. (The snapshot is YAML: a line
     # whose name holds ": ", as the axis title "a: tasks both pass" does, comes quoted.)
@@ -237,10 +240,9 @@ def test_phone_first_screen_shows_the_headline_and_an_input(new_page, app_server
     box = headline.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
     assert box["x"] >= 0 and box["x"] + box["width"] <= width
-    # The first input is the name of system A. Streamlit fetches each widget's script when the
-    # page first needs it and draws a placeholder until then: under load the text boxes were
-    # still placeholders here, and the first <input> found was the slider further down.
-    first_input = page.get_by_label("Name of system A")
+    # The first input is the a count's slider, drawn by the live panel under the headline (the
+    # names and options come below the counts: a count key redraws the panel alone).
+    first_input = page.get_by_label("a: both pass", exact=True)
     expect(first_input).to_be_visible()
     assert first_input.evaluate("e => e === document.querySelector('[data-testid=stMain] input')")
     input_box = first_input.bounding_box()

@@ -75,7 +75,7 @@ def test_decision_chart_domain_follows_the_table(new_page, app_server) -> None:
     chart = page.locator(CHART).locator("svg").first
     chart.evaluate("svg => { svg.dataset.first = 'yes'; }")  # gone if the chart is drawn anew
     before = drawn_rules(page)
-    page.locator(".st-key-b_slider input[type=range]").focus()
+    page.locator(".st-key-live_panel [data-count=b] input[type=range]").focus()
     for _ in range(5):
         page.keyboard.press("ArrowRight")
     page.wait_for_function("() => location.search.includes('b=20')", timeout=30_000)

@@ -56,8 +56,16 @@ def wait_for_redraw(page: Page, key: str, before: str) -> None:
     )
 
 
+#: A count's slider, drawn by the live panel itself (its "b" or "c").
+COUNT_SLIDER = ".st-key-live_panel [data-count={key}] input[type=range]"
+
+
 def press_on_slider(page: Page, key: str, presses: int, direction: str = "ArrowRight") -> None:
-    handle = page.locator(f".st-key-{key}[data-stale=false] input[type=range]").first
+    """`presses` keys on the slider `key`: a count's ("b") or a Streamlit slider's key."""
+    if key in ("a", "b", "c", "d"):
+        handle = page.locator(COUNT_SLIDER.format(key=key))
+    else:
+        handle = page.locator(f".st-key-{key}[data-stale=false] input[type=range]").first
     handle.focus()
     for _ in range(presses):
         page.keyboard.press(direction)
@@ -71,7 +79,7 @@ def test_null_section_opens_by_toggle_and_follows_the_b_slider(new_page, app_ser
     expect(page.locator(".st-key-teaching_null_chart")).to_contain_text("Binomial(20, 1/2)")
     page.wait_for_function("() => location.search.includes('t_null=true')")
     before = drawing(page, "teaching_null_chart")
-    press_on_slider(page, "b_slider", 1)  # b: 15 -> 16, m = 21
+    press_on_slider(page, "b", 1)  # b: 15 -> 16, m = 21
     expect(page.locator(".st-key-teaching_null_chart")).to_contain_text("Binomial(21, 1/2)")
     wait_for_redraw(page, "teaching_null_chart", before)
     expect(page.locator("[data-testid=stException]")).to_have_count(0)
@@ -80,7 +88,7 @@ def test_null_section_opens_by_toggle_and_follows_the_b_slider(new_page, app_ser
 def test_coverage_chart_follows_the_c_slider(new_page, app_server) -> None:
     page = open_page(new_page(), f"{app_server.url}?t_oc=true")
     before = drawing(page, "teaching_coverage_chart")
-    press_on_slider(page, "c_slider", 3)  # c: 5 -> 8
+    press_on_slider(page, "c", 3)  # c: 5 -> 8
     wait_for_redraw(page, "teaching_coverage_chart", before)
     expect(page.locator("[data-testid=stException]")).to_have_count(0)
 
@@ -104,9 +112,9 @@ def test_presenting_view_keeps_the_sections_live(new_page, app_server) -> None:
     for options in ("names_framing", "gate_options"):  # names, framing and the gates' inputs
         expect(page.locator(f".st-key-{options}")).to_be_hidden()
     expect(page.locator("[data-testid=stSidebar]")).to_be_hidden()
-    expect(page.locator(".st-key-c_slider")).to_be_visible()  # the counts stay adjustable
+    expect(page.locator(COUNT_SLIDER.format(key="c"))).to_be_visible()  # counts stay adjustable
     before = drawing(page, "teaching_null_chart")
-    press_on_slider(page, "c_slider", 1)
+    press_on_slider(page, "c", 1)
     wait_for_redraw(page, "teaching_null_chart", before)
 
 

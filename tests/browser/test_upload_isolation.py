@@ -52,7 +52,7 @@ RERUN_BOUND_S = 3.0
 #: session's reruns, the replica's own CPU while the child reads them (receiving the file, the
 #: visitor's rerun, the result's unpickling) must stay well under it.
 REPLICA_CPU_BOUND_S = 1.0
-SLIDER = "b_slider"
+SLIDER = bench_load.PANEL_KEY
 LOGS_TITLE = "Compare evaluation-harness logs directly"
 FIRST_RUN_MS = 180_000
 

@@ -51,6 +51,28 @@ def live_panel(at: AppTest) -> dict:
     return json.loads(panels[0].proto.json) if panels else {}
 
 
+def set_counts(at: AppTest, **counts: int) -> AppTest:
+    """Set some of the four counts (``b=16``) and run: the page's own store of them
+    (``ui.widgets.state``, session keys a to d), which the live panel's callback writes when a
+    count is moved in the browser (AppTest cannot move the panel's inputs; the browser tests
+    do, in tests/browser/test_page.py)."""
+    for key, value in counts.items():
+        assert key in "abcd", key
+        at.session_state[key] = value
+    return at.run()
+
+
+def shown_counts(at: AppTest) -> dict[str, int]:
+    """The four counts as the live panel shows them in its inputs (its payload), a to d."""
+    spec = live_panel(at)["counts"]
+    return dict(zip("abcd", spec["values"], strict=True))
+
+
+def count_labels(at: AppTest) -> dict[str, str]:
+    """The four counts' input labels as the live panel shows them (plain text), a to d."""
+    return {item["key"]: item["label"] for item in live_panel(at)["counts"]["inputs"]}
+
+
 def panel_metrics(at: AppTest) -> dict[str, str]:
     """The live panel's cards, label to value, as plain text (what the browser shows)."""
     return {card["label"]: card["value"] for card in live_panel(at).get("cards", [])}

@@ -14,12 +14,15 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from apptest_pages import (
+    count_labels,
     live_panel,
     panel_captions,
     panel_metrics,
     panel_table,
     panel_texts,
+    set_counts,
     share_link,
+    shown_counts,
 )
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -110,7 +113,8 @@ def test_default_render_shows_the_seed_page_numbers(default_app: AppTest) -> Non
 
 
 def test_default_widgets_hold_the_defaults(default_app: AppTest) -> None:
-    for key in ("a", "b", "c", "d", "gates", "alpha", "level"):
+    assert shown_counts(default_app) == {key: DEFAULTS[key] for key in "abcd"}
+    for key in ("gates", "alpha", "level"):
         assert default_app.number_input(key=key).value == DEFAULTS[key]
     assert default_app.slider(key="rho").value == DEFAULTS["rho"]
     assert default_app.selectbox(key="ci").value == DEFAULTS["ci"]
@@ -141,7 +145,7 @@ def test_discordant_cells_are_highlighted_in_the_table(default_app: AppTest) -> 
 def test_moving_a_changes_only_the_unpaired_test(default_app: AppTest) -> None:
     before = metrics(default_app)
     at = run_app()
-    at.number_input(key="a").set_value(600).run()
+    set_counts(at, a=600)
     after = metrics(at)
     assert after["Exact McNemar p"] == before["Exact McNemar p"]
     assert after["McNemar χ²"] == before["McNemar χ²"]
@@ -153,8 +157,8 @@ def test_moving_a_changes_only_the_unpaired_test(default_app: AppTest) -> None:
 @pytest.mark.parametrize(("key", "value"), [("b", 10), ("c", 18)])
 def test_discordant_counts_change_mcnemar(key: str, value: int) -> None:
     at = run_app()
-    at.number_input(key=key).set_value(value).run()
-    counts = {k: at.number_input(key=k).value for k in "abcd"}
+    set_counts(at, **{key: value})
+    counts = {k: shown_counts(at)[k] for k in "abcd"}
     expected = analyze(*(counts[k] for k in "abcd"))
     shown = metrics(at)
     assert shown["Exact McNemar p"] == format_pvalue(expected.exact.pvalue)
@@ -171,26 +175,25 @@ def test_discordant_counts_from_the_seed_give_the_seed_p_values() -> None:
 
 def test_moving_d_changes_the_difference_but_not_mcnemar(default_app: AppTest) -> None:
     at = run_app()
-    at.number_input(key="d").set_value(920).run()
+    set_counts(at, d=920)
     shown = metrics(at)
     assert shown["Exact McNemar p"] == "0.041"
     assert shown["McNemar χ²"] == "5.00"
     assert shown["Pass-rate difference, A − B"] == "+1.0 pts"  # (15 - 5)/1000
 
 
-def test_slider_moves_its_number_field() -> None:
+def test_a_count_set_by_the_panel_reaches_every_figure() -> None:
     at = run_app()
-    at.slider(key="b_slider").set_value(40).run()
-    assert at.number_input(key="b").value == 40
+    set_counts(at, b=40)
+    assert shown_counts(at)["b"] == 40
     assert metrics(at)["Pass-rate difference, A − B"] == "+28.0 pts"  # (40 - 5)/125
 
 
 def test_typed_value_past_the_slider_widens_it() -> None:
     at = run_app()
-    at.number_input(key="a").set_value(123_456).run()
-    slider = at.slider(key="a_slider")
-    assert slider.value == 123_456
-    assert slider.max >= 123_456
+    set_counts(at, a=123_456)
+    slider_max = {item["key"]: item["slider_max"] for item in live_panel(at)["counts"]["inputs"]}
+    assert slider_max == {"a": 200_000, "b": 100, "c": 100, "d": 100}  # the next 1-2-5 step
     at.number_input(key="gates").set_value(400).run()
     assert at.slider(key="gates_slider").value == 400
     assert at.slider(key="gates_slider").max >= 400
@@ -199,7 +202,7 @@ def test_typed_value_past_the_slider_widens_it() -> None:
 def test_counts_up_to_a_billion() -> None:
     at = run_app({"a": "1000000000", "b": "1000000000", "c": "0", "d": "0"})
     assert_clean(at)
-    assert at.number_input(key="a").value == 10**9
+    assert shown_counts(at)["a"] == 10**9
     assert "< 1e-300" in metrics(at)["Exact McNemar p"]
 
 
@@ -255,7 +258,7 @@ def test_names_are_used_in_labels_and_sentences() -> None:
     shown = metrics(at)
     assert "Pass-rate difference, Model *v2* − Baseline" in shown
     assert "Model *v2* passes 75 of 100 tasks, Baseline passes 65." in texts(at)
-    assert unescape(at.number_input(key="b").label).startswith("b: only Model *v2* passes")
+    assert count_labels(at)["b"].startswith("b: only Model *v2* passes")
     assert "Treats Model *v2* and Baseline as independent samples" in captions(at)
     # The names reach the live panel as plain text, which the browser sets as text (never as
     # Markdown or markup: "*v2*" is not turned into italics; tests/browser/test_page.py shows
@@ -288,8 +291,8 @@ def test_url_parameters_seed_every_widget() -> None:
     at = run_app(query)
     assert_clean(at)
     assert not at.warning
-    for key in ("a", "b", "c", "d", "gates"):
-        assert at.number_input(key=key).value == int(query[key])
+    assert shown_counts(at) == {key: int(query[key]) for key in "abcd"}
+    assert at.number_input(key="gates").value == int(query["gates"])
     assert at.number_input(key="alpha").value == pytest.approx(0.01)
     assert at.number_input(key="level").value == pytest.approx(0.9)
     assert at.slider(key="rho").value == pytest.approx(0.5)
@@ -342,6 +345,9 @@ def test_malformed_parameters_warn_and_fall_back(query: dict[str, str]) -> None:
     for key in query:
         assert any(f'URL parameter "{key}" must be' in w and "using the default" in w
                    for w in warnings), key  # fmt: skip
+        if key in ("a", "b", "c", "d"):  # drawn by the live panel
+            assert shown_counts(at)[key] == DEFAULTS[key], key
+            continue
         widget = getattr(at, WIDGET_KIND.get(key, "number_input"))(key=key)
         assert widget.value == DEFAULTS[key], key
     assert 'Unknown URL parameter "zoom" was ignored.' in warnings
@@ -353,14 +359,14 @@ def test_good_parameters_survive_next_to_bad_ones() -> None:
     warnings = [unescape(w.value) for w in at.warning]
     assert any('"b"' in w for w in warnings)
     assert any('Unknown URL parameter "zoom"' in w for w in warnings)
-    assert at.number_input(key="a").value == 70
-    assert at.number_input(key="b").value == 15
+    assert shown_counts(at)["a"] == 70
+    assert shown_counts(at)["b"] == 15
 
 
 def test_url_warnings_disappear_after_the_next_interaction() -> None:
     at = run_app({"level": "2"})
     assert at.warning
-    at.number_input(key="a").set_value(61).run()
+    set_counts(at, a=61)
     assert not at.warning
 
 
@@ -377,8 +383,8 @@ def test_framing_switch_relabels_without_changing_any_p() -> None:
     assert after["McNemar χ²"] == before["McNemar χ²"]
     assert after["Error-rate difference, A − B"] == "+8.0 pts"  # -(4 - 12)/100
     assert before["Pass-rate difference, A − B"] == "-8.0 pts"
-    assert unescape(at.number_input(key="a").label).startswith("a: both correct")
-    assert unescape(at.slider(key="c_slider").label) == "c: only B correct (A wrong)"
+    assert count_labels(at)["a"].startswith("a: both correct")
+    assert count_labels(at)["c"] == "c: only B correct (A wrong)"
     assert "A is correct on 74 of 100 cases, B on 82" in texts(at)
     assert "B correct" in panel_table(at)["columns"]
     # The report uses the error wording too (from analyze(..., framing="correct")).
@@ -404,7 +410,7 @@ def test_each_worked_example_loads(example) -> None:
     at = run_app({"name_a": "Left"})
     at.button(key=f"example_{example.key}").click().run()
     assert_clean(at)
-    assert tuple(at.number_input(key=k).value for k in "abcd") == example.table
+    assert tuple(shown_counts(at)[k] for k in "abcd") == example.table
     assert at.segmented_control(key="framing").value == example.framing
     assert at.toggle(key="cc").value is example.cc
     assert metrics(at)["Exact McNemar p"] == SEED_EXACT_P[example.key]
@@ -424,7 +430,7 @@ def test_example_note_disappears_once_a_count_moves() -> None:
     at = run_app()
     at.button(key="example_gap_few").click().run()
     assert at.info
-    at.number_input(key="d").set_value(11).run()
+    set_counts(at, d=11)
     assert not at.info
 
 
@@ -449,9 +455,9 @@ def test_load_table_shows_the_table_with_a_from_data_note() -> None:
     at = AppTest.from_function(_two_page_app, args=(PAGE,), default_timeout=TIMEOUT).run()
     at.button(key="load").click().run()
     assert_clean(at)
-    assert tuple(at.number_input(key=k).value for k in "abcd") == (7, 8, 9, 10)
+    assert tuple(shown_counts(at)[k] for k in "abcd") == (7, 8, 9, 10)
     assert unescape(at.info[0].value) == "From data: cases.csv"
-    at.number_input(key="a").set_value(8).run()
+    set_counts(at, a=8)
     assert not at.info
 
 
@@ -480,7 +486,7 @@ def test_no_input_reaches_the_page_as_an_exception(query, counts, gates, name) -
     at = run_app(query)
     assert_clean(at)
     for key, value in zip("abcd", counts, strict=True):
-        at.number_input(key=key).set_value(value)
+        at.session_state[key] = value  # as the live panel's callback sets them (set_counts)
     at.number_input(key="gates").set_value(gates)
     at.text_input(key="name_a").set_value(name)
     at.run()

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
-from apptest_pages import chart_specs, panel_metrics, share_link
+from apptest_pages import chart_specs, panel_metrics, set_counts, share_link
 from hypothesis import given
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
@@ -182,7 +182,7 @@ def test_a_margin_typed_with_many_digits_survives_the_share_link() -> None:
 
 def test_share_link_follows_a_change_made_on_the_page() -> None:
     at = run_app(EVERY_KEY)
-    at.number_input(key="b").set_value(17).run()
+    set_counts(at, b=17)
     at.radio(key="question").set_value("equivalent").run()
     carried = dict(parse_qsl(urlsplit(share_link(at)).query))
     assert carried["b"] == "17" and carried["question"] == "equivalent"
@@ -197,7 +197,7 @@ def test_report_stays_reachable_and_follows_the_table_after_a_rerun() -> None:
     at.toggle(key=REPORT_KEY).set_value(True).run()
     (first,) = at.code
     assert "Old (v1)" in first.value and "New_2*" in first.value
-    at.number_input(key="c").set_value(9).run()  # a fragment rerun: the toggle stays on
+    set_counts(at, c=9)  # a fragment rerun: the toggle stays on
     assert at.toggle(key=REPORT_KEY).value is True
     (second,) = at.code
     assert second.value != first.value
@@ -219,6 +219,6 @@ def test_presenting_view_with_every_section_open_draws_every_chart_large() -> No
     assert not shown.code and not any(t.key == REPORT_KEY for t in shown.toggle)
     # The presenting view stays live: a count moved redraws the figures.
     before = [*panel_metrics(shown).values(), *(m.value for m in shown.metric)]
-    shown.number_input(key="b").set_value(20).run()
+    set_counts(shown, b=20)
     assert not shown.exception
     assert [*panel_metrics(shown).values(), *(m.value for m in shown.metric)] != before

@@ -12,7 +12,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from apptest_pages import chart_specs, share_link
+from apptest_pages import chart_specs, set_counts, share_link
 from streamlit.testing.v1 import AppTest
 
 from calculator.report.formatting import format_percent
@@ -71,7 +71,7 @@ def test_folded_sections_compute_and_draw_nothing(monkeypatch: pytest.MonkeyPatc
     folded = run_app()
     assert not folded.exception
     assert [folded.toggle(key=key).value for key in SECTIONS] == [False] * 4
-    folded.number_input(key="b").set_value(30).run()  # a rerun of the live part
+    set_counts(folded, b=30)  # a rerun of the live part
     assert not folded.exception
     # The patch is in force: opening a section reaches it.
     for key in SECTIONS[:3]:
@@ -117,7 +117,7 @@ def test_null_section_opened_by_its_toggle_follows_the_table() -> None:
     at = run_app()
     at.toggle(key="t_null").set_value(True).run()
     assert metric_values(at)["Observed split"] == "15 of 20"
-    at.number_input(key="b").set_value(30).run()
+    set_counts(at, b=30)
     assert metric_values(at)["Observed split"] == "30 of 35"
 
 
@@ -170,7 +170,7 @@ def test_presenting_view_hides_explanations_and_stays_live() -> None:
     captions = [c.value for c in at.caption]
     assert words.NULL_EXPLAIN not in captions and words.PAIR_EXPLAIN not in captions
     assert not at.expander or all("Worked examples" not in e.label for e in at.expander)
-    at.number_input(key="c").set_value(10).run()
+    set_counts(at, c=10)
     assert metric_values(at)["Observed split"] == "15 of 25"
 
 

@@ -1,8 +1,10 @@
-"""Input sections of the calculator page: worked examples, the table and test options, the gates.
+"""Input sections of the calculator page: worked examples, the names, framing and test
+options, the gates.
 
-Every input is bound to the URL (``bind="query-params"``, keys as in :mod:`ui.params`), so a
-copied link reopens the same state. Each count and the number of gates is a slider for demos
-paired with an exact number field for real data.
+Every input here is bound to the URL (``bind="query-params"``, keys as in :mod:`ui.params`), so
+a copied link reopens the same state. The four counts are drawn by the live panel
+(:mod:`ui.components.live_panel`, held by :mod:`ui.widgets.state`); the number of gates is a
+slider for demos paired with an exact number field.
 """
 
 from __future__ import annotations
@@ -16,21 +18,26 @@ from ui import words
 from ui.examples import EXAMPLES
 from ui.params import (
     ALPHA_RANGE,
-    COUNT_MAX,
     DEFAULTS,
     GATES_MAX,
     LEVEL_RANGE,
     RHO_RANGE,
+    SLIDER_BASE,
+    parse_param,
     slider_max,
 )
 from ui.widgets import state
 from ui.words import Wording, clean_name
 
-__all__ = ["gate_inputs", "table_inputs", "worked_examples"]
+__all__ = [
+    "before_drawn",
+    "gate_inputs",
+    "setting_inputs",
+    "settings_before_drawn",
+    "worked_examples",
+]
 
 BIND = "query-params"
-# Slider ranges before a typed value widens them: enough for a classroom demo.
-SLIDER_BASE = {"a": 100, "b": 100, "c": 100, "d": 100, "gates": 50}
 
 
 def worked_examples() -> None:
@@ -141,17 +148,46 @@ def _test_options() -> dict[str, object]:
         }
 
 
-def table_inputs() -> tuple[Wording, tuple[int, int, int, int], dict[str, object]]:
-    """Names and framing, the four cells (a, b, c, d) and the test options, as the user set
-    them."""
-    st.header("Inputs")
+def setting_inputs() -> tuple[Wording, dict[str, object]]:
+    """Names and framing, and the test options, as the user set them."""
     with st.container(key="names_framing"):  # hidden when presenting
         wording = _wording()
-    labels = wording.escaped().cell_labels()
-    a, b, c, d = (
-        paired_input(key, labels[key], minimum=0, maximum=COUNT_MAX) for key in state.COUNT_KEYS
+    return wording, _test_options()
+
+
+def before_drawn(key: str) -> object:
+    """The value a page input will have this run, read before its widget is drawn: its
+    session-state value, else the URL's (``state.check_url`` has already removed unusable
+    ones), else its default."""
+    if key in st.session_state:
+        return st.session_state[key]
+    raw = st.query_params.get(key)
+    if raw is not None:
+        try:
+            return parse_param(key, raw)
+        except ValueError:  # check_url warns of it and drops it
+            pass
+    return DEFAULTS[key]
+
+
+def settings_before_drawn() -> tuple[Wording, dict[str, object], dict[str, object]]:
+    """The names and framing, the test options and the gates' options as
+    :func:`setting_inputs` and :func:`gate_inputs` will read them this run, for the part of
+    the page drawn above them (:func:`before_drawn`)."""
+    value = before_drawn
+    wording = Wording(
+        clean_name(str(value("name_a")), "A"),
+        clean_name(str(value("name_b")), "B"),
+        str(value("framing")),
     )
-    return wording, (a, b, c, d), _test_options()
+    options = {
+        "level": value("level"),
+        "ci_method": value("ci"),
+        "convention": value("conv"),
+        "correction": bool(value("cc")),
+    }
+    gate_options = {"gates": value("gates"), "alpha": value("alpha"), "rho": value("rho")}
+    return wording, options, gate_options
 
 
 def gate_inputs() -> dict[str, object]:

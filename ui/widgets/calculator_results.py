@@ -18,7 +18,7 @@ from calculator.errors import CalculatorError
 from calculator.report.square import unconditional_sentence
 from calculator.unconditional import mcnemar_unconditional
 from ui import words
-from ui.components.live_panel import live_panel
+from ui.components.live_panel import follow_panel, live_panel
 from ui.explanations import SECTIONS, Formula
 from ui.export import export_dict, report_text, results_csv, results_json
 from ui.live_panel import chart_layout, chart_rows, panel_payload
@@ -45,6 +45,7 @@ __all__ = [
     "explanations",
     "gate_chart",
     "gate_results",
+    "follow_live_results",
     "headline",
     "live_results",
     "report",
@@ -86,9 +87,10 @@ def live_results(
     *,
     present: bool = False,
 ) -> None:
-    """The live panel: the 2 x 2 table, the rates in words, the four test cards and the chart
-    of p against the both-pass count a, as one element (:mod:`ui.components.live_panel`), with
-    the log-axis toggle under it (`present` for the lecture-hall view)."""
+    """The live panel: the four counts' inputs, the 2 x 2 table, the rates in words, the four
+    test cards and the chart of p against the both-pass count a, as one element
+    (:mod:`ui.components.live_panel`), with the log-axis toggle under it (`present` for the
+    lecture-hall view)."""
     note = state.loaded_note()
     if note is not None:
         st.info(escape_markdown(note), icon=":material/description:")
@@ -113,8 +115,25 @@ def live_results(
                 log_axis=log_axis,
             ),
         }
+    payload = panel_payload(
+        wording, counts, analysis, chart, present=present, origin=state.counts_origin()
+    )
     with slot:
-        live_panel(panel_payload(wording, counts, analysis, chart, present=present))
+        live_panel(
+            {**payload, "inputs": _live_inputs(counts, log_axis)}, on_counts=state.take_panel_counts
+        )
+
+
+def follow_live_results(counts: tuple[int, int, int, int]) -> None:
+    """Rerun the fragment this is called in once the live panel has drawn other counts (or the
+    other log axis) than `counts` (:func:`ui.components.live_panel.follow_panel`)."""
+    follow_panel(_live_inputs(counts, bool(st.session_state.get("logp", False))))
+
+
+def _live_inputs(counts: tuple[int, int, int, int], log_axis: bool) -> str:
+    """The inputs of the live panel's own fragment (the four counts and the log axis), as the
+    panel tells the sections below that follow it."""
+    return ",".join(str(value) for value in (*counts, log_axis))
 
 
 # The chart's layout (Altair's to_dict costs about 0.1 s) and its rows, cached: one shared

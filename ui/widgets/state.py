@@ -1,9 +1,16 @@
-"""Session state of the calculator page: URL checking, slider/number pairs, loading tables.
+"""Session state of the calculator page: URL checking, the four counts, loading tables.
 
-The number fields (keys ``a``, ``b``, ``c``, ``d``, ``gates``) and the other inputs are bound to
-the URL with ``bind="query-params"``, so their session-state keys are the URL keys of the page
-contract. Each number field has a companion slider (key ``<key>_slider``, not bound) that is
+The inputs drawn by Streamlit (the gates' number field, the names, the options) are bound to the
+URL with ``bind="query-params"``, so their session-state keys are the URL keys of the page
+contract; the gates' number field has a companion slider (key ``gates_slider``, not bound),
 re-synchronised from the field on every run.
+
+The four counts (session keys ``a``, ``b``, ``c``, ``d``, the URL's) are drawn by the live
+panel itself (:mod:`ui.components.live_panel`), not by Streamlit widgets: this module holds
+them. They are set by the page (the URL on the first run, a worked example, a table opened from
+data), each time with a new origin (:data:`ORIGIN_KEY`) that the panel adopts, or by the user
+through the panel's state (:func:`take_panel_counts`), and written back to the URL
+(:func:`counts_to_url`).
 """
 
 from __future__ import annotations
@@ -13,22 +20,29 @@ import streamlit as st
 from calculator.analysis import MAX_NAME_LENGTH
 from calculator.table import check_count
 from calculator.text import clip
+from ui.components.live_panel import KEY as PANEL_KEY
 from ui.examples import WorkedExample
-from ui.params import COUNT_MAX, DEFAULTS, check_query
+from ui.params import COUNT_MAX, DEFAULTS, check_query, parse_param
 from ui.words import clean_name, example_note, from_data_note
 
 __all__ = [
     "CALCULATOR_PAGE",
     "COUNT_KEYS",
     "calculator_name",
+    "ORIGIN_KEY",
     "check_url",
+    "counts_origin",
+    "counts_to_url",
     "current",
+    "current_counts",
+    "init_counts",
     "load_example",
     "load_table",
     "open_table_in_calculator",
     "loaded_note",
     "slider_key",
     "sync_from_slider",
+    "take_panel_counts",
 ]
 
 #: Path of the calculator page, for ``st.switch_page``.
@@ -37,6 +51,8 @@ COUNT_KEYS = ("a", "b", "c", "d")
 
 _WARNINGS_KEY = "_calculator_url_warnings"
 _LOADED_KEY = "_calculator_loaded"
+#: Changes each time the page sets the counts itself; the live panel then shows the page's.
+ORIGIN_KEY = "_calculator_counts_origin"
 
 
 def slider_key(key: str) -> str:
@@ -84,9 +100,69 @@ def _set_counts(a: int, b: int, c: int, d: int, note: str) -> None:
     for name, value in zip(COUNT_KEYS, counts, strict=True):
         if value > COUNT_MAX:
             raise ValueError(f"`{name}` must be at most {COUNT_MAX:,}, but got {value:,}.")
+    _put_counts(counts)
+    st.session_state[_LOADED_KEY] = (note, counts)
+
+
+def _put_counts(counts: tuple[int, ...]) -> None:
+    """Set the counts as the page's own (a new origin: the panel shows them)."""
     for name, value in zip(COUNT_KEYS, counts, strict=True):
         st.session_state[name] = value
-    st.session_state[_LOADED_KEY] = (note, counts)
+    st.session_state[ORIGIN_KEY] = counts_origin() + 1
+
+
+def counts_origin() -> int:
+    """How many times the page has set the counts itself in this session."""
+    return int(st.session_state.get(ORIGIN_KEY, 0))
+
+
+def init_counts() -> None:
+    """On the session's first run, the counts from the URL (``check_url`` has removed unusable
+    ones), else the defaults."""
+    if all(key in st.session_state for key in COUNT_KEYS):
+        return
+    counts = []
+    for key in COUNT_KEYS:
+        raw = st.query_params.get(key)
+        counts.append(DEFAULTS[key] if raw is None else parse_param(key, raw))
+    _put_counts(tuple(counts))
+
+
+def current_counts() -> tuple[int, int, int, int]:
+    """The four counts (a, b, c, d) as the session holds them."""
+    a, b, c, d = (int(st.session_state.get(key, DEFAULTS[key])) for key in COUNT_KEYS)
+    return a, b, c, d
+
+
+def take_panel_counts() -> None:
+    """The live panel's callback: take the counts the user set there.
+
+    A change made on counts the page has since replaced (an example loaded while a key was on
+    its way) is dropped: the page's counts stand, and the panel shows them. So is a state that
+    is not four whole numbers from 0 to the page's maximum (the panel sends no other; this is
+    a message from elsewhere).
+    """
+    edit = st.session_state[PANEL_KEY].get("counts")
+    if not isinstance(edit, dict) or edit.get("origin") != counts_origin():
+        return
+    values = edit.get("values")
+    if not isinstance(values, list) or len(values) != len(COUNT_KEYS):
+        return
+    if not all(type(value) is int and 0 <= value <= COUNT_MAX for value in values):
+        return
+    for name, value in zip(COUNT_KEYS, values, strict=True):
+        st.session_state[name] = value
+
+
+def counts_to_url(counts: tuple[int, int, int, int]) -> None:
+    """Write the counts into the address bar as the bound inputs write theirs: a count at its
+    default is left out."""
+    for key, value in zip(COUNT_KEYS, counts, strict=True):
+        if value == DEFAULTS[key]:
+            if key in st.query_params:
+                del st.query_params[key]
+        elif st.query_params.get(key) != str(value):
+            st.query_params[key] = str(value)
 
 
 def load_table(a: int, b: int, c: int, d: int, *, source: str) -> None:

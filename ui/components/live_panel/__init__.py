@@ -1,26 +1,33 @@
-"""The calculator page's live panel: the 2 x 2 table, the four result cards and the p-value
-chart as one Streamlit custom component (v2), so that a key press re-sends and redraws one
-element instead of about fifteen.
+"""The calculator page's live panel: the four counts' inputs, the 2 x 2 table, the four result
+cards and the p-value chart as one Streamlit custom component (v2), so that a count key reruns
+and redraws one element instead of a page.
 
-The panel draws the payload of :func:`ui.live_panel.panel_payload` and computes nothing. Its
-JavaScript is built with npm from ``frontend/`` (``npm ci && npm run build``) into
-``static/live_panel/live_panel.js``, which is committed and served by the app itself
-(``server.enableStaticServing``): the page fetches nothing from another host. Only the short
-loader in ``loader.js`` travels with each rerun.
+The panel draws the payload of :func:`ui.live_panel.panel_payload` and computes nothing; the
+counts the user sets come back as its state ``counts`` (``{"values": [a, b, c, d], "origin":
+..., "seq": ...}``, read by :mod:`ui.widgets.counts`). Its JavaScript is built with npm from
+``frontend/`` (``npm ci && npm run build``) into ``static/live_panel/live_panel.js``, which is
+committed and served by the app itself (``server.enableStaticServing``): the page fetches
+nothing from another host. Only the short loader in ``loader.js`` travels with each rerun.
+
+The sections below the panel follow it: :func:`follow_panel` draws an element (no box) that
+reruns their fragment once the panel has drawn inputs other than theirs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
 
-__all__ = ["BUNDLE", "KEY", "live_panel"]
+__all__ = ["BUNDLE", "FOLLOWER_KEY", "KEY", "follow_panel", "live_panel"]
 
 #: The built bundle, relative to the folder of ``app.py`` (Streamlit's ``static/`` folder).
 BUNDLE = Path("static") / "live_panel" / "live_panel.js"
 #: The panel's element key (its container's class is ``st-key-live_panel``).
 KEY = "live_panel"
+#: The key of the element that makes the sections below the panel follow it.
+FOLLOWER_KEY = "live_follower"
 
 _mount = st.components.v2.component(
     "mcnemar_live_panel",
@@ -30,7 +37,25 @@ _mount = st.components.v2.component(
     isolate_styles=False,
 )
 
+_follower = st.components.v2.component(
+    "mcnemar_live_follower",
+    js=(Path(__file__).with_name("follower.js")).read_text(encoding="utf-8"),
+    isolate_styles=False,
+)
 
-def live_panel(payload: dict[str, object]) -> None:
-    """Draw the live panel from `payload` (JSON-ready; see :func:`ui.live_panel.panel_payload`)."""
-    _mount(key=KEY, data=payload, height="content")
+
+def live_panel(payload: dict[str, object], on_counts: Callable[[], None]) -> None:
+    """Draw the live panel from `payload` (JSON-ready; see :func:`ui.live_panel.panel_payload`);
+    `on_counts` is called, before the run, when the user has changed a count."""
+    _mount(key=KEY, data=payload, height="content", on_counts_change=on_counts)
+
+
+def follow_panel(inputs: str) -> None:
+    """Rerun the fragment this is drawn in once the live panel has drawn other `inputs` than
+    these (the string the panel's payload carries as ``"inputs"``): the panel's fragment reruns
+    alone when a count moves, and the sections below it follow as soon as it is drawn."""
+    _follower(key=FOLLOWER_KEY, data={"inputs": inputs}, on_behind_change=_rerun_follows)
+
+
+def _rerun_follows() -> None:
+    """The trigger's callback: nothing to do, the fragment's rerun is the point."""

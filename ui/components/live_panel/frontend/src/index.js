@@ -1,8 +1,11 @@
 // The calculator page's live panel (a Streamlit custom component v2): the 2 x 2 table with its
 // marked cells, the rates in words, the four result cards and the p-value chart, drawn from
-// one payload that Python computes. The browser computes no statistic and sends nothing back:
-// the panel has no state or trigger values, so it never raises a rerun.
+// one payload that Python computes, and the four counts' inputs (counts.js). The browser
+// computes no statistic: it sends back only the counts the user set (the panel's state
+// "counts"), which reruns the panel's fragment. render() returns a promise that settles once
+// the chart is drawn (the loader then tells the sections below: follower.js).
 import { drawChart } from "./chart.js";
+import { countsState, drawCounts } from "./counts.js";
 import { drawCards, drawSummary, drawTable } from "./panel.js";
 import { addStyles } from "./styles.js";
 
@@ -11,8 +14,15 @@ const panels = new WeakMap();
 function mount(parent) {
   const root = document.createElement("div");
   root.className = "lp";
+  const inputs = document.createElement("div");
+  inputs.className = "lp-inputs";
+  const results = document.createElement("div");
+  results.className = "lp-results";
   const parts = {
     root,
+    inputs,
+    counts: { origin: null, values: null, rows: null },
+    component: null,
     table: document.createElement("div"),
     summary: document.createElement("p"),
     cards: document.createElement("div"),
@@ -23,7 +33,8 @@ function mount(parent) {
   parts.summary.className = "lp-summary";
   parts.cards.className = "lp-cards";
   parts.chart.className = "lp-chart";
-  root.append(parts.table, parts.summary, parts.cards, parts.chart);
+  results.append(parts.table, parts.summary, parts.cards, parts.chart);
+  root.append(inputs, results);
   parent.appendChild(root);
   return parts;
 }
@@ -38,6 +49,10 @@ export function render(component) {
     panels.set(parentElement, parts);
   }
   parts.root.classList.toggle("lp-present", Boolean(data.present));
+  parts.component = component; // the newest render's: its setStateValue is the live one
+  drawCounts(parts.inputs, data.counts, parts.counts, {
+    send: () => parts.component.setStateValue("counts", countsState(parts.counts)),
+  });
   drawTable(parts.table, data.table);
   drawSummary(parts.summary, data.summary);
   drawCards(parts.cards, data.cards);
@@ -45,4 +60,5 @@ export function render(component) {
   parts.drawing = parts.drawing
     .then(() => drawChart(parts.chart, data.chart, parts.chartState))
     .catch((error) => console.error("live panel chart:", error));
+  return parts.drawing;
 }

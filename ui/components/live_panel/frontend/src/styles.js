@@ -2,7 +2,23 @@
 // custom properties Streamlit gives a component: --st-text-color, --st-font, ...); the
 // marked cells keep the colours the table always had (a dark gold border on pale yellow).
 export const CSS = `
-.lp { color: var(--st-text-color); font-family: var(--st-font); }
+.lp {
+  color: var(--st-text-color); font-family: var(--st-font);
+  display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: 3rem;
+}
+.lp-count { margin: 0 0 1rem; }
+.lp-count-label { display: block; font-size: 0.875rem; margin-bottom: 0.25rem; }
+.lp-count-line { display: flex; gap: 0.75rem; align-items: center; }
+.lp-count-slider { flex: 3 1 0; min-width: 0; accent-color: var(--st-primary-color); }
+.lp-count-field {
+  flex: 2 1 0; min-width: 0; font: inherit; color: inherit; padding: 0.4rem 0.5rem;
+  background: var(--st-secondary-background-color, #f0f2f6);
+  border: 1px solid var(--st-border-color, rgba(49, 51, 63, 0.2));
+  border-radius: var(--st-base-radius, 0.5rem);
+}
+.lp-count-field[aria-invalid="true"] { border-color: #b00020; }
+.lp-count-note { margin: 0.25rem 0 0; font-size: 0.875rem; color: #b00020; }
+.lp-count-note:empty { display: none; }
 .lp-table { border-collapse: collapse; font-size: 1.35rem; margin: 0.3em 0; }
 .lp-table th, .lp-table td {
   padding: 0.4em 0.8em; border: 1px solid #999; text-align: center;
@@ -26,7 +42,10 @@ export const CSS = `
 .lp-present .lp-card-caption { display: none; }
 .lp-present .lp-card-value { font-size: 2.6rem; }
 .lp-present .lp-chart { zoom: 0.8; }
-@media (max-width: 640px) { .lp-cards { grid-template-columns: minmax(0, 1fr); } }
+@media (max-width: 640px) {
+  .lp { grid-template-columns: minmax(0, 1fr); gap: 1rem; }
+  .lp-cards { grid-template-columns: minmax(0, 1fr); }
+}
 `;
 
 let added = false;

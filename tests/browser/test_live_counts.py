@@ -1,0 +1,100 @@
+"""The four counts drawn by the live panel itself (issue 37): keys close together, the page
+setting the counts (a worked example) while the user's own are on their way, and every part of
+the page ending on the same table.
+
+A count key reruns the panel's fragment alone; the sections below follow it in a second run
+(ui/components/live_panel/follower.js). These tests press as a quick hand does and then read
+every place that shows the counts: the panel's field and slider, its table, the odds ratio
+below it, the share link and the address bar.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from browser_setup import APP_RENDERED, IDLE, Page, expect, skip_module_unless_runnable
+
+skip_module_unless_runnable()
+
+pytestmark = pytest.mark.browser
+
+FIRST_RENDER_TIMEOUT_MS = 90_000
+if expect is not None:
+    expect.set_options(timeout=30_000)  # a rerun can take seconds on a busy 2-core machine
+
+COUNT = ".st-key-live_panel [data-count={key}]"
+TABLE = 'table[aria-label="Paired 2 by 2 table"]'
+ODDS = "Odds ratio A : B on the discordant"
+
+
+def open_page(page: Page, url: str) -> Page:
+    page.goto(url)
+    page.wait_for_function(APP_RENDERED, timeout=FIRST_RENDER_TIMEOUT_MS)
+    return page
+
+
+def settled(page: Page) -> None:
+    """Wait until no run is on its way: idle, and still idle a moment later (the sections
+    below follow the panel's run in a run of their own)."""
+    for _ in range(3):
+        page.wait_for_function(IDLE)
+        time.sleep(0.5)  # a second run, if one is coming, has started by then
+    page.wait_for_function(IDLE)
+
+
+def assert_everywhere(page: Page, b: int, c: int = 5) -> None:
+    """The field, the slider, the table, the odds ratio, the share link and the address bar
+    all hold b and c."""
+    field = page.locator(COUNT.format(key="b") + " input[type=number]")
+    expect(field).to_have_value(str(b))
+    expect(page.locator(COUNT.format(key="b") + " input[type=range]")).to_have_value(str(b))
+    expect(page.locator(TABLE)).to_contain_text(f"b = {b}")
+    expect(page.locator(TABLE)).to_contain_text(f"c = {c}")
+    odds = page.locator("[data-testid=stMain] p", has_text=ODDS)
+    expect(odds).to_contain_text(f"{b / c:.2f}")
+    link = page.locator(f"[data-testid=stMain] a[href*='b={b}']")
+    expect(link).to_have_count(1)
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('b') === '{b}'")
+
+
+@pytest.mark.parametrize("gap_s", [0.0, 0.04, 0.12])
+def test_keys_close_together_leave_every_part_on_the_last_table(
+    new_page, app_server, gap_s: float
+) -> None:
+    """Five keys 0, 40 and 120 ms apart: none is lost, and no part of the page stays behind
+    (the previous round's split page lost keys or left the field and the panel apart here)."""
+    page = open_page(new_page(), app_server.url)
+    page.locator(COUNT.format(key="b") + " input[type=range]").focus()
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+        time.sleep(gap_s)
+    settled(page)
+    assert_everywhere(page, 20)
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
+        time.sleep(gap_s)
+    settled(page)
+    assert_everywhere(page, 17)
+
+
+def test_a_worked_example_replaces_the_counts_the_user_set(new_page, app_server) -> None:
+    """The user's own b, then a worked example: the example's counts win on every part of the
+    page, and the next key moves on from them."""
+    page = open_page(new_page(), app_server.url)
+    field = page.locator(COUNT.format(key="b") + " input[type=number]")
+    field.fill("40")
+    field.press("Enter")
+    expect(page.locator(TABLE)).to_contain_text("b = 40")
+    page.get_by_text("Worked examples").first.click()
+    page.locator(".st-key-example_gap_many button:visible").click()  # 62, 10, 18, 10
+    for key, value in zip("abcd", (62, 10, 18, 10), strict=True):
+        expect(page.locator(COUNT.format(key=key) + " input[type=number]")).to_have_value(
+            str(value)
+        )
+    expect(page.locator(TABLE)).to_contain_text("b = 10")
+    page.locator(COUNT.format(key="b") + " input[type=range]").focus()
+    page.keyboard.press("ArrowRight")
+    settled(page)
+    assert_everywhere(page, 11, c=18)
+    expect(page.locator(TABLE)).to_contain_text("a = 62")
