@@ -43,6 +43,9 @@ APP_OUTPUTS = {
     ".map(s => document.querySelector(s).innerText).join('|')",
     "chart1": f"return chartDrawing({CHARTS[0]!r})",
     "chart2": f"return chartDrawing({CHARTS[1]!r})",
+    # A section below the live panel, which follows it in a run of its own (issue 37).
+    "below": "return Array.from(document.querySelectorAll('[data-testid=stMain] p'))"
+    ".map(p => p.innerText).filter(t => t.includes('Odds ratio A : B')).join('|')",
     # Issue 36: the k x k section's results (open with ?sq=true).
     "kxk": "return Array.from(document.querySelectorAll('.st-key-sq_results p'))"
     ".map(p => p.innerText).join('|')",

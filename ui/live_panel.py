@@ -95,12 +95,14 @@ def count_inputs(
     [('a: both pass', 100), ('b: only A passes', 200)]
     """
     labels = wording.cell_labels()
+    refusals = words.count_refusals(COUNT_MAX)
     keys = ("a", "b", "c", "d")
     return {
         "origin": origin,
         "values": list(counts),
         "max": COUNT_MAX,
-        "refusal": words.count_refusal(COUNT_MAX),
+        "refusal": refusals["typed"],
+        "refusal_empty": refusals["empty"],
         "inputs": [
             {
                 "key": key,

@@ -397,13 +397,22 @@ def result_cards(
     )
 
 
-def count_refusal(maximum: int) -> str:
-    """Said under a count's exact field when what was typed there cannot be a count.
+def count_refusals(maximum: int) -> dict[str, str]:
+    """Said beside a count's exact field when what was typed there is not taken: "typed" names
+    it (``{value}``), "empty" is for a field the browser could not read as a number; both say
+    the count that stays (``{count}``). The live panel puts the two values in, as text.
 
-    >>> count_refusal(10**9)
-    'A count is a whole number from 0 to 1,000,000,000: that one was not taken.'
+    >>> said = count_refusals(10**9)["typed"].format(value="1e3", count=250)
+    >>> said.split(": ")[0]
+    '"1e3" was not taken'
+    >>> said.endswith("a whole number from 0 to 1,000,000,000. The count stays 250.")
+    True
     """
-    return f"A count is a whole number from 0 to {maximum:,}: that one was not taken."
+    rule = f"a count is written in digits only, a whole number from 0 to {maximum:,}"
+    return {
+        "typed": f'"{{value}}" was not taken: {rule}. The count stays {{count}}.',
+        "empty": f"The field held no number: {rule}. The count stays {{count}}.",
+    }
 
 
 def headline(wording: Wording, analysis: Analysis) -> str:

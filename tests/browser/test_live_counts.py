@@ -79,15 +79,22 @@ def test_keys_close_together_leave_every_part_on_the_last_table(
 
 
 def test_a_worked_example_replaces_the_counts_the_user_set(new_page, app_server) -> None:
-    """The user's own b, then a worked example: the example's counts win on every part of the
-    page, and the next key moves on from them."""
+    """The user's own b, keys still on their way, then a worked example: the example's counts
+    win on every part of the page (the keys made before it are dropped or overwritten), and
+    the next key moves on from them."""
     page = open_page(new_page(), app_server.url)
     field = page.locator(COUNT.format(key="b") + " input[type=number]")
     field.fill("40")
     field.press("Enter")
     expect(page.locator(TABLE)).to_contain_text("b = 40")
     page.get_by_text("Worked examples").first.click()
-    page.locator(".st-key-example_gap_many button:visible").click()  # 62, 10, 18, 10
+    button = page.locator(".st-key-example_gap_many button:visible")  # 62, 10, 18, 10
+    expect(button).to_be_visible()
+    page.locator(COUNT.format(key="b") + " input[type=range]").focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")  # no wait: these are on their way as the click comes
+    button.click()
+    settled(page)
     for key, value in zip("abcd", (62, 10, 18, 10), strict=True):
         expect(page.locator(COUNT.format(key=key) + " input[type=number]")).to_have_value(
             str(value)
@@ -98,3 +105,32 @@ def test_a_worked_example_replaces_the_counts_the_user_set(new_page, app_server)
     settled(page)
     assert_everywhere(page, 11, c=18)
     expect(page.locator(TABLE)).to_contain_text("a = 62")
+
+
+def test_dragging_a_widened_slider_moves_the_count_with_the_pointer(new_page, app_server) -> None:
+    """A typed c past the slider's end widens its range (0 to 500 for 250); dragged, the slider
+    keeps that range until released, so the count follows the pointer, step by step (a range
+    narrowed under the pointer threw it from 195 to 73 and 34)."""
+    page = open_page(new_page(), app_server.url)
+    field = page.locator(COUNT.format(key="c") + " input[type=number]")
+    field.fill("250")
+    field.press("Enter")
+    slider = page.locator(COUNT.format(key="c") + " input[type=range]")
+    expect(slider).to_have_attribute("max", "500")
+    box = slider.bounding_box()
+    assert box is not None
+    x = box["x"] + box["width"] / 2  # the thumb of 250 on 0 to 500
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    seen = []
+    for _ in range(16):  # past 200, where a range of its own would be 0 to 200
+        x -= box["width"] / 100  # about 5 counts a step
+        page.mouse.move(x, y)
+        time.sleep(0.25)  # a rerun comes back between two steps
+        seen.append(int(field.input_value()))
+    page.mouse.up()
+    settled(page)
+    assert all(later <= earlier for earlier, later in zip(seen, seen[1:], strict=False)), seen
+    assert 150 <= seen[-1] < 200, seen  # about 16 x 5 counts left of 250
+    expect(page.locator(TABLE)).to_contain_text(f"c = {seen[-1]}")

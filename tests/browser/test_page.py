@@ -188,7 +188,8 @@ def test_typing_a_number_moves_its_slider(new_page, app_server) -> None:
     field.fill("1e3")
     field.press("Enter")
     expect(page.locator(COUNT.format(key="c") + " .lp-count-note")).to_have_text(
-        "A count is a whole number from 0 to 1,000,000,000: that one was not taken."
+        '"1e3" was not taken: a count is written in digits only, a whole number from 0 to'
+        " 1,000,000,000. The count stays 250."
     )
     expect(field).to_have_attribute("aria-invalid", "true")
     expect(field).to_have_value("250")

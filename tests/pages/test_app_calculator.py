@@ -182,7 +182,7 @@ def test_moving_d_changes_the_difference_but_not_mcnemar(default_app: AppTest) -
     assert shown["Pass-rate difference, A − B"] == "+1.0 pts"  # (15 - 5)/1000
 
 
-def test_a_count_set_by_the_panel_reaches_every_figure() -> None:
+def test_a_count_held_by_the_page_reaches_every_figure() -> None:
     at = run_app()
     set_counts(at, b=40)
     assert shown_counts(at)["b"] == 40

@@ -28,8 +28,8 @@ from ui.words import clean_name, example_note, from_data_note
 __all__ = [
     "CALCULATOR_PAGE",
     "COUNT_KEYS",
-    "calculator_name",
     "ORIGIN_KEY",
+    "calculator_name",
     "check_url",
     "counts_origin",
     "counts_to_url",
@@ -38,8 +38,8 @@ __all__ = [
     "init_counts",
     "load_example",
     "load_table",
-    "open_table_in_calculator",
     "loaded_note",
+    "open_table_in_calculator",
     "slider_key",
     "sync_from_slider",
     "take_panel_counts",
@@ -82,7 +82,8 @@ def check_url() -> list[str]:
         removed = False
         for key in check.rejected:
             # A widget of this session already bound to the key owns it (Streamlit refuses to
-            # delete it) and validates it itself.
+            # delete it) and validates it itself; the counts (a to d, no widget's) are read
+            # from the URL on the session's first run only (init_counts), before they exist.
             if key in st.session_state or key not in st.query_params:
                 continue
             del st.query_params[key]

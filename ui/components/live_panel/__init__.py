@@ -4,10 +4,11 @@ and redraws one element instead of a page.
 
 The panel draws the payload of :func:`ui.live_panel.panel_payload` and computes nothing; the
 counts the user sets come back as its state ``counts`` (``{"values": [a, b, c, d], "origin":
-..., "seq": ...}``, read by :mod:`ui.widgets.counts`). Its JavaScript is built with npm from
-``frontend/`` (``npm ci && npm run build``) into ``static/live_panel/live_panel.js``, which is
-committed and served by the app itself (``server.enableStaticServing``): the page fetches
-nothing from another host. Only the short loader in ``loader.js`` travels with each rerun.
+..., "seq": ...}``, read by :func:`ui.widgets.state.take_panel_counts`). Its JavaScript is
+built with npm from ``frontend/`` (``npm ci && npm run build``) into
+``static/live_panel/live_panel.js``, which is committed and served by the app itself
+(``server.enableStaticServing``): the page fetches nothing from another host. Only the short
+loader in ``loader.js`` travels with each rerun.
 
 The sections below the panel follow it: :func:`follow_panel` draws an element (no box) that
 reruns their fragment once the panel has drawn inputs other than theirs.

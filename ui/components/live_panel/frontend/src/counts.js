@@ -42,19 +42,40 @@ function makeRow(key, idPrefix) {
   return { row, label, slider, field, note };
 }
 
+function refuse(row, typed, kept) {
+  // Said beside the field, naming what was typed and the count that stays (Python's words,
+  // with the two values put in as text). Emptied first, so that the same refusal twice is
+  // announced twice by a screen reader (the note is a live region).
+  const words = refusalWords.get(row);
+  row.note.textContent = "";
+  row.field.setAttribute("aria-invalid", "true");
+  setTimeout(() => {
+    row.note.textContent = words.replace("{count}", String(kept)).replace("{value}", typed);
+  }, 50);
+}
+
+function clearNote(row) {
+  row.note.textContent = "";
+  row.field.removeAttribute("aria-invalid");
+}
+
+const refusalWords = new WeakMap();
+
 function commitField(counts, index, input) {
   const row = counts.rows[index];
-  const text = row.field.value.trim();
+  const typed = row.field.value;
+  // The browser gives "" for what a number field cannot read ("abc", " 7 "): say what is
+  // there, or that the field was empty.
+  const text = typed.trim();
   const value = /^[0-9]+$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(value) || value > counts.max) {
-    // Refused by name, the value kept: nothing is sent for a count that cannot be one.
-    row.note.textContent = counts.refusal;
-    row.field.setAttribute("aria-invalid", "true");
+    // Refused by name, the count kept: nothing is sent for a count that cannot be one.
+    refusalWords.set(row, text === "" ? counts.refusal_empty : counts.refusal);
+    refuse(row, text, counts.values[index]);
     row.field.value = String(counts.values[index]);
     return;
   }
-  row.note.textContent = "";
-  row.field.removeAttribute("aria-invalid");
+  clearNote(row);
   if (value === counts.values[index]) return;
   counts.values[index] = value;
   row.slider.value = String(Math.min(value, Number(row.slider.max)));
@@ -69,13 +90,30 @@ function build(holder, spec, counts, input) {
       const value = Number(row.slider.value);
       counts.values[index] = value;
       row.field.value = String(value);
-      row.note.textContent = "";
-      row.field.removeAttribute("aria-invalid");
+      clearNote(row);
       input.send();
+    });
+    // While the slider is dragged its range stays as it was: a range narrowed under the
+    // pointer would move the value the pointer stands on.
+    row.slider.addEventListener("pointerdown", () => {
+      row.dragging = true;
+      const release = () => {
+        row.dragging = false;
+        window.removeEventListener("pointerup", release);
+        window.removeEventListener("pointercancel", release);
+        if (row.pendingMax !== undefined) row.slider.max = row.pendingMax;
+        row.slider.value = String(counts.values[index]);
+      };
+      window.addEventListener("pointerup", release);
+      window.addEventListener("pointercancel", release);
     });
     row.field.addEventListener("change", () => commitField(counts, index, input));
     row.field.addEventListener("keydown", (event) => {
       if (event.key === "Enter") commitField(counts, index, input);
+      // The field's arrow keys step the count at once, as its slider's do.
+      if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+        setTimeout(() => commitField(counts, index, input), 0);
+      }
     });
   });
   holder.replaceChildren(...counts.rows.map((row) => row.row));
@@ -88,9 +126,11 @@ export function drawCounts(holder, spec, counts, input) {
   if (spec.origin !== counts.origin) {
     counts.origin = spec.origin;
     counts.values = spec.values.slice();
+    (counts.rows || []).forEach(clearNote); // the page's counts replace what was typed
   }
   counts.max = spec.max;
   counts.refusal = spec.refusal;
+  counts.refusal_empty = spec.refusal_empty;
   spec.inputs.forEach((item, index) => {
     const row = counts.rows[index];
     const value = counts.values[index];
@@ -98,9 +138,11 @@ export function drawCounts(holder, spec, counts, input) {
     row.field.setAttribute("aria-label", item.field_label);
     row.field.setAttribute("aria-describedby", row.note.id);
     row.field.max = String(spec.max);
-    row.slider.max = String(item.slider_max);
     // The slider's range is Python's (it widens past a typed count); until it arrives, a count
-    // past the end shows the slider at its end.
+    // past the end shows the slider at its end. Not while it is dragged (see build).
+    row.pendingMax = String(item.slider_max);
+    if (row.dragging) return;
+    row.slider.max = row.pendingMax;
     if (Number(row.slider.value) !== value) row.slider.value = String(value);
     if (document.activeElement !== row.field && row.field.value !== String(value)) {
       row.field.value = String(value);

@@ -18,7 +18,7 @@ export const CSS = `
 }
 .lp-count-field[aria-invalid="true"] { border-color: #b00020; }
 .lp-count-note { margin: 0.25rem 0 0; font-size: 0.875rem; color: #b00020; }
-.lp-count-note:empty { display: none; }
+.lp-count-note:empty { margin: 0; }
 .lp-table { border-collapse: collapse; font-size: 1.35rem; margin: 0.3em 0; }
 .lp-table th, .lp-table td {
   padding: 0.4em 0.8em; border: 1px solid #999; text-align: center;
