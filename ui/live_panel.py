@@ -20,7 +20,14 @@ from ui.calculator_charts import pvalue_datasets, pvalue_layout, pvalue_sweep_fr
 from ui.params import COUNT_MAX, SLIDER_BASE, slider_max
 from ui.words import Wording
 
-__all__ = ["chart_layout", "chart_rows", "count_inputs", "panel_payload"]
+__all__ = [
+    "chart_layout",
+    "chart_payload",
+    "chart_rows",
+    "count_inputs",
+    "json_rows",
+    "panel_payload",
+]
 
 
 def chart_layout(
@@ -38,14 +45,37 @@ def chart_layout(
         convention=convention,
         large=large,
     ).to_dict(validate=False)  # checked against the schema in tests/pages/test_chart_specs.py
-    spec.pop("config", None)  # the component styles the chart from the page's theme
+    return _layout_and_label(spec)
+
+
+def _layout_and_label(spec: dict[str, object]) -> dict[str, str]:
+    """A Vega-Lite spec without its data and config, as a JSON string ("layout"), and the
+    chart's accessible name ("label": its title, then its description)."""
+    # The component styles the chart from the page's theme; the data travels apart.
+    layout = {key: value for key, value in spec.items() if key not in ("config", "datasets")}
+    title = layout.get("title", "")
+    title = title.get("text", "") if isinstance(title, dict) else title
+    title = " ".join(title) if isinstance(title, list) else str(title)
+    description = str(layout.get("description", ""))
     return {
-        "layout": json.dumps(spec, sort_keys=True, ensure_ascii=False),
-        "label": f"{title}. {spec['description']}",
+        "layout": json.dumps(layout, sort_keys=True, ensure_ascii=False),
+        "label": ". ".join(part for part in (title, description) if part),
     }
 
 
-def _rows(frame: pd.DataFrame) -> list[dict[str, object]]:
+def chart_payload(spec: dict[str, object], *, fit_height: bool = False) -> dict[str, object]:
+    """One of the page's other charts (the gates', the Decision's: a Vega-Lite spec whose
+    "datasets" are JSON rows) as the live panel's bundle draws it
+    (:func:`ui.components.live_panel.page_chart`): its layout and accessible name, its
+    datasets, and with `fit_height` the spec's height taken as the whole chart's (axis and
+    legend inside it, as Streamlit draws a chart given a height)."""
+    chart = {**_layout_and_label(spec), "datasets": spec.get("datasets", {})}
+    if fit_height:
+        chart["autosize"] = "fit"
+    return {"kind": "chart", "chart": chart}
+
+
+def json_rows(frame: pd.DataFrame) -> list[dict[str, object]]:
     """The table as JSON rows; a float that is not finite becomes null (JSON has no NaN).
 
     Column by column (``tolist`` gives Python numbers): a tenth of the time of pandas'
@@ -77,7 +107,7 @@ def chart_rows(
     JSON rows."""
     frame = pvalue_sweep_frame(a, b, c, d, convention=convention, correction=correction)
     datasets = pvalue_datasets(frame, current_a=a, alpha=alpha, log_axis=log_axis)
-    return {name: _rows(table) for name, table in datasets.items()}
+    return {name: json_rows(table) for name, table in datasets.items()}
 
 
 def count_inputs(

@@ -50,9 +50,10 @@ def card_part(key: str, part: str = "value") -> str:
 
 
 #: The calculator page's two charts, in page order: p against a (in the live panel, an image
-#: named by its description) and the false-alarm rate against the gates (the page's first
-#: Streamlit chart: the Decision section's comes after it). A selector's first match.
-CHARTS = (".lp-chart", "[data-testid=stVegaLiteChart]")
+#: named by its description) and the false-alarm rate against the gates (drawn by the panel's
+#: bundle too, as is the Decision section's chart: DECISION_CHART). A selector's first match.
+CHARTS = (".lp-chart", ".st-key-chart_gates .lp-page-chart")
+DECISION_CHART = ".st-key-decision_chart .lp-page-chart"
 
 #: Any page's script is idle: no rerun is running (wait for it after an input changes).
 IDLE = """() => {

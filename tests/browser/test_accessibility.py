@@ -53,9 +53,10 @@ PAGE_IDLE = """() => {
   return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'
     && document.querySelector('h1') !== null;
 }"""
-#: Every Vega-Lite chart on the page (Streamlit's, and the live panel's) has drawn its SVG.
+#: Every Vega-Lite chart on the page (Streamlit's, and the live panel's bundle's) has drawn its
+#: SVG.
 CHARTS_DRAWN = """() => Array.from(
-    document.querySelectorAll('[data-testid=stVegaLiteChart], .lp-chart'))
+    document.querySelectorAll('[data-testid=stVegaLiteChart], .lp-chart, .lp-page-chart'))
   .every(chart => chart.querySelector('svg .mark-group') !== null)"""
 #: What Tab can stop on in the main area, in document order: text, number and range inputs,
 #: check boxes and switches, combo boxes and the selected button of each radio group.

@@ -10,7 +10,7 @@ Every wait is for a condition on the page; nothing sleeps a fixed time.
 from __future__ import annotations
 
 import pytest
-from browser_setup import APP_RENDERED, expect, skip_module_unless_runnable
+from browser_setup import APP_RENDERED, DECISION_CHART, expect, skip_module_unless_runnable
 
 skip_module_unless_runnable()
 
@@ -20,7 +20,7 @@ FIRST_RENDER_TIMEOUT_MS = 90_000
 if expect is not None:
     expect.set_options(timeout=30_000)
 
-CHART = ".st-key-decision_chart [data-testid=stVegaLiteChart]"
+CHART = DECISION_CHART
 
 
 def test_decision_chart_draws_and_follows_the_question(new_page, app_server) -> None:

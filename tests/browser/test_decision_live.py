@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_setup import APP_RENDERED, expect, skip_module_unless_runnable
+from browser_setup import APP_RENDERED, DECISION_CHART, expect, skip_module_unless_runnable
 
 from calculator import analyze, decide
 from ui.decision_chart import decision_chart
@@ -26,7 +26,7 @@ skip_module_unless_runnable()
 pytestmark = pytest.mark.browser
 
 FIRST_RENDER_TIMEOUT_MS = 90_000
-CHART = ".st-key-decision_chart [data-testid=stVegaLiteChart]"
+CHART = DECISION_CHART
 # The data rules (zero and the margins), not the axis grid, with their x positions in pixels.
 RULES = f"""() => Array.from(
   document.querySelectorAll('{CHART} svg g.mark-rule.role-mark line'),

@@ -22,6 +22,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 from browser_setup import (
     APP_RENDERED,
+    DECISION_CHART,
     IDLE,
     Page,
     card_part,
@@ -115,7 +116,7 @@ def test_names_from_a_link_are_shown_as_typed(new_page, app_server, name_a, name
         f"Treats {shown_a} and {shown_b} as independent samples"
     )
     # The chart (SVG text, its description) and the answer's radio captions carry them too.
-    chart = page.locator(".st-key-decision_chart [data-testid=stVegaLiteChart] svg").first
+    chart = page.locator(DECISION_CHART + " svg").first
     expect(chart).to_contain_text(f"Pass-rate difference {shown_a} − {shown_b}")
     captions = page.locator(".st-key-question [data-testid=stCaptionContainer]")
     expect(captions.filter(has_text=f"Is {shown_b} better than {shown_a}?")).to_have_count(1)

@@ -37,8 +37,13 @@ def open_page(page: Page, url: str) -> Page:
     return page
 
 
+#: A chart in the element with this key: Streamlit's (the teaching sections') or one drawn by
+#: the live panel's bundle (the Decision section's).
+ANY_CHART = ":is([data-testid=stVegaLiteChart], .lp-page-chart)"
+
+
 def chart(page: Page, key: str):
-    return page.locator(f".st-key-{key} [data-testid=stVegaLiteChart]")
+    return page.locator(f".st-key-{key} {ANY_CHART}")
 
 
 def drawing(page: Page, key: str) -> str:
@@ -50,7 +55,7 @@ def drawing(page: Page, key: str) -> str:
 def wait_for_redraw(page: Page, key: str, before: str) -> None:
     page.wait_for_function(
         "([key, before]) => { const svg = document.querySelector("
-        "`.st-key-${key} [data-testid=stVegaLiteChart] svg`);"
+        f"`.st-key-${{key}} {ANY_CHART} svg`);"
         " return svg !== null && svg.innerHTML !== before; }",
         arg=[key, before],
     )
@@ -120,8 +125,8 @@ def test_presenting_view_keeps_the_sections_live(new_page, app_server) -> None:
 
 # The rendered height of the first axis label of a chart (after the page's zoom, so what a
 # viewer sees), in CSS pixels.
-AXIS_LABEL_HEIGHT = """key => document.querySelector(
-  `.st-key-${key} [data-testid=stVegaLiteChart] svg .role-axis-label text`
+AXIS_LABEL_HEIGHT = f"""key => document.querySelector(
+  `.st-key-${{key}} {ANY_CHART} svg .role-axis-label text`
 ).getBoundingClientRect().height"""
 
 

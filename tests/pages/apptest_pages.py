@@ -94,12 +94,25 @@ def panel_table(at: AppTest) -> dict:
     return live_panel(at)["table"]
 
 
+def page_charts(at: AppTest) -> dict[str, dict]:
+    """The charts the live panel's bundle draws beside the panel (the gates', the Decision's),
+    by element key, as the page sent them: ``{"layout": ..., "label": ..., "datasets": ...}``."""
+    charts = {}
+    for element in at.get("bidi_component"):
+        data = json.loads(element.proto.json) if element.proto.json else None
+        if isinstance(data, dict) and data.get("kind") == "chart":
+            charts[element.key] = data["chart"]
+    return charts
+
+
 def chart_specs(at: AppTest) -> list[dict]:
-    """Every Vega-Lite chart of the page, in page order: the live panel's p-value chart (its
-    layout, as the panel draws it) first, then each of Streamlit's charts."""
+    """Every Vega-Lite chart of the page: the live panel's p-value chart and the charts its
+    bundle draws (their layouts, as drawn), in page order, then each of Streamlit's charts."""
     chart = live_panel(at).get("chart")
     panel = [json.loads(chart["layout"])] if chart else []
-    return panel + [json.loads(element.proto.spec) for element in at.get("vega_lite_chart")]
+    drawn = [json.loads(chart["layout"]) for chart in page_charts(at).values()]
+    streamlit = [json.loads(element.proto.spec) for element in at.get("vega_lite_chart")]
+    return panel + drawn + streamlit
 
 
 def _inline(datasets: dict[str, pd.DataFrame]) -> dict[str, list[dict[str, object]]]:

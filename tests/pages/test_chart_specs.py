@@ -45,10 +45,15 @@ def layout(spec: dict) -> dict:
 
 
 def assert_same_chart(cached: dict, reference: dict) -> None:
+    """Same layout, and the same tables: in Arrow form (Streamlit's charts) or as JSON rows
+    (the charts the live panel's bundle draws)."""
     assert layout(cached) == layout(reference)
     assert set(cached["datasets"]) == set(reference["datasets"])
-    for name, arrow_bytes in cached["datasets"].items():
-        drawn = pa.ipc.open_stream(arrow_bytes).read_all().to_pandas()
+    for name, table in cached["datasets"].items():
+        if isinstance(table, bytes):
+            drawn = pa.ipc.open_stream(table).read_all().to_pandas()
+        else:
+            drawn = pd.DataFrame(table)
         pd.testing.assert_frame_equal(
             drawn, pd.DataFrame(reference["datasets"][name]), check_dtype=False
         )

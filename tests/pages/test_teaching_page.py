@@ -35,6 +35,8 @@ def run_app(query: dict[str, str] | None = None) -> AppTest:
 
 
 def charts(at: AppTest) -> list:
+    """Streamlit's charts: the teaching sections' (the page's own are drawn by the live
+    panel's bundle)."""
     return at.get("vega_lite_chart")
 
 
@@ -53,7 +55,7 @@ def test_sections_are_folded_and_cost_nothing_by_default() -> None:
         assert closed.toggle(key=key).value is False
     assert "Observed split" not in metric_values(closed)
     assert not any(s.key == "agree" for s in closed.slider)
-    # Closed sections send no chart: only the page's own two charts are there.
+    # Closed sections send no chart (the page's own are drawn by the panel's bundle).
     assert len(charts(opened)) == len(charts(closed)) + 3
 
 

@@ -37,6 +37,7 @@ from ui.calculator_charts import (
     pvalue_sweep_frame,
 )
 from ui.decision_chart import decision_chart, interval_frame, rule_frame
+from ui.live_panel import json_rows
 from ui.words import Wording
 
 __all__ = [
@@ -154,11 +155,11 @@ def false_alarm_spec(
 ) -> dict[str, object]:
     """Vega-Lite spec of the gates chart for these gates: the cached layout of
     :func:`ui.calculator_charts.false_alarm_layout` (`large` for the presenting view) and its
-    datasets in Arrow form."""
+    datasets as JSON rows (drawn by the live panel's bundle: ``ui.live_panel.chart_payload``)."""
     frame = false_alarm_frame(gates, alpha, rho)
     datasets = false_alarm_datasets(frame, current_gates=gates, alpha=alpha)
     layout = _false_alarm_layout(alpha, rho, gates_axis_is_log(frame), large)
-    return {**layout, "datasets": _arrow(datasets)}
+    return {**layout, "datasets": {name: json_rows(table) for name, table in datasets.items()}}
 
 
 # The decision and its chart: ``decide`` and building the chart (an Altair chart turned into

@@ -18,10 +18,10 @@ from calculator.errors import CalculatorError
 from calculator.report.square import unconditional_sentence
 from calculator.unconditional import mcnemar_unconditional
 from ui import words
-from ui.components.live_panel import follow_panel, live_panel
+from ui.components.live_panel import follow_panel, live_panel, page_chart
 from ui.explanations import SECTIONS, Formula
 from ui.export import export_dict, report_text, results_csv, results_json
-from ui.live_panel import chart_layout, chart_rows, panel_payload
+from ui.live_panel import chart_layout, chart_payload, chart_rows, panel_payload
 from ui.params import (
     DECISION_DEFAULTS,
     PARAM_KEYS,
@@ -165,13 +165,8 @@ def gate_results(analysis: Analysis) -> None:
 
 def gate_chart(gate_options: dict[str, object], *, large: bool = False) -> None:
     """The chart of the false-alarm rate against the number of gates (`large` for the
-    presenting view)."""
-    st.vega_lite_chart(
-        false_alarm_spec(**gate_options, large=large),
-        width="stretch",
-        height=CHART_HEIGHT,
-        key="chart_gates",
-    )
+    presenting view), drawn with the live panel's Vega (one Vega on the page)."""
+    page_chart("chart_gates", chart_payload(false_alarm_spec(**gate_options, large=large)))
 
 
 def report(analysis: Analysis) -> None:

@@ -17,6 +17,7 @@ from calculator.release import gate_fails, gate_question
 from calculator.report.decision import posterior_left_out
 from calculator.report.words import text
 from calculator.workflow import Question
+from ui.components.live_panel import page_chart
 from ui.decision_words import (
     DECISION_DEFAULTS,
     DECISION_EXPLANATION,
@@ -37,6 +38,7 @@ from ui.decision_words import (
     takes_margin,
     two_questions,
 )
+from ui.live_panel import chart_payload
 from ui.params import parse_param
 from ui.widgets.cache import cached_decision, decision_spec
 from ui.words import Wording, escape_markdown
@@ -102,10 +104,10 @@ def decision_section(
     with st.container(border=True, key=f"{key_prefix}decision_answer"):
         st.markdown(f"{ANSWER_PREFIX}{escape_markdown(text(decision))}")
     with st.container(key=f"{key_prefix}decision_chart"):  # the key names it in the page
-        st.vega_lite_chart(
-            decision_spec(decision, wording, present),
-            width="stretch",
-            key=f"{key_prefix}chart_decision",  # a new key or spec would draw it anew
+        # Drawn with the live panel's Vega (on the calculator page, the only Vega loaded).
+        page_chart(
+            f"{key_prefix}chart_decision",
+            chart_payload(decision_spec(decision, wording, present), fit_height=True),
         )
     pvalue_col, probability_col = st.columns(2)
     pvalue_col.metric(pvalue_label(decision), pvalue_text(decision))

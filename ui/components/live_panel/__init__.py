@@ -10,7 +10,9 @@ built with npm from ``frontend/`` (``npm ci && npm run build``) into
 (``server.enableStaticServing``): the page fetches nothing from another host. Only the short
 loader in ``loader.js`` travels with each rerun.
 
-The sections below the panel follow it: :func:`follow_panel` draws an element (no box) that
+The page's other charts on the calculator page (the gates', the Decision's) are drawn by the
+same bundle (:func:`page_chart`), so that the page loads one Vega. The sections below the panel
+follow it: :func:`follow_panel` draws an element (no box) that
 reruns their fragment once the panel has drawn inputs other than theirs.
 """
 
@@ -21,7 +23,7 @@ from pathlib import Path
 
 import streamlit as st
 
-__all__ = ["BUNDLE", "FOLLOWER_KEY", "KEY", "follow_panel", "live_panel"]
+__all__ = ["BUNDLE", "FOLLOWER_KEY", "KEY", "follow_panel", "live_panel", "page_chart"]
 
 #: The built bundle, relative to the folder of ``app.py`` (Streamlit's ``static/`` folder).
 BUNDLE = Path("static") / "live_panel" / "live_panel.js"
@@ -49,6 +51,13 @@ def live_panel(payload: dict[str, object], on_counts: Callable[[], None]) -> Non
     """Draw the live panel from `payload` (JSON-ready; see :func:`ui.live_panel.panel_payload`);
     `on_counts` is called, before the run, when the user has changed a count."""
     _mount(key=KEY, data=payload, height="content", on_counts_change=on_counts)
+
+
+def page_chart(key: str, payload: dict[str, object]) -> None:
+    """Draw one of the page's other charts (`payload` from :func:`ui.live_panel.page_chart`)
+    with the panel's bundle: the page then loads one Vega, the panel's, not Streamlit's too.
+    The chart is one image named by its title and description (class ``lp-page-chart``)."""
+    _mount(key=key, data=payload, height="content")
 
 
 def follow_panel(inputs: str) -> None:

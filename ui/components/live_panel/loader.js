@@ -16,13 +16,16 @@ function bundleUrl() {
 export default function (component) {
   bundle = bundle || import(bundleUrl());
   bundle.then(
-    (module) =>
+    (module) => {
+      // One of the page's other charts, drawn with the panel's Vega.
+      if (component.data?.kind === "chart") return module.renderChart(component);
       // Once drawn, say for which inputs (the sections below follow: follower.js).
-      Promise.resolve(module.render(component)).then(() => {
+      return Promise.resolve(module.render(component)).then(() => {
         const inputs = component.data?.inputs;
         window.__mcnemarLiveDrawn = inputs;
         window.dispatchEvent(new CustomEvent("mcnemar-live-drawn", { detail: inputs }));
-      }),
+      });
+    },
     (error) => {
       // Said on the page, not only in the console: the results would otherwise be missing
       // without a word (static serving off, or the bundle not built).

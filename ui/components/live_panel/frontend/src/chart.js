@@ -45,7 +45,9 @@ export async function drawChart(holder, chart, state) {
   if (state.view) state.view.finalize();
   spec.datasets = chart.datasets;
   spec.width = "container";
-  spec.autosize = { type: "fit-x", contains: "padding" };
+  // "fit": the spec's height is the whole chart's, axis and legend inside it (as Streamlit draws
+  // a chart given a height); "fit-x" (the default): the spec's height is the plot's.
+  spec.autosize = { type: chart.autosize === "fit" ? "fit" : "fit-x", contains: "padding" };
   spec.config = themeConfig(holder);
   const target = document.createElement("div");
   holder.replaceChildren(target);

@@ -3,7 +3,9 @@
 // one payload that Python computes, and the four counts' inputs (counts.js). The browser
 // computes no statistic: it sends back only the counts the user set (the panel's state
 // "counts"), which reruns the panel's fragment. render() returns a promise that settles once
-// the chart is drawn (the loader then tells the sections below: follower.js).
+// the chart is drawn (the loader then tells the sections below: follower.js). renderChart()
+// draws one of the page's other charts (the gates', the Decision's) with the same Vega, so that
+// the page loads one Vega, not this one and Streamlit's.
 import { drawChart } from "./chart.js";
 import { countsState, drawCounts } from "./counts.js";
 import { drawCards, drawSummary, drawTable } from "./panel.js";
@@ -60,5 +62,25 @@ export function render(component) {
   parts.drawing = parts.drawing
     .then(() => drawChart(parts.chart, data.chart, parts.chartState))
     .catch((error) => console.error("live panel chart:", error));
+  return parts.drawing;
+}
+
+const pageCharts = new WeakMap();
+
+export function renderChart(component) {
+  const { data, parentElement } = component;
+  if (!data) return undefined;
+  addStyles();
+  let parts = pageCharts.get(parentElement);
+  if (!parts || !parts.holder.isConnected) {
+    const holder = document.createElement("div");
+    holder.className = "lp-page-chart";
+    parentElement.appendChild(holder);
+    parts = { holder, state: { view: null, layout: null }, drawing: Promise.resolve() };
+    pageCharts.set(parentElement, parts);
+  }
+  parts.drawing = parts.drawing
+    .then(() => drawChart(parts.holder, data.chart, parts.state))
+    .catch((error) => console.error("page chart:", error));
   return parts.drawing;
 }

@@ -39,6 +39,7 @@ export const CSS = `
   font-size: 0.875rem; margin: 0; opacity: 0.75; overflow-wrap: anywhere;
 }
 .lp-chart { margin-top: 1.25rem; width: 100%; }
+.lp-page-chart { width: 100%; }
 .lp-present .lp-card-caption { display: none; }
 .lp-present .lp-card-value { font-size: 2.6rem; }
 .lp-present .lp-chart { zoom: 0.8; }
