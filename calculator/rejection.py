@@ -12,6 +12,7 @@ import math
 import numpy as np
 from scipy import special
 
+from calculator._lazy_scipy import stats
 from calculator.tails import half_cdf, log_binom_half_pmf
 
 __all__ = ["TESTS", "TIE_TOLERANCE", "chi2_conditional_size", "rejection_limits", "smallest_pvalue"]
@@ -23,13 +24,6 @@ TESTS = ("exact", "mid-p", "chi2", "chi2-corrected")
 #: alpha such as 1/16, which some exact p-values equal, is not lost to rounding; the limit they
 #: find is then settled by the one rule of :mod:`calculator.significance`.
 TIE_TOLERANCE = 1e-9
-
-
-def _stats():  # noqa: ANN202
-    """scipy.stats, imported on first use (it takes about 0.9 s to import)."""
-    from scipy import stats
-
-    return stats
 
 
 def rejection_limits(discordant: np.ndarray, test: str, alpha: float) -> np.ndarray:
@@ -138,9 +132,9 @@ def _log_pvalue(k: np.ndarray, m: np.ndarray, test: str) -> np.ndarray:
 def _stepped(discordant: np.ndarray, alpha: float, test: str) -> np.ndarray:
     """k(D) for each D in `discordant` (non-negative int64 values), exact or chi-square test."""
     root = np.sqrt(discordant)
-    z = _stats().norm.isf(alpha / 2)
+    z = stats.norm.isf(alpha / 2)
     if test == "chi2":
-        critical = _stats().chi2.isf(alpha, 1) * discordant
+        critical = stats.chi2.isf(alpha, 1) * discordant
         limit = np.floor((discordant - z * root) / 2).astype(np.int64)
         # Settle the rounding of the square root against the integer inequality itself.
         limit += ((discordant - 2 * (limit + 1)) ** 2 >= critical) & (limit + 1 < discordant / 2)
@@ -151,15 +145,15 @@ def _stepped(discordant: np.ndarray, alpha: float, test: str) -> np.ndarray:
     # Normal guess with continuity correction, then step to the exact limit; after the first
     # pass only the counts that moved are looked at again.
     limit = np.clip(np.floor((discordant - z * root) / 2 - 0.5).astype(np.int64), -1, None)
-    cdf = _stats().binom.cdf(limit, discordant, 0.5)
+    cdf = stats.binom.cdf(limit, discordant, 0.5)
     moving = np.flatnonzero(cdf > half_alpha)
     while moving.size:
-        cdf[moving] -= _stats().binom.pmf(limit[moving], discordant[moving], 0.5)
+        cdf[moving] -= stats.binom.pmf(limit[moving], discordant[moving], 0.5)
         limit[moving] -= 1
         moving = moving[cdf[moving] > half_alpha]
     moving = np.arange(discordant.size)
     while moving.size:
-        after = cdf[moving] + _stats().binom.pmf(limit[moving] + 1, discordant[moving], 0.5)
+        after = cdf[moving] + stats.binom.pmf(limit[moving] + 1, discordant[moving], 0.5)
         step = after <= half_alpha
         moving = moving[step]
         limit[moving] += 1
@@ -213,4 +207,6 @@ def chi2_conditional_size(discordant: int, alpha: float, *, correction: bool = F
         for b in splits
         if rejects(mcnemar_chi2(b, discordant - b, correction=correction).log10_pvalue, alpha)
     ]
-    return float(np.sum(_stats().binom.pmf(rejecting, discordant, 0.5))) if rejecting else 0.0
+    # The sum of C(m, b) / 2^m over the rejecting splits, in whole numbers: exact, and one
+    # rounding at the end (Python divides integers correctly rounded).
+    return sum(math.comb(discordant, b) for b in rejecting) / 2**discordant

@@ -49,8 +49,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import stats
 
+from calculator._lazy_scipy import stats
 from calculator._validation import check_choice
 from calculator.errors import CalculatorError
 

@@ -17,8 +17,9 @@ import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 
+from calculator._lazy_scipy import optimize
 from calculator._validation import check_bounded_count, check_choice, check_count, message
 from calculator.errors import CalculatorError, CalculatorTypeError
 from calculator.tails import beta_quantile, half_cdf

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import stats
 
+from calculator._lazy_scipy import stats
 from calculator._validation import check_choice, check_probability
 from calculator.compare.letters import LetterDisplay, letter_groups
 from calculator.compare.multiplicity import adjust_pvalues

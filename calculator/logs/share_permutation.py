@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import stats
 
+from calculator._lazy_scipy import stats
 from calculator.errors import CalculatorError
 
 __all__ = [

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import stats
 
+from calculator._lazy_scipy import stats
 from calculator._validation import check_count, check_probability
 from calculator.planning.inputs import MAX_N, check_cells, check_test
 from calculator.planning.power import limits_between, window

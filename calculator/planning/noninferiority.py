@@ -18,8 +18,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
+from calculator._lazy_scipy import stats
 from calculator._validation import check_count, check_probability, message
 from calculator.errors import CalculatorError
 from calculator.noninferiority import check_alpha, score_test

@@ -12,8 +12,8 @@ import functools
 import math
 
 import numpy as np
-from scipy import stats
 
+from calculator._lazy_scipy import stats
 from calculator._validation import check_count, check_probability, message
 from calculator.errors import CalculatorError, CalculatorTypeError
 from calculator.planning.inputs import MAX_N, check_cells, check_test

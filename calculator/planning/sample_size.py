@@ -6,8 +6,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, stats
 
+from calculator._lazy_scipy import optimize, stats
 from calculator._validation import check_count, check_probability
 from calculator.errors import CalculatorError
 from calculator.planning.inputs import MAX_N, check_cells, check_difference, check_test

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from scipy import stats
 
+from calculator._lazy_scipy import stats
 from calculator.errors import CalculatorError
 
 __all__ = [

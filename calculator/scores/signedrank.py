@@ -11,8 +11,8 @@ import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import stats
 
+from calculator._lazy_scipy import stats
 from calculator.scores.signflip import EXACT_MAX_UNITS, exact_count, tail_of
 
 __all__ = ["EXACT_UNTIED_MAX", "SignedRankTest", "signed_rank_test"]

@@ -11,8 +11,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
+from calculator._lazy_scipy import stats
 from calculator.intervals import ConfidenceInterval
 from calculator.scores.inputs import PairedScores
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-from scipy import stats
+from scipy import special
 
 from calculator._validation import check_probability
 from calculator.compare.multiplicity import adjust_log10_pvalues, adjust_pvalues
@@ -102,7 +102,7 @@ def compare_categories(
     level = check_probability(level, "level")
     counts, n, k = table.counts, table.n, table.k
     rows, columns = table.rows, table.columns
-    critical = float(stats.chi2.isf((1.0 - level) / k, 1))
+    critical = float(special.chdtri(1, (1.0 - level) / k))  # chi-square(1) upper quantile
     tests = [mcnemar_exact(rows[i] - counts[i][i], columns[i] - counts[i][i]) for i in range(k)]
     adjusted = adjust_pvalues([t.pvalue for t in tests])
     log_adjusted = adjust_log10_pvalues([t.log10_pvalue for t in tests])

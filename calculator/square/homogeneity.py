@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
+from calculator._lazy_scipy import stats
 from calculator._validation import check_choice, check_probability, message
 from calculator.errors import CalculatorError
 from calculator.square.table import SquareTable
