@@ -39,7 +39,6 @@ from ui.widgets.square import share_values as square_values
 from ui.words import Card, Wording, escape_markdown
 
 __all__ = [
-    "CHART_HEIGHT",
     "REPORT_KEY",
     "REPORT_TOGGLE",
     "explanations",
@@ -54,7 +53,6 @@ __all__ = [
     "unconditional_test",
 ]
 
-CHART_HEIGHT = 420  # pixels, legend and title included
 #: The toggle that draws the paste-ready report, and its session-state key.
 REPORT_TOGGLE = "Show the paste-ready report (with a copy button)"
 REPORT_KEY = "show_report"
