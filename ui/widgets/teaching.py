@@ -63,7 +63,7 @@ _PRESENT_CSS = """
 .st-key-question, .st-key-margin { display: none; }
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] { display: none; }
 [data-testid="stMainBlockContainer"] { zoom: 1.25; max-width: 100%; }
-[data-testid="stVegaLiteChart"] { zoom: 0.8; }
+[data-testid="stVegaLiteChart"], .lp-page-chart { zoom: 0.8; }
 [data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.6rem; }
 [data-testid="stMetricLabel"] p { white-space: normal; }
 </style>
