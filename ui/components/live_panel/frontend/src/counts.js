@@ -47,14 +47,17 @@ function refuse(row, typed, kept) {
   // with the two values put in as text). Emptied first, so that the same refusal twice is
   // announced twice by a screen reader (the note is a live region).
   const words = refusalWords.get(row);
-  row.note.textContent = "";
+  clearNote(row);
   row.field.setAttribute("aria-invalid", "true");
+  const token = row.noteToken;
   setTimeout(() => {
+    if (row.noteToken !== token) return; // cleared or refused again since
     row.note.textContent = words.replace("{count}", String(kept)).replace("{value}", typed);
   }, 50);
 }
 
 function clearNote(row) {
+  row.noteToken = (row.noteToken || 0) + 1;
   row.note.textContent = "";
   row.field.removeAttribute("aria-invalid");
 }
