@@ -125,6 +125,12 @@ class PageWatch:
 
     page_errors: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
+    connection_errors: list[str] = field(default_factory=list)
+
+
+#: What Streamlit's page writes to the console when it gives up on its connection to the server
+#: (the page then shows a connection error and answers no more input).
+CONNECTION_LOST = ("Websocket connection encountered fatal error", "Cached ForwardMsg MISS")
 
 
 @pytest.fixture
@@ -132,7 +138,7 @@ def new_page(browser, app_server: AppServer) -> Iterator[object]:
     """Factory of pages, each in its own browser context (its own Streamlit session).
 
     After the test: no uncaught script error, no dialog (a script injected through the URL
-    would open one) and no traceback in the server log.
+    would open one), no connection given up by the page and no traceback in the server log.
     """
     watch = PageWatch()
     contexts = []
@@ -144,6 +150,12 @@ def new_page(browser, app_server: AppServer) -> Iterator[object]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: watch.page_errors.append(str(error)))
+
+        def on_console(message) -> None:
+            if any(sign in message.text for sign in CONNECTION_LOST):
+                watch.connection_errors.append(message.text)
+
+        page.on("console", on_console)
 
         def on_dialog(dialog) -> None:
             watch.dialogs.append(dialog.message)
@@ -157,5 +169,6 @@ def new_page(browser, app_server: AppServer) -> Iterator[object]:
         context.close()
     assert not watch.page_errors, f"uncaught errors in the page: {watch.page_errors}"
     assert not watch.dialogs, f"the page opened dialogs: {watch.dialogs}"
+    assert not watch.connection_errors, f"the page lost its server: {watch.connection_errors}"
     server_output = app_server.log_since(log_offset)
     assert "Traceback" not in server_output, f"server traceback:\n{server_output[-3000:]}"
