@@ -30,7 +30,7 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from calculator.analysis import Analysis, analyze
@@ -180,16 +180,8 @@ def _anytime(analysis: Analysis, choice: Choice) -> AnytimeAnalysis | None:
 
 
 def _options(options: TestOptions | None) -> dict[str, object]:
-    if options is None:
-        return {}
-    return {
-        "level": options.level,
-        "ci_method": options.ci_method,
-        "correction": options.correction,
-        "convention": options.convention,
-        "gates": options.gates,
-        "rho": options.rho,
-    }
+    """The options as :func:`calculator.analyze`'s keywords (each field is one, by its name)."""
+    return {} if options is None else asdict(options)
 
 
 def _scores(data: PairedData, choice: Choice) -> Comparison:

@@ -17,7 +17,7 @@ import pandas as pd
 from calculator import Analysis
 from ui import words
 from ui.calculator_charts import pvalue_datasets, pvalue_layout, pvalue_sweep_frame
-from ui.params import COUNT_MAX, SLIDER_BASE, slider_max
+from ui.params import COUNT_KEYS, COUNT_MAX, SLIDER_BASE, slider_max
 from ui.words import Wording
 
 __all__ = [
@@ -126,7 +126,6 @@ def count_inputs(
     """
     labels = wording.cell_labels()
     refusals = words.count_refusals(COUNT_MAX)
-    keys = ("a", "b", "c", "d")
     return {
         "origin": origin,
         "values": list(counts),
@@ -140,7 +139,7 @@ def count_inputs(
                 "field_label": f"{labels[key]} (exact)",
                 "slider_max": slider_max(value, SLIDER_BASE[key], COUNT_MAX),
             }
-            for key, value in zip(keys, counts, strict=True)
+            for key, value in zip(COUNT_KEYS, counts, strict=True)
         ],
     }
 

@@ -26,6 +26,7 @@ from ui.words import escape_markdown
 
 __all__ = [
     "ALPHA_RANGE",
+    "COUNT_KEYS",
     "COUNT_MAX",
     "DECISION_DEFAULTS",
     "DEFAULTS",
@@ -47,6 +48,8 @@ __all__ = [
     "slider_max",
 ]
 
+#: The table's four counts, in the URL and in the session, in this order.
+COUNT_KEYS = ("a", "b", "c", "d")
 #: Largest count accepted in a cell (the page promises real data up to 10^9).
 COUNT_MAX = 10**9
 #: Slider ranges before a typed value widens them (:func:`slider_max`): enough for a demo.

@@ -1,7 +1,8 @@
-"""The page's cached chart specs are the charts Altair builds, whatever shortcut the cache takes.
+"""The page's chart specs are the charts Altair builds, whatever shortcut they take.
 
-`ui.widgets.cache` builds each chart's layout once and hands its datasets to Streamlit already in
-Arrow form. The reference here is the plain route: the layout with its data inline
+The live panel's p-value chart (`ui.live_panel.chart_layout` and `chart_rows`) and the gates'
+chart (`ui.widgets.cache.false_alarm_spec`) build each layout once and send their datasets apart,
+as JSON rows. The reference here is the plain route: the layout with its data inline
 (`apptest_pages.pvalue_chart`, `false_alarm_chart`), then Altair's schema-validated `to_dict()`.
 
 The presenting view's charts (`large=True`) differ from the normal ones in their sizes alone, and
@@ -17,7 +18,6 @@ from pathlib import Path
 
 import altair as alt
 import pandas as pd
-import pyarrow as pa
 import pytest
 from apptest_pages import false_alarm_chart, pvalue_chart
 
@@ -31,12 +31,13 @@ from ui.calculator_charts import (
     pvalue_sweep_frame,
 )
 from ui.decision_chart import decision_chart, interval_frame
+from ui.live_panel import chart_layout, chart_rows
 from ui.teaching_charts import coverage_chart, null_distribution_chart, pairing_chart
 from ui.words import Wording
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from ui.widgets.cache import false_alarm_spec, pvalue_spec
+    from ui.widgets.cache import false_alarm_spec
 
 
 def layout(spec: dict) -> dict:
@@ -45,18 +46,30 @@ def layout(spec: dict) -> dict:
 
 
 def assert_same_chart(cached: dict, reference: dict) -> None:
-    """Same layout, and the same tables: in Arrow form (Streamlit's charts) or as JSON rows
-    (the charts the live panel's bundle draws)."""
+    """Same layout, and the same tables (JSON rows, as the live panel's bundle draws them)."""
     assert layout(cached) == layout(reference)
     assert set(cached["datasets"]) == set(reference["datasets"])
     for name, table in cached["datasets"].items():
-        if isinstance(table, bytes):
-            drawn = pa.ipc.open_stream(table).read_all().to_pandas()
-        else:
-            drawn = pd.DataFrame(table)
         pd.testing.assert_frame_equal(
-            drawn, pd.DataFrame(reference["datasets"][name]), check_dtype=False
+            pd.DataFrame(table), pd.DataFrame(reference["datasets"][name]), check_dtype=False
         )
+
+
+def pvalue_spec(a, b, c, d, *, convention, correction, alpha, log_axis, x_title, title) -> dict:
+    """The live panel's p-value chart as the page sends it: its layout (a JSON string) and its
+    rows (:func:`ui.widgets.calculator_results.live_results`)."""
+    drawn = chart_layout(
+        alpha=alpha,
+        log_axis=log_axis,
+        x_title=x_title,
+        title=title,
+        convention=convention,
+        large=False,
+    )
+    rows = chart_rows(
+        a, b, c, d, convention=convention, correction=correction, alpha=alpha, log_axis=log_axis
+    )
+    return {**json.loads(drawn["layout"]), "datasets": rows}
 
 
 # (a, b, c, d, convention, correction, alpha, log_axis)

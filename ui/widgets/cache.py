@@ -1,16 +1,14 @@
 """Cached calls into the statistics core and the chart builders, so a rerun redoes only what
 changed.
 
-``Analysis`` is a frozen dataclass and ``st.vega_lite_chart`` copies a spec before it changes
-anything in it, so one shared instance per input is safe (``st.cache_resource``: no copy per
-rerun).
+``Analysis`` is a frozen dataclass and a chart's spec is only read, never changed (by
+:func:`ui.live_panel.chart_payload`, then serialised by the component), so one shared instance
+per input is safe (``st.cache_resource``: no copy per rerun).
 
 A chart reaches the page as a Vega-Lite layout, built by Altair once per layout (turning an
-Altair chart into its spec costs about 0.1 s), with its named datasets already in Arrow IPC
-form (what Streamlit would otherwise convert them to on every rerun; built here with pyarrow,
-not with Streamlit's internal converter). The layout holds no
-data, so a new table or gate count leaves it as it was, and the browser swaps the rows into
-the drawn chart instead of drawing it anew.
+Altair chart into its spec costs about 0.1 s), with its named datasets as JSON rows. The
+layout holds no data, so a new table or gate count leaves it as it was, and the browser swaps
+the rows into the drawn chart instead of drawing it anew.
 """
 
 from __future__ import annotations
@@ -18,8 +16,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import altair as alt
-import pandas as pd
-import pyarrow as pa
 import streamlit as st
 
 from calculator import Analysis, Decision, DifferenceInterval, PairedTable, decide
@@ -32,9 +28,6 @@ from ui.calculator_charts import (
     false_alarm_frame,
     false_alarm_layout,
     gates_axis_is_log,
-    pvalue_datasets,
-    pvalue_layout,
-    pvalue_sweep_frame,
 )
 from ui.decision_chart import decision_chart, interval_frame, rule_frame
 from ui.live_panel import json_rows
@@ -45,7 +38,6 @@ __all__ = [
     "cached_decision",
     "decision_spec",
     "false_alarm_spec",
-    "pvalue_spec",
 ]
 
 
@@ -90,58 +82,6 @@ def _layout_spec(chart: object) -> dict[str, object]:
     # Altair's default theme config (fixed 300 px views) would override Streamlit's own.
     spec.pop("config", None)
     return spec
-
-
-def _arrow_stream(frame: pd.DataFrame) -> bytes:
-    """The table as Arrow IPC stream bytes, the form ``st.vega_lite_chart`` sends datasets in."""
-    table = pa.Table.from_pandas(frame)
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, table.schema) as writer:
-        writer.write_table(table)
-    return sink.getvalue().to_pybytes()
-
-
-def _arrow(datasets: dict[str, pd.DataFrame]) -> dict[str, bytes]:
-    return {name: _arrow_stream(frame) for name, frame in datasets.items()}
-
-
-@st.cache_resource(max_entries=16, show_spinner=False)
-def _pvalue_layout(
-    alpha: float, log_axis: bool, x_title: str, title: str, convention: str, large: bool
-) -> dict[str, object]:
-    layout = pvalue_layout(
-        alpha=alpha,
-        log_axis=log_axis,
-        x_title=x_title,
-        title=title,
-        convention=convention,
-        large=large,
-    )
-    return _layout_spec(layout)
-
-
-@st.cache_resource(max_entries=256, show_spinner=False)
-def pvalue_spec(
-    a: int,
-    b: int,
-    c: int,
-    d: int,
-    *,
-    convention: str,
-    correction: bool,
-    alpha: float,
-    log_axis: bool,
-    x_title: str,
-    title: str,
-    large: bool = False,
-) -> dict[str, object]:
-    """Vega-Lite spec of the p-value chart for this table: the cached layout of
-    :func:`ui.calculator_charts.pvalue_layout` (`large` for the presenting view) and its
-    datasets in Arrow form."""
-    frame = pvalue_sweep_frame(a, b, c, d, convention=convention, correction=correction)
-    datasets = pvalue_datasets(frame, current_a=a, alpha=alpha, log_axis=log_axis)
-    layout = _pvalue_layout(alpha, log_axis, x_title, title, convention, large)
-    return {**layout, "datasets": _arrow(datasets)}
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -256,8 +196,8 @@ def _domain_limits(interval: str, rules: str) -> tuple[str, str]:
 
 @lru_cache(maxsize=256)
 def decision_spec(decision: Decision, wording: Wording, large: bool = False) -> dict[str, object]:
-    """Vega-Lite spec of :func:`ui.decision_chart.decision_chart`, for ``st.vega_lite_chart``
-    (which copies a spec before changing it).
+    """Vega-Lite spec of :func:`ui.decision_chart.decision_chart`, drawn by the live panel's
+    bundle (:func:`ui.live_panel.chart_payload`), which reads it and changes nothing in it.
 
     Built by Altair once per kind of question, names and size (turning an Altair chart into
     its spec takes longer than the rest of a rerun); a decision adds only its two small tables

@@ -22,12 +22,11 @@ from calculator.table import check_count
 from calculator.text import clip
 from ui.components.live_panel import KEY as PANEL_KEY
 from ui.examples import WorkedExample
-from ui.params import COUNT_MAX, DEFAULTS, check_query, parse_param
+from ui.params import COUNT_KEYS, COUNT_MAX, DEFAULTS, check_query, parse_param
 from ui.words import clean_name, example_note, from_data_note
 
 __all__ = [
     "CALCULATOR_PAGE",
-    "COUNT_KEYS",
     "ORIGIN_KEY",
     "calculator_name",
     "check_url",
@@ -47,7 +46,6 @@ __all__ = [
 
 #: Path of the calculator page, for ``st.switch_page``.
 CALCULATOR_PAGE = "app_pages/calculator.py"
-COUNT_KEYS = ("a", "b", "c", "d")
 
 _WARNINGS_KEY = "_calculator_url_warnings"
 _LOADED_KEY = "_calculator_loaded"
