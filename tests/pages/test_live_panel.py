@@ -5,7 +5,9 @@
   ``pvalue_sweep_frame``), for any table: the browser draws them as they are.
 - The payload is JSON a browser can read: no NaN or infinity anywhere (JSON has neither).
 - The component's JavaScript is built from the sources in the repository with locked
-  packages, and the built bundle is there and served by the app (static serving on).
+  packages, the built bundle is there and served by the app (static serving on), and its first
+  line carries the digest of the sources it was built from (``frontend/build.mjs``): a source
+  changed without a new build fails here, on a machine without Node too.
 
 Reference values: the default table (60, 15, 5, 20) prints +10.0 pts, 5.00, 0.041 and 0.123,
 the original calculator page's figures (as in test_app_calculator.py).
@@ -13,8 +15,10 @@ the original calculator page's figures (as in test_app_calculator.py).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import re
 import tomllib
 from pathlib import Path
 
@@ -96,7 +100,8 @@ def test_bundle_is_built_from_locked_sources_and_served_by_the_app() -> None:
     lock = json.loads((FRONTEND / "package-lock.json").read_text())
     for name, version in {**package["dependencies"], **package["devDependencies"]}.items():
         assert lock["packages"][f"node_modules/{name}"]["version"] == version  # exact, locked
-    assert str(BUNDLE) in package["scripts"]["build"].replace("../", "")
+    assert package["scripts"]["build"] == "node build.mjs"
+    assert str(BUNDLE) in (FRONTEND / "build.mjs").read_text().replace("../", "")
     bundle = ROOT / BUNDLE
     assert bundle.stat().st_size > 100_000  # vega, vega-lite and vega-embed, minified
     assert "render" in bundle.read_text(encoding="utf-8")[-2000:]  # the export the loader calls
@@ -104,3 +109,26 @@ def test_bundle_is_built_from_locked_sources_and_served_by_the_app() -> None:
     assert f"app/{BUNDLE.as_posix()}" in loader
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     assert config["server"]["enableStaticServing"] is True
+
+
+def sources_digest() -> str:
+    """The digest build.mjs stamps on the bundle: SHA-256 over each source's name and bytes
+    (build.mjs, the package files, then src/*.js), names in sorted order."""
+    sources = sorted(path.name for path in (FRONTEND / "src").glob("*.js"))
+    names = ["build.mjs", "package-lock.json", "package.json", *(f"src/{name}" for name in sources)]
+    digest = hashlib.sha256()
+    for name in names:
+        digest.update(f"{name}\n".encode())
+        digest.update((FRONTEND / name).read_bytes())
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def test_the_bundle_is_built_from_the_sources_as_they_are() -> None:
+    first_line = (ROOT / BUNDLE).read_text(encoding="utf-8").split("\n", 1)[0]
+    stamp = re.fullmatch(r"/\* mcnemar live panel; sources sha256 ([0-9a-f]{64}) \*/", first_line)
+    assert stamp is not None, first_line[:200]
+    assert stamp.group(1) == sources_digest(), (
+        "the bundle was not rebuilt after a change of its sources: run `npm ci && npm run build`"
+        " in ui/components/live_panel/frontend and commit static/live_panel/"
+    )
