@@ -116,6 +116,7 @@ def following() -> None:
         # count key reached this fragment's run and not the table's (keys close together).
         st.rerun(scope="app")
     state.counts_to_url(counts)  # again: this run began with the address bar of its asking
+    results.follow_live_results(counts)
     settings_col, more_col = st.columns([2, 3], gap="large")
     with settings_col:
         wording, options = inputs.setting_inputs()
@@ -158,9 +159,6 @@ def following() -> None:
             results.report(answered(analysis, counts, options, gate_options, wording, asked))
     if not present:
         results.share_link()
-    # Last: the follower tells the browser these sections are drawn for `counts` only once all
-    # of them are (a run cut short by a newer one leaves it as it was, and it asks again).
-    results.follow_live_results(counts)
 
 
 url_warnings = state.check_url()

@@ -60,11 +60,22 @@ def page_chart(key: str, payload: dict[str, object]) -> None:
     _mount(key=key, data=payload, height="content")
 
 
+#: The number of the sections' runs, which the follower's data carries: it is drawn anew on
+#: every run, and so knows that the run it asked for has come (follower.js).
+_FOLLOWER_RUN = "_live_follower_run"
+
+
 def follow_panel(inputs: str) -> None:
     """Rerun the fragment this is drawn in once the live panel has drawn other `inputs` than
     these (the string the panel's payload carries as ``"inputs"``): the panel's fragment reruns
-    alone when a count moves, and the sections below it follow as soon as it is drawn."""
-    _follower(key=FOLLOWER_KEY, data={"inputs": inputs}, on_behind_change=_rerun_follows)
+    alone when a count moves, and the sections below it follow as soon as it is drawn. Drawn
+    first in that fragment, so that its drawing tells the browser a run for `inputs` is under
+    way."""
+    run = st.session_state.get(_FOLLOWER_RUN, 0) + 1
+    st.session_state[_FOLLOWER_RUN] = run
+    _follower(
+        key=FOLLOWER_KEY, data={"inputs": inputs, "run": run}, on_behind_change=_rerun_follows
+    )
 
 
 def _rerun_follows() -> None:

@@ -3,24 +3,26 @@
 // other inputs (a count or the log axis moved, which reruns the panel's fragment alone), this
 // element raises a trigger, which reruns their fragment. It draws nothing and computes nothing.
 //
-// This element is the last of those sections, so it is drawn for the new inputs only once all
-// of them are. Each drawing of the panel raises one rerun ("asked"): this element may be drawn
-// again with its old data while the rerun it asked for runs, and must not ask twice for the
-// same inputs. But a run can be cut short by a newer one before it reaches this element, and
-// then nothing else would ask: if the sections are still not drawn for the panel's inputs a
-// few seconds after asking, it asks again (a few times at most).
-const AGAIN_AFTER_MS = 4000;
-const MAX_AGAIN = 3;
+// It is drawn at the start of every run of those sections (its data carries the run's number),
+// so each drawing says: a run for these inputs is under way, and it answers whatever was asked
+// before it. Between two drawings it asks at most once for the same inputs. A request can still
+// come to nothing (it can travel with the panel's own rerun when both leave the browser at
+// once): if the sections are still not drawn for the panel's inputs a few seconds after asking,
+// it asks again, three times at most, waiting longer each time.
+const AGAIN_AFTER_MS = [4000, 8000, 16000];
 const follower = (window.__mcnemarFollower ??= { drawnFor: null, asked: null, trigger: null });
 
 function ask(drawn, again) {
   follower.asked = drawn;
-  follower.trigger("behind", drawn);
   clearTimeout(follower.timer);
-  follower.timer = setTimeout(() => {
-    const behind = window.__mcnemarLiveDrawn === drawn && follower.drawnFor !== drawn;
-    if (behind && follower.asked === drawn && again < MAX_AGAIN) ask(drawn, again + 1);
-  }, AGAIN_AFTER_MS);
+  if (again < AGAIN_AFTER_MS.length) {
+    follower.timer = setTimeout(() => {
+      if (!follower.element?.isConnected) return; // the page was left
+      const behind = window.__mcnemarLiveDrawn === drawn && follower.drawnFor !== drawn;
+      if (behind && follower.asked === drawn) ask(drawn, again + 1);
+    }, AGAIN_AFTER_MS[again]);
+  }
+  follower.trigger("behind", drawn);
 }
 
 function follow(drawn) {
@@ -29,13 +31,15 @@ function follow(drawn) {
   ask(drawn, 0);
 }
 
-export default function ({ data, setTriggerValue }) {
+export default function ({ data, parentElement, setTriggerValue }) {
   follower.drawnFor = data.inputs;
+  follower.asked = null; // answered by this run, or overtaken by it
+  follower.element = parentElement;
   follower.trigger = setTriggerValue;
   if (!follower.listening) {
     follower.listening = true;
     window.addEventListener("mcnemar-live-drawn", (event) => follow(event.detail));
   }
-  // The panel may have drawn newer inputs while these sections were being drawn.
+  // The panel may have drawn other inputs while these sections were being drawn.
   follow(window.__mcnemarLiveDrawn);
 }
