@@ -101,7 +101,8 @@ def test_bundle_is_built_from_locked_sources_and_served_by_the_app() -> None:
     for name, version in {**package["dependencies"], **package["devDependencies"]}.items():
         assert lock["packages"][f"node_modules/{name}"]["version"] == version  # exact, locked
     assert package["scripts"]["build"] == "node build.mjs"
-    assert str(BUNDLE) in (FRONTEND / "build.mjs").read_text().replace("../", "")
+    build_script = (FRONTEND / "build.mjs").read_text(encoding="utf-8")
+    assert BUNDLE.as_posix() in build_script.replace("../", "")
     bundle = ROOT / BUNDLE
     assert bundle.stat().st_size > 100_000  # vega, vega-lite and vega-embed, minified
     assert "render" in bundle.read_text(encoding="utf-8")[-2000:]  # the export the loader calls
@@ -109,15 +110,22 @@ def test_bundle_is_built_from_locked_sources_and_served_by_the_app() -> None:
     assert f"app/{BUNDLE.as_posix()}" in loader
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     assert config["server"]["enableStaticServing"] is True
+    # No element is sent as a reference to the browser's cache of messages (a reference the
+    # browser could no longer resolve cost the page its connection: test_live_counts.py).
+    assert config["global"]["minCachedMessageSize"] > config["server"]["maxMessageSize"] * 1e6
 
 
 def sources_digest() -> str:
-    """The digest build.mjs stamps on the bundle: SHA-256 over each source's name and bytes
-    (build.mjs, the package files, then src/*.js), names in sorted order."""
-    sources = sorted(path.name for path in (FRONTEND / "src").glob("*.js"))
-    names = ["build.mjs", "package-lock.json", "package.json", *(f"src/{name}" for name in sources)]
+    """The digest build.mjs stamps on the bundle: SHA-256 over each source's path and bytes
+    (build.mjs, the package files, then every file under src/), the paths with "/" between
+    folders and those under src/ sorted."""
+    sources = sorted(
+        path.relative_to(FRONTEND).as_posix()
+        for path in (FRONTEND / "src").rglob("*")
+        if path.is_file()
+    )
     digest = hashlib.sha256()
-    for name in names:
+    for name in ["build.mjs", "package-lock.json", "package.json", *sources]:
         digest.update(f"{name}\n".encode())
         digest.update((FRONTEND / name).read_bytes())
         digest.update(b"\n")
