@@ -5,35 +5,47 @@ one line to ``PAGES``.
 """
 
 import gc
+import importlib
 
 import streamlit as st
 
-import calculator  # noqa: F401  (numpy and scipy: loaded before the objects are frozen)
-import ui.calculator_charts  # noqa: F401  (altair and pandas, likewise)
-
-# The default page's own modules, likewise: imported by the page's first run instead, after the
-# freeze, their objects were walked by the collection after every rerun (about 30 ms of 90 ms of
-# server CPU per rerun, measured with benchmarks/sections_check.py).
-import ui.widgets.calculator_inputs  # noqa: F401, E402
-import ui.widgets.calculator_results  # noqa: F401, E402
-import ui.widgets.decision  # noqa: F401, E402
-import ui.widgets.odds_ratio  # noqa: F401, E402
-import ui.widgets.teaching  # noqa: F401, E402
+#: What the default page draws with: numpy and scipy (the core), Altair and pandas (the charts),
+#: and the page's own modules. Imported once, before the freeze below; imported by the page's
+#: first run instead, after it, their objects were walked by the collection after every rerun
+#: (about 30 ms of 90 ms of server CPU per rerun, measured with benchmarks/sections_check.py).
+STARTUP_MODULES = (
+    "calculator",
+    "ui.calculator_charts",
+    "ui.widgets.calculator_inputs",
+    "ui.widgets.calculator_results",
+    "ui.widgets.decision",
+    "ui.widgets.odds_ratio",
+    "ui.widgets.teaching",
+)
 
 
 @st.cache_resource(show_spinner=False)
-def freeze_startup_objects() -> bool:
-    """Exempt the imported modules' objects from garbage collection, once per process.
+def load_and_freeze() -> bool:
+    """Import :data:`STARTUP_MODULES` and exempt every object then alive from garbage
+    collection, once per process.
 
     Streamlit runs a full collection after every rerun (``runner.postScriptGC``); with scipy,
     pandas and altair loaded, walking their ~170,000 objects costs 150-250 ms here, most of a
     rerun. Frozen, they are skipped, and the collection still frees each run's own garbage.
+    The collector is off while they load: each full collection during the imports walked every
+    object loaded so far, 50 to 150 ms of a server's first run in all (issue 37's cold start).
     """
+    gc.disable()
+    try:
+        for name in STARTUP_MODULES:
+            importlib.import_module(name)
+    finally:
+        gc.enable()
     gc.freeze()
     return True
 
 
-freeze_startup_objects()
+load_and_freeze()
 
 # An emoji icon: the browser draws it from a data: URL. A ":material/..." page icon made every
 # visitor's browser fetch it from an outside host (a classroom without internet logged an
