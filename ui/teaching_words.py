@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from calculator.report.caveats import unreachable_sentence
 from calculator.report.formatting import (
@@ -16,8 +17,10 @@ from calculator.report.formatting import (
     format_pvalue_figures,
     plural,
 )
-from calculator.teaching import MarginSweep, NullDistribution
 from ui.words import Wording
+
+if TYPE_CHECKING:
+    from calculator.teaching import MarginSweep, NullDistribution
 
 __all__ = [
     "NULL_TITLE",

@@ -11,6 +11,8 @@ them once, for the command line's text and JSON alike.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from calculator.report.formatting import (
     format_confidence,
     format_p_equals,
@@ -18,15 +20,17 @@ from calculator.report.formatting import (
     format_points,
     format_pvalue,
 )
-from calculator.square import (
-    CategoryComparison,
-    ChiSquareTest,
-    MeanScoreTest,
-    SquareAnalysis,
-    SquareTable,
-)
 from calculator.text import plural, printable
-from calculator.unconditional import UnconditionalTestResult
+
+if TYPE_CHECKING:
+    from calculator.square import (
+        CategoryComparison,
+        ChiSquareTest,
+        MeanScoreTest,
+        SquareAnalysis,
+        SquareTable,
+    )
+    from calculator.unconditional import UnconditionalTestResult
 
 __all__ = [
     "square_payload",

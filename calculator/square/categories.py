@@ -13,7 +13,6 @@ from dataclasses import asdict, dataclass
 from scipy import special
 
 from calculator._validation import check_probability
-from calculator.compare.multiplicity import adjust_log10_pvalues, adjust_pvalues
 from calculator.intervals import difference_interval
 from calculator.mcnemar import mcnemar_exact
 from calculator.square.table import SquareTable
@@ -104,6 +103,10 @@ def compare_categories(
     rows, columns = table.rows, table.columns
     critical = float(special.chdtri(1, (1.0 - level) / k))  # chi-square(1) upper quantile
     tests = [mcnemar_exact(rows[i] - counts[i][i], columns[i] - counts[i][i]) for i in range(k)]
+    # Imported here: the package of many systems' comparisons is not needed by the calculator
+    # page, which imports this module with the k x k section's labels (issue 37).
+    from calculator.compare.multiplicity import adjust_log10_pvalues, adjust_pvalues
+
     adjusted = adjust_pvalues([t.pvalue for t in tests])
     log_adjusted = adjust_log10_pvalues([t.log10_pvalue for t in tests])
     out = []

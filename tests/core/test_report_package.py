@@ -46,8 +46,6 @@ def test_computing_builds_no_words(monkeypatch: pytest.MonkeyPatch) -> None:
         (planning_words, "noninferiority_plan_sentence"),
         (result_words, "analysis_report"),
         (result_words, "decision_sentence"),
-        (result_words, "scores_report"),
-        (result_words, "margin_sentence"),
     ]:
         monkeypatch.setattr(module, name, _refuse)
     analysis = analyze(60, 15, 5, 20, margin=0.02, gates=3)

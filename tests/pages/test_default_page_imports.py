@@ -1,33 +1,72 @@
-"""The calculator page imports only what its default view uses (issue 37: a server's cold start
-is its imports and the page's first run). ``scipy.stats`` and ``scipy.optimize`` cost about
-0.4 s beyond ``scipy.special``; the core imports them through ``calculator._lazy_scipy``, so
-that the default page, which calls neither, does not pay for them.
+"""The calculator page imports only what its default view draws (issue 37: a server's cold
+start is its imports and the page's first run).
+
+- ``scipy.stats`` and ``scipy.optimize`` cost about 0.4 s beyond ``scipy.special``; the core
+  imports them through ``calculator._lazy_scipy``, and the default page calls neither.
+- The plans and the scores' comparisons (worded by ``calculator.report.words`` only once such a
+  result asks), the many-systems comparisons, the teaching sections' bodies and the k x k
+  section's body (both behind closed toggles) are imported when first used.
+- The collector is off while ``app.py`` imports what the page draws, then on again, with those
+  modules' objects frozen.
 
 Run in a fresh interpreter: this one has imported them already.
 """
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
+#: Modules (and their submodules) the default page draws nothing with.
+NOT_DRAWN = (
+    "scipy.stats",
+    "scipy.optimize",
+    "statsmodels",
+    "calculator.planning",
+    "calculator.scores",
+    "calculator.compare",
+    "calculator.teaching",
+    "ui.teaching_charts",
+    "ui.widgets.teaching_sections",
+    "ui.widgets.square_grid",
+)
+
 SCRIPT = """
+import gc
+import json
 import sys
 from streamlit.testing.v1 import AppTest
+
+NOT_DRAWN = NOT_DRAWN_HERE
+
+
+def loaded():
+    return sorted(
+        name for name in sys.modules
+        if any(name == prefix or name.startswith(prefix + ".") for prefix in NOT_DRAWN)
+    )
+
 
 at = AppTest.from_file("app.py", default_timeout=120)
 at.run()
 assert not at.exception, [e.value for e in at.exception]
 assert at.get("bidi_component"), "the calculator page did not draw its live panel"
-print(sorted(name for name in ("scipy.stats", "scipy.optimize", "statsmodels")
-             if name in sys.modules))
-"""
+default = loaded()
+state = {"gc_enabled": gc.isenabled(), "frozen": gc.get_freeze_count()}
+# Opening the folded sections imports their bodies: the names above are the modules used.
+for key in ("t_null", "t_oc", "t_pair", "t_quiz", "sq"):
+    at.toggle(key=key).set_value(True)
+at.run()
+assert not at.exception, [e.value for e in at.exception]
+print(json.dumps({"default": default, "opened": loaded(), **state}))
+""".replace("NOT_DRAWN_HERE", repr(NOT_DRAWN))
 
 
-def test_the_default_calculator_page_imports_neither_scipy_stats_nor_optimize() -> None:
+def test_the_default_calculator_page_imports_only_what_it_draws() -> None:
     run = subprocess.run(
         [sys.executable, "-c", SCRIPT],
         cwd=ROOT,
@@ -37,7 +76,15 @@ def test_the_default_calculator_page_imports_neither_scipy_stats_nor_optimize() 
         check=False,
     )
     assert run.returncode == 0, run.stderr[-2000:]
-    assert run.stdout.strip().splitlines()[-1] == "[]", run.stdout
+    found = json.loads(run.stdout.strip().splitlines()[-1])
+    assert found["default"] == [], found
+    # The positive control: the open sections load what their bodies draw with.
+    for name in ("calculator.teaching", "ui.teaching_charts", "ui.widgets.teaching_sections"):
+        assert name in found["opened"], found
+    assert "ui.widgets.square_grid" in found["opened"], found
+    # The collector is back on after the imports, and their objects are frozen.
+    assert found["gc_enabled"] is True
+    assert found["frozen"] > 100_000, found
 
 
 def test_the_lazy_stand_in_is_the_module_once_used() -> None:
@@ -47,3 +94,22 @@ def test_the_lazy_stand_in_is_the_module_once_used() -> None:
 
     assert stats.binom is real.binom
     assert float(stats.binom.pmf(2, 4, 0.5)) == 0.375  # C(4, 2) / 16
+
+
+def test_words_registered_late_are_found_on_first_use() -> None:
+    # In a fresh interpreter: the first plan or comparison to ask for words registers them.
+    script = (
+        "import json\n"
+        "from calculator.report.words import payload, text\n"
+        "from calculator.planning import plan\n"
+        "from calculator.scores import compare_scores\n"
+        "power = plan(p10=0.1, p01=0.05)\n"
+        "scores = compare_scores([0.9, 0.8, 0.75, 1.0], [0.7, 0.8, 0.5, 0.9], margin=0.1)\n"
+        "print(json.dumps([bool(text(power)), 'report' in payload(scores),\n"
+        "                  'sentence' in payload(scores.margin)]))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert json.loads(run.stdout.strip().splitlines()[-1]) == [True, True, True]
