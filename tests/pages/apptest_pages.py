@@ -18,6 +18,7 @@ from ui.calculator_charts import (
     pvalue_datasets,
     pvalue_layout,
 )
+from ui.widgets.calculator_inputs import EXAMPLES_KEY
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 60  # seconds per run: a first run imports scipy, pandas and altair
@@ -49,6 +50,13 @@ def live_panel(at: AppTest) -> dict:
     panels = [element for element in at.get("bidi_component") if element.key == "live_panel"]
     assert len(panels) <= 1, "more than one live panel"
     return json.loads(panels[0].proto.json) if panels else {}
+
+
+def load_example(at: AppTest, key: str) -> AppTest:
+    """Open the worked examples (folded, they are not drawn) and click example `key`'s button."""
+    at.session_state[EXAMPLES_KEY] = True
+    at.run()
+    return at.button(key=f"example_{key}").click().run()
 
 
 def set_counts(at: AppTest, **counts: int) -> AppTest:

@@ -16,6 +16,7 @@ import pytest
 from apptest_pages import (
     count_labels,
     live_panel,
+    load_example,
     panel_captions,
     panel_metrics,
     panel_table,
@@ -408,7 +409,7 @@ SEED_EXACT_P = {
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.key)
 def test_each_worked_example_loads(example) -> None:
     at = run_app({"name_a": "Left"})
-    at.button(key=f"example_{example.key}").click().run()
+    load_example(at, example.key)
     assert_clean(at)
     assert tuple(shown_counts(at)[k] for k in "abcd") == example.table
     assert at.segmented_control(key="framing").value == example.framing
@@ -420,7 +421,7 @@ def test_each_worked_example_loads(example) -> None:
 
 def test_classifier_example_shows_the_seed_error_rates() -> None:
     at = run_app()
-    at.button(key="example_errors_100").click().run()
+    load_example(at, "errors_100")
     # Seed: error rates 0.22 vs 0.14, exact p 0.1153.
     assert "(errors: A 22, B 14)" in texts(at)
     assert metrics(at)["Error-rate difference, A − B"] == "+8.0 pts"
@@ -428,7 +429,7 @@ def test_classifier_example_shows_the_seed_error_rates() -> None:
 
 def test_example_note_disappears_once_a_count_moves() -> None:
     at = run_app()
-    at.button(key="example_gap_few").click().run()
+    load_example(at, "gap_few")
     assert at.info
     set_counts(at, d=11)
     assert not at.info
