@@ -18,8 +18,10 @@ STARTUP_MODULES = (
     "ui.calculator_charts",
     "ui.widgets.calculator_inputs",
     "ui.widgets.calculator_results",
+    "ui.widgets.anytime",
     "ui.widgets.decision",
     "ui.widgets.odds_ratio",
+    "ui.widgets.square",
     "ui.widgets.teaching",
 )
 
@@ -33,14 +35,16 @@ def load_and_freeze() -> bool:
     pandas and altair loaded, walking their ~170,000 objects costs 150-250 ms here, most of a
     rerun. Frozen, they are skipped, and the collection still frees each run's own garbage.
     The collector is off while they load: each full collection during the imports walked every
-    object loaded so far, 50 to 150 ms of a server's first run in all (issue 37's cold start).
+    object loaded so far, 40 to 160 ms of a server's first run in all (issue 37's cold start).
     """
+    was_enabled = gc.isenabled()
     gc.disable()
     try:
         for name in STARTUP_MODULES:
             importlib.import_module(name)
     finally:
-        gc.enable()
+        if was_enabled:
+            gc.enable()
     gc.freeze()
     return True
 

@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-import threading
+import importlib
 from collections.abc import Callable
 from functools import singledispatch
 from typing import TYPE_CHECKING
@@ -42,7 +42,7 @@ __all__ = ["payload", "reconciliation_of", "text"]
 @singledispatch
 def text(result: object) -> str:
     """The words of `result`: a report for an analysis or a comparison, a sentence otherwise."""
-    words = _registered_late(text, result)
+    words = _later(_TEXT_LATER, result)
     if words is None:
         raise CalculatorTypeError(f"no words for {type(result).__name__}")
     return words(result)
@@ -78,7 +78,7 @@ def reconciliation_of(analysis: Analysis) -> str | None:
 @singledispatch
 def payload(result: object) -> dict[str, object]:
     """``result.to_dict()`` with its words under the keys the JSON has always had them."""
-    json = _registered_late(payload, result)
+    json = _later(_PAYLOAD_LATER, result)
     if json is None:
         raise CalculatorTypeError(f"no JSON for {type(result).__name__}")
     return json(result)
@@ -110,48 +110,15 @@ def _(result: Monitor) -> dict[str, object]:
     return {**result.to_dict(), "sentence": text(result)}
 
 
-#: Held while the words of the plans and the scores' comparisons are registered, and whether
-#: they are.
-_LATE_LOCK = threading.Lock()
-_LATE_DONE: list[bool] = []
-
-
-def _registered_late(function: Callable, result: object) -> Callable | None:
-    """`function`'s words for `result`'s type once the words registered late are in place
-    (:func:`_register_late`), or None when it has none."""
-    with _LATE_LOCK:
-        if not _LATE_DONE:
-            _register_late()
-            _LATE_DONE.append(True)
-    found = function.dispatch(type(result))
-    return None if found is function.registry[object] else found
-
-
-def _register_late() -> None:
-    """Register the words of the results the calculator page never words: the plans and the
-    scores' comparisons.
-
-    Their types' modules (:mod:`calculator.planning`, :mod:`calculator.scores`) are imported
-    when a result first finds no words, not with this module, which the calculator page's
-    first run imports: the page then imports only what it draws (issue 37: a server's cold
-    start).
-    """
-    from calculator.planning.design import PowerPlan
-    from calculator.planning.noninferiority import NonInferiorityPlan
-    from calculator.report import planning as plan_words
-    from calculator.report import scores as score_words
-    from calculator.scores.compare import ScoresComparison
-    from calculator.scores.margin import MarginDecision
-
-    # Each looked up when called, as the functions registered above are.
-    text.register(ScoresComparison, lambda result: score_words.scores_report(result))
-    text.register(MarginDecision, lambda result: score_words.margin_sentence(result))
-    text.register(PowerPlan, lambda result: plan_words.power_plan_sentence(result))
-    text.register(
-        NonInferiorityPlan, lambda result: plan_words.noninferiority_plan_sentence(result)
-    )
-    payload.register(MarginDecision, _with_sentence)
-    payload.register(ScoresComparison, _scores_payload)
+def _later(table: dict[tuple[str, str], tuple[str, str]], result: object) -> Callable | None:
+    """The function in `table` for `result`'s type or the nearest of its bases, imported now,
+    or None when it has none."""
+    for kind in type(result).__mro__:
+        where = table.get((kind.__module__, kind.__qualname__))
+        if where is not None:
+            module, name = where
+            return getattr(importlib.import_module(module), name)
+    return None
 
 
 def _with_sentence(result: MarginDecision) -> dict[str, object]:
@@ -161,3 +128,32 @@ def _with_sentence(result: MarginDecision) -> dict[str, object]:
 def _scores_payload(result: ScoresComparison) -> dict[str, object]:
     margin = None if result.margin is None else payload(result.margin)
     return {**result.to_dict(), "margin": margin, "report": text(result)}
+
+
+# The words of the results the calculator page never words (the plans, the scores'
+# comparisons), by their type's module and name: the module and the function that word them.
+# Found when a result's type has no words registered above, and imported then, so that the
+# page, which imports this module, imports neither the planning nor the scores package (issue
+# 37: a server's cold start). The registrations above are all made at import, never later.
+_TEXT_LATER = {
+    ("calculator.planning.design", "PowerPlan"): (
+        "calculator.report.planning",
+        "power_plan_sentence",
+    ),
+    ("calculator.planning.noninferiority", "NonInferiorityPlan"): (
+        "calculator.report.planning",
+        "noninferiority_plan_sentence",
+    ),
+    ("calculator.scores.compare", "ScoresComparison"): (
+        "calculator.report.scores",
+        "scores_report",
+    ),
+    ("calculator.scores.margin", "MarginDecision"): (
+        "calculator.report.scores",
+        "margin_sentence",
+    ),
+}
+_PAYLOAD_LATER = {
+    ("calculator.scores.compare", "ScoresComparison"): (__name__, "_scores_payload"),
+    ("calculator.scores.margin", "MarginDecision"): (__name__, "_with_sentence"),
+}

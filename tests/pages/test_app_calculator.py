@@ -34,6 +34,7 @@ from calculator.report.formatting import format_pvalue
 from calculator.report.words import text
 from ui.examples import EXAMPLES
 from ui.params import DEFAULTS
+from ui.widgets.calculator_inputs import EXAMPLES_KEY
 from ui.widgets.calculator_results import REPORT_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -404,6 +405,18 @@ SEED_EXACT_P = {
     "errors_100": "0.115",  # printed 0.1153
     "errors_40": "0.109",  # printed 0.109375
 }
+
+
+def test_the_worked_examples_are_drawn_only_once_opened() -> None:
+    def example_buttons(at) -> list[str]:
+        return [str(b.key) for b in at.button if str(b.key).startswith("example_")]
+
+    at = run_app()
+    assert example_buttons(at) == []
+    at.session_state[EXAMPLES_KEY] = True
+    at.run()
+    # Every example's button, in two columns.
+    assert sorted(example_buttons(at)) == sorted(f"example_{example.key}" for example in EXAMPLES)
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.key)

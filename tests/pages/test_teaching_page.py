@@ -21,7 +21,7 @@ from ui import teaching_charts
 from ui import teaching_words as words
 from ui.chart_sizes import LARGE_FONT
 from ui.decision_words import DECISION_INTRO
-from ui.widgets import teaching_sections
+from ui.widgets import teaching_bodies
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 60
@@ -67,7 +67,7 @@ def test_folded_sections_compute_and_draw_nothing(monkeypatch: pytest.MonkeyPatc
     names = ("null_distribution", "operating_characteristics", "margin_sweep")
     names += ("_null", "_operating", "_sweep")
     for name in names:
-        monkeypatch.setattr(teaching_sections, name, forbidden)
+        monkeypatch.setattr(teaching_bodies, name, forbidden)
     for name in ("null_distribution_chart", "coverage_chart", "pairing_chart"):
         monkeypatch.setattr(teaching_charts, name, forbidden)
     folded = run_app()

@@ -5,7 +5,9 @@ the share link above to hold the new table); behind a toggle, so that nothing of
 (or sent) while it is off. The counts live in one text bound to
 the URL (key ``sq_counts``, see :mod:`ui.square_params`): each grid cell writes the whole table
 back into it when it changes, and the grid is drawn from it on every run, so the URL, the text
-field and the grid always hold the same table.
+field and the grid always hold the same table. This module draws the toggle; the section's body
+is in :mod:`ui.widgets.square_grid`, imported when the section is first opened, so that the
+default page does not load the k x k core (issue 37).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ _LINKED = "_sq_linked"
 
 def current(key: str) -> str:
     """A text input's value: its state, or before it exists this session the URL's or the
-    default (the widget itself is created further down)."""
+    default (the widget itself is drawn by :mod:`ui.widgets.square_grid`, once the section is
+    open)."""
     if key in st.session_state:
         return str(st.session_state[key])
     return str(st.query_params.get(key, SQUARE_DEFAULTS[key]))

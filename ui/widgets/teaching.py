@@ -4,7 +4,7 @@ what pairing buys, and questions for a class.
 Each section sits behind a toggle bound to the URL (``t_null``, ``t_oc``, ``t_pair``,
 ``t_quiz``) and stays closed unless opened: while closed it computes nothing and sends no chart,
 so the page's keypress latency does not change. Their bodies are in
-:mod:`ui.widgets.teaching_sections`, imported when one is first opened: the default page, all
+:mod:`ui.widgets.teaching_bodies`, imported when one is first opened: the default page, all
 closed, loads neither the core's teaching module nor its charts (issue 37). ``?present=true``
 is the presenting view: no explanations, worked examples or option panels, bigger numbers and
 charts, everything still live.
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ui.words import Wording
 
 __all__ = [
+    "BIND",
     "PRESENT_KEY",
     "SECTION_KEYS",
     "presentation_style",
@@ -103,6 +104,6 @@ def _opened(key: str) -> bool:
 
 def _sections() -> ModuleType:
     """The sections' bodies, imported the first time one is open."""
-    from ui.widgets import teaching_sections
+    from ui.widgets import teaching_bodies
 
-    return teaching_sections
+    return teaching_bodies

@@ -60,6 +60,8 @@ def null_section(
     alpha: float,
     large: bool,
 ) -> None:
+    """The null distribution of the split b of m = b + c under no difference, the observed
+    split on it, its p-value and the test's real size at this m."""
     _, b, c, _ = counts
     null = _null(
         b + c,
@@ -92,6 +94,8 @@ def null_section(
 def operating_section(
     counts: tuple[int, int, int, int], options: dict[str, object], alpha: float, large: bool
 ) -> None:
+    """The tests' real size and power and the intervals' coverage at this n and these rates,
+    computed exactly (or a note when n is too large to enumerate)."""
     n = sum(counts)
     if n > MAX_N:
         st.markdown(words.oc_too_large(n, MAX_N))
@@ -137,6 +141,8 @@ def pairing_section(
     alpha: float,
     large: bool,
 ) -> None:
+    """What pairing buys: the p-value across the tables that keep both pass rates, with a
+    slider over their both-pass count."""
     a, b, c, d = counts
     n = a + b + c + d
     if n == 0:
@@ -196,6 +202,7 @@ def _agreement_slider(label: str, lowest: int, highest: int, entered: int) -> in
 
 
 def questions() -> None:
+    """Questions for a class, each answer behind its own toggle."""
     for question in words.QUESTIONS:
         st.markdown(f"**{question.question}**")
         if st.toggle("Show the answer", key=f"answer_{question.key}"):
