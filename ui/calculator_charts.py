@@ -13,29 +13,44 @@ for the presenting view (sizes from :mod:`ui.chart_sizes`; colours and dashes un
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import altair as alt
 import numpy as np
-import pandas as pd
 
 from calculator import both_pass_sweep, false_alarm_rate, gate_rates
 from calculator.gates import MAX_GATES
 from calculator.report.formatting import format_percent, format_pvalue
 from ui.chart_sizes import axis, fonts, grown, grown_area, legend_text, title_fonts
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: A table as named columns of equal length (lists or numpy arrays): what the page sends as
+#: JSON rows (:func:`ui.live_panel.json_rows`) without building a pandas frame, so that the
+#: calculator page never imports pandas (0.3 s of a server's cold start: issue 37).
+Columns = Mapping[str, Sequence[object] | np.ndarray]
+
 __all__ = [
     "GATE_RULES",
     "SWEEP_TESTS",
-    "sweep_tests",
+    "Columns",
+    "false_alarm_columns",
     "false_alarm_datasets",
     "false_alarm_frame",
     "false_alarm_layout",
+    "false_alarm_markers",
+    "frame_of",
     "gate_grid",
     "gates_axis_is_log",
     "pvalue_datasets",
     "pvalue_layout",
+    "pvalue_markers",
+    "pvalue_sweep_columns",
     "pvalue_sweep_frame",
     "sweep_grid",
+    "sweep_tests",
 ]
 
 #: Names of the three lines of the p-value chart, in legend order (doubling convention).
@@ -82,15 +97,15 @@ def sweep_grid(a: int, points: int = _SWEEP_POINTS) -> np.ndarray:
     return np.unique(np.append(grid, a))
 
 
-def pvalue_sweep_frame(
+def pvalue_sweep_columns(
     a: int, b: int, c: int, d: int, *, convention: str = "doubling", correction: bool = False
-) -> pd.DataFrame:
+) -> dict[str, list[object] | np.ndarray]:
     """p-values of the three tests over :func:`sweep_grid` (a), with b, c, d held fixed.
 
     Returns
     -------
-    pandas.DataFrame
-        One row per (a, test) with columns ``a``, ``test`` (one of :data:`SWEEP_TESTS`), ``p``,
+    dict of columns
+        One entry per (a, test): ``a``, ``test`` (one of :data:`SWEEP_TESTS`), ``p``,
         ``log10_p`` (finite even where p underflows to 0) and ``p_text`` (p for reading).
     """
     sweep = both_pass_sweep(sweep_grid(a), b, c, d, convention=convention, correction=correction)
@@ -99,19 +114,31 @@ def pvalue_sweep_frame(
         (sweep.chi2_pvalue, sweep.chi2_log10),
         (sweep.unpaired_pvalue, sweep.unpaired_log10),
     )
-    parts = [
-        pd.DataFrame(
-            {
-                "a": sweep.a,
-                "test": test,
-                "p": pvalues,
-                "log10_p": log10,
-                "p_text": [format_pvalue(p, lg) for p, lg in zip(pvalues, log10, strict=True)],
-            }
-        )
-        for test, (pvalues, log10) in zip(sweep_tests(convention), columns, strict=True)
-    ]
-    return pd.concat(parts, ignore_index=True)
+    tests = sweep_tests(convention)
+    p = np.concatenate([np.asarray(pvalues, dtype=float) for pvalues, _ in columns])
+    log10 = np.concatenate([np.asarray(logs, dtype=float) for _, logs in columns])
+    return {
+        "a": np.tile(np.asarray(sweep.a), len(tests)),
+        "test": [test for test in tests for _ in range(len(sweep.a))],
+        "p": p,
+        "log10_p": log10,
+        "p_text": [format_pvalue(value, lg) for value, lg in zip(p, log10, strict=True)],
+    }
+
+
+def pvalue_sweep_frame(
+    a: int, b: int, c: int, d: int, *, convention: str = "doubling", correction: bool = False
+) -> pd.DataFrame:
+    """:func:`pvalue_sweep_columns` as a pandas frame (for reading and for tests)."""
+    return frame_of(pvalue_sweep_columns(a, b, c, d, convention=convention, correction=correction))
+
+
+def frame_of(columns: Columns) -> pd.DataFrame:
+    """A table of named columns (or of rows) as a pandas frame; pandas is imported here, not
+    by the page, which sends its tables as rows."""
+    import pandas as pd
+
+    return pd.DataFrame(columns)
 
 
 def _line_encodings(
@@ -157,18 +184,22 @@ def _y_field(log_axis: bool) -> str:
     return "log10_p" if log_axis else "p"
 
 
+def pvalue_markers(*, current_a: int, alpha: float, log_axis: bool = False) -> dict[str, Columns]:
+    """The two rules of :func:`pvalue_layout`, as named tables: the current a and alpha."""
+    y_field = _y_field(log_axis)
+    return {
+        "current_a": {"a": [current_a], "label": [f"current a = {current_a:,}"]},
+        "alpha": {y_field: [math.log10(alpha) if log_axis else alpha], "label": [f"α = {alpha:g}"]},
+    }
+
+
 def pvalue_datasets(
     frame: pd.DataFrame, *, current_a: int, alpha: float, log_axis: bool = False
 ) -> dict[str, pd.DataFrame]:
-    """The named tables behind :func:`pvalue_layout`: the sweep and the two rules' positions."""
-    y_field = _y_field(log_axis)
-    return {
-        "sweep": frame,
-        "current_a": pd.DataFrame({"a": [current_a], "label": [f"current a = {current_a:,}"]}),
-        "alpha": pd.DataFrame(
-            {y_field: [math.log10(alpha) if log_axis else alpha], "label": [f"α = {alpha:g}"]}
-        ),
-    }
+    """The named tables behind :func:`pvalue_layout` as frames: the sweep (`frame`, from
+    :func:`pvalue_sweep_frame`) and :func:`pvalue_markers`."""
+    markers = pvalue_markers(current_a=current_a, alpha=alpha, log_axis=log_axis)
+    return {"sweep": frame, **{name: frame_of(table) for name, table in markers.items()}}
 
 
 def pvalue_layout(
@@ -250,13 +281,13 @@ def gate_grid(gates: int) -> np.ndarray:
     return np.unique(np.concatenate([np.arange(1, 11), grid, [gates]]))
 
 
-def false_alarm_frame(gates: int, alpha: float, rho: float = 0.0) -> pd.DataFrame:
+def false_alarm_columns(gates: int, alpha: float, rho: float = 0.0) -> dict[str, object]:
     """P(at least one false alarm) against the number of gates, per correction rule.
 
     Returns
     -------
-    pandas.DataFrame
-        One row per (gates, rule) with columns ``gates``, ``rule`` (one of :data:`GATE_RULES`),
+    dict of columns
+        One entry per (gates, rule): ``gates``, ``rule`` (one of :data:`GATE_RULES`),
         ``per_gate_alpha``, ``rate`` and ``rate_text``.
     """
     counts = gate_grid(gates)
@@ -265,38 +296,47 @@ def false_alarm_frame(gates: int, alpha: float, rho: float = 0.0) -> pd.DataFram
         "Bonferroni": np.array([gate_rates(int(m), alpha).bonferroni_alpha for m in counts]),
         "Šidák": np.array([gate_rates(int(m), alpha).sidak_alpha for m in counts]),
     }
-    parts = []
-    for rule in GATE_RULES:
-        rates = np.asarray(false_alarm_rate(counts, per_gate[rule], rho), dtype=float)
-        parts.append(
-            pd.DataFrame(
-                {
-                    "gates": counts,
-                    "rule": rule,
-                    "per_gate_alpha": per_gate[rule],
-                    "rate": rates,
-                    "rate_text": [format_percent(r) for r in rates],
-                }
-            )
-        )
-    return pd.concat(parts, ignore_index=True)
+    rates = np.concatenate(
+        [
+            np.asarray(false_alarm_rate(counts, per_gate[rule], rho), dtype=float)
+            for rule in GATE_RULES
+        ]
+    )
+    return {
+        "gates": np.tile(counts, len(GATE_RULES)),
+        "rule": [rule for rule in GATE_RULES for _ in range(len(counts))],
+        "per_gate_alpha": np.concatenate([per_gate[rule] for rule in GATE_RULES]),
+        "rate": rates,
+        "rate_text": [format_percent(r) for r in rates],
+    }
 
 
-def gates_axis_is_log(frame: pd.DataFrame) -> bool:
-    """Whether the gates chart of `frame` has a log x axis: past 100 gates its grid is
-    log-spaced (see :func:`gate_grid`)."""
-    return int(frame["gates"].max()) > 100
+def false_alarm_frame(gates: int, alpha: float, rho: float = 0.0) -> pd.DataFrame:
+    """:func:`false_alarm_columns` as a pandas frame (for reading and for tests)."""
+    return frame_of(false_alarm_columns(gates, alpha, rho))
+
+
+def gates_axis_is_log(table: Columns) -> bool:
+    """Whether the gates chart of `table` (columns or a frame) has a log x axis: past 100 gates
+    its grid is log-spaced (see :func:`gate_grid`)."""
+    return int(np.max(np.asarray(table["gates"]))) > 100
+
+
+def false_alarm_markers(*, current_gates: int, alpha: float) -> dict[str, Columns]:
+    """The two rules of :func:`false_alarm_layout`, as named tables: the current m and alpha."""
+    return {
+        "current_m": {"gates": [current_gates], "label": [f"m = {current_gates:,}"]},
+        "alpha": {"rate": [alpha], "label": [f"α = {alpha:g}"]},
+    }
 
 
 def false_alarm_datasets(
     frame: pd.DataFrame, *, current_gates: int, alpha: float
 ) -> dict[str, pd.DataFrame]:
-    """The named tables behind :func:`false_alarm_layout`: the rates and the two rules."""
-    return {
-        "rates": frame,
-        "current_m": pd.DataFrame({"gates": [current_gates], "label": [f"m = {current_gates:,}"]}),
-        "alpha": pd.DataFrame({"rate": [alpha], "label": [f"α = {alpha:g}"]}),
-    }
+    """The named tables behind :func:`false_alarm_layout` as frames: the rates (`frame`, from
+    :func:`false_alarm_frame`) and :func:`false_alarm_markers`."""
+    markers = false_alarm_markers(current_gates=current_gates, alpha=alpha)
+    return {"rates": frame, **{name: frame_of(table) for name, table in markers.items()}}
 
 
 def _correlation(rho: float) -> str:

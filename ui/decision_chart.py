@@ -9,15 +9,20 @@ both for equivalence), so whether the bar clears it is visible.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import altair as alt
-import pandas as pd
 
 from calculator import Decision
 from calculator.report.formatting import format_confidence, format_points
+from ui.calculator_charts import frame_of
 from ui.chart_sizes import axis, grown, grown_area, legend_text
 from ui.words import Wording
 
-__all__ = ["decision_chart", "interval_frame", "rule_frame"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["decision_chart", "interval_frame", "interval_rows", "rule_frame", "rule_rows"]
 
 # Colour and dash pattern of each rule: zero grey and finely dotted, the margins red and dashed.
 _RULES = {
@@ -39,29 +44,31 @@ def _shown(decision: Decision) -> tuple[float, float, float]:
     return -decision.high, -decision.low, -decision.estimate
 
 
-def interval_frame(decision: Decision) -> pd.DataFrame:
+def interval_rows(decision: Decision) -> list[dict[str, object]]:
     """One row: the interval limits and the estimate of A - B, in percentage points."""
     low, high, estimate = _shown(decision)
-    return pd.DataFrame(
+    return [
         {
-            "low": [100.0 * low],
-            "high": [100.0 * high],
-            "estimate": [100.0 * estimate],
-            "what": [f"{format_confidence(decision.level)} interval"],
+            "low": 100.0 * low,
+            "high": 100.0 * high,
+            "estimate": 100.0 * estimate,
+            "what": f"{format_confidence(decision.level)} interval",
             # The tooltips' text: a non-zero limit never reads "+0.00" (format_points).
-            "low_text": [format_points(low)],
-            "high_text": [format_points(high)],
-            "estimate_text": [format_points(estimate)],
+            "low_text": format_points(low),
+            "high_text": format_points(high),
+            "estimate_text": format_points(estimate),
         }
-    )
+    ]
 
 
-def rule_frame(decision: Decision) -> pd.DataFrame:
+def rule_rows(decision: Decision) -> list[dict[str, object]]:
     """The vertical rules: zero, and the margin(s) the question's interval must clear in A - B:
     +margin for non-inferiority of B (the interval must lie below it), -margin for B better by
     more than the margin (below it), both for equivalence (inside them); in error rate, the
     classifier framing, the one-sided margins change sides as the interval does."""
-    rows = [{"at": 0.0, "rule": "no difference", "at_text": format_points(0.0)}]
+    rows: list[dict[str, object]] = [
+        {"at": 0.0, "rule": "no difference", "at_text": format_points(0.0)}
+    ]
     if decision.margin is not None:
         points = 100.0 * decision.margin
         errors = decision.framing != "pass"
@@ -76,26 +83,48 @@ def rule_frame(decision: Decision) -> pd.DataFrame:
             rows.append(
                 {"at": points, "rule": "+ margin", "at_text": format_points(decision.margin)}
             )
-    return pd.DataFrame(rows)
+    return rows
 
 
-def decision_chart(decision: Decision, wording: Wording, *, large: bool = False) -> alt.LayerChart:
+def interval_frame(decision: Decision) -> pd.DataFrame:
+    """:func:`interval_rows` as a pandas frame (for reading and for tests)."""
+    return frame_of(interval_rows(decision))
+
+
+def rule_frame(decision: Decision) -> pd.DataFrame:
+    """:func:`rule_rows` as a pandas frame (for reading and for tests)."""
+    return frame_of(rule_rows(decision))
+
+
+def decision_chart(
+    decision: Decision,
+    wording: Wording,
+    *,
+    large: bool = False,
+    named: tuple[str, str] | None = None,
+) -> alt.LayerChart:
     """The interval as a bar, the estimate as a point, zero and the margin(s) as rules; `large`
-    for the presenting view."""
-    bar = interval_frame(decision)
-    rules = rule_frame(decision)
+    for the presenting view. With `named` (the interval's and the rules' dataset names) the
+    layers read those named data sources instead of holding their rows (the page sends the rows
+    apart, and never builds a pandas frame)."""
+    bar, rules = interval_rows(decision), rule_rows(decision)
     reach = max(
-        abs(float(bar["low"].iloc[0])),
-        abs(float(bar["high"].iloc[0])),
-        float(rules["at"].abs().max()),
+        abs(float(bar[0]["low"])),
+        abs(float(bar[0]["high"])),
+        max(abs(float(rule["at"])) for rule in rules),
         0.5,
     )
     domain = [-1.1 * reach, 1.1 * reach]
-    named = _difference(wording)
-    x_title = f"{named[0].upper()}{named[1:]} (points)"  # not capitalize(): it lowers the names
+    if named is None:
+        bar_data, rule_data = frame_of(bar), frame_of(rules)
+    else:
+        bar_data, rule_data = alt.NamedData(name=named[0]), alt.NamedData(name=named[1])
+    named_difference = _difference(wording)
+    # Not capitalize(): it lowers the names.
+    x_title = f"{named_difference[0].upper()}{named_difference[1:]} (points)"
     x = alt.X("low:Q", title=x_title, scale=alt.Scale(domain=domain, nice=False), axis=axis(large))
     interval = (
-        alt.Chart(bar)
+        alt.Chart(bar_data)
         .mark_bar(height=grown(16, large), color="#4c78a8", opacity=0.8)
         .encode(
             x=x,
@@ -108,15 +137,16 @@ def decision_chart(decision: Decision, wording: Wording, *, large: bool = False)
         )
     )
     estimate = (
-        alt.Chart(bar)
+        alt.Chart(bar_data)
         .mark_point(filled=True, size=grown_area(80, large), color="black")
         .encode(
             x=alt.X("estimate:Q", scale=alt.Scale(domain=domain, nice=False)),
             tooltip=[alt.Tooltip("estimate_text:N", title="observed (points)")],
         )
     )
-    return (_rule_layer(rules, domain, large) + interval + estimate).properties(
-        height=grown(_HEIGHT, large), description=_description(wording, list(rules["rule"]))
+    shown = [str(rule["rule"]) for rule in rules]
+    return (_rule_layer(rule_data, shown, domain, large) + interval + estimate).properties(
+        height=grown(_HEIGHT, large), description=_description(wording, shown)
     )
 
 
@@ -144,10 +174,11 @@ def _description(wording: Wording, rules: list[str]) -> str:
     )
 
 
-def _rule_layer(rules: pd.DataFrame, domain: list[float], large: bool) -> alt.Chart:
-    """The rules, told apart by dash pattern as well as colour; the legend lists only the rules
-    drawn (a one-sided margin has no "+ margin")."""
-    shown = list(rules["rule"])
+def _rule_layer(
+    rules: pd.DataFrame | alt.NamedData, shown: list[str], domain: list[float], large: bool
+) -> alt.Chart:
+    """The rules (`shown`: their names, in order), told apart by dash pattern as well as
+    colour; the legend lists only the rules drawn (a one-sided margin has no "+ margin")."""
     legend = alt.Legend(
         orient="bottom",
         symbolType="stroke",

@@ -49,7 +49,17 @@ def live_panel(at: AppTest) -> dict:
     on a page without it."""
     panels = [element for element in at.get("bidi_component") if element.key == "live_panel"]
     assert len(panels) <= 1, "more than one live panel"
-    return json.loads(panels[0].proto.json) if panels else {}
+    return sent_data(panels[0]) if panels else {}
+
+
+def sent_data(element: object) -> object:
+    """A panel element's data as the page sent it: one dict inside a list of one (a dict
+    Streamlit would scan for data frames, importing pandas: ui.components.live_panel._sent)."""
+    if not element.proto.json:
+        return None
+    sent = json.loads(element.proto.json)
+    assert isinstance(sent, list) and len(sent) == 1 and isinstance(sent[0], dict), sent
+    return sent[0]
 
 
 def load_example(at: AppTest, key: str) -> AppTest:
@@ -107,7 +117,7 @@ def page_charts(at: AppTest) -> dict[str, dict]:
     by element key, as the page sent them: ``{"layout": ..., "label": ..., "datasets": ...}``."""
     charts = {}
     for element in at.get("bidi_component"):
-        data = json.loads(element.proto.json) if element.proto.json else None
+        data = sent_data(element)
         if isinstance(data, dict) and data.get("kind") == "chart":
             charts[element.key] = data["chart"]
     return charts

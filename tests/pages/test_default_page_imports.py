@@ -6,6 +6,9 @@ start is its imports and the page's first run).
 - The plans and the scores' comparisons (worded by ``calculator.report.words`` only once such a
   result asks), the many-systems comparisons, the teaching sections' bodies and the k x k
   section's body (both behind closed toggles) are imported when first used.
+- pandas (a quarter of a second): the page's charts send their tables as columns turned into
+  rows, its downloads import it when asked for, and the live panel's elements send their data
+  in a list, which Streamlit does not scan for data frames (a dict it does, importing pandas).
 - The collector is off while ``app.py`` imports what the page draws, then on again, with those
   modules' objects frozen.
 
@@ -23,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: Modules (and their submodules) the default page draws nothing with.
 NOT_DRAWN = (
+    "pandas",  # the charts' tables go as rows; the panel's data is no dict Streamlit scans
     "scipy.stats",
     "scipy.optimize",
     "statsmodels",

@@ -24,12 +24,12 @@ from calculator.clustered import Clusters
 from calculator.paired_data import of_table
 from calculator.workflow import TestOptions, compare
 from ui.calculator_charts import (
-    false_alarm_datasets,
-    false_alarm_frame,
+    false_alarm_columns,
     false_alarm_layout,
+    false_alarm_markers,
     gates_axis_is_log,
 )
-from ui.decision_chart import decision_chart, interval_frame, rule_frame
+from ui.decision_chart import decision_chart, interval_rows, rule_rows
 from ui.live_panel import json_rows
 from ui.words import Wording
 
@@ -96,9 +96,9 @@ def false_alarm_spec(
     """Vega-Lite spec of the gates chart for these gates: the cached layout of
     :func:`ui.calculator_charts.false_alarm_layout` (`large` for the presenting view) and its
     datasets as JSON rows (drawn by the live panel's bundle: ``ui.live_panel.chart_payload``)."""
-    frame = false_alarm_frame(gates, alpha, rho)
-    datasets = false_alarm_datasets(frame, current_gates=gates, alpha=alpha)
-    layout = _false_alarm_layout(alpha, rho, gates_axis_is_log(frame), large)
+    rates = false_alarm_columns(gates, alpha, rho)
+    datasets = {"rates": rates, **false_alarm_markers(current_gates=gates, alpha=alpha)}
+    layout = _false_alarm_layout(alpha, rho, gates_axis_is_log(rates), large)
     return {**layout, "datasets": {name: json_rows(table) for name, table in datasets.items()}}
 
 
@@ -146,15 +146,16 @@ def _decision_layout(decision: Decision, wording: Wording, large: bool) -> _Layo
     """The chart's spec without its data, one per kind of question (with or without a margin),
     names and size, and which of the two tables each named dataset holds.
 
-    The chart is Altair's, with each layer's rows replaced by a named data source
-    (``alt.NamedData``) and its fixed x domain by a Vega expression of the two tables
-    (``alt.ExprRef``), so that the spec is the same for every decision of its kind: the browser
-    then swaps the rows into the drawn chart instead of drawing it anew on each key press.
+    The chart is Altair's, its layers reading named data sources (``alt.NamedData``) and its
+    fixed x domain replaced by a Vega expression of the two tables (``alt.ExprRef``), so that
+    the spec is the same for every decision of its kind: the browser then swaps the rows into
+    the drawn chart instead of drawing it anew on each key press.
     """
     key = (decision.question, decision.margin is None, wording, large)
     layout = _DECISION_LAYOUTS.get(key)
     if layout is None:
-        chart = _with_named_data(decision_chart(decision, wording, large=large))
+        names = (_DATA_NAMES["interval"], _DATA_NAMES["rules"])
+        chart = _with_domain_of_data(decision_chart(decision, wording, large=large, named=names))
         layout = (_layout_spec(chart), {name: kind for kind, name in _DATA_NAMES.items()})
         if len(_DECISION_LAYOUTS) >= _MAX_DECISION_LAYOUTS:
             _DECISION_LAYOUTS.clear()
@@ -162,14 +163,11 @@ def _decision_layout(decision: Decision, wording: Wording, large: bool) -> _Layo
     return layout
 
 
-def _with_named_data(chart: alt.LayerChart) -> alt.LayerChart:
-    """A copy of the decision chart whose layers read the named tables of :data:`_DATA_NAMES`
-    and whose x scales take their domain from them (:func:`_domain_limits`)."""
-    chart = chart.copy(deep=True)
+def _with_domain_of_data(chart: alt.LayerChart) -> alt.LayerChart:
+    """The decision chart (its layers reading the named tables of :data:`_DATA_NAMES`) with
+    each x scale's domain taken from those tables (:func:`_domain_limits`)."""
     low, high = _domain_limits(_DATA_NAMES["interval"], _DATA_NAMES["rules"])
     for layer in chart.layer:
-        kind = "rules" if "at" in layer.data.columns else "interval"  # rule_frame's column
-        layer.data = alt.NamedData(name=_DATA_NAMES[kind])
         x = layer.encoding.x
         kept = {key: value for key, value in x["scale"].to_dict().items() if key != "domain"}
         layer.encoding.x = x.scale(
@@ -179,10 +177,7 @@ def _with_named_data(chart: alt.LayerChart) -> alt.LayerChart:
 
 
 def _decision_frames(decision: Decision) -> dict[str, list[dict[str, object]]]:
-    return {
-        "interval": interval_frame(decision).to_dict(orient="records"),
-        "rules": rule_frame(decision).to_dict(orient="records"),
-    }
+    return {"interval": interval_rows(decision), "rules": rule_rows(decision)}
 
 
 def _domain_limits(interval: str, rules: str) -> tuple[str, str]:

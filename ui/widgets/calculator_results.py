@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
+from types import ModuleType
 
 import streamlit as st
 
@@ -20,7 +21,6 @@ from calculator.unconditional import mcnemar_unconditional
 from ui import words
 from ui.components.live_panel import follow_panel, live_panel, page_chart
 from ui.explanations import SECTIONS, Formula
-from ui.export import export_dict, report_text, results_csv, results_json
 from ui.live_panel import chart_layout, chart_payload, chart_rows, panel_payload
 from ui.params import (
     DECISION_DEFAULTS,
@@ -177,7 +177,7 @@ def report(analysis: Analysis) -> None:
     """
     st.header("Report")
     if st.toggle(REPORT_TOGGLE, key=REPORT_KEY):
-        st.code(report_text(analysis), language=None, wrap_lines=True)
+        st.code(_export().report_text(analysis), language=None, wrap_lines=True)
     with st.container(horizontal=True):
         # The files are made when a button is clicked, not on every rerun (the results turned
         # into a dict, JSON and CSV, and both stored for the session, on every key press).
@@ -200,11 +200,21 @@ def report(analysis: Analysis) -> None:
 
 
 def _json_file(analysis: Analysis) -> str:
-    return results_json(export_dict(analysis))
+    export = _export()
+    return export.results_json(export.export_dict(analysis))
 
 
 def _csv_file(analysis: Analysis) -> str:
-    return results_csv(export_dict(analysis))
+    export = _export()
+    return export.results_csv(export.export_dict(analysis))
+
+
+def _export() -> ModuleType:
+    """:mod:`ui.export`, imported when a report or a file is first asked for: it needs pandas,
+    which nothing the calculator page draws does (0.3 s of a server's cold start)."""
+    from ui import export
+
+    return export
 
 
 def share_link() -> None:

@@ -47,17 +47,25 @@ _follower = st.components.v2.component(
 )
 
 
+def _sent(data: dict[str, object]) -> list[dict[str, object]]:
+    """An element's data as Streamlit is to send it: inside a list of one, which the browser
+    unwraps (``loader.js``, ``follower.js``). Streamlit looks for a data frame in each value of a
+    dict it is given, and that look imports pandas (a quarter of a second of a server's first
+    run), which nothing the calculator page draws needs; a list it sends as JSON as it is."""
+    return [data]
+
+
 def live_panel(payload: dict[str, object], on_counts: Callable[[], None]) -> None:
     """Draw the live panel from `payload` (JSON-ready; see :func:`ui.live_panel.panel_payload`);
     `on_counts` is called, before the run, when the user has changed a count."""
-    _mount(key=KEY, data=payload, height="content", on_counts_change=on_counts)
+    _mount(key=KEY, data=_sent(payload), height="content", on_counts_change=on_counts)
 
 
 def page_chart(key: str, payload: dict[str, object]) -> None:
     """Draw one of the page's other charts (`payload` from :func:`ui.live_panel.page_chart`)
     with the panel's bundle: the page then loads one Vega, the panel's, not Streamlit's too.
     The chart is one image named by its title and description (class ``lp-page-chart``)."""
-    _mount(key=key, data=payload, height="content")
+    _mount(key=key, data=_sent(payload), height="content")
 
 
 #: The number of the sections' runs, which the follower's data carries: it is drawn anew on
@@ -74,7 +82,9 @@ def follow_panel(inputs: str) -> None:
     run = st.session_state.get(_FOLLOWER_RUN, 0) + 1
     st.session_state[_FOLLOWER_RUN] = run
     _follower(
-        key=FOLLOWER_KEY, data={"inputs": inputs, "run": run}, on_behind_change=_rerun_follows
+        key=FOLLOWER_KEY,
+        data=_sent({"inputs": inputs, "run": run}),
+        on_behind_change=_rerun_follows,
     )
 
 

@@ -31,7 +31,9 @@ function follow(drawn) {
   ask(drawn, 0);
 }
 
-export default function ({ data, parentElement, setTriggerValue }) {
+export default function ({ data: sent, parentElement, setTriggerValue }) {
+  // Its data comes inside a list of one, as the panel's does (loader.js says why).
+  const data = Array.isArray(sent) ? sent[0] : sent;
   follower.drawnFor = data.inputs;
   follower.asked = null; // answered by this run, or overtaken by it
   follower.element = parentElement;

@@ -13,15 +13,23 @@ function bundleUrl() {
   return base + "app/static/live_panel/live_panel.js";
 }
 
+// The element's data comes inside a list of one: Streamlit looks for a data frame in each
+// value of a dict it is given, and that look imports pandas on the server, which the page
+// otherwise never needs (a quarter of a second of a server's first run).
+function dataOf(component) {
+  return Array.isArray(component.data) ? component.data[0] : component.data;
+}
+
 export default function (component) {
   bundle = bundle || import(bundleUrl());
   bundle.then(
     (module) => {
+      const data = dataOf(component);
       // One of the page's other charts, drawn with the panel's Vega.
-      if (component.data?.kind === "chart") return module.renderChart(component);
+      if (data?.kind === "chart") return module.renderChart(component, data);
       // Once drawn, say for which inputs (the sections below follow: follower.js).
-      return Promise.resolve(module.render(component)).then(() => {
-        const inputs = component.data?.inputs;
+      return Promise.resolve(module.render(component, data)).then(() => {
+        const inputs = data?.inputs;
         window.__mcnemarLiveDrawn = inputs;
         window.dispatchEvent(new CustomEvent("mcnemar-live-drawn", { detail: inputs }));
       });

@@ -41,8 +41,9 @@ function mount(parent) {
   return parts;
 }
 
-export function render(component) {
-  const { data, parentElement } = component;
+// `data`: the element's data, as loader.js unwraps it.
+export function render(component, data) {
+  const { parentElement } = component;
   if (!data) return;
   addStyles();
   let parts = panels.get(parentElement);
@@ -67,8 +68,8 @@ export function render(component) {
 
 const pageCharts = new WeakMap();
 
-export function renderChart(component) {
-  const { data, parentElement } = component;
+export function renderChart(component, data) {
+  const { parentElement } = component;
   if (!data) return undefined;
   addStyles();
   let parts = pageCharts.get(parentElement);
