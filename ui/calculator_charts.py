@@ -1,9 +1,11 @@
 """The calculator page's two Altair charts, and the small tables they are drawn from.
 
-The ``*_frame`` functions call the statistics core and return a long-format table of a few
-hundred rows. Each chart is put together from two pure parts, which the page caches apart
+The ``*_columns`` functions call the statistics core and return a long-format table of a few
+hundred rows as named columns (the ``*_frame`` functions: the same as a pandas frame, for reading
+and for tests). Each chart is put together from two pure parts, which the page caches apart
 (:mod:`ui.widgets.cache`): a layout (``*_layout``: an ``alt.LayerChart`` with marks, encodings,
-titles and alt text, no data) and its named datasets (``*_datasets``: tables in, tables out).
+titles and alt text, no data) and its named datasets (the table and the ``*_markers``; the
+``*_datasets`` functions give them as frames).
 The layout depends on neither the table nor the number of gates, so when only those change the
 browser swaps rows into the drawn chart instead of drawing it anew. The tests join the two and
 check the result through Altair's ``chart.to_dict()``. ``large=True`` draws a layout bigger,
@@ -29,7 +31,8 @@ if TYPE_CHECKING:
 
 #: A table as named columns of equal length (lists or numpy arrays): what the page sends as
 #: JSON rows (:func:`ui.live_panel.json_rows`) without building a pandas frame, so that the
-#: calculator page never imports pandas (0.3 s of a server's cold start: issue 37).
+#: calculator page's default view does not import pandas (a quarter of a second of a server's
+#: cold start: issue 37).
 Columns = Mapping[str, Sequence[object] | np.ndarray]
 
 __all__ = [
@@ -99,7 +102,7 @@ def sweep_grid(a: int, points: int = _SWEEP_POINTS) -> np.ndarray:
 
 def pvalue_sweep_columns(
     a: int, b: int, c: int, d: int, *, convention: str = "doubling", correction: bool = False
-) -> dict[str, list[object] | np.ndarray]:
+) -> dict[str, Sequence[object] | np.ndarray]:
     """p-values of the three tests over :func:`sweep_grid` (a), with b, c, d held fixed.
 
     Returns
@@ -281,7 +284,9 @@ def gate_grid(gates: int) -> np.ndarray:
     return np.unique(np.concatenate([np.arange(1, 11), grid, [gates]]))
 
 
-def false_alarm_columns(gates: int, alpha: float, rho: float = 0.0) -> dict[str, object]:
+def false_alarm_columns(
+    gates: int, alpha: float, rho: float = 0.0
+) -> dict[str, Sequence[object] | np.ndarray]:
     """P(at least one false alarm) against the number of gates, per correction rule.
 
     Returns

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
+
 from calculator import Analysis
 from ui import words
 from ui.calculator_charts import Columns, pvalue_layout, pvalue_markers, pvalue_sweep_columns
@@ -87,13 +89,18 @@ def json_rows(table: Columns) -> list[dict[str, object]]:
     """
     names = [str(name) for name in table]
     columns = [
-        [
-            None if isinstance(value, float) and not math.isfinite(value) else value
-            for value in (column.tolist() if hasattr(column, "tolist") else list(column))
-        ]
+        [_json_value(value) for value in (column.tolist() if hasattr(column, "tolist") else column)]
         for column in (table[name] for name in table)
     ]
     return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
+
+
+def _json_value(value: object) -> object:
+    """A Python value for JSON: a numpy scalar as its Python number, a float that is not finite
+    as None."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def chart_rows(

@@ -21,7 +21,7 @@ from ui.calculator_charts import (
 from ui.widgets.calculator_inputs import EXAMPLES_KEY
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-TIMEOUT = 60  # seconds per run: a first run imports scipy, pandas and altair
+TIMEOUT = 60  # seconds per run: a first run imports scipy, altair and (off the default view) pandas
 
 
 def open_page(page: str) -> AppTest:

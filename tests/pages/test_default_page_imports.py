@@ -84,6 +84,7 @@ for key in ("t_null", "t_oc", "t_pair", "t_quiz", "sq"):
     at.toggle(key=key).set_value(True)
 at.run()
 assert not at.exception, [e.value for e in at.exception]
+state["frozen_after_opening"] = gc.get_freeze_count()
 print(json.dumps({"default": default, "opened": loaded(), **state}))
 """.replace("NOT_DRAWN_HERE", repr(NOT_DRAWN))
 
@@ -108,6 +109,10 @@ def test_the_default_calculator_page_imports_only_what_it_draws() -> None:
     assert found["gc_during_imports"] == {"calculator": False, "ui.calculator_charts": False}
     assert found["gc_enabled"] is True
     assert found["frozen"] > 100_000, found
+    # What the opened sections imported (pandas with the teaching charts) is frozen after the
+    # run that imported it (app.freeze_late_imports).
+    assert "pandas" in found["opened"], found
+    assert found["frozen_after_opening"] > found["frozen"] + 10_000, found
 
 
 def test_the_lazy_stand_in_is_the_module_once_used() -> None:

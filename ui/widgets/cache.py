@@ -176,7 +176,7 @@ def _with_domain_of_data(chart: alt.LayerChart) -> alt.LayerChart:
     return chart
 
 
-def _decision_frames(decision: Decision) -> dict[str, list[dict[str, object]]]:
+def _decision_rows(decision: Decision) -> dict[str, list[dict[str, object]]]:
     return {"interval": interval_rows(decision), "rules": rule_rows(decision)}
 
 
@@ -199,5 +199,5 @@ def decision_spec(decision: Decision, wording: Wording, large: bool = False) -> 
     (the interval, the rules), from which the chart computes its x domain.
     """
     layout, sources = _decision_layout(decision, wording, large)
-    frames = _decision_frames(decision)
-    return {**layout, "datasets": {name: frames[kind] for name, kind in sources.items()}}
+    rows = _decision_rows(decision)
+    return {**layout, "datasets": {name: rows[kind] for name, kind in sources.items()}}

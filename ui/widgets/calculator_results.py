@@ -211,7 +211,7 @@ def _csv_file(analysis: Analysis) -> str:
 
 def _export() -> ModuleType:
     """:mod:`ui.export`, imported when a report or a file is first asked for: it needs pandas,
-    which nothing the calculator page draws does (0.3 s of a server's cold start)."""
+    which the page's default view does not (a quarter of a second of a server's cold start)."""
     from ui import export
 
     return export
