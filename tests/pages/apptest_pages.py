@@ -18,7 +18,6 @@ from ui.calculator_charts import (
     pvalue_datasets,
     pvalue_layout,
 )
-from ui.widgets.calculator_inputs import EXAMPLES_KEY
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 60  # seconds per run: a first run imports scipy, altair and (off the default view) pandas
@@ -60,13 +59,6 @@ def sent_data(element: object) -> object:
     sent = json.loads(element.proto.json)
     assert isinstance(sent, list) and len(sent) == 1 and isinstance(sent[0], dict), sent
     return sent[0]
-
-
-def load_example(at: AppTest, key: str) -> AppTest:
-    """Open the worked examples (folded, they are not drawn) and click example `key`'s button."""
-    at.session_state[EXAMPLES_KEY] = True
-    at.run()
-    return at.button(key=f"example_{key}").click().run()
 
 
 def set_counts(at: AppTest, **counts: int) -> AppTest:

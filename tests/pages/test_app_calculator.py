@@ -16,7 +16,6 @@ import pytest
 from apptest_pages import (
     count_labels,
     live_panel,
-    load_example,
     panel_captions,
     panel_metrics,
     panel_table,
@@ -34,7 +33,6 @@ from calculator.report.formatting import format_pvalue
 from calculator.report.words import text
 from ui.examples import EXAMPLES
 from ui.params import DEFAULTS
-from ui.widgets.calculator_inputs import EXAMPLES_KEY
 from ui.widgets.calculator_results import REPORT_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -407,22 +405,10 @@ SEED_EXACT_P = {
 }
 
 
-def test_the_worked_examples_are_drawn_only_once_opened() -> None:
-    def example_buttons(at) -> list[str]:
-        return [str(b.key) for b in at.button if str(b.key).startswith("example_")]
-
-    at = run_app()
-    assert example_buttons(at) == []
-    at.session_state[EXAMPLES_KEY] = True
-    at.run()
-    # Every example's button, in two columns.
-    assert sorted(example_buttons(at)) == sorted(f"example_{example.key}" for example in EXAMPLES)
-
-
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.key)
 def test_each_worked_example_loads(example) -> None:
     at = run_app({"name_a": "Left"})
-    load_example(at, example.key)
+    at.button(key=f"example_{example.key}").click().run()
     assert_clean(at)
     assert tuple(shown_counts(at)[k] for k in "abcd") == example.table
     assert at.segmented_control(key="framing").value == example.framing
@@ -434,7 +420,7 @@ def test_each_worked_example_loads(example) -> None:
 
 def test_classifier_example_shows_the_seed_error_rates() -> None:
     at = run_app()
-    load_example(at, "errors_100")
+    at.button(key="example_errors_100").click().run()
     # Seed: error rates 0.22 vs 0.14, exact p 0.1153.
     assert "(errors: A 22, B 14)" in texts(at)
     assert metrics(at)["Error-rate difference, A − B"] == "+8.0 pts"
@@ -442,7 +428,7 @@ def test_classifier_example_shows_the_seed_error_rates() -> None:
 
 def test_example_note_disappears_once_a_count_moves() -> None:
     at = run_app()
-    load_example(at, "gap_few")
+    at.button(key="example_gap_few").click().run()
     assert at.info
     set_counts(at, d=11)
     assert not at.info

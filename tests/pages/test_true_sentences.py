@@ -12,7 +12,7 @@ import tokenize
 from pathlib import Path
 
 import pytest
-from apptest_pages import load_example, panel_metrics
+from apptest_pages import panel_metrics
 
 from calculator import analyze
 from calculator.planning import exact_power, simulate_optional_stopping
@@ -176,7 +176,7 @@ def test_page_shows_no_reconciliation_when_interval_and_test_agree():
 def test_loading_an_example_resets_every_option_that_changes_its_numbers():
     at = _run({"conv": "mid-p", "level": "0.9", "ci": "wald"})
     assert at.segmented_control(key="conv").value == "mid-p"
-    load_example(at, "mcnemar_seed")
+    at.button(key="example_mcnemar_seed").click().run()
     assert not at.exception
     assert at.segmented_control(key="conv").value == "doubling"
     assert at.number_input(key="level").value == 0.95
@@ -188,7 +188,7 @@ def test_loading_an_example_resets_every_option_that_changes_its_numbers():
 
 def test_loaded_example_says_a_and_d_were_filled_in_and_b_c_mirrored():
     at = _run()
-    load_example(at, "errors_12_3")
+    at.button(key="example_errors_12_3").click().run()
     notes = "\n".join(_plain(i.value) for i in at.info)
     assert "a and d were filled in" in notes and "mirror" in notes
 

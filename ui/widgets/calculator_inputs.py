@@ -30,7 +30,6 @@ from ui.widgets import state
 from ui.words import Wording, clean_name
 
 __all__ = [
-    "EXAMPLES_KEY",
     "before_drawn",
     "gate_inputs",
     "setting_inputs",
@@ -41,20 +40,9 @@ __all__ = [
 BIND = "query-params"
 
 
-#: The worked examples' expander: its state (open or not) in the session.
-EXAMPLES_KEY = "examples"
-
-
 def worked_examples() -> None:
-    """A folded list of buttons, each loading one worked example.
-
-    Like the explanations, it sends nothing until opened (the expander tracks its state and
-    reruns the page when it opens): a visitor who never opens it is sent 11 fewer elements.
-    """
-    folded = st.expander(words.EXAMPLES_TITLE, key=EXAMPLES_KEY, on_change="rerun")
-    with folded:
-        if not folded.open:
-            return
+    """A folded list of buttons, each loading one worked example."""
+    with st.expander(words.EXAMPLES_TITLE):
         st.caption(words.EXAMPLES_CAPTION)
         example_cols = st.columns(2)
         for index, example in enumerate(EXAMPLES):
