@@ -52,6 +52,9 @@ def answered(
 #: What the live fragment drew with: the settings it read before their inputs were drawn, and
 #: the counts.
 _LIVE_SETTINGS = "_calculator_live_settings"
+#: Set by the page's body just before it calls the live fragment: this is a run of the whole
+#: page, whose sections below the panel are drawn by this same run.
+_WHOLE_PAGE = "_calculator_whole_page_run"
 
 
 def _analysis(
@@ -79,6 +82,7 @@ def live_table() -> None:
     options and gates' options are drawn further down (:func:`following`) and read here from
     the session or the URL; a change of one this part shows reruns the whole page.
     """
+    whole_page = bool(st.session_state.pop(_WHOLE_PAGE, False))
     present = teaching.presenting()
     wording, options, gate_options = inputs.settings_before_drawn()
     counts = state.current_counts()
@@ -95,7 +99,18 @@ def live_table() -> None:
         with headline:
             results.headline(wording, analysis)
     # The counts, the table, its cards and the p-value chart: one element, drawn in the browser.
-    results.live_results(wording, counts, options, gate_options["alpha"], analysis, present=present)
+    # In a run of the whole page the sections below are drawn by this run: the panel does not
+    # ask them to follow (a request made while this run is under way would carry the inputs as
+    # the browser holds them, older than the ones a callback of this run has set).
+    results.live_results(
+        wording,
+        counts,
+        options,
+        gate_options["alpha"],
+        analysis,
+        present=present,
+        announce=not whole_page,
+    )
 
 
 @st.fragment
@@ -172,6 +187,7 @@ for warning in url_warnings:
 if not present:
     inputs.worked_examples()
 state.init_counts()
+st.session_state[_WHOLE_PAGE] = True
 live_table()
 following()
 if not present:

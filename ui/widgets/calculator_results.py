@@ -84,11 +84,14 @@ def live_results(
     analysis: Analysis | None,
     *,
     present: bool = False,
+    announce: bool = True,
 ) -> None:
     """The live panel: the four counts' inputs, the 2 x 2 table, the rates in words, the four
     test cards and the chart of p against the both-pass count a, as one element
     (:mod:`ui.components.live_panel`), with the log-axis toggle under it (`present` for the
-    lecture-hall view)."""
+    lecture-hall view). `announce`: whether the sections below are to follow once it is drawn
+    (a run of the panel's fragment alone), or are drawn by this same run (a run of the whole
+    page: the browser then asks nothing of them)."""
     note = state.loaded_note()
     if note is not None:
         st.info(escape_markdown(note), icon=":material/description:")
@@ -118,7 +121,8 @@ def live_results(
     )
     with slot:
         live_panel(
-            {**payload, "inputs": _live_inputs(counts, log_axis)}, on_counts=state.take_panel_counts
+            {**payload, "inputs": _live_inputs(counts, log_axis), "announce": announce},
+            on_counts=state.take_panel_counts,
         )
 
 

@@ -22,15 +22,21 @@ function dataOf(component) {
 
 export default function (component) {
   bundle = bundle || import(bundleUrl());
+  const data = dataOf(component);
+  // In a run of the whole page ("announce": false) the sections below are drawn by that same
+  // run: say at once that these inputs are the panel's, however this element's drawing and the
+  // follower's interleave, so that the follower asks nothing of them (a request sent now would
+  // carry the page's inputs as the browser holds them, older than this run's).
+  if (data?.announce === false) window.__mcnemarLiveDrawn = data.inputs;
   bundle.then(
     (module) => {
-      const data = dataOf(component);
       // One of the page's other charts, drawn with the panel's Vega.
       if (data?.kind === "chart") return module.renderChart(component, data);
       // Once drawn, say for which inputs (the sections below follow: follower.js).
       return Promise.resolve(module.render(component, data)).then(() => {
         const inputs = data?.inputs;
         window.__mcnemarLiveDrawn = inputs;
+        if (data?.announce === false) return;
         window.dispatchEvent(new CustomEvent("mcnemar-live-drawn", { detail: inputs }));
       });
     },
